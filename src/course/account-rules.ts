@@ -1,0 +1,31 @@
+/** The spec's minimum (section 9). Shorter than ASVS's 8: see docs/decisions/003-six-character-passwords.md. */
+export const MIN_PASSWORD_LENGTH = 6;
+export const MAX_PASSWORD_LENGTH = 128;
+
+/** Avatar uploads: at most 1 MB, PNG or JPEG. */
+export const AVATAR_MAX_BYTES = 1024 * 1024;
+export const AVATAR_TYPES = ["image/png", "image/jpeg"] as const;
+export const AVATAR_SIZES = { small: { size: 100, quality: 75 }, large: { size: 200, quality: 80 } } as const;
+
+export interface DisplayNameParts {
+  firstName?: string | null;
+  lastName?: string | null;
+  nickname?: string | null;
+}
+
+/** Nickname if present, otherwise first name plus last name (spec section 3). */
+export function displayName({ firstName, lastName, nickname }: DisplayNameParts): string {
+  if (nickname?.trim()) return nickname.trim();
+  return [firstName?.trim(), lastName?.trim()].filter(Boolean).join(" ");
+}
+
+/** First letter of the nickname; else first and last initials; else first initial; else U (spec section 2). */
+export function avatarInitials({ firstName, lastName, nickname }: DisplayNameParts): string {
+  const nick = nickname?.trim();
+  if (nick) return nick[0]!.toUpperCase();
+  const first = firstName?.trim()?.[0];
+  const last = lastName?.trim()?.[0];
+  if (first && last) return `${first}${last}`.toUpperCase();
+  if (first) return first.toUpperCase();
+  return "U";
+}

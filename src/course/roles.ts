@@ -1,0 +1,20 @@
+export const ROLES = ["Student", "Tutor", "Admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const STAFF_ROLES: readonly Role[] = ["Tutor", "Admin"];
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+/** What each role may reach in the app. The server checks the same rules; the UI uses them to hide. */
+export const POLICIES = {
+  "admin:view": ["Admin"],
+  "tutor:view": ["Tutor", "Admin"],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Policy = keyof typeof POLICIES;
+
+export function can(role: Role | null | undefined, policy: Policy): boolean {
+  return role != null && (POLICIES[policy] as readonly Role[]).includes(role);
+}

@@ -1,0 +1,153 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
+import type pg from "pg";
+import type { Logger } from "pino";
+import type { Auth } from "./auth/auth";
+import { loadSession } from "./auth/session";
+import type { Database } from "./db/client";
+import { databaseAnswers } from "./db/client";
+import { withClientIp } from "./http/client-ip";
+import type { AppEnv } from "./http/context";
+import { createErrorHandler, errorJson, forbidden, payloadTooLarge } from "./http/errors";
+import { profileRoutes } from "./modules/profile/profile.routes";
+import { createProfileService } from "./modules/profile/profile.service";
+import type { FileStorage } from "./storage/storage";
+
+export interface AppDeps {
+  db: Database;
+  pool: pg.Pool;
+  auth: Auth;
+  storage: FileStorage;
+  logger: Logger;
+  publicUrl: string;
+  /** The built web app (dist/web). When absent, only the API is served (tests, `npm run dev`). */
+  webRoot?: string;
+}
+
+/** JSON bodies the API accepts; larger uploads (avatars) set their own limit on their route. */
+const JSON_BODY_LIMIT = 64 * 1024;
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+export function createApp(deps: AppDeps) {
+  const { auth, logger } = deps;
+  const app = new Hono<AppEnv>();
+
+  app.use(requestId());
+  app.use(async (c, next) => {
+    const started = performance.now();
+    const requestLogger = logger.child({ requestId: c.get("requestId") });
+    c.set("logger", requestLogger);
+    await next();
+    const user = c.get("user");
+    requestLogger.info(
+      {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        userId: user?.id,
+      },
+      "request",
+    );
+  });
+  app.use(
+    secureHeaders({
+      xFrameOptions: "DENY",
+      referrerPolicy: "strict-origin-when-cross-origin",
+      strictTransportSecurity: deps.publicUrl.startsWith("https://") ? "max-age=31536000; includeSubDomains" : false,
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.onError(createErrorHandler(logger));
+
+  app.get("/healthz", async (c) => {
+    const ok = await databaseAnswers(deps.pool);
+    c.header("cache-control", "no-store");
+    return c.json({ status: ok ? "ok" : "unavailable", database: ok }, ok ? 200 : 503);
+  });
+
+  const api = new Hono<AppEnv>();
+  api.use(async (c, next) => {
+    await next();
+    c.header("cache-control", "no-store");
+  });
+  api.use(rejectForeignOrigins(deps.publicUrl));
+  api.on(["GET", "POST"], "/auth/*", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }), (c) =>
+    auth.handler(withClientIp(c)),
+  );
+  api.use(loadSession(auth));
+  api.use("/profile", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
+  api.route("/profile", profileRoutes(createProfileService(deps.db, deps.storage)));
+  app.route("/api", api);
+
+  app.get("/media/avatars/:file", async (c) => {
+    const file = await deps.storage.read(`avatars/${c.req.param("file")}`);
+    if (!file) return errorJson(c, 404, { code: "NOT_FOUND", message: "No such image." });
+    return c.body(file.body, 200, {
+      "content-type": "image/webp",
+      "content-length": String(file.size),
+      "cache-control": IMMUTABLE,
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "default-src 'none'; sandbox",
+    });
+  });
+
+  const indexHtml = deps.webRoot ? readIndexHtml(deps.webRoot) : null;
+  if (deps.webRoot && indexHtml) {
+    const root = deps.webRoot;
+    app.use("/assets/*", serveStatic({ root, onFound: (_path, c) => c.header("cache-control", IMMUTABLE) }));
+    app.use(
+      "*",
+      serveStatic({
+        root,
+        onFound: (filePath, c) =>
+          c.header("cache-control", filePath.endsWith(".html") ? "no-cache" : "public, max-age=3600"),
+      }),
+    );
+  }
+
+  app.notFound((c) => {
+    if (c.req.path === "/api" || c.req.path.startsWith("/api/")) {
+      return errorJson(c, 404, { code: "NOT_FOUND", message: `No API route ${c.req.method} ${c.req.path}.` });
+    }
+    if (indexHtml && (c.req.method === "GET" || c.req.method === "HEAD")) {
+      // Client-side routes: the single-page app decides what to show, including its own not-found page.
+      c.header("cache-control", "no-cache");
+      return c.html(indexHtml);
+    }
+    return c.text("Not found", 404);
+  });
+
+  return app;
+}
+
+function readIndexHtml(webRoot: string): string | null {
+  const file = path.join(webRoot, "index.html");
+  return existsSync(file) ? readFileSync(file, "utf8") : null;
+}
+
+function tooLarge(): never {
+  throw payloadTooLarge();
+}
+
+/**
+ * Browsers send Origin with every state-changing request. One from another site is refused, so a
+ * page elsewhere cannot act with a learner's cookie. Requests without Origin (curl, server-to-server)
+ * carry no browser cookie to abuse and are let through.
+ */
+function rejectForeignOrigins(publicUrl: string) {
+  const trusted = new URL(publicUrl).origin;
+  return async (c: import("hono").Context<AppEnv>, next: () => Promise<void>) => {
+    const method = c.req.method;
+    if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") {
+      const origin = c.req.header("origin");
+      if (origin && origin !== trusted) throw forbidden("This request came from another site and was refused.");
+    }
+    await next();
+  };
+}

@@ -1,0 +1,119 @@
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError } from "better-auth/api";
+import type { Logger } from "pino";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../course/account-rules";
+import type { Database } from "../db/client";
+import { CLIENT_IP_HEADER } from "../http/client-ip";
+import * as schema from "../db/schema";
+import type { Env } from "../env";
+import type { Mailer } from "../mail/mailer";
+
+export interface AuthDeps {
+  db: Database;
+  env: Pick<Env, "PUBLIC_URL" | "AUTH_SECRET" | "ADMIN_EMAILS" | "REQUIRE_EMAIL_VERIFICATION" | "NODE_ENV">;
+  mailer: Mailer;
+  logger: Logger;
+}
+
+const DAY_SECONDS = 60 * 60 * 24;
+
+function requiredName(value: unknown, label: string): string {
+  const name = typeof value === "string" ? value.trim() : "";
+  if (!name) throw new APIError("BAD_REQUEST", { message: `${label} is required.` });
+  if (name.length > 100) throw new APIError("BAD_REQUEST", { message: `${label} must be at most 100 characters.` });
+  return name;
+}
+
+export function createAuth({ db, env, mailer, logger }: AuthDeps) {
+  const log = logger.child({ component: "auth" });
+  const adminEmails = new Set(env.ADMIN_EMAILS);
+  return betterAuth({
+    appName: "Jalan",
+    baseURL: env.PUBLIC_URL,
+    basePath: "/api/auth",
+    secret: env.AUTH_SECRET,
+    trustedOrigins: [env.PUBLIC_URL],
+    database: drizzleAdapter(db, { provider: "pg", schema }),
+    telemetry: { enabled: false },
+    user: {
+      additionalFields: {
+        firstName: { type: "string", required: true, input: true },
+        lastName: { type: "string", required: true, input: true },
+        nickname: { type: "string", required: false, input: false },
+        role: { type: "string", required: false, input: false, defaultValue: "Student" },
+        avatarPath: { type: "string", required: false, input: false },
+      },
+    },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+      autoSignIn: false,
+      requireEmailVerification: env.REQUIRE_EMAIL_VERIFICATION,
+      revokeSessionsOnPasswordReset: true,
+      async sendResetPassword({ user, url }) {
+        await mailer.send({
+          to: user.email,
+          subject: "Reset your Jalan password",
+          text: `Hello ${user.name},\n\nSomeone asked to reset the password of your Jalan account. If it was you, open this link within an hour:\n\n${url}\n\nIf it was not you, ignore this email; your password stays as it is.`,
+          link: url,
+        });
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: false,
+      async sendVerificationEmail({ user, url }) {
+        await mailer.send({
+          to: user.email,
+          subject: "Confirm your email for Jalan",
+          text: `Selamat datang, ${user.name}!\n\nConfirm your email address to finish setting up your Jalan account:\n\n${url}\n\nIf you did not sign up, ignore this email.`,
+          link: url,
+        });
+      },
+    },
+    session: {
+      expiresIn: 30 * DAY_SECONDS,
+      // A session used at least once a day keeps being extended: active learners stay signed in.
+      updateAge: DAY_SECONDS,
+      // No cookie cache: every request reads the session and role from the database, so a role
+      // change or a deleted account takes effect on the very next request.
+      cookieCache: { enabled: false },
+    },
+    advanced: {
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      useSecureCookies: env.PUBLIC_URL.startsWith("https://"),
+    },
+    rateLimit: { enabled: env.NODE_ENV === "production" },
+    databaseHooks: {
+      user: {
+        create: {
+          async before(user) {
+            const firstName = requiredName((user as Record<string, unknown>).firstName, "First name");
+            const lastName = requiredName((user as Record<string, unknown>).lastName, "Last name");
+            return {
+              data: {
+                ...user,
+                firstName,
+                lastName,
+                name: `${firstName} ${lastName}`,
+                role: adminEmails.has(user.email.toLowerCase()) ? "Admin" : "Student",
+              },
+            };
+          },
+        },
+      },
+    },
+    logger: {
+      level: "warn",
+      log(level, message, ...args) {
+        const fields =
+          args.length > 0 ? { details: args.map((arg) => (arg instanceof Error ? arg.message : arg)) } : {};
+        log[level](fields, message);
+      },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

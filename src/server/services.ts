@@ -1,0 +1,53 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { Logger } from "pino";
+import { createApp } from "./app";
+import { createAuth } from "./auth/auth";
+import { promoteAdmins } from "./db/admins";
+import { connectDatabase } from "./db/client";
+import { type EmbeddedDatabase, startEmbeddedPostgres } from "./db/embedded";
+import { migrateDatabase } from "./db/migrate";
+import type { Env } from "./env";
+import { createMailer } from "./mail/mailer";
+import { createLocalStorage } from "./storage/storage";
+
+/**
+ * Everything the server needs, in start order: the database (embedded unless DATABASE_URL is set),
+ * migrations, admin promotion, then the app. `close` releases them in reverse order.
+ */
+export async function startServices(env: Env, logger: Logger) {
+  let embedded: EmbeddedDatabase | null = null;
+  if (!env.DATABASE_URL) embedded = await startEmbeddedPostgres(env.DATA_DIR, logger);
+  const databaseUrl = env.DATABASE_URL ?? embedded!.url;
+  try {
+    await migrateDatabase(databaseUrl);
+  } catch (error) {
+    await embedded?.stop();
+    throw error;
+  }
+  const database = connectDatabase(databaseUrl, logger);
+  await promoteAdmins(database.db, env.ADMIN_EMAILS);
+
+  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.DATA_DIR, logger });
+  const auth = createAuth({ db: database.db, env, mailer, logger });
+  const webRoot = path.resolve("dist/web");
+  const app = createApp({
+    db: database.db,
+    pool: database.pool,
+    auth,
+    storage: createLocalStorage(path.join(env.DATA_DIR, "uploads")),
+    logger,
+    publicUrl: env.PUBLIC_URL,
+    webRoot: existsSync(path.join(webRoot, "index.html")) ? webRoot : undefined,
+  });
+
+  return {
+    app,
+    auth,
+    database,
+    async close() {
+      await database.close();
+      await embedded?.stop();
+    },
+  };
+}

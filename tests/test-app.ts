@@ -1,0 +1,129 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { afterAll } from "vitest";
+import { createApp } from "../src/server/app";
+import { createAuth } from "../src/server/auth/auth";
+import { connectDatabase } from "../src/server/db/client";
+import { loadEnv } from "../src/server/env";
+import { createLogger } from "../src/server/logger";
+import { createMailer, outboxFile } from "../src/server/mail/mailer";
+import { createLocalStorage } from "../src/server/storage/storage";
+
+export const ORIGIN = "http://localhost:3000";
+
+export interface TestUser {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+}
+
+let counter = 0;
+export function newUser(overrides: Partial<TestUser> = {}): TestUser {
+  counter += 1;
+  return {
+    email: `learner${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`,
+    password: "kopi-o-kosong",
+    firstName: "Alex",
+    lastName: "Tan",
+    ...overrides,
+  };
+}
+
+/**
+ * The real app, in process, on this test file's own database (tests/setup-db.ts). Logs are kept in
+ * memory so a test can read what was logged.
+ */
+export async function createTestApp(envOverrides: Record<string, string> = {}) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "jalan-test-data-"));
+  const env = loadEnv({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    PUBLIC_URL: ORIGIN,
+    DATABASE_URL: process.env.TEST_DATABASE_URL,
+    LOG_LEVEL: "info",
+    ...envOverrides,
+  });
+  const logLines: string[] = [];
+  const logger = createLogger(
+    env.LOG_LEVEL,
+    new Writable({
+      write(chunk, _encoding, done) {
+        logLines.push(String(chunk));
+        done();
+      },
+    }),
+  );
+  const database = connectDatabase(env.DATABASE_URL!, logger, { max: 5 });
+  const mailer = createMailer({ from: env.MAIL_FROM, dataDir, logger });
+  const auth = createAuth({ db: database.db, env, mailer, logger });
+  const uploadsDir = path.join(dataDir, "uploads");
+  const app = createApp({
+    db: database.db,
+    pool: database.pool,
+    auth,
+    storage: createLocalStorage(uploadsDir),
+    logger,
+    publicUrl: env.PUBLIC_URL,
+  });
+
+  afterAll(async () => {
+    await database.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  function request(pathname: string, init: RequestInit & { cookie?: string; json?: unknown } = {}) {
+    const headers = new Headers(init.headers);
+    if (init.cookie) headers.set("cookie", init.cookie);
+    if (init.method && init.method !== "GET" && !headers.has("origin")) headers.set("origin", ORIGIN);
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set("content-type", "application/json");
+      body = JSON.stringify(init.json);
+    }
+    return app.request(pathname, { ...init, headers, body });
+  }
+
+  async function signUp(user: TestUser = newUser()) {
+    const response = await request("/api/auth/sign-up/email", {
+      method: "POST",
+      json: { ...user, name: `${user.firstName} ${user.lastName}` },
+    });
+    if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+    return user;
+  }
+
+  async function signIn(user: Pick<TestUser, "email" | "password">): Promise<string> {
+    const response = await request("/api/auth/sign-in/email", {
+      method: "POST",
+      json: { email: user.email, password: user.password },
+    });
+    if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+    return cookieFrom(response);
+  }
+
+  /** A new account, signed in: its details and its session cookie. */
+  async function signedInUser(overrides: Partial<TestUser> = {}) {
+    const user = await signUp(newUser(overrides));
+    return { user, cookie: await signIn(user) };
+  }
+
+  async function outbox(): Promise<Array<{ to: string; subject: string; text: string; link?: string }>> {
+    const text = await readFile(outboxFile(dataDir), "utf8").catch(() => "");
+    return text
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+  }
+
+  return { app, env, db: database.db, pool: database.pool, request, signUp, signIn, signedInUser, outbox, logLines, uploadsDir, dataDir };
+}
+
+export function cookieFrom(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}

@@ -1,0 +1,37 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          environment: "node",
+          include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],
+          exclude: ["**/*.db.test.ts", "**/node_modules/**"],
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: "web",
+          environment: "jsdom",
+          include: ["src/web/**/*.test.tsx"],
+          setupFiles: ["tests/setup-web.ts"],
+        },
+      },
+      {
+        test: {
+          name: "db",
+          environment: "node",
+          include: ["src/**/*.db.test.ts", "tests/**/*.db.test.ts"],
+          globalSetup: ["tests/db-global-setup.ts"],
+          setupFiles: ["tests/setup-db.ts"],
+          testTimeout: 20_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
