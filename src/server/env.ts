@@ -89,7 +89,12 @@ function persistedSecret(dataDir: string): string {
     return readFileSync(file, "utf8").trim();
   } catch {
     const secret = randomBytes(32).toString("base64url");
-    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
-    return secret;
+    try {
+      writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+      return secret;
+    } catch {
+      // Another instance starting at the same moment wrote it first: use theirs.
+      return readFileSync(file, "utf8").trim();
+    }
   }
 }

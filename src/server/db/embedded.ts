@@ -13,7 +13,9 @@ export interface EmbeddedDatabase {
 
 interface LauncherState {
   password: string;
+  /** The process that started the server and its port, while it runs. */
   appPid?: number;
+  port?: number;
 }
 
 const DATABASE_NAME = "jalan";
@@ -74,7 +76,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
     const reason = error instanceof Error ? error.message : recentLines.join("\n");
     throw new Error(`The embedded PostgreSQL in ${clusterDir} did not start:\n${reason}`);
   }
-  await writeState(stateFile, { password: state.password, appPid: process.pid });
+  await writeState(stateFile, { password: state.password, appPid: process.pid, port });
 
   if (fresh) await postgres.createDatabase(DATABASE_NAME).catch(() => undefined);
   logger.info({ port, dataDir: clusterDir, fresh }, "embedded PostgreSQL is running");
@@ -104,6 +106,19 @@ async function ensureReachableByPostgresUser(dataDir: string): Promise<void> {
       );
     }
   }
+}
+
+/**
+ * The URL of the embedded server another process of ours started and still runs on `dataDir`, so
+ * command-line tools can work next to a running app instead of refusing.
+ */
+export async function runningEmbeddedPostgres(dataDir: string): Promise<string | null> {
+  const state = await readFile(path.join(dataDir, STATE_FILE), "utf8")
+    .then((text) => JSON.parse(text) as LauncherState)
+    .catch(() => null);
+  if (!state?.appPid || !state.port || state.appPid === process.pid || !isAlive(state.appPid)) return null;
+  if (!existsSync(path.join(dataDir, "postgres", "postmaster.pid"))) return null;
+  return connectionUrl(state.password, state.port, DATABASE_NAME);
 }
 
 function connectionUrl(password: string, port: number, database: string): string {

@@ -38,7 +38,8 @@ export async function encodeAvatar(data: Uint8Array): Promise<EncodedAvatar> {
   const input = () => sharp(data, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error", sequentialRead: true });
   let metadata: Metadata;
   try {
-    metadata = await input().metadata();
+    // Reading the header decodes no pixels, so the pixel limit is checked below with a clear message.
+    metadata = await sharp(data, { limitInputPixels: false }).metadata();
   } catch {
     throw badRequest("The image could not be read. Please upload a valid PNG or JPEG image.");
   }

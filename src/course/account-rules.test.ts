@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { avatarInitials, displayName } from "./account-rules";
+
+describe("displayName", () => {
+  it("prefers the nickname", () => {
+    expect(displayName({ firstName: "Alex", lastName: "Tan", nickname: "Lex" })).toBe("Lex");
+  });
+  it("falls back to first and last name", () => {
+    expect(displayName({ firstName: "Alex", lastName: "Tan", nickname: "  " })).toBe("Alex Tan");
+    expect(displayName({ firstName: "Alex", lastName: null })).toBe("Alex");
+  });
+});
+
+describe("avatarInitials (spec section 2)", () => {
+  it.each([
+    [{ nickname: "lex", firstName: "Alex", lastName: "Tan" }, "L"],
+    [{ firstName: "alex", lastName: "tan" }, "AT"],
+    [{ firstName: "Alex", lastName: "" }, "A"],
+    [{ firstName: "", lastName: "Tan" }, "U"],
+    [{}, "U"],
+  ])("%o gives %s", (parts, initials) => {
+    expect(avatarInitials(parts)).toBe(initials);
+  });
+});

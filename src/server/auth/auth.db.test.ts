@@ -1,0 +1,179 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { ORIGIN, cookieFrom, createTestApp, newUser } from "../../../tests/test-app";
+import { user as userTable } from "../db/schema";
+
+const t = await createTestApp({ ADMIN_EMAILS: "boss@example.com" });
+
+async function roleOf(email: string) {
+  const [row] = await t.db.select({ role: userTable.role }).from(userTable).where(eq(userTable.email, email));
+  return row?.role;
+}
+
+describe("sign-up", () => {
+  it("creates a Student with the first and last name, and sends a verification email", async () => {
+    const user = await t.signUp(newUser({ firstName: "  Siti ", lastName: "Aminah" }));
+    const [row] = await t.db.select().from(userTable).where(eq(userTable.email, user.email));
+    expect(row).toMatchObject({ firstName: "Siti", lastName: "Aminah", name: "Siti Aminah", role: "Student", nickname: null });
+    const mail = (await t.outbox()).find((message) => message.to === user.email);
+    expect(mail?.subject).toBe("Confirm your email for Jalan");
+    expect(mail?.link).toMatch(/^http:\/\/localhost:3000\/api\/auth\/verify-email\?token=/);
+  });
+
+  it("ignores a role sent in the body", async () => {
+    const user = newUser();
+    const response = await t.request("/api/auth/sign-up/email", {
+      method: "POST",
+      json: { ...user, name: "x", role: "Admin" },
+    });
+    expect(response.status).toBeLessThan(500);
+    expect(await roleOf(user.email)).not.toBe("Admin");
+  });
+
+  it("makes accounts listed in ADMIN_EMAILS Admin", async () => {
+    await t.signUp(newUser({ email: "Boss@example.com" }));
+    expect(await roleOf("boss@example.com")).toBe("Admin");
+  });
+
+  it("refuses a password shorter than 6 characters and writes nothing", async () => {
+    const user = newUser({ password: "12345" });
+    const response = await t.request("/api/auth/sign-up/email", { method: "POST", json: { ...user, name: "A B" } });
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toMatch(/password/i);
+    expect(await roleOf(user.email)).toBeUndefined();
+  });
+
+  it("refuses a blank first name with a clear message", async () => {
+    const user = newUser({ firstName: "   " });
+    const response = await t.request("/api/auth/sign-up/email", { method: "POST", json: { ...user, name: "A B" } });
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toBe("First name is required.");
+    expect(await roleOf(user.email)).toBeUndefined();
+  });
+});
+
+describe("sign-in and sessions", () => {
+  it("signs in, reads the profile with the session cookie, and signs out", async () => {
+    const user = await t.signUp();
+    const cookie = await t.signIn(user);
+    const me = await t.request("/api/profile", { cookie });
+    expect(me.status).toBe(200);
+    expect((await me.json()).profile).toMatchObject({ email: user.email, role: "Student" });
+
+    const signOut = await t.request("/api/auth/sign-out", { method: "POST", cookie });
+    expect(signOut.status).toBe(200);
+    expect((await t.request("/api/profile", { cookie })).status).toBe(401);
+  });
+
+  it("sets an HttpOnly, SameSite=Lax session cookie", async () => {
+    const user = await t.signUp();
+    const response = await t.request("/api/auth/sign-in/email", {
+      method: "POST",
+      json: { email: user.email, password: user.password },
+    });
+    const sessionCookie = response.headers.getSetCookie().find((cookie) => cookie.includes("session_token"));
+    expect(sessionCookie).toMatch(/HttpOnly/i);
+    expect(sessionCookie).toMatch(/SameSite=Lax/i);
+  });
+
+  it("refuses a wrong password with the server's message", async () => {
+    const user = await t.signUp();
+    const response = await t.request("/api/auth/sign-in/email", {
+      method: "POST",
+      json: { email: user.email, password: "not-the-password" },
+    });
+    expect(response.status).toBe(401);
+    expect((await response.json()).message).toBe("Invalid email or password");
+  });
+
+  it("applies a role change on the very next request", async () => {
+    const { user, cookie } = await t.signedInUser();
+    expect((await (await t.request("/api/profile", { cookie })).json()).profile.role).toBe("Student");
+    await t.db.update(userTable).set({ role: "Tutor" }).where(eq(userTable.email, user.email));
+    expect((await (await t.request("/api/profile", { cookie })).json()).profile.role).toBe("Tutor");
+  });
+
+  it("refuses a state change from another site's origin", async () => {
+    const { cookie } = await t.signedInUser();
+    const response = await t.request("/api/profile", {
+      method: "PATCH",
+      cookie,
+      headers: { origin: "https://evil.example" },
+      json: { firstName: "Evil", lastName: "Site" },
+    });
+    expect(response.status).toBe(403);
+    expect((await response.json()).error.code).toBe("FORBIDDEN");
+  });
+});
+
+describe("email verification required", async () => {
+  const strict = await createTestApp({ REQUIRE_EMAIL_VERIFICATION: "true" });
+
+  it("refuses sign-in before the email is verified, then accepts it after the link is followed", async () => {
+    const user = await strict.signUp();
+    const before = await strict.request("/api/auth/sign-in/email", {
+      method: "POST",
+      json: { email: user.email, password: user.password },
+    });
+    expect(before.status).toBe(403);
+    expect((await before.json()).message).toBe("Email not verified");
+
+    const mails = (await strict.outbox()).filter((message) => message.to === user.email);
+    const link = new URL(mails.at(-1)!.link!);
+    const verify = await strict.request(`${link.pathname}${link.search}`);
+    expect(verify.status).toBeLessThan(400);
+    expect(await strict.signIn(user)).toContain("session_token");
+  });
+});
+
+describe("password reset and change", () => {
+  it("resets a forgotten password through the emailed link and signs out other sessions", async () => {
+    const user = await t.signUp();
+    const oldCookie = await t.signIn(user);
+    const ask = await t.request("/api/auth/request-password-reset", {
+      method: "POST",
+      json: { email: user.email, redirectTo: "/reset-password" },
+    });
+    expect(ask.status).toBe(200);
+    const mail = (await t.outbox()).filter((message) => message.to === user.email).at(-1)!;
+    expect(mail.subject).toBe("Reset your Jalan password");
+    const link = new URL(mail.link!);
+    const redirect = await t.request(`${link.pathname}${link.search}`, { redirect: "manual" });
+    const token = new URL(redirect.headers.get("location")!, ORIGIN).searchParams.get("token");
+    expect(token).toBeTruthy();
+
+    const reset = await t.request("/api/auth/reset-password", {
+      method: "POST",
+      json: { token, newPassword: "teh-tarik-kurang-manis" },
+    });
+    expect(reset.status).toBe(200);
+    expect((await t.request("/api/profile", { cookie: oldCookie })).status).toBe(401);
+    expect(await t.signIn({ email: user.email, password: "teh-tarik-kurang-manis" })).toContain("session_token");
+  });
+
+  it("answers a reset request for an unknown email exactly like a known one", async () => {
+    const response = await t.request("/api/auth/request-password-reset", {
+      method: "POST",
+      json: { email: "nobody-here@example.com", redirectTo: "/reset-password" },
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it("changes the password only with the current one", async () => {
+    const { user, cookie } = await t.signedInUser();
+    const wrong = await t.request("/api/auth/change-password", {
+      method: "POST",
+      cookie,
+      json: { currentPassword: "wrong-password", newPassword: "nasi-lemak" },
+    });
+    expect(wrong.status).toBe(400);
+    const right = await t.request("/api/auth/change-password", {
+      method: "POST",
+      cookie,
+      json: { currentPassword: user.password, newPassword: "nasi-lemak", revokeOtherSessions: true },
+    });
+    expect(right.status).toBe(200);
+    expect(cookieFrom(right)).toContain("session_token");
+    expect(await t.signIn({ email: user.email, password: "nasi-lemak" })).toContain("session_token");
+  });
+});
