@@ -19,7 +19,11 @@ const builtAt = existsSync(WEB_INDEX) ? statSync(WEB_INDEX).mtimeMs : 0;
 if (existsSync("vite.config.ts") && Math.max(...WEB_SOURCES.map(newestMtime)) > builtAt) {
   console.log("Building the web app (first start, or its sources changed)…");
   const { build } = await import("vite");
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = "production"; // the web build is always a production build
   await build({ logLevel: "warn" });
+  if (nodeEnv === undefined) delete process.env.NODE_ENV;
+  else process.env.NODE_ENV = nodeEnv;
 }
 
 process.env.NODE_ENV ??= "production";

@@ -1,0 +1,55 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const BASE_URL = `http://localhost:${PORT}`;
+// A fresh data directory (and so a fresh embedded PostgreSQL) for every run.
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "jalan-e2e-"));
+process.env.E2E_DATA_DIR = dataDir;
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: BASE_URL,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  webServer: {
+    command: "node scripts/start.mjs",
+    url: `${BASE_URL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      NODE_ENV: "test",
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: BASE_URL,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+    },
+  },
+});
