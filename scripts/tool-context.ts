@@ -17,7 +17,13 @@ export async function runTool(work: (context: ToolContext) => Promise<void>): Pr
   const logger = createLogger(process.env.LOG_LEVEL ?? "warn");
   const opened = await openDatabaseForTool(env, logger);
   const database = connectDatabase(opened.url, logger, { max: 2 });
-  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.DATA_DIR, logger });
+  const mailer = createMailer({
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM,
+    dataDir: env.DATA_DIR,
+    logger,
+    logLinks: env.NODE_ENV !== "production",
+  });
   const auth = createAuth({ db: database.db, env, mailer, logger });
   let failed = false;
   try {

@@ -14,30 +14,27 @@ declare module "vitest" {
 }
 
 /**
- * One PostgreSQL for the whole run: the PostgreSQL server at DATABASE_URL when it is set, else an
- * embedded one in a temporary directory. A migrated template database is made once; each test file
- * then copies it (tests/setup-db.ts), so files never see each other's rows.
+ * One PostgreSQL for the whole run: the database at DATABASE_URL when it is set (it is migrated and
+ * used as the template), else an embedded server in a temporary directory with a template database
+ * made for the run. Each test file then copies the template (tests/setup-db.ts), so files never see
+ * each other's rows.
  */
 export default async function setup(project: TestProject) {
   const logger = createLogger("warn");
   let dataDir: string | null = null;
   let stopEmbedded: (() => Promise<void>) | null = null;
-  let serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
+  let templateUrl = process.env.DATABASE_URL;
+  if (!templateUrl) {
     dataDir = await mkdtemp(path.join(os.tmpdir(), "jalan-test-pg-"));
     const embedded = await startEmbeddedPostgres(dataDir, logger);
-    serverUrl = embedded.url;
+    templateUrl = withDatabase(embedded.url, "jalan_template");
+    await adminQuery(templateUrl, `create database "jalan_template"`);
     stopEmbedded = embedded.stop;
   }
-  const templateName = `jalan_template_${process.pid}`;
-  const templateUrl = withDatabase(serverUrl, templateName);
-  await adminQuery(serverUrl, `drop database if exists "${templateName}"`);
-  await adminQuery(serverUrl, `create database "${templateName}"`);
   await migrateDatabase(templateUrl);
   project.provide("templateDatabaseUrl", templateUrl);
 
   return async () => {
-    await adminQuery(serverUrl, `drop database if exists "${templateName}" with (force)`);
     await stopEmbedded?.();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   };

@@ -57,6 +57,22 @@ export function createApp(deps: AppDeps) {
   });
   app.use(
     secureHeaders({
+      // Routes that set a stricter header of their own (avatars) keep it.
+      overwrite: false,
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Radix positions popovers with inline style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        mediaSrc: ["'self'", "blob:"],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+      },
       xFrameOptions: "DENY",
       referrerPolicy: "strict-origin-when-cross-origin",
       strictTransportSecurity: deps.publicUrl.startsWith("https://") ? "max-age=31536000; includeSubDomains" : false,

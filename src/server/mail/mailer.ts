@@ -24,8 +24,15 @@ export function singleLine(value: string): string {
  * SMTP when SMTP_URL is set. Otherwise messages land in DATA_DIR/outbox/messages.jsonl (one JSON
  * object per line) and the log carries the link, so a developer can follow it without a mail server.
  */
-export function createMailer(options: { smtpUrl?: string; from: string; dataDir: string; logger: Logger }): Mailer {
-  const { smtpUrl, from, dataDir, logger } = options;
+export function createMailer(options: {
+  smtpUrl?: string;
+  from: string;
+  dataDir: string;
+  logger: Logger;
+  /** Put the message's link in the log line (development); links carry one-time tokens. */
+  logLinks?: boolean;
+}): Mailer {
+  const { smtpUrl, from, dataDir, logger, logLinks = true } = options;
   if (smtpUrl) {
     const transport = nodemailer.createTransport(smtpUrl);
     return {

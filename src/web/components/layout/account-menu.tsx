@@ -1,0 +1,91 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { GraduationCap, LayoutDashboard, LogOut, Settings, ShieldCheck, UserRound } from "lucide-react";
+import { Link, useNavigate } from "react-router";
+import { displayName } from "../../../course/account-rules";
+import { can } from "../../../course/roles";
+import { paths } from "../../config/paths";
+import { authClient, authErrorOf } from "../../lib/auth-client";
+import type { Profile } from "../../lib/profile";
+import { toast } from "../../lib/toast";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "../ui/dropdown-menu";
+import { UserAvatar } from "../user-avatar";
+
+export function AccountMenu({ profile }: { profile: Profile }) {
+  const name = displayName(profile);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  async function signOut() {
+    const message = await authErrorOf(authClient.signOut());
+    if (message) {
+      toast({ title: "Sign out Failed", description: message, variant: "destructive" });
+      return;
+    }
+    // Nothing of this user's may linger for whoever uses the browser next.
+    queryClient.clear();
+    navigate(paths.home);
+  }
+
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <button type="button" aria-label={`Account menu for ${name}`} className="rounded-full">
+          <UserAvatar profile={profile} size="small" />
+        </button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent className="w-60">
+        <DropdownMenuLabel>
+          <span className="block truncate font-semibold">{name}</span>
+          <span className="block truncate font-normal text-muted-foreground">{profile.email}</span>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link to={paths.progress}>
+            <LayoutDashboard aria-hidden="true" />
+            Dashboard
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to={paths.profile}>
+            <UserRound aria-hidden="true" />
+            Profile
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to={paths.settings}>
+            <Settings aria-hidden="true" />
+            Settings
+          </Link>
+        </DropdownMenuItem>
+        {can(profile.role, "admin:view") && (
+          <DropdownMenuItem asChild>
+            <Link to={paths.admin}>
+              <ShieldCheck aria-hidden="true" />
+              Admin
+            </Link>
+          </DropdownMenuItem>
+        )}
+        {can(profile.role, "tutor:view") && (
+          <DropdownMenuItem asChild>
+            <Link to={paths.tutor}>
+              <GraduationCap aria-hidden="true" />
+              Tutor
+            </Link>
+          </DropdownMenuItem>
+        )}
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => void signOut()}>
+          <LogOut aria-hidden="true" />
+          Log out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

@@ -1,0 +1,27 @@
+import type { ReactNode } from "react";
+import { cn } from "../lib/cn";
+import { useDocumentTitle } from "../lib/use-document-title";
+
+/** A page's frame: sets the tab title and gives the page its one h1. */
+export function Page({
+  title,
+  heading = title,
+  intro,
+  className,
+  children,
+}: {
+  title: string;
+  heading?: ReactNode;
+  intro?: ReactNode;
+  className?: string;
+  children?: ReactNode;
+}) {
+  useDocumentTitle(title);
+  return (
+    <div className={cn("mx-auto w-full max-w-5xl px-4 py-10 sm:py-14", className)}>
+      <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">{heading}</h1>
+      {intro && <p className="mt-3 max-w-2xl text-lg text-muted-foreground">{intro}</p>}
+      {children && <div className="mt-8">{children}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import { Navigate, Outlet, useLocation } from "react-router";
+import { can, type Policy } from "../../course/roles";
+import { paths } from "../config/paths";
+import { useProfile } from "../lib/profile";
+
+/**
+ * The one guard for signed-in routes (spec section 6). Signed-out visitors go to `signedOutTo` with
+ * the page they wanted in `state.from`, so signing in can bring them back; a role without the
+ * policy goes to My Journey.
+ */
+export function RouteGuard({ policy, signedOutTo = paths.login }: { policy?: Policy; signedOutTo?: string }) {
+  const location = useLocation();
+  const { isPending, profile } = useProfile();
+  if (isPending) {
+    return (
+      <p role="status" className="mx-auto max-w-5xl px-4 py-16 text-center text-muted-foreground">
+        Loading…
+      </p>
+    );
+  }
+  if (!profile) return <Navigate to={signedOutTo} replace state={{ from: location }} />;
+  if (policy && !can(profile.role, policy)) return <Navigate to={paths.progress} replace />;
+  return <Outlet />;
+}

@@ -1,0 +1,27 @@
+/** The one route table: every link and every route definition takes its path from here. */
+export const paths = {
+  home: "/",
+  login: "/login",
+  signup: "/signup",
+  forgotPassword: "/forgot-password",
+  resetPassword: "/reset-password",
+  about: "/about",
+  aboutMission: "/about/mission",
+  aboutStory: "/about/story",
+  aboutTeam: "/about/team",
+  contact: "/contact",
+  privacyPolicy: "/privacy-policy",
+  progress: "/progress",
+  profile: "/profile",
+  settings: "/settings",
+  admin: "/admin",
+  tutor: "/tutor",
+} as const;
+
+/** Course pages are addressed by the ids in the course content: /chapter-1/day-1/codebook. */
+export const coursePaths = {
+  chapter: (chapterId: string) => `/${chapterId}`,
+  day: (chapterId: string, dayId: string) => `/${chapterId}/${dayId}`,
+  codebook: (chapterId: string, dayId: string) => `/${chapterId}/${dayId}/codebook`,
+  liveSession: (chapterId: string, dayId: string) => `/${chapterId}/${dayId}/live-session`,
+};

@@ -1,0 +1,73 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { type Location, useLocation, useNavigate } from "react-router";
+import { Button } from "../../../components/ui/button";
+import { Field } from "../../../components/ui/field";
+import { paths } from "../../../config/paths";
+import { authClient, authErrorOf } from "../../../lib/auth-client";
+import { toast } from "../../../lib/toast";
+import { AuthCard } from "./auth-card";
+import { TextLink } from "./text-link";
+
+/** The page the route guard sent the visitor away from, if it is one worth returning to. */
+function rememberedPage(state: unknown): Partial<Location> | null {
+  const from = (state as { from?: Partial<Location> } | null)?.from;
+  if (typeof from?.pathname !== "string" || !from.pathname.startsWith("/")) return null;
+  if (from.pathname === paths.login || from.pathname === paths.signup) return null;
+  return { pathname: from.pathname, search: from.search, hash: from.hash };
+}
+
+export function SignInForm() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const session = authClient.useSession();
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const email = String(form.get("email") ?? "").trim();
+    const password = String(form.get("password") ?? "");
+    setPending(true);
+    const message = await authErrorOf(authClient.signIn.email({ email, password }));
+    if (message) {
+      setPending(false);
+      toast({ title: "Sign in Failed", description: message, variant: "destructive" });
+      return;
+    }
+    // Better Auth updates its session store a moment after sign-in resolves; waiting for it keeps the
+    // route guard from seeing "signed out" and bouncing the user back here.
+    queryClient.clear();
+    await session.refetch();
+    setPending(false);
+    toast({ title: "Welcome Back!", description: "You've been successfully signed in." });
+    navigate(rememberedPage(location.state) ?? paths.progress, { replace: true });
+  }
+
+  return (
+    <AuthCard
+      title="Welcome back"
+      pageTitle="Sign in"
+      description="Sign in to continue your journey."
+      footer={
+        <>
+          <p>
+            <TextLink to={paths.forgotPassword}>Forgot your password?</TextLink>
+          </p>
+          <p>
+            Don't have an account? <TextLink to={paths.signup}>Sign up</TextLink>
+          </p>
+        </>
+      }
+    >
+      <form onSubmit={onSubmit} className="grid gap-4">
+        <Field label="Email" name="email" type="email" autoComplete="email" required />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" required />
+        <Button type="submit" disabled={pending} className="w-full">
+          {pending ? "Signing in…" : "Sign in"}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,75 @@
+import { type FormEvent, useState } from "react";
+import { Button } from "../../../components/ui/button";
+import { Field } from "../../../components/ui/field";
+import { describeError } from "../../../lib/api";
+import type { Profile } from "../../../lib/profile";
+import { toast } from "../../../lib/toast";
+import { useUpdateProfile } from "../api/update-profile";
+
+export function ProfileForm({ profile }: { profile: Profile }) {
+  const update = useUpdateProfile();
+  const [firstName, setFirstName] = useState(profile.firstName);
+  const [lastName, setLastName] = useState(profile.lastName);
+  const [nickname, setNickname] = useState(profile.nickname ?? "");
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    update.mutate(
+      { firstName: firstName.trim(), lastName: lastName.trim(), nickname: nickname.trim() || null },
+      {
+        onSuccess: () =>
+          toast({ title: "Profile Updated!", description: "Your information has been saved successfully." }),
+        onError: (error) =>
+          toast({
+            title: "Update Failed",
+            description: describeError(error, "Could not update your profile."),
+            variant: "destructive",
+          }),
+      },
+    );
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="grid gap-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field
+          label="First name"
+          name="firstName"
+          autoComplete="given-name"
+          value={firstName}
+          onChange={(event) => setFirstName(event.target.value)}
+          required
+        />
+        <Field
+          label="Last name"
+          name="lastName"
+          autoComplete="family-name"
+          value={lastName}
+          onChange={(event) => setLastName(event.target.value)}
+          required
+        />
+      </div>
+      <Field
+        label="Nickname (optional)"
+        name="nickname"
+        autoComplete="nickname"
+        value={nickname}
+        onChange={(event) => setNickname(event.target.value)}
+        hint="Shown instead of your full name when you set one."
+      />
+      <Field
+        label="Email"
+        name="email"
+        type="email"
+        value={profile.email}
+        readOnly
+        hint="Your email cannot be changed."
+      />
+      <div>
+        <Button type="submit" disabled={update.isPending}>
+          {update.isPending ? "Saving…" : "Save Changes"}
+        </Button>
+      </div>
+    </form>
+  );
+}

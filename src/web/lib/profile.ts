@@ -1,0 +1,50 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import type { Role } from "../../course/roles";
+import { ApiError, api } from "./api";
+import { authClient } from "./auth-client";
+
+export interface Profile {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  nickname: string | null;
+  role: Role;
+  avatar: { small: string; large: string } | null;
+}
+
+export interface ProfileResponse {
+  profile: Profile;
+}
+
+export const profileQueryKey = ["profile"] as const;
+
+export const profileQuery = queryOptions({
+  queryKey: profileQueryKey,
+  queryFn: async (): Promise<Profile | null> => {
+    try {
+      return (await api<ProfileResponse>("/api/profile")).profile;
+    } catch (error) {
+      // A session that ended on the server (expired, revoked, account deleted) reads as signed out.
+      if (error instanceof ApiError && error.status === 401) return null;
+      throw error;
+    }
+  },
+  staleTime: 60_000,
+});
+
+export type ProfileState = { isPending: true; profile: undefined } | { isPending: false; profile: Profile | null };
+
+/**
+ * The signed-in user's profile, or null when signed out. The profile is fetched only once Better Auth
+ * reports a session, so anonymous visitors make no request that is bound to fail.
+ */
+export function useProfile(): ProfileState {
+  const session = authClient.useSession();
+  const hasSession = session.data != null;
+  const query = useQuery({ ...profileQuery, enabled: hasSession });
+  if (session.isPending) return { isPending: true, profile: undefined };
+  if (!hasSession) return { isPending: false, profile: null };
+  if (query.isPending) return { isPending: true, profile: undefined };
+  return { isPending: false, profile: query.data ?? null };
+}

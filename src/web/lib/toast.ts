@@ -1,0 +1,55 @@
+import { useSyncExternalStore } from "react";
+
+export type ToastVariant = "default" | "destructive";
+
+export interface ToastMessage {
+  id: number;
+  title: string;
+  description?: string;
+  variant: ToastVariant;
+  /** False once dismissed; the toast stays in the store so its exit animation can play. */
+  open: boolean;
+}
+
+/** The spec shows one toast at a time: a new toast replaces the one on screen. */
+let current: ToastMessage | null = null;
+let nextId = 1;
+const listeners = new Set<() => void>();
+
+function emit() {
+  for (const listener of listeners) listener();
+}
+
+export function toast({
+  title,
+  description,
+  variant = "default",
+}: {
+  title: string;
+  description?: string;
+  variant?: ToastVariant;
+}) {
+  current = { id: nextId++, title, description, variant, open: true };
+  emit();
+}
+
+export function dismissToast(id: number) {
+  if (current?.id !== id || !current.open) return;
+  current = { ...current, open: false };
+  emit();
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+export function useCurrentToast(): ToastMessage | null {
+  return useSyncExternalStore(
+    subscribe,
+    () => current,
+    () => null,
+  );
+}

@@ -1,0 +1,56 @@
+import type { RouteObject } from "react-router";
+import { RootLayout } from "./components/layout/root-layout";
+import { RouteError } from "./components/layout/route-error";
+import { RouteGuard } from "./components/route-guard";
+import { paths } from "./config/paths";
+
+/**
+ * Every page's code is loaded on demand, so a first visit downloads only the shell and its own page.
+ * Course routes take their chapter and day from the URL; the page shows "not found" for ids the
+ * course does not have.
+ */
+export const routes: RouteObject[] = [
+  {
+    path: paths.home,
+    Component: RootLayout,
+    ErrorBoundary: RouteError,
+    HydrateFallback: () => null,
+    children: [
+      { index: true, lazy: () => import("./routes/landing") },
+      { path: paths.login, lazy: () => import("./routes/login") },
+      { path: paths.signup, lazy: () => import("./routes/signup") },
+      { path: paths.forgotPassword, lazy: () => import("./routes/forgot-password") },
+      { path: paths.resetPassword, lazy: () => import("./routes/reset-password") },
+      { path: paths.about, lazy: () => import("./routes/about") },
+      { path: paths.aboutMission, lazy: () => import("./routes/about-mission") },
+      { path: paths.aboutStory, lazy: () => import("./routes/about-story") },
+      { path: paths.aboutTeam, lazy: () => import("./routes/about-team") },
+      { path: paths.contact, lazy: () => import("./routes/contact") },
+      { path: paths.privacyPolicy, lazy: () => import("./routes/privacy-policy") },
+      {
+        element: <RouteGuard />,
+        children: [
+          { path: paths.progress, lazy: () => import("./routes/progress") },
+          { path: paths.profile, lazy: () => import("./routes/profile") },
+        ],
+      },
+      {
+        element: <RouteGuard signedOutTo={paths.signup} />,
+        children: [{ path: paths.settings, lazy: () => import("./routes/settings") }],
+      },
+      {
+        element: <RouteGuard policy="admin:view" />,
+        children: [{ path: paths.admin, lazy: () => import("./routes/admin") }],
+      },
+      {
+        element: <RouteGuard policy="tutor:view" />,
+        children: [{ path: paths.tutor, lazy: () => import("./routes/tutor") }],
+      },
+      { path: ":chapterId", lazy: () => import("./routes/chapter") },
+      { path: ":chapterId/:dayId", lazy: () => import("./routes/day") },
+      { path: ":chapterId/:dayId/codebook", lazy: () => import("./routes/codebook") },
+      { path: ":chapterId/:dayId/live-session", lazy: () => import("./routes/live-session") },
+      { path: "*", lazy: () => import("./routes/not-found") },
+    ],
+  },
+];

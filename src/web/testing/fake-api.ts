@@ -1,0 +1,44 @@
+import { vi } from "vitest";
+import type { Profile } from "../lib/profile";
+
+export function makeProfile(overrides: Partial<Profile> = {}): Profile {
+  return {
+    id: "user-1",
+    email: "siti@example.com",
+    firstName: "Siti",
+    lastName: "Nurhaliza",
+    nickname: null,
+    role: "Student",
+    avatar: null,
+    ...overrides,
+  };
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+type Handler = (request: { method: string; path: string; body: unknown }) => Response | undefined;
+
+/**
+ * Replaces fetch with an in-memory API: GET /api/profile answers `profile` (401 when null), other
+ * calls go to `handler`. Returns the fetch mock so tests can inspect the requests.
+ */
+export function stubApi(profile: Profile | null, handler: Handler = () => undefined) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const path = String(input);
+    const method = init.method ?? "GET";
+    const body = typeof init.body === "string" ? JSON.parse(init.body) : init.body;
+    const answer = handler({ method, path, body });
+    if (answer) return answer;
+    if (method === "GET" && path === "/api/profile") {
+      return profile
+        ? json(200, { profile })
+        : json(401, { error: { code: "UNAUTHORIZED", message: "Please sign in to continue." } });
+    }
+    return json(404, { error: { code: "NOT_FOUND", message: `No API route ${method} ${path}.` } });
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  return fetchMock;
+}
+
+export { json };

@@ -1,0 +1,19 @@
+import { render } from "@testing-library/react";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { createQueryClient } from "../lib/query-client";
+import { AppProviders } from "../providers";
+import { routes } from "../router";
+
+/** Renders the real route table, providers and toaster at `path`, as the browser entry does. */
+export function renderApp(path: string) {
+  // jsdom has no scrolling; React Router's scroll restoration would log "not implemented" on every page.
+  window.scrollTo = () => {};
+  const queryClient = createQueryClient();
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { router, queryClient };
+}
