@@ -73,7 +73,13 @@ try {
   await stopServer(cold.child);
   const warm = await startServer(dataDir, port);
 
-  const account = { email: "bench@example.com", password: "bench-password", name: "B M", firstName: "B", lastName: "M" };
+  const account = {
+    email: "bench@example.com",
+    password: "bench-password",
+    name: "B M",
+    firstName: "B",
+    lastName: "M",
+  };
   await fetch(`${origin}/api/auth/sign-up/email`, {
     method: "POST",
     headers: { "content-type": "application/json", origin },
@@ -96,10 +102,14 @@ try {
   ];
   await stopServer(warm.child);
 
-  console.log(`\nJalan benchmark — ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}`);
+  console.log(
+    `\nJalan benchmark — ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}`,
+  );
   console.log(`${CONNECTIONS} connections, ${DURATION_S} s per route\n`);
   console.log(`start to ready: first start ${Math.round(cold.readyMs)} ms, restart ${Math.round(warm.readyMs)} ms\n`);
-  console.log(`${"route".padEnd(46)} ${"req/s".padStart(8)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"non-2xx".padStart(8)}`);
+  console.log(
+    `${"route".padEnd(46)} ${"req/s".padStart(8)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"non-2xx".padStart(8)}`,
+  );
   for (const row of rows) {
     console.log(
       `${row.title.padEnd(46)} ${String(row.rps).padStart(8)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${String(row.non2xx).padStart(8)}`,

@@ -13,9 +13,17 @@ const env = {
 const children = [
   spawn(process.execPath, ["--import", "tsx", "--watch", "src/server/main.ts"], {
     stdio: "inherit",
-    env: { ...env, PORT: apiPort, HOST: "127.0.0.1", PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${webPort}` },
+    env: {
+      ...env,
+      PORT: apiPort,
+      HOST: "127.0.0.1",
+      PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${webPort}`,
+    },
   }),
-  spawn(process.execPath, ["node_modules/vite/bin/vite.js", "--port", webPort, "--strictPort"], { stdio: "inherit", env }),
+  spawn(process.execPath, ["node_modules/vite/bin/vite.js", "--port", webPort, "--strictPort"], {
+    stdio: "inherit",
+    env,
+  }),
 ];
 
 let stopping = false;
@@ -24,7 +32,9 @@ function stop(code) {
   stopping = true;
   for (const child of children) child.kill("SIGTERM");
   setTimeout(() => process.exit(code), 3000).unref();
-  Promise.all(children.map((child) => new Promise((resolve) => child.once("exit", resolve)))).then(() => process.exit(code));
+  Promise.all(children.map((child) => new Promise((resolve) => child.once("exit", resolve)))).then(() =>
+    process.exit(code),
+  );
 }
 for (const child of children) child.on("exit", (code) => stop(code ?? 0));
 process.on("SIGINT", () => stop(0));

@@ -1,6 +1,6 @@
 // npm run user -- role <email> <Student|Tutor|Admin>
 import { eq, sql } from "drizzle-orm";
-import { ROLES, isRole } from "../src/course/roles";
+import { isRole, ROLES } from "../src/course/roles";
 import { user } from "../src/server/db/schema";
 import { runTool } from "./tool-context";
 

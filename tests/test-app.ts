@@ -36,7 +36,7 @@ export function newUser(overrides: Partial<TestUser> = {}): TestUser {
  * The real app, in process, on this test file's own database (tests/setup-db.ts). Logs are kept in
  * memory so a test can read what was logged.
  */
-export async function createTestApp(envOverrides: Record<string, string> = {}) {
+export async function createTestApp(envOverrides: Record<string, string> = {}, options: { webRoot?: string } = {}) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "jalan-test-data-"));
   const env = loadEnv({
     NODE_ENV: "test",
@@ -67,6 +67,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}) {
     storage: createLocalStorage(uploadsDir),
     logger,
     publicUrl: env.PUBLIC_URL,
+    webRoot: options.webRoot,
   });
 
   afterAll(async () => {
@@ -118,7 +119,22 @@ export async function createTestApp(envOverrides: Record<string, string> = {}) {
       .map((line) => JSON.parse(line));
   }
 
-  return { app, env, db: database.db, pool: database.pool, request, signUp, signIn, signedInUser, outbox, logLines, uploadsDir, dataDir };
+  return {
+    app,
+    auth,
+    logger,
+    env,
+    db: database.db,
+    pool: database.pool,
+    request,
+    signUp,
+    signIn,
+    signedInUser,
+    outbox,
+    logLines,
+    uploadsDir,
+    dataDir,
+  };
 }
 
 export function cookieFrom(response: Response): string {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
@@ -116,15 +116,7 @@ export function createApp(deps: AppDeps) {
   const indexHtml = deps.webRoot ? readIndexHtml(deps.webRoot) : null;
   if (deps.webRoot && indexHtml) {
     const root = deps.webRoot;
-    app.use("/assets/*", serveStatic({ root, onFound: (_path, c) => c.header("cache-control", IMMUTABLE) }));
-    app.use(
-      "*",
-      serveStatic({
-        root,
-        onFound: (filePath, c) =>
-          c.header("cache-control", filePath.endsWith(".html") ? "no-cache" : "public, max-age=3600"),
-      }),
-    );
+    app.use("*", staticFiles(root));
   }
 
   app.notFound((c) => {
@@ -140,6 +132,33 @@ export function createApp(deps: AppDeps) {
   });
 
   return app;
+}
+
+/**
+ * Files of the built web app. Vite puts content-hashed names under /assets, so those never change
+ * and are cached for a year; HTML is revalidated on every visit; anything else for an hour.
+ */
+function staticFiles(root: string): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    let served: string | null = null;
+    const serve = serveStatic<AppEnv>({
+      root,
+      onFound: (filePath) => {
+        served = filePath;
+      },
+    });
+    const response = await serve(c, next);
+    if (served && response instanceof Response) {
+      const file: string = served;
+      const cacheControl = c.req.path.startsWith("/assets/")
+        ? IMMUTABLE
+        : file.endsWith(".html")
+          ? "no-cache"
+          : "public, max-age=3600";
+      response.headers.set("cache-control", cacheControl);
+    }
+    return response;
+  };
 }
 
 function readIndexHtml(webRoot: string): string | null {

@@ -42,7 +42,13 @@ describe("loadEnv", () => {
   it("reports every bad variable on its own line", () => {
     let error: unknown;
     try {
-      loadEnv({ DATA_DIR: dataDir(), PORT: "eighty", DATABASE_URL: "mysql://x", ADMIN_EMAILS: "not-an-email", AUTH_SECRET: "short" });
+      loadEnv({
+        DATA_DIR: dataDir(),
+        PORT: "eighty",
+        DATABASE_URL: "mysql://x",
+        ADMIN_EMAILS: "not-an-email",
+        AUTH_SECRET: "short",
+      });
     } catch (caught) {
       error = caught;
     }

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { ORIGIN, cookieFrom, createTestApp, newUser } from "../../../tests/test-app";
+import { cookieFrom, createTestApp, newUser, ORIGIN } from "../../../tests/test-app";
 import { user as userTable } from "../db/schema";
 
 const t = await createTestApp({ ADMIN_EMAILS: "boss@example.com" });
@@ -14,7 +14,13 @@ describe("sign-up", () => {
   it("creates a Student with the first and last name, and sends a verification email", async () => {
     const user = await t.signUp(newUser({ firstName: "  Siti ", lastName: "Aminah" }));
     const [row] = await t.db.select().from(userTable).where(eq(userTable.email, user.email));
-    expect(row).toMatchObject({ firstName: "Siti", lastName: "Aminah", name: "Siti Aminah", role: "Student", nickname: null });
+    expect(row).toMatchObject({
+      firstName: "Siti",
+      lastName: "Aminah",
+      name: "Siti Aminah",
+      role: "Student",
+      nickname: null,
+    });
     const mail = (await t.outbox()).find((message) => message.to === user.email);
     expect(mail?.subject).toBe("Confirm your email for Jalan");
     expect(mail?.link).toMatch(/^http:\/\/localhost:3000\/api\/auth\/verify-email\?token=/);
@@ -28,6 +34,23 @@ describe("sign-up", () => {
     });
     expect(response.status).toBeLessThan(500);
     expect(await roleOf(user.email)).not.toBe("Admin");
+  });
+
+  it("answers a sign-up with a taken email like a new one, keeps the account, and tells its owner", async () => {
+    const owner = await t.signUp();
+    const fresh = await t.request("/api/auth/sign-up/email", {
+      method: "POST",
+      json: { ...newUser(), name: "N U" },
+    });
+    const taken = await t.request("/api/auth/sign-up/email", {
+      method: "POST",
+      json: { ...owner, password: "attacker-password", name: "X Y" },
+    });
+    expect(taken.status).toBe(fresh.status);
+    expect(Object.keys((await taken.json()).user).sort()).toEqual(Object.keys((await fresh.json()).user).sort());
+    expect(await t.signIn(owner)).toContain("session_token");
+    const warning = (await t.outbox()).filter((message) => message.to === owner.email).at(-1);
+    expect(warning?.subject).toBe("Someone tried to sign up to Jalan with your email");
   });
 
   it("makes accounts listed in ADMIN_EMAILS Admin", async () => {

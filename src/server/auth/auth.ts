@@ -4,9 +4,9 @@ import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { Logger } from "pino";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../course/account-rules";
 import type { Database } from "../db/client";
-import { CLIENT_IP_HEADER } from "../http/client-ip";
 import * as schema from "../db/schema";
 import type { Env } from "../env";
+import { CLIENT_IP_HEADER } from "../http/client-ip";
 import type { Mailer } from "../mail/mailer";
 
 export interface AuthDeps {
@@ -62,6 +62,23 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
       autoSignIn: false,
       requireEmailVerification: env.REQUIRE_EMAIL_VERIFICATION,
       revokeSessionsOnPasswordReset: true,
+      // Signing up with a taken email answers like a new sign-up (no account enumeration); the
+      // owner of the address is told instead.
+      async onExistingUserSignUp({ user }) {
+        await mailer.send({
+          to: user.email,
+          subject: "Someone tried to sign up to Jalan with your email",
+          text: `Hello ${user.name},\n\nSomeone tried to create a Jalan account with this email address, which already has one. If it was you, sign in at ${env.PUBLIC_URL}/login, or reset your password at ${env.PUBLIC_URL}/forgot-password.\n\nIf it was not you, nothing has changed and you can ignore this email.`,
+        });
+      },
+      customSyntheticUser: ({ coreFields, additionalFields, id }) => ({
+        ...coreFields,
+        ...additionalFields,
+        nickname: null,
+        role: "Student",
+        avatarPath: null,
+        id,
+      }),
       async sendResetPassword({ user, url }) {
         await mailer.send({
           to: user.email,

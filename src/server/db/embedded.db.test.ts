@@ -22,7 +22,15 @@ async function startServer(port: number): Promise<{ child: ChildProcess; output:
   const { DATABASE_URL: _ignored, ...env } = process.env;
   let output = "";
   const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
-    env: { ...env, NODE_ENV: "test", DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: "http://localhost:3000", LOG_LEVEL: "info" },
+    env: {
+      ...env,
+      NODE_ENV: "test",
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: "http://localhost:3000",
+      LOG_LEVEL: "info",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -61,7 +69,13 @@ describe("embedded PostgreSQL", () => {
     const signUp = await fetch(`http://127.0.0.1:${port}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: "http://localhost:3000" },
-      body: JSON.stringify({ email: "durable@example.com", password: "secret-kopi", name: "D U", firstName: "D", lastName: "U" }),
+      body: JSON.stringify({
+        email: "durable@example.com",
+        password: "secret-kopi",
+        name: "D U",
+        firstName: "D",
+        lastName: "U",
+      }),
     });
     expect(signUp.status).toBe(200);
     first.child.kill("SIGKILL");

@@ -17,6 +17,29 @@ describe("local outbox", () => {
     const mailer = createMailer({ from: "Jalan <a@b.c>", dataDir, logger: pino({ level: "silent" }) });
     await mailer.send({ to: "x@example.com\n", subject: "Hello", text: "Body", link: "http://l/ink" });
     const [line] = readFileSync(outboxFile(dataDir), "utf8").trim().split("\n");
-    expect(JSON.parse(line!)).toMatchObject({ to: "x@example.com", subject: "Hello", text: "Body", link: "http://l/ink" });
+    expect(JSON.parse(line!)).toMatchObject({
+      to: "x@example.com",
+      subject: "Hello",
+      text: "Body",
+      link: "http://l/ink",
+    });
+  });
+});
+
+describe("outbox log line", () => {
+  it("carries the link only when links may be logged", async () => {
+    for (const logLinks of [true, false]) {
+      const lines: string[] = [];
+      const logger = pino({ level: "info" }, { write: (line: string) => lines.push(line) });
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), "jalan-mail-"));
+      const mailer = createMailer({ from: "Jalan <a@b.c>", dataDir, logger, logLinks });
+      await mailer.send({
+        to: "x@example.com",
+        subject: "Reset",
+        text: "t",
+        link: "http://l/reset?token=secret-token",
+      });
+      expect(lines.join("").includes("secret-token")).toBe(logLinks);
+    }
   });
 });

@@ -61,7 +61,7 @@ export function createMailer(options: {
       };
       await appendFile(outboxFile, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
       logger.info(
-        { to: entry.to, subject: entry.subject, link: message.link, outbox: outboxFile },
+        { to: entry.to, subject: entry.subject, link: logLinks ? message.link : undefined, outbox: outboxFile },
         "email written to the local outbox",
       );
     },

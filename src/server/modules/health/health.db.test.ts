@@ -1,5 +1,8 @@
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { createTestApp } from "../../../../tests/test-app";
+import { createApp } from "../../app";
+import { createLocalStorage } from "../../storage/storage";
 
 const t = await createTestApp();
 
@@ -8,5 +11,25 @@ describe("GET /healthz", () => {
     const response = await t.request("/healthz");
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: "ok", database: true });
+  });
+
+  it("answers 503 when the database does not", async () => {
+    const unreachable = new pg.Pool({
+      connectionString: "postgres://postgres@127.0.0.1:1/none",
+      connectionTimeoutMillis: 500,
+    });
+    unreachable.on("error", () => undefined);
+    const app = createApp({
+      db: t.db,
+      pool: unreachable,
+      auth: t.auth,
+      storage: createLocalStorage(t.uploadsDir),
+      logger: t.logger,
+      publicUrl: t.env.PUBLIC_URL,
+    });
+    const response = await app.request("/healthz");
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ status: "unavailable", database: false });
+    await unreachable.end();
   });
 });

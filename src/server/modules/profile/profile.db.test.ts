@@ -62,7 +62,11 @@ describe("PATCH /api/profile", () => {
     expect(saved.status).toBe(200);
     expect((await saved.json()).profile).toMatchObject({ firstName: "Aisyah", lastName: "Rahman", nickname: "Echa" });
 
-    await t.request("/api/profile", { method: "PATCH", cookie, json: { firstName: "Aisyah", lastName: "Rahman", nickname: "  " } });
+    await t.request("/api/profile", {
+      method: "PATCH",
+      cookie,
+      json: { firstName: "Aisyah", lastName: "Rahman", nickname: "  " },
+    });
     expect(await rowOf(user.email)).toMatchObject({ nickname: null, name: "Aisyah Rahman" });
   });
 
@@ -155,7 +159,9 @@ describe("PUT /api/profile/avatar", () => {
   it("accepts a JPEG even when it is named .png, and removes the old files on replace", async () => {
     const { cookie } = await t.signedInUser();
     const first = (await (await upload(cookie, await png())).json()).profile.avatar;
-    const jpeg = await sharp(await png(120, 90)).jpeg().toBuffer();
+    const jpeg = await sharp(await png(120, 90))
+      .jpeg()
+      .toBuffer();
     const second = await upload(cookie, jpeg, "holiday.png", "image/png");
     expect(second.status).toBe(200);
     const files = await storedFiles();
@@ -223,7 +229,10 @@ describe("API shape", () => {
   it("answers unknown API routes with a JSON 404", async () => {
     const response = await t.request("/api/no-such-thing");
     expect(response.status).toBe(404);
-    expect((await response.json()).error).toEqual({ code: "NOT_FOUND", message: "No API route GET /api/no-such-thing." });
+    expect((await response.json()).error).toEqual({
+      code: "NOT_FOUND",
+      message: "No API route GET /api/no-such-thing.",
+    });
   });
 
   it("carries a request id on every answer", async () => {

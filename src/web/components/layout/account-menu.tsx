@@ -34,7 +34,8 @@ export function AccountMenu({ profile }: { profile: Profile }) {
   }
 
   return (
-    <DropdownMenu>
+    // Not modal: a modal menu hides the whole page from screen readers while it is open.
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
         <button type="button" aria-label={`Account menu for ${name}`} className="rounded-full">
           <UserAvatar profile={profile} size="small" />
@@ -43,7 +44,9 @@ export function AccountMenu({ profile }: { profile: Profile }) {
       <DropdownMenuContent className="w-60">
         <DropdownMenuLabel>
           <span className="block truncate font-semibold">{name}</span>
-          <span className="block truncate font-normal text-muted-foreground">{profile.email}</span>
+          <span className="block truncate font-normal text-muted-foreground" title={profile.email}>
+            {profile.email}
+          </span>
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
         <DropdownMenuItem asChild>

@@ -5,6 +5,10 @@ import { cn } from "../../lib/cn";
 export const DropdownMenu = MenuPrimitive.Root;
 export const DropdownMenuTrigger = MenuPrimitive.Trigger;
 
+/**
+ * Rendered in place rather than in a portal, so the open menu stays inside its landmark (the
+ * header) and the page around it stays readable to assistive technology.
+ */
 export function DropdownMenuContent({
   className,
   sideOffset = 6,
@@ -12,17 +16,15 @@ export function DropdownMenuContent({
   ...props
 }: ComponentProps<typeof MenuPrimitive.Content>) {
   return (
-    <MenuPrimitive.Portal>
-      <MenuPrimitive.Content
-        sideOffset={sideOffset}
-        align={align}
-        className={cn(
-          "z-50 min-w-48 overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-md",
-          className,
-        )}
-        {...props}
-      />
-    </MenuPrimitive.Portal>
+    <MenuPrimitive.Content
+      sideOffset={sideOffset}
+      align={align}
+      className={cn(
+        "z-50 min-w-48 overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-md",
+        className,
+      )}
+      {...props}
+    />
   );
 }
 

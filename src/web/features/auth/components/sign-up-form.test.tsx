@@ -1,4 +1,4 @@
-import { fireEvent, screen } from "@testing-library/react";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { authClient } from "../../../lib/auth-client";
 import { stubApi } from "../../../testing/fake-api";
@@ -33,7 +33,7 @@ describe("sign-up form", () => {
     }
     expect(screen.getByLabelText("Email")).toHaveAttribute("type", "email");
     expect(screen.getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/login");
-    expect(document.title).toBe("Sign up · Jalan");
+    await waitFor(() => expect(document.title).toBe("Sign up · Jalan"));
   });
 
   it("refuses a five-character password without calling the server", async () => {

@@ -1,4 +1,4 @@
-import { fireEvent, screen } from "@testing-library/react";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AVATAR_MAX_BYTES } from "../../../../course/account-rules";
 import { authClient } from "../../../lib/auth-client";
@@ -41,7 +41,7 @@ describe("profile page", () => {
     expect(screen.getByLabelText("Email")).toHaveValue("siti@example.com");
     expect(screen.getByLabelText("Email")).toHaveAttribute("readonly");
     expect(screen.getByLabelText("Profile picture")).toHaveAttribute("accept", "image/png,image/jpeg");
-    expect(document.title).toBe("Profile · Jalan");
+    await waitFor(() => expect(document.title).toBe("Profile · Jalan"));
   });
 
   it("refuses a picture over 1MB without uploading it", async () => {
@@ -60,7 +60,8 @@ describe("profile page", () => {
     fireEvent.change(screen.getByLabelText("Profile picture"), { target: { files: [image(AVATAR_MAX_BYTES)] } });
     expect(await screen.findByText("Profile Updated!")).toBeInTheDocument();
     const upload = fetchMock.mock.calls.find(([, init]) => init?.method === "PUT");
-    expect((upload?.[1]?.body as FormData).get("avatar")).toBeInstanceOf(File);
+    const body = upload?.[1]?.body;
+    expect(body instanceof FormData && body.get("avatar")).toBeInstanceOf(File);
     expect(queryClient.getQueryData<Profile>(["profile"])?.avatar).toEqual(avatar);
   });
 
@@ -84,7 +85,11 @@ describe("profile page", () => {
     expect(await screen.findByText("Profile Updated!")).toBeInTheDocument();
     expect(screen.getByText("Your information has been saved successfully.")).toBeInTheDocument();
     const patch = fetchMock.mock.calls.find(([, init]) => init?.method === "PATCH");
-    expect(JSON.parse(String(patch?.[1]?.body))).toEqual({ firstName: "Siti", lastName: "Nurhaliza", nickname: "Kak Siti" });
+    expect(JSON.parse(String(patch?.[1]?.body))).toEqual({
+      firstName: "Siti",
+      lastName: "Nurhaliza",
+      nickname: "Kak Siti",
+    });
     expect(await screen.findByRole("button", { name: "Account menu for Kak Siti" })).toHaveTextContent("K");
   });
 

@@ -1,0 +1,50 @@
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { createTestApp } from "../../tests/test-app";
+
+const webRoot = await mkdtemp(path.join(os.tmpdir(), "jalan-web-"));
+await mkdir(path.join(webRoot, "assets"));
+await writeFile(path.join(webRoot, "index.html"), "<!doctype html><title>Jalan</title><div id=root></div>");
+await writeFile(path.join(webRoot, "assets", "main-Ab12Cd34.js"), "console.log('jalan')");
+await writeFile(path.join(webRoot, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+const t = await createTestApp({}, { webRoot });
+
+describe("serving the built web app", () => {
+  it("serves hashed assets with immutable caching", async () => {
+    const response = await t.request("/assets/main-Ab12Cd34.js");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  });
+
+  it("answers client routes with the app's HTML, revalidated on every visit", async () => {
+    for (const route of ["/", "/progress", "/chapter-1/day-1/codebook"]) {
+      const response = await t.request(route);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("cache-control")).toBe("no-cache");
+      expect(await response.text()).toContain("<div id=root></div>");
+    }
+  });
+
+  it("sets a content security policy and other protective headers on pages", async () => {
+    const response = await t.request("/progress");
+    const csp = response.headers.get("content-security-policy") ?? "";
+    for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "script-src 'self'"]) {
+      expect(csp).toContain(directive);
+    }
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  });
+
+  it("keeps unknown API routes as JSON 404s, not the app's HTML", async () => {
+    const response = await t.request("/api/progress/unknown");
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toContain("application/json");
+  });
+
+  it("does not serve files outside the web root", async () => {
+    const response = await t.request("/assets/..%2f..%2fetc%2fpasswd");
+    expect(await response.text()).not.toContain("root:");
+  });
+});
