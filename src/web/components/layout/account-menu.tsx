@@ -23,6 +23,9 @@ export function AccountMenu({ profile }: { profile: Profile }) {
   const navigate = useNavigate();
 
   async function signOut() {
+    // Leave the page first (the landing page loads lazily, so wait for it): a guarded page would
+    // otherwise see the session end and send the user to /login instead of home.
+    await navigate(paths.home);
     const message = await authErrorOf(authClient.signOut());
     if (message) {
       toast({ title: "Sign out Failed", description: message, variant: "destructive" });
@@ -30,7 +33,6 @@ export function AccountMenu({ profile }: { profile: Profile }) {
     }
     // Nothing of this user's may linger for whoever uses the browser next.
     queryClient.clear();
-    navigate(paths.home);
   }
 
   return (
