@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { cookieFrom, createTestApp, newUser, ORIGIN } from "../../../tests/test-app";
-import { user as userTable } from "../db/schema";
+import { session as sessionTable, user as userTable } from "../db/schema";
 
 const t = await createTestApp({ ADMIN_EMAILS: "boss@example.com" });
 
@@ -107,6 +107,22 @@ describe("sign-in and sessions", () => {
     });
     expect(response.status).toBe(401);
     expect((await response.json()).message).toBe("Invalid email or password");
+  });
+
+  it("extends the session of a learner who keeps using the app", async () => {
+    const { user, cookie } = await t.signedInUser();
+    const [account] = await t.db.select({ id: userTable.id }).from(userTable).where(eq(userTable.email, user.email));
+    // As if the session were last extended 29 days ago: one day left.
+    const oneDayLeft = new Date(Date.now() + 24 * 60 * 60 * 1000);
+    await t.db.update(sessionTable).set({ expiresAt: oneDayLeft }).where(eq(sessionTable.userId, account!.id));
+    const response = await t.request("/api/profile", { cookie });
+    expect(response.status).toBe(200);
+    expect(response.headers.getSetCookie().some((value) => value.includes("session_token"))).toBe(true);
+    const [renewed] = await t.db
+      .select({ expiresAt: sessionTable.expiresAt })
+      .from(sessionTable)
+      .where(eq(sessionTable.userId, account!.id));
+    expect(renewed!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 60 * 60 * 1000);
   });
 
   it("applies a role change on the very next request", async () => {
