@@ -161,9 +161,16 @@ function staticFiles(root: string): MiddlewareHandler<AppEnv> {
   };
 }
 
+/**
+ * The HTML for client-side routes: the app shell without prerendered content (app.html) when the
+ * build wrote one, since index.html then holds the landing page's prerendered markup.
+ */
 function readIndexHtml(webRoot: string): string | null {
-  const file = path.join(webRoot, "index.html");
-  return existsSync(file) ? readFileSync(file, "utf8") : null;
+  for (const name of ["app.html", "index.html"]) {
+    const file = path.join(webRoot, name);
+    if (existsSync(file)) return readFileSync(file, "utf8");
+  }
+  return null;
 }
 
 function tooLarge(): never {

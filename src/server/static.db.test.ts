@@ -6,7 +6,16 @@ import { createTestApp } from "../../tests/test-app";
 
 const webRoot = await mkdtemp(path.join(os.tmpdir(), "jalan-web-"));
 await mkdir(path.join(webRoot, "assets"));
-await writeFile(path.join(webRoot, "index.html"), "<!doctype html><title>Jalan</title><div id=root></div>");
+await writeFile(
+  path.join(webRoot, "index.html"),
+  "<!doctype html><title>Jalan</title><div id=root><h1>Landing</h1></div>",
+);
+await writeFile(path.join(webRoot, "app.html"), "<!doctype html><title>Jalan</title><div id=root></div>");
+await mkdir(path.join(webRoot, "about"));
+await writeFile(
+  path.join(webRoot, "about", "index.html"),
+  "<!doctype html><title>About</title><div id=root><h1>About</h1></div>",
+);
 await writeFile(path.join(webRoot, "assets", "main-Ab12Cd34.js"), "console.log('jalan')");
 await writeFile(path.join(webRoot, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
 const t = await createTestApp({}, { webRoot });
@@ -18,12 +27,24 @@ describe("serving the built web app", () => {
     expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
   });
 
-  it("answers client routes with the app's HTML, revalidated on every visit", async () => {
-    for (const route of ["/", "/progress", "/chapter-1/day-1/codebook"]) {
+  it("answers client routes with the empty app shell, revalidated on every visit", async () => {
+    for (const route of ["/progress", "/chapter-1/day-1/codebook"]) {
       const response = await t.request(route);
       expect(response.status).toBe(200);
       expect(response.headers.get("cache-control")).toBe("no-cache");
       expect(await response.text()).toContain("<div id=root></div>");
+    }
+  });
+
+  it("serves prerendered pages with their content", async () => {
+    for (const [route, heading] of [
+      ["/", "<h1>Landing</h1>"],
+      ["/about", "<h1>About</h1>"],
+    ] as const) {
+      const response = await t.request(route);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("cache-control")).toBe("no-cache");
+      expect(await response.text()).toContain(heading);
     }
   });
 
