@@ -6,6 +6,10 @@ const apiUrl = process.env.API_URL ?? "http://localhost:3001";
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
+  define: {
+    // The year prerendered pages were built in (the footer's copyright), the same in both builds.
+    "import.meta.env.VITE_BUILD_YEAR": JSON.stringify(String(new Date().getFullYear())),
+  },
   server: {
     proxy: {
       "/api": { target: apiUrl },

@@ -65,8 +65,10 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, o
     pool: database.pool,
     auth,
     storage: createLocalStorage(uploadsDir),
+    mailer,
     logger,
     publicUrl: env.PUBLIC_URL,
+    authSecret: env.AUTH_SECRET,
     webRoot: options.webRoot,
   });
 
@@ -75,7 +77,14 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, o
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  function request(pathname: string, init: RequestInit & { cookie?: string; json?: unknown } = {}) {
+  /**
+   * `clientIp` stands in for the connection's address, which in-process requests do not have:
+   * Hono hands the third argument of app.request to the app as c.env, where clientIp(c) reads it.
+   */
+  function request(
+    pathname: string,
+    { clientIp, ...init }: RequestInit & { cookie?: string; json?: unknown; clientIp?: string } = {},
+  ) {
     const headers = new Headers(init.headers);
     if (init.cookie) headers.set("cookie", init.cookie);
     if (init.method && init.method !== "GET" && !headers.has("origin")) headers.set("origin", ORIGIN);
@@ -84,7 +93,8 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, o
       headers.set("content-type", "application/json");
       body = JSON.stringify(init.json);
     }
-    return app.request(pathname, { ...init, headers, body });
+    const connection = clientIp ? { incoming: { socket: { remoteAddress: clientIp } } } : undefined;
+    return app.request(pathname, { ...init, headers, body }, connection);
   }
 
   async function signUp(user: TestUser = newUser()) {
@@ -123,6 +133,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, o
     app,
     auth,
     logger,
+    mailer,
     env,
     db: database.db,
     pool: database.pool,

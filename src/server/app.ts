@@ -14,6 +14,10 @@ import { databaseAnswers } from "./db/client";
 import { withClientIp } from "./http/client-ip";
 import type { AppEnv } from "./http/context";
 import { createErrorHandler, errorJson, forbidden, payloadTooLarge } from "./http/errors";
+import type { Mailer } from "./mail/mailer";
+import { adminRoutes } from "./modules/admin/admin.routes";
+import { contactRoutes } from "./modules/contact/contact.routes";
+import { createContactService } from "./modules/contact/contact.service";
 import { profileRoutes } from "./modules/profile/profile.routes";
 import { createProfileService } from "./modules/profile/profile.service";
 import type { FileStorage } from "./storage/storage";
@@ -23,8 +27,11 @@ export interface AppDeps {
   pool: pg.Pool;
   auth: Auth;
   storage: FileStorage;
+  mailer: Mailer;
   logger: Logger;
   publicUrl: string;
+  /** AUTH_SECRET: also keys the hashes of client addresses the contact form's rate limit stores. */
+  authSecret: string;
   /** The built web app (dist/web). When absent, only the API is served (tests, `npm run dev`). */
   webRoot?: string;
 }
@@ -99,6 +106,16 @@ export function createApp(deps: AppDeps) {
   api.use(loadSession(auth));
   api.use("/profile", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
   api.route("/profile", profileRoutes(createProfileService(deps.db, deps.storage)));
+  const contact = createContactService({
+    db: deps.db,
+    mailer: deps.mailer,
+    secret: deps.authSecret,
+    publicUrl: deps.publicUrl,
+    logger,
+  });
+  api.use("/contact", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
+  api.route("/contact", contactRoutes(contact));
+  api.route("/admin", adminRoutes(contact));
   app.route("/api", api);
 
   app.get("/media/avatars/:file", async (c) => {

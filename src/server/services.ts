@@ -42,8 +42,10 @@ export async function startServices(env: Env, logger: Logger) {
     pool: database.pool,
     auth,
     storage: createLocalStorage(path.join(env.DATA_DIR, "uploads")),
+    mailer,
     logger,
     publicUrl: env.PUBLIC_URL,
+    authSecret: env.AUTH_SECRET,
     webRoot: existsSync(path.join(webRoot, "index.html")) ? webRoot : undefined,
   });
 

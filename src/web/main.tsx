@@ -1,21 +1,12 @@
+// The page's entry. Styles load with the HTML (Vite links them in <head>); the app's code is fetched
+// only once the browser has painted, so on a slow connection the prerendered page, its styles and its
+// images do not share the bandwidth with the app's JavaScript, and the page appears sooner. The app
+// then takes over the page (src/web/start.tsx).
 import "@fontsource-variable/inter";
 import "./index.css";
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
-import { createBrowserRouter, RouterProvider } from "react-router";
-import { createQueryClient } from "./lib/query-client";
-import { AppProviders } from "./providers";
-import { routes } from "./router";
 
-const container = document.getElementById("root");
-if (!container) throw new Error("index.html has no #root element");
-
-const router = createBrowserRouter(routes);
-
-createRoot(container).render(
-  <StrictMode>
-    <AppProviders queryClient={createQueryClient()}>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
-);
+requestAnimationFrame(() => {
+  setTimeout(() => {
+    void import("./start");
+  }, 0);
+});

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { isRole } from "../../course/roles";
+import { can, isRole, type Policy } from "../../course/roles";
 import type { AppEnv, SessionUser } from "../http/context";
-import { unauthorized } from "../http/errors";
+import { forbidden, unauthorized } from "../http/errors";
 import type { Auth } from "./auth";
 
 /**
@@ -30,5 +30,12 @@ export function loadSession(auth: Auth): MiddlewareHandler<AppEnv> {
 export function requireUser(c: Context<AppEnv>): SessionUser {
   const user = c.get("user");
   if (!user) throw unauthorized();
+  return user;
+}
+
+/** The signed-in user when their role grants `policy` (src/course/roles.ts): 401 signed out, else 403. */
+export function requireRole(c: Context<AppEnv>, policy: Policy): SessionUser {
+  const user = requireUser(c);
+  if (!can(user.role, policy)) throw forbidden();
   return user;
 }

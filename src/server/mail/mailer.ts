@@ -34,7 +34,16 @@ export function createMailer(options: {
 }): Mailer {
   const { smtpUrl, from, dataDir, logger, logLinks = true } = options;
   if (smtpUrl) {
-    const transport = nodemailer.createTransport(smtpUrl);
+    // Short timeouts: a request that sends mail (the contact form) must not hang on a dead server.
+    const url = new URL(smtpUrl);
+    for (const [name, ms] of [
+      ["connectionTimeout", "10000"],
+      ["greetingTimeout", "10000"],
+      ["socketTimeout", "20000"],
+    ] as const) {
+      if (!url.searchParams.has(name)) url.searchParams.set(name, ms);
+    }
+    const transport = nodemailer.createTransport(url.toString());
     return {
       async send(message) {
         await transport.sendMail({

@@ -46,7 +46,7 @@ describe("route guard", () => {
     expect(await screen.findByRole("heading", { level: 1, name: "Profile" })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/profile");
     expect(router.state.location.search).toBe("?tab=password");
-    expect(screen.getByText("Welcome Back!")).toBeInTheDocument();
+    expect(await screen.findByText("Welcome Back!")).toBeInTheDocument();
   });
 
   it("sends a signed-out visitor from /settings to sign up", async () => {

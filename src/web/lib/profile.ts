@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { Role } from "../../course/roles";
 import { ApiError, api } from "./api";
-import { authClient } from "./auth-client";
+import { sessionQuery } from "./session";
 
 export interface Profile {
   id: string;
@@ -36,11 +36,11 @@ export const profileQuery = queryOptions({
 export type ProfileState = { isPending: true; profile: undefined } | { isPending: false; profile: Profile | null };
 
 /**
- * The signed-in user's profile, or null when signed out. The profile is fetched only once Better Auth
- * reports a session, so anonymous visitors make no request that is bound to fail.
+ * The signed-in user's profile, or null when signed out. The profile is fetched only once the session
+ * query reports a session, so anonymous visitors make no request that is bound to fail.
  */
 export function useProfile(): ProfileState {
-  const session = authClient.useSession();
+  const session = useQuery(sessionQuery);
   const hasSession = session.data != null;
   const query = useQuery({ ...profileQuery, enabled: hasSession });
   if (session.isPending) return { isPending: true, profile: undefined };

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { Page } from "../components/page";
 import { Card, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
+import { publicPageMeta } from "../config/page-meta";
 import { paths } from "../config/paths";
 import { site } from "../config/site";
 
@@ -12,7 +13,10 @@ const sections = [
 
 export function Component() {
   return (
-    <Page title="About Us" intro={`${site.name} teaches Malaysian Malay the way you will use it: on the road.`}>
+    <Page
+      title={publicPageMeta[paths.about].title}
+      intro={`${site.name} teaches Malaysian Malay the way you will use it: on the road.`}
+    >
       <ul className="grid gap-4 sm:grid-cols-3">
         {sections.map((section) => (
           <li key={section.to}>

@@ -1,5 +1,6 @@
 import { vi } from "vitest";
 import type { Profile } from "../lib/profile";
+import { currentSession } from "./fake-auth-client";
 
 export function makeProfile(overrides: Partial<Profile> = {}): Profile {
   return {
@@ -20,8 +21,9 @@ const json = (status: number, body: unknown) =>
 type Handler = (request: { method: string; path: string; body: unknown }) => Response | undefined;
 
 /**
- * Replaces fetch with an in-memory API: GET /api/profile answers `profile` (401 when null), other
- * calls go to `handler`. Returns the fetch mock so tests can inspect the requests.
+ * Replaces fetch with an in-memory API: GET /api/auth/get-session answers the fake session
+ * (fake-auth-client.ts; never, while it is pending), GET /api/profile answers `profile` (401 when
+ * null), other calls go to `handler`. Returns the fetch mock so tests can inspect the requests.
  */
 export function stubApi(profile: Profile | null, handler: Handler = () => undefined) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
@@ -30,6 +32,11 @@ export function stubApi(profile: Profile | null, handler: Handler = () => undefi
     const body = typeof init.body === "string" ? JSON.parse(init.body) : init.body;
     const answer = handler({ method, path, body });
     if (answer) return answer;
+    if (method === "GET" && path === "/api/auth/get-session") {
+      const session = currentSession();
+      if (session.isPending) return new Promise<Response>(() => {});
+      return json(200, session.data && { session: { id: "session-1", userId: session.data.user.id }, ...session.data });
+    }
     if (method === "GET" && path === "/api/profile") {
       return profile
         ? json(200, { profile })

@@ -1,26 +1,30 @@
-import { useSyncExternalStore } from "react";
 import { vi } from "vitest";
 import type * as AuthClientModule from "../lib/auth-client";
 
 /**
- * Stands in for Better Auth's browser client in component tests (a third party: its network and
- * cookie handling are covered by the server's tests and e2e). Tests use it through
+ * Stands in for Better Auth in component tests (a third party: its network and cookie handling are
+ * covered by the server's tests and e2e). The session set here is what the fake API (fake-api.ts)
+ * answers at GET /api/auth/get-session, where the app reads it. Tests replace the client through
  * `vi.mock("<path>/lib/auth-client", () => import("<path>/testing/fake-auth-client"))`.
  */
-interface FakeSession {
+export interface FakeSession {
   data: { user: { id: string; email: string } } | null;
   isPending: boolean;
 }
 
 let session: FakeSession = { data: null, isPending: false };
-const listeners = new Set<() => void>();
 
+/** Sets the session the server would report from now on; the app sees it on its next session read. */
 export function setSession(next: FakeSession) {
   session = next;
-  for (const listener of listeners) listener();
+}
+
+export function currentSession(): FakeSession {
+  return session;
 }
 
 export const signedOut: FakeSession = { data: null, isPending: false };
+/** The session read never answers, as on a very slow network. */
 export const sessionPending: FakeSession = { data: null, isPending: true };
 export const signedInAs = (id: string, email = `${id}@example.com`): FakeSession => ({
   data: { user: { id, email } },
@@ -30,16 +34,6 @@ export const signedInAs = (id: string, email = `${id}@example.com`): FakeSession
 const ok = { data: {}, error: null };
 
 export const authClient = {
-  useSession() {
-    const current = useSyncExternalStore(
-      (listener) => {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-      () => session,
-    );
-    return { ...current, error: null, refetch: async () => {} };
-  },
   signUp: { email: vi.fn(async (_body: Record<string, unknown>) => ok) },
   signIn: { email: vi.fn(async (_body: { email: string; password: string }) => ok) },
   signOut: vi.fn(async () => ok),

@@ -1,6 +1,7 @@
 import { render } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { createQueryClient } from "../lib/query-client";
+import { sessionQuery } from "../lib/session";
 import { AppProviders } from "../providers";
 import { routes } from "../router";
 
@@ -9,6 +10,7 @@ export function renderApp(path: string) {
   // jsdom has no scrolling; React Router's scroll restoration would log "not implemented" on every page.
   window.scrollTo = () => {};
   const queryClient = createQueryClient();
+  void queryClient.prefetchQuery(sessionQuery);
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
     <AppProviders queryClient={queryClient}>

@@ -24,8 +24,10 @@ describe("GET /healthz", () => {
       pool: unreachable,
       auth: t.auth,
       storage: createLocalStorage(t.uploadsDir),
+      mailer: t.mailer,
       logger: t.logger,
       publicUrl: t.env.PUBLIC_URL,
+      authSecret: t.env.AUTH_SECRET,
     });
     const response = await app.request("/healthz");
     expect(response.status).toBe(503);

@@ -6,6 +6,7 @@ import { can } from "../../../course/roles";
 import { paths } from "../../config/paths";
 import { authClient, authErrorOf } from "../../lib/auth-client";
 import type { Profile } from "../../lib/profile";
+import { sessionEnded } from "../../lib/session";
 import { toast } from "../../lib/toast";
 import {
   DropdownMenu,
@@ -32,7 +33,7 @@ export function AccountMenu({ profile }: { profile: Profile }) {
       return;
     }
     // Nothing of this user's may linger for whoever uses the browser next.
-    queryClient.clear();
+    sessionEnded(queryClient);
   }
 
   return (

@@ -1,7 +1,8 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Link } from "react-router";
 import { paths } from "../../config/paths";
 import { site } from "../../config/site";
+import { usePrerendering } from "../../lib/prerender";
 import { useProfile } from "../../lib/profile";
 import { Button } from "../ui/button";
 import { MainNav } from "./main-nav";
@@ -11,8 +12,22 @@ const AccountMenu = lazy(() => import("./account-menu").then((module) => ({ defa
 
 const avatarPlaceholder = <span aria-hidden="true" className="size-10 rounded-full bg-muted" />;
 
+const getStarted = (
+  <Button asChild>
+    <Link to={paths.login}>Get Started</Link>
+  </Button>
+);
+
 export function SiteHeader() {
   const { isPending, profile } = useProfile();
+  // A prerendered page is built for a signed-out visitor. Hydration must render what its HTML shows,
+  // and until the session is first known it keeps offering Get Started, so signed-out visitors see
+  // no flicker; a signed-in visitor's menu appears as soon as the session is read.
+  const prerendering = usePrerendering();
+  const [fromPrerenderedHtml] = useState(prerendering);
+  const [sessionKnown, setSessionKnown] = useState(false);
+  if (!isPending && !sessionKnown) setSessionKnown(true);
+  const signedOutView = prerendering || (isPending && fromPrerenderedHtml && !sessionKnown);
   return (
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto flex h-16 max-w-5xl items-center gap-2 px-4 sm:gap-6">
@@ -22,16 +37,16 @@ export function SiteHeader() {
         </Link>
         <MainNav />
         <div className="ml-auto flex items-center">
-          {isPending ? (
+          {signedOutView ? (
+            getStarted
+          ) : isPending ? (
             avatarPlaceholder
           ) : profile ? (
             <Suspense fallback={avatarPlaceholder}>
               <AccountMenu profile={profile} />
             </Suspense>
           ) : (
-            <Button asChild>
-              <Link to={paths.login}>Get Started</Link>
-            </Button>
+            getStarted
           )}
         </div>
       </div>

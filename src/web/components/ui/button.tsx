@@ -2,6 +2,7 @@ import { cva, type VariantProps } from "class-variance-authority";
 import { Slot } from "radix-ui";
 import type { ComponentProps } from "react";
 import { cn } from "../../lib/cn";
+import { usePrerendering } from "../../lib/prerender";
 
 export const buttonVariants = cva(
   "inline-flex shrink-0 items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors disabled:pointer-events-none disabled:opacity-60 [&_svg]:pointer-events-none [&_svg]:size-4 [&_svg]:shrink-0",
@@ -29,6 +30,16 @@ export const buttonVariants = cva(
 export type ButtonProps = ComponentProps<"button"> & VariantProps<typeof buttonVariants> & { asChild?: boolean };
 
 export function Button({ className, variant, size, asChild = false, type, ...props }: ButtonProps) {
+  // A prerendered form cannot submit before the app has taken over the page: the browser would send
+  // it itself, as a GET with the fields (a password too) in the URL.
+  const beforeHydration = usePrerendering() && type === "submit";
   if (asChild) return <Slot.Root className={cn(buttonVariants({ variant, size }), className)} {...props} />;
-  return <button type={type ?? "button"} className={cn(buttonVariants({ variant, size }), className)} {...props} />;
+  return (
+    <button
+      type={type ?? "button"}
+      className={cn(buttonVariants({ variant, size }), className)}
+      {...props}
+      disabled={props.disabled || beforeHydration}
+    />
+  );
 }

@@ -5,6 +5,7 @@ import { Button } from "../../../components/ui/button";
 import { Field } from "../../../components/ui/field";
 import { paths } from "../../../config/paths";
 import { authClient, authErrorOf } from "../../../lib/auth-client";
+import { sessionStarted } from "../../../lib/session";
 import { toast } from "../../../lib/toast";
 import { AuthCard } from "./auth-card";
 import { TextLink } from "./text-link";
@@ -21,7 +22,6 @@ export function SignInForm() {
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
-  const session = authClient.useSession();
   const [pending, setPending] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -36,10 +36,9 @@ export function SignInForm() {
       toast({ title: "Sign in Failed", description: message, variant: "destructive" });
       return;
     }
-    // Better Auth updates its session store a moment after sign-in resolves; waiting for it keeps the
-    // route guard from seeing "signed out" and bouncing the user back here.
-    queryClient.clear();
-    await session.refetch();
+    // Waiting for the new session keeps the route guard from seeing "signed out" and bouncing the
+    // user back here.
+    await sessionStarted(queryClient);
     setPending(false);
     toast({ title: "Welcome Back!", description: "You've been successfully signed in." });
     navigate(rememberedPage(location.state) ?? paths.progress, { replace: true });

@@ -1,0 +1,124 @@
+import { expect, type Page, test } from "@playwright/test";
+
+const prerenderedPaths = [
+  "/",
+  "/about",
+  "/about/mission",
+  "/about/story",
+  "/about/team",
+  "/contact",
+  "/privacy-policy",
+  "/login",
+  "/signup",
+];
+
+/** True once React has taken over the page's h1. */
+function isHydrated(page: Page) {
+  return page.evaluate(() => {
+    const heading = document.querySelector("#root h1");
+    return heading !== null && Object.keys(heading).some((key) => key.startsWith("__reactFiber"));
+  });
+}
+
+/** Console errors and warnings and uncaught errors (React reports hydration mismatches as these). */
+function collectProblems(page: Page) {
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  return problems;
+}
+
+test.describe("prerendered pages", () => {
+  test("each hydrates the HTML the build wrote, keeping its elements, with no error or warning", async ({ page }) => {
+    const problems = collectProblems(page);
+    // Remember the h1 the HTML parser creates: if React threw the prerendered HTML away (as it does on a
+    // hydration mismatch), the h1 on screen afterwards would be another element.
+    await page.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        const heading = document.querySelector("#root h1");
+        if (!heading) return;
+        (window as unknown as { parsedHeading: Element }).parsedHeading = heading;
+        observer.disconnect();
+      }).observe(document, { childList: true, subtree: true });
+    });
+    for (const path of prerenderedPaths) {
+      await page.goto(path);
+      await expect(page.locator("#router-hydration-data")).toHaveCount(1);
+      await expect
+        .poll(() =>
+          page.evaluate(() => {
+            const heading = document.querySelector("#root h1");
+            const hydrated = heading !== null && Object.keys(heading).some((key) => key.startsWith("__reactFiber"));
+            return hydrated && heading === (window as unknown as { parsedHeading?: Element }).parsedHeading;
+          }),
+        )
+        .toBe(true);
+      expect(problems, path).toEqual([]);
+    }
+  });
+
+  test("are built for a signed-out visitor, and show a signed-in visitor's menu once hydrated", async ({
+    page,
+    baseURL,
+  }) => {
+    const html = await (await page.request.get("/")).text();
+    expect(html).toContain(">Get Started</a>");
+    expect(html).toMatch(/<link rel="canonical" href="https?:\/\/[^"]+\/" \/>/);
+
+    const origin = new URL(baseURL!).origin;
+    const email = `hydrate-${Date.now()}@example.com`;
+    const account = { email, password: "kopi-o-kosong", name: "Nur Aina", firstName: "Nur", lastName: "Aina" };
+    expect((await page.request.post("/api/auth/sign-up/email", { data: account, headers: { origin } })).ok()).toBe(
+      true,
+    );
+    const signIn = await page.request.post("/api/auth/sign-in/email", {
+      data: { email, password: account.password },
+      headers: { origin },
+    });
+    expect(signIn.ok()).toBe(true);
+
+    const problems = collectProblems(page);
+    await page.goto("/about");
+    await expect(page.getByRole("button", { name: "Account menu for Nur Aina" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Get Started" })).toHaveCount(0);
+    expect(problems).toEqual([]);
+  });
+
+  test("client-side routes get the empty shell, which renders the page", async ({ page, request }) => {
+    const html = await (await request.get("/progress")).text();
+    expect(html).toContain('<div id="root"></div>');
+    expect(html).not.toContain("router-hydration-data");
+    await page.goto("/progress");
+    await expect(page).toHaveURL(/\/login$/);
+  });
+});
+
+test.describe("theme", () => {
+  const darkBackground = "rgb(15, 23, 42)";
+  const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains("dark"));
+
+  test("a stored dark theme applies before any of the app's code runs", async ({ page }) => {
+    await page.addInitScript(() => localStorage.setItem("jalan-theme", "dark"));
+    // Without the app's JavaScript only the blocking theme-init.js can set the theme: no light flash.
+    await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+    await page.goto("/about");
+    expect(await isDark(page)).toBe(true);
+    expect(await background(page)).toBe(darkBackground);
+  });
+
+  test("light is the default, and 'system' follows the device, also when it changes", async ({ page }) => {
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.goto("/");
+    expect(await isDark(page)).toBe(false);
+
+    await page.evaluate(() => localStorage.setItem("jalan-theme", "system"));
+    await page.reload();
+    expect(await isDark(page)).toBe(true);
+    await expect.poll(() => isHydrated(page)).toBe(true);
+    await page.emulateMedia({ colorScheme: "light" });
+    await expect.poll(() => isDark(page)).toBe(false);
+  });
+});

@@ -1,0 +1,232 @@
+// npm run bench (second half) — prints figures, asserts nothing. Builds the web app if it is stale,
+// starts the real server (production mode, a fresh embedded PostgreSQL) and runs Lighthouse on the
+// public pages as a first-time, signed-out visitor on a phone: mobile form factor, Lighthouse's
+// default simulated throttling (slow 4G, 4x CPU slowdown). Each page runs BENCH_LIGHTHOUSE_RUNS times
+// (default 3); the run with the median performance score is reported.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { buildWeb, webBuildIsStale } from "./build-web";
+
+const PAGES = ["/", "/about"];
+const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const CHROME_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROME_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
+
+/** The targets of the issue; JavaScript is budgeted on the landing page only. */
+const TARGETS = {
+  performance: 95,
+  accessibility: 100,
+  "best-practices": 100,
+  seo: 100,
+  lcpSeconds: 2.0,
+  landingJsGzipKb: 90,
+};
+
+interface NetworkRequest {
+  url: string;
+  resourceType?: string;
+  transferSize?: number;
+  resourceSize?: number;
+}
+
+interface PageFigures {
+  page: string;
+  scores: Record<(typeof CATEGORIES)[number], number>;
+  lcpSeconds: number;
+  jsGzipKb: number;
+  jsTransferKb: number;
+  cssGzipKb: number;
+  totalTransferKb: number;
+  jsFiles: number;
+  failedAudits: string[];
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: `http://localhost:${port}`,
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (;;) {
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return child;
+    if (child.exitCode !== null) throw new Error("the server exited before it was ready");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
+
+/**
+ * What the files would weigh gzip-compressed, as a compressing server or CDN would send them. The
+ * transfer size Lighthouse saw is printed beside it: it is larger when the server does not compress.
+ */
+async function gzipBytes(requests: NetworkRequest[]): Promise<number> {
+  let total = 0;
+  for (const request of requests) {
+    const body = Buffer.from(await (await fetch(request.url)).arrayBuffer());
+    total += gzipSync(body).length;
+  }
+  return total;
+}
+
+async function measure(url: string, port: number): Promise<PageFigures> {
+  const result = await lighthouse(url, {
+    port,
+    output: "json",
+    logLevel: "error",
+    onlyCategories: [...CATEGORIES],
+  });
+  if (!result) throw new Error(`Lighthouse returned no result for ${url}`);
+  const { lhr } = result;
+  if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
+  const requests = ((lhr.audits["network-requests"]?.details as { items?: NetworkRequest[] } | undefined)?.items ??
+    []) as NetworkRequest[];
+  const scripts = requests.filter((request) => request.resourceType === "Script");
+  const styles = requests.filter((request) => request.resourceType === "Stylesheet");
+  const scores = Object.fromEntries(
+    CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]),
+  ) as PageFigures["scores"];
+  const failedAudits = CATEGORIES.flatMap((id) =>
+    (lhr.categories[id]?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0)
+      .map((ref) => lhr.audits[ref.id])
+      .filter((audit) => audit && audit.score !== null && audit.score < 1)
+      .map((audit) => `${id}: ${audit!.id} (${audit!.displayValue ?? audit!.score})`),
+  );
+  return {
+    page: new URL(url).pathname,
+    scores,
+    lcpSeconds: (lhr.audits["largest-contentful-paint"]?.numericValue ?? 0) / 1000,
+    jsGzipKb: kb(await gzipBytes(scripts)),
+    jsTransferKb: kb(scripts.reduce((sum, request) => sum + (request.transferSize ?? 0), 0)),
+    cssGzipKb: kb(await gzipBytes(styles)),
+    totalTransferKb: kb(lhr.audits["total-byte-weight"]?.numericValue ?? 0),
+    jsFiles: scripts.length,
+    failedAudits,
+  };
+}
+
+function median(runs: PageFigures[]): PageFigures {
+  const sorted = [...runs].sort((a, b) => a.scores.performance - b.scores.performance);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function verdicts(figures: PageFigures): string[] {
+  const check = (label: string, ok: boolean) => `${ok ? "PASS" : "FAIL"} ${label}`;
+  const lines = [
+    check(
+      `performance ${figures.scores.performance} ≥ ${TARGETS.performance}`,
+      figures.scores.performance >= TARGETS.performance,
+    ),
+    ...(["accessibility", "best-practices", "seo"] as const).map((id) =>
+      check(`${id} ${figures.scores[id]} = ${TARGETS[id]}`, figures.scores[id] >= TARGETS[id]),
+    ),
+    check(`LCP ${figures.lcpSeconds.toFixed(2)} s ≤ ${TARGETS.lcpSeconds} s`, figures.lcpSeconds <= TARGETS.lcpSeconds),
+  ];
+  if (figures.page === "/") {
+    lines.push(
+      check(
+        `JavaScript ${figures.jsGzipKb} KB gzip ≤ ${TARGETS.landingJsGzipKb} KB`,
+        figures.jsGzipKb <= TARGETS.landingJsGzipKb,
+      ),
+    );
+  }
+  return lines;
+}
+
+if (await webBuildIsStale()) {
+  console.log("Building the web app (it is missing or older than its sources)…");
+  await buildWeb({ logLevel: "warn" });
+}
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), "jalan-bench-web-"));
+const port = await freePort();
+let server: ChildProcess | undefined;
+let chrome: chromeLauncher.LaunchedChrome | undefined;
+const results: PageFigures[] = [];
+try {
+  server = await startServer(dataDir, port);
+  chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
+  for (const page of PAGES) {
+    const runs: PageFigures[] = [];
+    for (let run = 0; run < RUNS; run += 1) runs.push(await measure(`http://localhost:${port}${page}`, chrome.port));
+    results.push(median(runs));
+  }
+} finally {
+  await chrome?.kill();
+  if (server) await stopServer(server);
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+console.log(
+  `\nJalan web benchmark — Lighthouse mobile (simulated slow 4G, 4x CPU), median of ${RUNS} run(s), ` +
+    `${os.cpus().length} cores, Node ${process.version}\n`,
+);
+const header = ["page", "perf", "a11y", "best", "seo", "LCP s", "JS gzip KB", "JS sent KB", "CSS gzip KB", "total KB"];
+console.log(header.map((cell, index) => (index === 0 ? cell.padEnd(8) : cell.padStart(11))).join(""));
+for (const figures of results) {
+  const row = [
+    figures.page,
+    figures.scores.performance,
+    figures.scores.accessibility,
+    figures.scores["best-practices"],
+    figures.scores.seo,
+    figures.lcpSeconds.toFixed(2),
+    `${figures.jsGzipKb} (${figures.jsFiles})`,
+    figures.jsTransferKb,
+    figures.cssGzipKb,
+    figures.totalTransferKb,
+  ];
+  console.log(row.map((cell, index) => (index === 0 ? String(cell).padEnd(8) : String(cell).padStart(11))).join(""));
+}
+console.log(
+  "\n(JS gzip: the scripts the page loaded, gzip-compressed, file count in brackets; JS sent: bytes on the wire.)",
+);
+for (const figures of results) {
+  console.log(`\n${figures.page}`);
+  for (const line of verdicts(figures)) console.log(`  ${line}`);
+  for (const audit of figures.failedAudits) console.log(`  audit below 100: ${audit}`);
+}

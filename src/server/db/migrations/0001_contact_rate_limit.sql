@@ -1,0 +1,2 @@
+ALTER TABLE "contact_message" ADD COLUMN "client_key" text;--> statement-breakpoint
+CREATE INDEX "contact_message_client_key_created_at_idx" ON "contact_message" USING btree ("client_key","created_at");

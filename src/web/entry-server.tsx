@@ -1,0 +1,36 @@
+import { StrictMode } from "react";
+import { renderToString } from "react-dom/server";
+import { createStaticHandler, createStaticRouter, type HydrationState, StaticRouterProvider } from "react-router";
+import { site } from "./config/site";
+import { createQueryClient } from "./lib/query-client";
+import { AppProviders } from "./providers";
+import { routes } from "./router";
+
+export { pageHeadTags, prerenderedPaths } from "./lib/page-head";
+export { serializeHydrationData } from "./lib/prerender";
+
+/**
+ * Renders one public page at build time, as a signed-out visitor sees it, with the same providers and
+ * route table as the browser (src/web/main.tsx), so the browser can hydrate it without a mismatch.
+ */
+export async function render(path: string): Promise<{ html: string; hydrationData: HydrationState }> {
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request(new URL(path, site.siteUrl)));
+  if (context instanceof Response) {
+    throw new Error(`Prerendering ${path}: the route answered with a redirect (${context.status}).`);
+  }
+  if (context.errors) {
+    throw new Error(`Prerendering ${path} failed: ${JSON.stringify(context.errors)}`);
+  }
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const html = renderToString(
+    <StrictMode>
+      <AppProviders queryClient={createQueryClient()}>
+        {/* hydrate={false}: React Router would add an inline script, which our CSP forbids; the build
+            writes the state into a JSON script instead (lib/prerender.ts). */}
+        <StaticRouterProvider router={router} context={context} hydrate={false} />
+      </AppProviders>
+    </StrictMode>,
+  );
+  return { html, hydrationData: { loaderData: context.loaderData, actionData: context.actionData, errors: null } };
+}

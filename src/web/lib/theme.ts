@@ -1,0 +1,57 @@
+/**
+ * Light (the default), dark, or whatever the device prefers. public/theme-init.js applies the stored
+ * choice before the first paint with the same key and rule; this module changes it at run time.
+ */
+export const THEMES = ["light", "dark", "system"] as const;
+export type Theme = (typeof THEMES)[number];
+
+export const THEME_STORAGE_KEY = "jalan-theme";
+
+const darkQuery = "(prefers-color-scheme: dark)";
+
+function isTheme(value: unknown): value is Theme {
+  return typeof value === "string" && (THEMES as readonly string[]).includes(value);
+}
+
+export function getTheme(): Theme {
+  try {
+    const stored = localStorage.getItem(THEME_STORAGE_KEY);
+    return isTheme(stored) ? stored : "light";
+  } catch {
+    // Storage can be off (private modes, blocked cookies): the default theme still works.
+    return "light";
+  }
+}
+
+function applyTheme(theme: Theme) {
+  const dark = theme === "dark" || (theme === "system" && matchMedia(darkQuery).matches);
+  document.documentElement.classList.toggle("dark", dark);
+}
+
+/** Applies the theme at once and remembers it for the next visit. */
+export function setTheme(theme: Theme) {
+  try {
+    localStorage.setItem(THEME_STORAGE_KEY, theme);
+  } catch {
+    // Not remembered, but still applied for this visit.
+  }
+  applyTheme(theme);
+}
+
+/**
+ * Keeps the page in step with the device while the choice is "system", and with a choice made in
+ * another tab. Called once at start-up; returns the function that stops listening.
+ */
+export function watchTheme(): () => void {
+  const media = matchMedia(darkQuery);
+  const follow = () => applyTheme(getTheme());
+  const followOtherTab = (event: StorageEvent) => {
+    if (event.key === THEME_STORAGE_KEY) follow();
+  };
+  media.addEventListener("change", follow);
+  window.addEventListener("storage", followOtherTab);
+  return () => {
+    media.removeEventListener("change", follow);
+    window.removeEventListener("storage", followOtherTab);
+  };
+}
