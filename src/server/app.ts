@@ -3,6 +3,7 @@ import path from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { compress } from "hono/compress";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type pg from "pg";
@@ -45,6 +46,8 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
   app.use(requestId());
+  // gzip for text (HTML, JS, CSS, JSON, SVG); images, audio and video are already compressed.
+  app.use(compress());
   app.use(async (c, next) => {
     const started = performance.now();
     const requestLogger = logger.child({ requestId: c.get("requestId") });

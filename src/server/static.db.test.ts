@@ -64,6 +64,16 @@ describe("serving the built web app", () => {
     expect(response.headers.get("content-type")).toContain("application/json");
   });
 
+  it("compresses text for clients that accept gzip", async () => {
+    await writeFile(
+      path.join(webRoot, "assets", "big-Zz99Yy88.js"),
+      `console.log(${JSON.stringify("kopi ".repeat(2000))})`,
+    );
+    const response = await t.request("/assets/big-Zz99Yy88.js", { headers: { "accept-encoding": "gzip" } });
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  });
+
   it("does not serve files outside the web root", async () => {
     const response = await t.request("/assets/..%2f..%2fetc%2fpasswd");
     expect(await response.text()).not.toContain("root:");
