@@ -46,6 +46,8 @@ test.describe("prerendered pages", () => {
     for (const path of prerenderedPaths) {
       await page.goto(path);
       await expect(page.locator("#router-hydration-data")).toHaveCount(1);
+      // The landing page starts the app at the first interaction (below); the others after paint.
+      await page.locator("#root h1").hover();
       await expect
         .poll(() =>
           page.evaluate(() => {
@@ -86,6 +88,51 @@ test.describe("prerendered pages", () => {
     expect(problems).toEqual([]);
   });
 
+  test("the landing page starts the app only at a signed-out visitor's first interaction", async ({ page }) => {
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto("/");
+    await page.waitForLoadState("networkidle");
+    expect(await isHydrated(page)).toBe(false);
+    // Only the page's own small entry and the theme script: none of the app's chunks.
+    expect(scripts.filter((script) => script.startsWith("/assets/"))).toHaveLength(1);
+
+    await page.locator("#root h1").hover();
+    await expect.poll(() => isHydrated(page)).toBe(true);
+    expect(scripts.filter((script) => script.startsWith("/assets/")).length).toBeGreaterThan(1);
+  });
+
+  test("a signed-in visitor's landing page starts the app at once and shows their menu", async ({ page, baseURL }) => {
+    const origin = new URL(baseURL!).origin;
+    const email = `landing-${Date.now()}@example.com`;
+    const account = { email, password: "kopi-o-kosong", name: "Ah Kow", firstName: "Ah", lastName: "Kow" };
+    await page.request.post("/api/auth/sign-up/email", { data: account, headers: { origin } });
+    await page.request.post("/api/auth/sign-in/email", {
+      data: { email, password: account.password },
+      headers: { origin },
+    });
+    // Any page that reads the session leaves the hint the landing page looks for.
+    await page.goto("/about");
+    await expect(page.getByRole("button", { name: "Account menu for Ah Kow" })).toBeVisible();
+    await page.goto("/");
+    await expect(page.getByRole("button", { name: "Account menu for Ah Kow" })).toBeVisible();
+  });
+
+  test("the phone menu works before the app has started", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto("/");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link", { name: "About" })).toBeHidden();
+    await nav.getByText("Menu").or(nav.locator("summary")).first().click();
+    await nav.getByRole("link", { name: "About" }).click();
+    await expect(page).toHaveURL(/\/about$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("About Us");
+    await context.close();
+  });
+
   test("client-side routes get the empty shell, which renders the page", async ({ page, request }) => {
     const html = await (await request.get("/progress")).text();
     expect(html).toContain('<div id="root"></div>');
@@ -111,7 +158,8 @@ test.describe("theme", () => {
 
   test("light is the default, and 'system' follows the device, also when it changes", async ({ page }) => {
     await page.emulateMedia({ colorScheme: "dark" });
-    await page.goto("/");
+    // /about starts the app after paint; the landing page would wait for an interaction.
+    await page.goto("/about");
     expect(await isDark(page)).toBe(false);
 
     await page.evaluate(() => localStorage.setItem("jalan-theme", "system"));

@@ -1,12 +1,38 @@
-// The page's entry. Styles load with the HTML (Vite links them in <head>); the app's code is fetched
-// only once the browser has painted, so on a slow connection the prerendered page, its styles and its
-// images do not share the bandwidth with the app's JavaScript, and the page appears sooner. The app
-// then takes over the page (src/web/start.tsx).
+// The page's entry. Styles load with the HTML (Vite links them in <head>); the app's code
+// (src/web/start.tsx) is fetched only once the browser has painted, so on a slow connection the
+// prerendered page, its styles and its images do not share the bandwidth with the app's JavaScript.
+//
+// The landing page goes further for a visitor who is not signed in: everything on it works without
+// JavaScript (links, the native video player, the menu), so the app starts at the visitor's first
+// interaction instead, and a first visit on a phone downloads almost no JavaScript.
 import "@fontsource-variable/inter";
 import "./index.css";
 
-requestAnimationFrame(() => {
-  setTimeout(() => {
-    void import("./start");
-  }, 0);
-});
+const SIGNED_IN_HINT_KEY = "jalan-signed-in"; // see src/web/lib/session.ts
+const FIRST_INTERACTION = ["pointerdown", "pointerover", "keydown", "touchstart", "focusin"] as const;
+
+function startApp() {
+  void import("./start");
+}
+
+function signedInHint(): boolean {
+  try {
+    return localStorage.getItem(SIGNED_IN_HINT_KEY) !== null;
+  } catch {
+    return false;
+  }
+}
+
+const prerenderedLanding = window.location.pathname === "/" && document.getElementById("router-hydration-data");
+
+if (prerenderedLanding && !signedInHint()) {
+  const onFirstInteraction = () => {
+    for (const type of FIRST_INTERACTION) window.removeEventListener(type, onFirstInteraction, true);
+    startApp();
+  };
+  for (const type of FIRST_INTERACTION) {
+    window.addEventListener(type, onFirstInteraction, { capture: true, passive: true });
+  }
+} else {
+  requestAnimationFrame(() => setTimeout(startApp, 0));
+}

@@ -10,13 +10,33 @@ export interface Session {
 export const sessionQueryKey = ["session"] as const;
 
 /**
+ * Remembered in the browser whenever the session is read, so the landing page knows before any of
+ * the app loads whether to start the app at once (to show a signed-in visitor's menu) or to wait for
+ * the visitor's first interaction (src/web/main.tsx). It is a hint, not a credential.
+ */
+export const SIGNED_IN_HINT_KEY = "jalan-signed-in";
+
+function rememberSignedIn(signedIn: boolean) {
+  try {
+    if (signedIn) localStorage.setItem(SIGNED_IN_HINT_KEY, "1");
+    else localStorage.removeItem(SIGNED_IN_HINT_KEY);
+  } catch {
+    // No storage: the landing page then always waits for an interaction.
+  }
+}
+
+/**
  * The one source of truth for "is someone signed in". Read with a plain request rather than Better
  * Auth's browser client, so the client (about 10 KB gzip) loads only with the forms that sign in,
  * sign up, sign out or change a password. A signed-out visitor gets 200 with null, not an error.
  */
 export const sessionQuery = queryOptions({
   queryKey: sessionQueryKey,
-  queryFn: async () => (await api<Session | null>("/api/auth/get-session")) ?? null,
+  queryFn: async () => {
+    const session = (await api<Session | null>("/api/auth/get-session")) ?? null;
+    rememberSignedIn(session !== null);
+    return session;
+  },
   staleTime: 60_000,
 });
 
@@ -33,6 +53,7 @@ export async function sessionStarted(queryClient: QueryClient) {
 
 /** After a sign-out: signed out at once everywhere, and nothing of the user lingers in the cache. */
 export function sessionEnded(queryClient: QueryClient) {
+  rememberSignedIn(false);
   queryClient.setQueryData(sessionQueryKey, null);
   queryClient.removeQueries({ predicate: (query) => !isSessionQuery(query) });
 }

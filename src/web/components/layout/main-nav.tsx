@@ -1,9 +1,9 @@
 import { Menu, X } from "lucide-react";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useRef } from "react";
 import { NavLink, useLocation } from "react-router";
 import { paths } from "../../config/paths";
 import { cn } from "../../lib/cn";
-import { Button } from "../ui/button";
+import { buttonVariants } from "../ui/button";
 
 const links = [
   { to: paths.about, label: "About" },
@@ -18,16 +18,18 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
   );
 
 /**
- * Links inline from the md breakpoint; below it a disclosure button shows them as a panel under the
- * header, so the header fits 360 px. A plain disclosure keeps a menu library off the first page load.
+ * Links inline from the md breakpoint; below it a native disclosure (<details>) shows them as a panel
+ * under the header, so the header fits 360 px. It needs no JavaScript, so the menu works on a
+ * prerendered page before the app has started, and no menu library joins the first page load.
  */
 export function MainNav() {
-  const [open, setOpen] = useState(false);
-  const panelId = useId();
+  const menu = useRef<HTMLDetailsElement>(null);
   const { pathname } = useLocation();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: closing is the reaction to a new pathname.
-  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => {
+    if (menu.current) menu.current.open = false;
+  }, [pathname]);
 
   return (
     <nav aria-label="Main" className="md:flex-1">
@@ -40,33 +42,33 @@ export function MainNav() {
           </li>
         ))}
       </ul>
-      <Button
-        variant="ghost"
-        size="icon"
-        className="md:hidden"
-        aria-expanded={open}
-        aria-controls={panelId}
-        aria-label="Menu"
-        onClick={() => setOpen((wasOpen) => !wasOpen)}
+      <details
+        ref={menu}
+        className="group md:hidden"
         onKeyDown={(event) => {
-          if (event.key === "Escape") setOpen(false);
+          if (event.key === "Escape") event.currentTarget.open = false;
         }}
       >
-        {open ? <X aria-hidden="true" /> : <Menu aria-hidden="true" />}
-      </Button>
-      <ul
-        id={panelId}
-        hidden={!open}
-        className="absolute inset-x-0 top-16 border-b bg-background px-4 py-2 shadow-sm md:hidden"
-      >
-        {links.map((link) => (
-          <li key={link.to}>
-            <NavLink to={link.to} className={linkClass}>
-              {link.label}
-            </NavLink>
-          </li>
-        ))}
-      </ul>
+        <summary
+          aria-label="Menu"
+          className={cn(
+            buttonVariants({ variant: "ghost", size: "icon" }),
+            "cursor-pointer list-none [&::-webkit-details-marker]:hidden",
+          )}
+        >
+          <Menu aria-hidden="true" className="group-open:hidden" />
+          <X aria-hidden="true" className="hidden group-open:block" />
+        </summary>
+        <ul className="absolute inset-x-0 top-16 border-b bg-background px-4 py-2 shadow-sm">
+          {links.map((link) => (
+            <li key={link.to}>
+              <NavLink to={link.to} className={linkClass}>
+                {link.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </details>
     </nav>
   );
 }
