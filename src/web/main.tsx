@@ -2,9 +2,11 @@
 // (src/web/start.tsx) is fetched only once the browser has painted, so on a slow connection the
 // prerendered page, its styles and its images do not share the bandwidth with the app's JavaScript.
 //
-// The landing page goes further for a visitor who is not signed in: everything on it works without
-// JavaScript (links, the native video player, the menu), so the app starts at the visitor's first
-// interaction instead, and a first visit on a phone downloads almost no JavaScript.
+// Prerendered pages without a form (the landing, about and policy pages) go further for a visitor
+// who is not signed in: everything on them works without JavaScript (links, the native video player,
+// the menu), so the app starts at the visitor's first interaction instead, and a first visit on a
+// phone downloads almost no JavaScript. Pages with a form (sign-in, sign-up, contact) start after
+// paint, ready before the visitor has typed.
 import "@fontsource-variable/inter";
 import "./index.css";
 
@@ -23,9 +25,10 @@ function signedInHint(): boolean {
   }
 }
 
-const prerenderedLanding = window.location.pathname === "/" && document.getElementById("router-hydration-data");
+const prerenderedWithoutForm =
+  document.getElementById("router-hydration-data") !== null && document.querySelector("#root form") === null;
 
-if (prerenderedLanding && !signedInHint()) {
+if (prerenderedWithoutForm && !signedInHint()) {
   const onFirstInteraction = () => {
     for (const type of FIRST_INTERACTION) window.removeEventListener(type, onFirstInteraction, true);
     startApp();

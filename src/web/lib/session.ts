@@ -10,7 +10,7 @@ export interface Session {
 export const sessionQueryKey = ["session"] as const;
 
 /**
- * Remembered in the browser whenever the session is read, so the landing page knows before any of
+ * Remembered in the browser whenever the session is read, so a prerendered page knows before any of
  * the app loads whether to start the app at once (to show a signed-in visitor's menu) or to wait for
  * the visitor's first interaction (src/web/main.tsx). It is a hint, not a credential.
  */
