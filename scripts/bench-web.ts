@@ -3,29 +3,19 @@
 // public pages as a first-time, signed-out visitor on a phone: mobile form factor, Lighthouse's
 // default simulated throttling (slow 4G, 4x CPU slowdown). Each page runs BENCH_LIGHTHOUSE_RUNS times
 // (default 3); the run with the median performance score is reported.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { freePort, startServer, stopServer } from "./bench-server";
 import { buildWeb, webBuildIsStale } from "./build-web";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./chromium";
 
 const PAGES = ["/", "/about"];
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
-const CHROME_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROME_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 
 /** The targets of the issue; JavaScript is budgeted on the landing page only. */
@@ -55,46 +45,6 @@ interface PageFigures {
   totalTransferKb: number;
   jsFiles: number;
   failedAudits: string[];
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: `http://localhost:${port}`,
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (;;) {
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ok) return child;
-    if (child.exitCode !== null) throw new Error("the server exited before it was ready");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
 }
 
 const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
@@ -188,8 +138,8 @@ let server: ChildProcess | undefined;
 let chrome: chromeLauncher.LaunchedChrome | undefined;
 const results: PageFigures[] = [];
 try {
-  server = await startServer(dataDir, port);
-  chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
+  server = (await startServer(dataDir, port, "production")).child;
+  chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS });
   for (const page of PAGES) {
     const runs: PageFigures[] = [];
     for (let run = 0; run < RUNS; run += 1) runs.push(await measure(`http://localhost:${port}${page}`, chrome.port));

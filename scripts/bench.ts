@@ -2,55 +2,14 @@
 // PostgreSQL unless DATABASE_URL is set) and measures:
 //   - time from process start to ready (cold: first start with initdb; warm: a restart)
 //   - requests per second and latency of a bare route beside a signed-in API read
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { freePort, startServer, stopServer } from "./bench-server";
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(dataDir: string, port: number): Promise<{ child: ChildProcess; readyMs: number }> {
-  const started = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "test",
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: `http://localhost:${port}`,
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (;;) {
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ok) return { child, readyMs: performance.now() - started };
-    if (child.exitCode !== null) throw new Error("the server exited before it was ready");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
-}
 
 async function load(title: string, url: string, headers: Record<string, string> = {}) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
@@ -69,9 +28,9 @@ const dataDir = await mkdtemp(path.join(os.tmpdir(), "jalan-bench-"));
 const port = await freePort();
 const origin = `http://localhost:${port}`;
 try {
-  const cold = await startServer(dataDir, port);
+  const cold = await startServer(dataDir, port, "test");
   await stopServer(cold.child);
-  const warm = await startServer(dataDir, port);
+  const warm = await startServer(dataDir, port, "test");
 
   const account = {
     email: "bench@example.com",
