@@ -3,7 +3,7 @@ import { connectDatabase } from "../src/server/db/client";
 import { openDatabaseForTool } from "../src/server/db/open";
 import { EnvError, loadEnv } from "../src/server/env";
 import { createLogger } from "../src/server/logger";
-import { createMailer } from "../src/server/mail/mailer";
+import { createMailerFromEnv } from "../src/server/mail/mailer";
 
 /** Runs `work` with the app's database and auth, then releases them; prints errors as one line. */
 export async function runTool(work: (context: ToolContext) => Promise<void>): Promise<void> {
@@ -17,13 +17,7 @@ export async function runTool(work: (context: ToolContext) => Promise<void>): Pr
   const logger = createLogger(process.env.LOG_LEVEL ?? "warn");
   const opened = await openDatabaseForTool(env, logger);
   const database = connectDatabase(opened.url, logger, { max: 2 });
-  const mailer = createMailer({
-    smtpUrl: env.SMTP_URL,
-    from: env.MAIL_FROM,
-    dataDir: env.DATA_DIR,
-    logger,
-    logLinks: env.NODE_ENV !== "production",
-  });
+  const mailer = createMailerFromEnv(env, logger);
   const auth = createAuth({ db: database.db, env, mailer, logger });
   let failed = false;
   try {

@@ -8,7 +8,7 @@ import { connectDatabase } from "./db/client";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./db/embedded";
 import { migrateDatabase } from "./db/migrate";
 import type { Env } from "./env";
-import { createMailer } from "./mail/mailer";
+import { createMailerFromEnv } from "./mail/mailer";
 import { createLocalStorage } from "./storage/storage";
 
 /**
@@ -28,13 +28,7 @@ export async function startServices(env: Env, logger: Logger) {
   const database = connectDatabase(databaseUrl, logger);
   await promoteAdmins(database.db, env.ADMIN_EMAILS);
 
-  const mailer = createMailer({
-    smtpUrl: env.SMTP_URL,
-    from: env.MAIL_FROM,
-    dataDir: env.DATA_DIR,
-    logger,
-    logLinks: env.NODE_ENV !== "production",
-  });
+  const mailer = createMailerFromEnv(env, logger);
   const auth = createAuth({ db: database.db, env, mailer, logger });
   const webRoot = path.resolve("dist/web");
   const app = createApp({

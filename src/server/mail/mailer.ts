@@ -80,3 +80,17 @@ export function createMailer(options: {
 export function outboxFile(dataDir: string): string {
   return path.join(dataDir, "outbox", "messages.jsonl");
 }
+
+/** The app's mailer as the environment configures it; links are logged outside production only. */
+export function createMailerFromEnv(
+  env: { SMTP_URL?: string; MAIL_FROM: string; DATA_DIR: string; NODE_ENV: string },
+  logger: Logger,
+): Mailer {
+  return createMailer({
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM,
+    dataDir: env.DATA_DIR,
+    logger,
+    logLinks: env.NODE_ENV !== "production",
+  });
+}

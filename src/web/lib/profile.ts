@@ -1,17 +1,9 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { Role } from "../../course/roles";
+import type { Profile } from "../../course/profile";
 import { ApiError, api } from "./api";
 import { sessionQuery } from "./session";
 
-export interface Profile {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  nickname: string | null;
-  role: Role;
-  avatar: { small: string; large: string } | null;
-}
+export type { Profile };
 
 export interface ProfileResponse {
   profile: Profile;

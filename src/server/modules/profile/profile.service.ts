@@ -1,21 +1,11 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Role } from "../../../course/roles";
+import type { Profile } from "../../../course/profile";
 import type { Database } from "../../db/client";
 import { user } from "../../db/schema";
 import { notFound } from "../../http/errors";
 import type { FileStorage } from "../../storage/storage";
 import { encodeAvatar } from "./avatar-image";
-
-export interface Profile {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  nickname: string | null;
-  role: Role;
-  avatar: { small: string; large: string } | null;
-}
 
 const nameField = (label: string) =>
   z

@@ -17,6 +17,16 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
     isActive && "text-foreground underline decoration-primary decoration-2 underline-offset-8",
   );
 
+function NavLinks() {
+  return links.map((link) => (
+    <li key={link.to}>
+      <NavLink to={link.to} className={linkClass}>
+        {link.label}
+      </NavLink>
+    </li>
+  ));
+}
+
 /**
  * Links inline from the md breakpoint; below it a native disclosure (<details>) shows them as a panel
  * under the header, so the header fits 360 px. It needs no JavaScript, so the menu works on a
@@ -34,13 +44,7 @@ export function MainNav() {
   return (
     <nav aria-label="Main" className="md:flex-1">
       <ul className="hidden items-center gap-1 md:flex">
-        {links.map((link) => (
-          <li key={link.to}>
-            <NavLink to={link.to} className={linkClass}>
-              {link.label}
-            </NavLink>
-          </li>
-        ))}
+        <NavLinks />
       </ul>
       <details
         ref={menu}
@@ -60,13 +64,7 @@ export function MainNav() {
           <X aria-hidden="true" className="hidden group-open:block" />
         </summary>
         <ul className="absolute inset-x-0 top-16 border-b bg-background px-4 py-2 shadow-sm">
-          {links.map((link) => (
-            <li key={link.to}>
-              <NavLink to={link.to} className={linkClass}>
-                {link.label}
-              </NavLink>
-            </li>
-          ))}
+          <NavLinks />
         </ul>
       </details>
     </nav>
