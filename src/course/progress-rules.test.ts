@@ -1,0 +1,166 @@
+import { describe, expect, it } from "vitest";
+import {
+  chapterBadges,
+  dayStatus,
+  firstIncompleteDayBefore,
+  isDayUnlocked,
+  type OutlineDay,
+  type ProgressMap,
+  taskStatus,
+  vocabularySummary,
+} from "./progress-rules";
+
+const day = (chapterId: string, number: number, taskIds: string[], extra: Partial<OutlineDay> = {}): OutlineDay => ({
+  chapterId,
+  dayId: `day-${number}`,
+  number,
+  taskIds,
+  available: true,
+  ...extra,
+});
+
+const standard = ["story:read-story", "codebook:review-vocab", "live-session:task-1"];
+const outline: OutlineDay[] = [
+  day("chapter-1", 1, ["story:read-setting", "story:read-dialog", "codebook:review-vocab"]),
+  day("chapter-1", 2, standard),
+  day("chapter-1", 3, standard),
+  day("chapter-1", 4, standard),
+  day("chapter-1", 5, ["review:task-1"]),
+  day("chapter-2", 6, standard, { requiresSignIn: true }),
+  day("chapter-2", 7, standard, { requiresSignIn: true, available: false }),
+];
+const [day1, day2, day3, day4, day5, day6, day7] = outline as [
+  OutlineDay,
+  OutlineDay,
+  OutlineDay,
+  OutlineDay,
+  OutlineDay,
+  OutlineDay,
+  OutlineDay,
+];
+
+function completed(...days: OutlineDay[]): ProgressMap {
+  const progress: ProgressMap = {};
+  for (const { chapterId, dayId, taskIds } of days) {
+    progress[chapterId] ??= {};
+    progress[chapterId][dayId] = Object.fromEntries(taskIds.map((taskId) => [taskId, "completed" as const]));
+  }
+  return progress;
+}
+
+const learner = { signedIn: true, role: "Student" } as const;
+
+describe("taskStatus", () => {
+  it("is not-started when there is no record", () => {
+    expect(taskStatus({}, "chapter-1", "day-1", "story:read-setting")).toBe("not-started");
+  });
+  it("is the recorded status otherwise", () => {
+    expect(
+      taskStatus(
+        { "chapter-1": { "day-1": { "story:read-setting": "in-progress" } } },
+        "chapter-1",
+        "day-1",
+        "story:read-setting",
+      ),
+    ).toBe("in-progress");
+  });
+});
+
+describe("dayStatus", () => {
+  it("is completed when every task is completed", () => {
+    expect(dayStatus(completed(day1), day1)).toBe("completed");
+  });
+  it("is in progress when any task has an entry, even only in-progress", () => {
+    expect(dayStatus({ "chapter-1": { "day-1": { "story:read-setting": "in-progress" } } }, day1)).toBe("in-progress");
+    expect(dayStatus({ "chapter-1": { "day-1": { "story:read-setting": "completed" } } }, day1)).toBe("in-progress");
+  });
+  it("is locked when nothing is recorded", () => {
+    expect(dayStatus({}, day2)).toBe("locked");
+  });
+});
+
+describe("isDayUnlocked", () => {
+  it("always opens the first day, even to anonymous visitors", () => {
+    expect(isDayUnlocked(outline, {}, day1, { signedIn: false })).toBe(true);
+  });
+  it("opens a day only when every earlier day is complete", () => {
+    expect(isDayUnlocked(outline, {}, day2, learner)).toBe(false);
+    expect(isDayUnlocked(outline, completed(day1), day2, learner)).toBe(true);
+    expect(isDayUnlocked(outline, completed(day1, day3), day4, learner)).toBe(false);
+  });
+  it("counts earlier days across chapters", () => {
+    expect(isDayUnlocked(outline, completed(day1, day2, day3, day4), day6, learner)).toBe(false);
+    expect(isDayUnlocked(outline, completed(day1, day2, day3, day4, day5), day6, learner)).toBe(true);
+  });
+  it("keeps chapter 2's day 6 locked for anonymous visitors and days without content locked for learners", () => {
+    const all = completed(day1, day2, day3, day4, day5, day6);
+    expect(isDayUnlocked(outline, all, day6, { signedIn: false })).toBe(false);
+    expect(isDayUnlocked(outline, all, day7, learner)).toBe(false);
+  });
+  it("opens every day to tutors and admins", () => {
+    for (const role of ["Tutor", "Admin"] as const) {
+      expect(isDayUnlocked(outline, {}, day7, { signedIn: true, role })).toBe(true);
+    }
+  });
+  it("keeps unknown days locked", () => {
+    expect(
+      isDayUnlocked(outline, {}, { chapterId: "chapter-9", dayId: "day-1" }, { signedIn: true, role: "Admin" }),
+    ).toBe(false);
+  });
+  it("names the first day to finish", () => {
+    expect(firstIncompleteDayBefore(outline, completed(day1), day4)?.dayId).toBe("day-2");
+    expect(firstIncompleteDayBefore(outline, completed(day1), day2)).toBeNull();
+  });
+});
+
+describe("chapterBadges", () => {
+  const chapter1 = outline.filter((entry) => entry.chapterId === "chapter-1");
+  it("invites to earn the first badge when no day is complete", () => {
+    expect(chapterBadges(chapter1, {}, 1).map((badge) => badge.kind)).toEqual(["invitation"]);
+  });
+  it("gives a Day n Mission badge per complete day", () => {
+    expect(chapterBadges(chapter1, completed(day1, day3), 1).map((badge) => badge.title)).toEqual([
+      "Day 1 Mission",
+      "Day 3 Mission",
+    ]);
+  });
+  it("adds Chapter 1 Complete at four complete days", () => {
+    const three = chapterBadges(chapter1, completed(day1, day2, day3), 1);
+    expect(three.some((badge) => badge.kind === "chapter-complete")).toBe(false);
+    const four = chapterBadges(chapter1, completed(day1, day2, day3, day4), 1);
+    expect(four.at(-1)).toEqual({ kind: "chapter-complete", title: "Chapter 1 Complete" });
+  });
+});
+
+describe("vocabularySummary", () => {
+  const days = [
+    {
+      chapterId: "chapter-1",
+      dayId: "day-1",
+      vocabulary: [
+        { malay: "Selamat pagi", english: "Good morning" },
+        { malay: "Sama-sama", english: "You are welcome" },
+      ],
+    },
+    {
+      chapterId: "chapter-1",
+      dayId: "day-2",
+      vocabulary: [
+        { malay: "Kopi-O", english: "Black coffee" },
+        { malay: "Satu", english: "One" },
+      ],
+    },
+  ];
+  it("counts a day's words once its codebook:review-vocab task is completed", () => {
+    const progress: ProgressMap = {
+      "chapter-1": {
+        "day-1": { "codebook:review-vocab": "completed" },
+        "day-2": { "codebook:review-vocab": "in-progress", "story:read-story": "completed" },
+      },
+    };
+    const summary = vocabularySummary(days, progress);
+    expect(summary.total).toBe(4);
+    expect(summary.learnedCount).toBe(2);
+    expect(summary.learned.map((word) => word.malay)).toEqual(["Selamat pagi", "Sama-sama"]);
+  });
+});
