@@ -3,26 +3,69 @@ import { cn } from "../../lib/cn";
 import { Input } from "./input";
 import { Label } from "./label";
 
-/** A labelled input; `hint` is announced with the input via aria-describedby. */
-export function Field({
-  label,
-  hint,
-  className,
-  id,
-  ...inputProps
-}: ComponentProps<typeof Input> & { label: ReactNode; hint?: ReactNode }) {
+interface FieldFrameProps {
+  label: ReactNode;
+  hint?: ReactNode;
+  className?: string;
+  id?: string;
+  /** Renders the control with the id and description the label and hint point at. */
+  control: (aria: { id: string; "aria-describedby": string | undefined }) => ReactNode;
+}
+
+/** A label, a control and an optional hint, announced with the control via aria-describedby. */
+function FieldFrame({ label, hint, className, id, control }: FieldFrameProps) {
   const generatedId = useId();
-  const inputId = id ?? generatedId;
-  const hintId = `${inputId}-hint`;
+  const controlId = id ?? generatedId;
+  const hintId = `${controlId}-hint`;
   return (
     <div className={cn("grid gap-2", className)}>
-      <Label htmlFor={inputId}>{label}</Label>
-      <Input id={inputId} aria-describedby={hint ? hintId : undefined} {...inputProps} />
+      <Label htmlFor={controlId}>{label}</Label>
+      {control({ id: controlId, "aria-describedby": hint ? hintId : undefined })}
       {hint && (
         <p id={hintId} className="text-sm text-muted-foreground">
           {hint}
         </p>
       )}
     </div>
+  );
+}
+
+type FieldLabels = { label: ReactNode; hint?: ReactNode };
+
+/** A labelled input. */
+export function Field({ label, hint, className, id, ...inputProps }: ComponentProps<typeof Input> & FieldLabels) {
+  return (
+    <FieldFrame
+      label={label}
+      hint={hint}
+      className={className}
+      id={id}
+      control={(aria) => <Input {...aria} {...inputProps} />}
+    />
+  );
+}
+
+/** A labelled multi-line text box, styled like Field's input. */
+export function TextareaField({
+  label,
+  hint,
+  className,
+  id,
+  ...textareaProps
+}: ComponentProps<"textarea"> & FieldLabels) {
+  return (
+    <FieldFrame
+      label={label}
+      hint={hint}
+      className={className}
+      id={id}
+      control={(aria) => (
+        <textarea
+          {...aria}
+          className="flex min-h-36 w-full min-w-0 rounded-md border border-input bg-background px-3 py-2 text-base text-foreground placeholder:text-muted-foreground disabled:cursor-not-allowed disabled:bg-muted sm:text-sm"
+          {...textareaProps}
+        />
+      )}
+    />
   );
 }

@@ -1,11 +1,10 @@
 import { LoaderCircle } from "lucide-react";
 import { type FormEvent, useRef, useState } from "react";
 import { Button } from "../../../components/ui/button";
-import { Field } from "../../../components/ui/field";
+import { Field, TextareaField } from "../../../components/ui/field";
 import { ApiError, describeError } from "../../../lib/api";
 import { toast } from "../../../lib/toast";
 import { type ContactMessageInput, useSendContactMessage } from "../api/send-contact-message";
-import { TextareaField } from "./textarea-field";
 
 type FieldName = keyof ContactMessageInput;
 
