@@ -24,7 +24,8 @@ export default defineConfig({
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: CHROMIUM_PATH,
-      args: CHROMIUM_FLAGS,
+      // Tests start the Codebook's players from a script (element.play()), not from a click.
+      args: [...CHROMIUM_FLAGS, "--autoplay-policy=no-user-gesture-required"],
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],

@@ -1,5 +1,6 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
+import { courseContent } from "./scripts/vite-course-content.ts";
 
 export default defineConfig({
   test: {
@@ -13,7 +14,8 @@ export default defineConfig({
         },
       },
       {
-        plugins: [react()],
+        // Component tests read the course as the app does, without needing its generated media.
+        plugins: [react(), courseContent({ checkMedia: false })],
         test: {
           name: "web",
           environment: "jsdom",

@@ -5,6 +5,7 @@ import { Writable } from "node:stream";
 import { afterAll } from "vitest";
 import { createApp } from "../src/server/app";
 import { createAuth } from "../src/server/auth/auth";
+import { loadCourse } from "../src/server/course/content";
 import { connectDatabase } from "../src/server/db/client";
 import { loadEnv } from "../src/server/env";
 import { createLogger } from "../src/server/logger";
@@ -60,6 +61,8 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, o
   const mailer = createMailer({ from: env.MAIL_FROM, dataDir, logger });
   const auth = createAuth({ db: database.db, env, mailer, logger });
   const uploadsDir = path.join(dataDir, "uploads");
+  // The course as the server loads it, without the media check: tests need no generated audio.
+  const course = loadCourse({ publicDir: null });
   const app = createApp({
     db: database.db,
     pool: database.pool,
@@ -69,6 +72,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, o
     logger,
     publicUrl: env.PUBLIC_URL,
     authSecret: env.AUTH_SECRET,
+    course,
     webRoot: options.webRoot,
   });
 
@@ -135,6 +139,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, o
     logger,
     mailer,
     env,
+    course,
     db: database.db,
     pool: database.pool,
     request,

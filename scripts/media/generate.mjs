@@ -3,6 +3,7 @@
 //
 //   node scripts/media/generate.mjs                         everything (intro video + og-image.png)
 //   node scripts/media/generate.mjs video SPEC.json NAME    one video from a spec, into public/media/NAME/
+//   node scripts/media/generate.mjs video SPEC.json NAME --out DIR    the same, into DIR (e.g. a course day)
 //   node scripts/media/generate.mjs og                      public/images/og-image.png only
 //
 // Needs espeak-ng and ffmpeg/ffprobe on PATH (Debian: apt-get install -y espeak-ng ffmpeg fonts-dejavu-core).
@@ -21,7 +22,7 @@ const IMAGES_DIR = path.join(ROOT, "public/images");
 
 const W = 1280;
 const H = 720;
-const SAMPLE_RATE = 24000;
+export const SAMPLE_RATE = 24000;
 const MAX_VIDEO_BYTES = 2_000_000;
 const CROSSFADE = 0.4;
 
@@ -38,7 +39,7 @@ const C = {
 
 // ---------------------------------------------------------------------------------------------- tools
 
-function run(cmd, args, opts = {}) {
+export function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { encoding: opts.encoding ?? "utf8", maxBuffer: 1 << 28, ...opts });
   if (r.error) throw new Error(`${cmd}: ${r.error.message}`);
   if (r.status !== 0) {
@@ -48,7 +49,7 @@ function run(cmd, args, opts = {}) {
   return r.stdout;
 }
 
-function checkTools() {
+export function checkTools() {
   const missing = [];
   for (const [tool, flag] of [
     ["espeak-ng", "--version"],
@@ -430,11 +431,13 @@ function normaliseNarration(slide, defaults) {
 }
 
 // Speaks one part with espeak-ng and returns trimmed 16-bit mono PCM at SAMPLE_RATE.
-function speak(part, spec, tmp, id) {
+export function speak(part, spec, tmp, id) {
   const voice = spec.voices?.[part.lang] ?? (part.lang === "ms" ? "ms" : "en-gb");
   const speed = spec.speed?.[part.lang] ?? (part.lang === "ms" ? 125 : 158);
+  const pitch = spec.pitch?.[part.lang]; // espeak-ng -p, 0-99 (default 50)
   const wav = path.join(tmp, `${id}.wav`);
-  run("espeak-ng", ["-v", voice, "-s", String(speed), "-w", wav, part.say ?? part.text]);
+  const pitchArgs = pitch == null ? [] : ["-p", String(pitch)];
+  run("espeak-ng", ["-v", voice, "-s", String(speed), ...pitchArgs, "-w", wav, part.say ?? part.text]);
   const trim =
     "silenceremove=start_periods=1:start_threshold=-50dB:start_silence=0.02," +
     "areverse,silenceremove=start_periods=1:start_threshold=-50dB:start_silence=0.04,areverse";
@@ -512,7 +515,9 @@ function encodeUnder(label, out, attempts) {
   throw new Error(`${label}: could not get under ${MAX_VIDEO_BYTES} bytes`);
 }
 
-export function generateVideo(specPath, name) {
+// Writes NAME.webm, NAME.mp4, NAME.vtt, NAME-poster.webp and NAME-poster.jpg into outDir
+// (default public/media/NAME/).
+export function generateVideo(specPath, name, { outDir = path.join(MEDIA_DIR, name) } = {}) {
   if (!/^[a-z0-9][a-z0-9-]*$/.test(name))
     throw new Error(`output name must be lowercase letters, digits and dashes: ${name}`);
   const spec = JSON.parse(fs.readFileSync(specPath, "utf8"));
@@ -522,11 +527,12 @@ export function generateVideo(specPath, name) {
   const leadIn = spec.leadIn ?? 0.45;
   const tail = spec.tail ?? 0.8;
   const gap = spec.gap ?? 0.35;
-  const outDir = path.join(MEDIA_DIR, name);
   fs.mkdirSync(outDir, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "jalan-media-"));
   const fonts = { bold: findFont("bold"), regular: findFont("regular") };
-  console.log(`Video "${name}" from ${path.relative(ROOT, specPath)} (${spec.slides.length} slides)`);
+  console.log(
+    `Video "${name}" from ${path.relative(ROOT, specPath)} into ${path.relative(ROOT, outDir)}/ (${spec.slides.length} slides)`,
+  );
 
   // 1. narration, slide by slide, with exact sample-level timings
   const audio = [];
@@ -765,7 +771,7 @@ function main(argv) {
       fs
         .readFileSync(fileURLToPath(import.meta.url), "utf8")
         .split("\n")
-        .slice(1, 8)
+        .slice(1, 9)
         .join("\n"),
     );
     return;
@@ -775,13 +781,21 @@ function main(argv) {
     generateVideo(path.join(HERE, "intro.json"), "intro");
     generateOgImage();
   } else if (cmd === "video") {
-    const [spec, name] = rest;
-    if (!spec || !name) throw new Error("usage: node scripts/media/generate.mjs video SPEC.json NAME");
-    generateVideo(path.resolve(spec), name);
+    const usage = "usage: node scripts/media/generate.mjs video SPEC.json NAME [--out DIR]";
+    const outAt = rest.indexOf("--out");
+    let outDir;
+    if (outAt !== -1) {
+      outDir = rest[outAt + 1];
+      if (!outDir) throw new Error(usage);
+      rest.splice(outAt, 2);
+    }
+    const [spec, name, extra] = rest;
+    if (!spec || !name || extra) throw new Error(usage);
+    generateVideo(path.resolve(spec), name, outDir ? { outDir: path.resolve(outDir) } : {});
   } else if (cmd === "og") {
     generateOgImage();
   } else {
-    throw new Error(`unknown command "${cmd}" (all | video SPEC.json NAME | og)`);
+    throw new Error(`unknown command "${cmd}" (all | video SPEC.json NAME [--out DIR] | og)`);
   }
 }
 

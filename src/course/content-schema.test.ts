@@ -28,6 +28,16 @@ describe("the course content", () => {
       expect(day.vocabulary).toHaveLength(2);
     }
     expect(chapter1?.days[4]?.tasks.map((task) => task.id)).toEqual(["review:task-1"]);
+    const day1 = chapter1!.days[0]!;
+    expect(day1.story?.sections.map((section) => section.id)).toEqual(["setting", "dialogue"]);
+    expect(day1.story?.next).toBe("codebook");
+    expect(day1.codebook?.cards.items).toHaveLength(9);
+    for (const day of chapter1!.days.slice(1, 4)) {
+      expect(day.story?.next).toBe("journey");
+      expect(day.story?.sections.map((section) => section.taskId)).toEqual(["story:read-story"]);
+      expect(day.story?.sections[0]?.lines.length).toBeGreaterThan(0);
+    }
+    expect(chapter1?.days[4]?.story).toBeUndefined();
     expect(chapter2?.title).toBe("Exploring the Market");
     expect(chapter2?.days.map((day) => [day.id, day.available])).toEqual([
       ["day-6", true],
@@ -55,8 +65,9 @@ describe("parseChapters", () => {
 
   it("refuses a third-party media host and duplicate task ids", () => {
     const broken = read("content/chapter-1.json");
-    const day = (broken.data as { days: Array<Record<string, unknown>> }).days[0]!;
-    (day.vocabulary as Array<Record<string, string>>)[0]!.audio = "https://cdn.example.com/a.mp3";
+    type RawDay = Record<string, unknown> & { codebook: { notes: { video: Record<string, string> } } };
+    const day = (broken.data as { days: RawDay[] }).days[0]!;
+    day.codebook.notes.video.webm = "https://cdn.example.com/a.webm";
     (day.tasks as unknown[]).push({ id: "story:read-setting", label: "again" });
     let problems: string[] = [];
     try {
@@ -67,7 +78,7 @@ describe("parseChapters", () => {
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^days\.0\.tasks: task ids must be unique/),
-        expect.stringMatching(/^days\.0\.vocabulary\.0\.audio: must be a \/media\/… file/),
+        expect.stringMatching(/^days\.0\.codebook\.notes\.video\.webm: must be a \/media\/… file/),
       ]),
     );
   });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Ids in URLs and in task_progress: lower-case words joined by hyphens, like "chapter-1" or "day-6". */
+/** Ids in URLs, in task_progress and in media file names: lower-case words joined by hyphens. */
 const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be lower-case words joined by hyphens");
 /** Task ids name their part of the day: "story:read-setting", "codebook:review-vocab". */
 const taskId = z.string().regex(/^(story|codebook|live-session|review):[a-z0-9]+(?:-[a-z0-9]+)*$/, {
@@ -12,10 +12,84 @@ const mediaPath = z
   .regex(/^\/media\/[\w./-]+\.(opus|webm|mp3|mp4|vtt|webp|jpg|png)$/, "must be a /media/… file");
 const text = z.string().trim().min(1, "must not be empty");
 
-export const vocabularyEntrySchema = z.strictObject({
+/**
+ * Something said in Malay. Its audio is generated from `malay` (scripts/media/course-audio.mjs) and
+ * served from `courseAudioPath(chapter, day, id)`; the loader adds that path as `audio`.
+ */
+const spokenFields = {
+  /** Unique within its day: names the audio file. */
+  id: slug,
   malay: text,
   english: text,
-  audio: mediaPath.optional(),
+};
+
+export const vocabularyEntrySchema = z.strictObject({ ...spokenFields });
+
+/** A line of narration: a short Malay sentence that sets the scene, with its meaning. */
+export const narrationSchema = z.strictObject({ ...spokenFields, label: text });
+
+/** A line of dialogue. `speaker` picks the voice the audio is generated with. */
+export const dialogueLineSchema = z.strictObject({ ...spokenFields, speaker: text });
+
+/** A Codebook phrase card: English on the front, Malay on the back, with a note on use. */
+export const phraseCardSchema = z.strictObject({
+  id: slug,
+  front: text,
+  back: text,
+  description: text,
+});
+
+export const videoSchema = z.strictObject({
+  title: text,
+  webm: mediaPath,
+  mp4: mediaPath,
+  captions: mediaPath,
+  poster: mediaPath,
+});
+
+export const storySectionSchema = z.strictObject({
+  id: slug,
+  /** The task the section's completion button records. */
+  taskId,
+  title: text,
+  subtitle: text.optional(),
+  narration: z.array(narrationSchema).default([]),
+  /** Story text in English, shown above the dialogue. */
+  paragraphs: z.array(text).default([]),
+  lines: z.array(dialogueLineSchema).default([]),
+  /** The completion button's label, e.g. "Complete Section" or "Mark as Complete". */
+  completeLabel: text,
+});
+
+export const storySchema = z.strictObject({
+  sections: z.array(storySectionSchema).min(1, "a story has at least one section"),
+  /**
+   * Where the story leads once done: `codebook` shows Continue to Codebook, enabled when every
+   * section is complete (day 1); `journey` returns to My Journey right after completing (days 2-4).
+   */
+  next: z.enum(["codebook", "journey"]),
+});
+
+export const codebookSchema = z.strictObject({
+  /** Listen and shadow: completes its task when the recording of a story section's dialogue ends. */
+  listen: z.strictObject({ taskId, title: text, description: text, sectionId: slug }),
+  /** The culture and grammar video: completes its task when it ends; locked until listening is done. */
+  notes: z.strictObject({ taskId, title: text, description: text, video: videoSchema }),
+  /** Phrase cards: locked until the notes are done; completes its task once every card is flipped. */
+  cards: z.strictObject({
+    taskId,
+    title: text,
+    description: text,
+    items: z.array(phraseCardSchema).min(1, "a Codebook has at least one card"),
+  }),
+});
+
+/** The learner's view of a live session: what it practises, with phrases to listen to beforehand. */
+export const liveSessionSchema = z.strictObject({
+  intro: text,
+  practice: z
+    .array(z.strictObject({ taskId, title: text, description: text, phrases: z.array(narrationSchema).min(1) }))
+    .min(1),
 });
 
 export const taskSchema = z.strictObject({
@@ -23,19 +97,56 @@ export const taskSchema = z.strictObject({
   label: text,
 });
 
-export const daySchema = z.strictObject({
-  id: slug,
-  number: z.number().int().positive(),
-  subtopic: text,
-  goal: text,
-  /** False for a day shown in the table whose content is not written yet. */
-  available: z.boolean().default(true),
-  requiresSignIn: z.boolean().default(false),
-  tasks: z.array(taskSchema).refine((tasks) => new Set(tasks.map((task) => task.id)).size === tasks.length, {
-    message: "task ids must be unique within a day",
-  }),
-  vocabulary: z.array(vocabularyEntrySchema).default([]),
-});
+export const daySchema = z
+  .strictObject({
+    id: slug,
+    number: z.number().int().positive(),
+    subtopic: text,
+    goal: text,
+    /** False for a day shown in the table whose content is not written yet. */
+    available: z.boolean().default(true),
+    requiresSignIn: z.boolean().default(false),
+    tasks: z.array(taskSchema).refine((tasks) => new Set(tasks.map((task) => task.id)).size === tasks.length, {
+      message: "task ids must be unique within a day",
+    }),
+    vocabulary: z.array(vocabularyEntrySchema).default([]),
+    story: storySchema.optional(),
+    codebook: codebookSchema.optional(),
+    liveSession: liveSessionSchema.optional(),
+  })
+  .superRefine((day, context) => {
+    const taskIds = new Set(day.tasks.map((task) => task.id));
+    const requireTask = (id: string, path: (string | number)[]) => {
+      if (!taskIds.has(id))
+        context.addIssue({ code: "custom", path, message: `"${id}" is not one of the day's tasks` });
+    };
+    day.story?.sections.forEach((section, index) => {
+      requireTask(section.taskId, ["story", "sections", index, "taskId"]);
+    });
+    if (day.codebook) {
+      const { listen, notes, cards } = day.codebook;
+      requireTask(listen.taskId, ["codebook", "listen", "taskId"]);
+      requireTask(notes.taskId, ["codebook", "notes", "taskId"]);
+      requireTask(cards.taskId, ["codebook", "cards", "taskId"]);
+      const section = day.story?.sections.find((candidate) => candidate.id === listen.sectionId);
+      if (!section || section.lines.length === 0) {
+        context.addIssue({
+          code: "custom",
+          path: ["codebook", "listen", "sectionId"],
+          message: `"${listen.sectionId}" is not a story section with dialogue lines`,
+        });
+      }
+    }
+    day.liveSession?.practice.forEach((practice, index) => {
+      requireTask(practice.taskId, ["liveSession", "practice", index, "taskId"]);
+    });
+    // Every spoken item and card names a file of its own within the day.
+    const seen = new Set<string>();
+    for (const { id, path } of spokenItemIds(day)) {
+      if (seen.has(id)) context.addIssue({ code: "custom", path, message: `"${id}" is used twice in this day` });
+      seen.add(id);
+    }
+  });
 
 export const chapterSchema = z
   .strictObject({
@@ -43,6 +154,8 @@ export const chapterSchema = z
     number: z.number().int().positive(),
     title: text,
     description: text,
+    /** Shown as a Coming Soon chapter: its days are an outline until their content is written. */
+    comingSoon: z.boolean().default(false),
     days: z.array(daySchema).min(1, "a chapter has at least one day"),
   })
   .refine((chapter) => new Set(chapter.days.map((day) => day.id)).size === chapter.days.length, {
@@ -50,10 +163,32 @@ export const chapterSchema = z
     path: ["days"],
   });
 
-export type VocabularyEntry = z.infer<typeof vocabularyEntrySchema>;
-export type Task = z.infer<typeof taskSchema>;
-export type Day = z.infer<typeof daySchema>;
-export type Chapter = z.infer<typeof chapterSchema>;
+type DayInput = z.infer<typeof daySchema>;
+
+type IdAt = { id: string; path: (string | number)[] };
+const idsAt = (items: readonly { id: string }[], at: (string | number)[]): IdAt[] =>
+  items.map((item, index) => ({ id: item.id, path: [...at, index, "id"] }));
+
+/** Every id in a day that names an audio file, with where it is in the file (for error messages). */
+function spokenItemIds(day: DayInput): IdAt[] {
+  return [
+    ...idsAt(day.vocabulary, ["vocabulary"]),
+    ...(day.story?.sections ?? []).flatMap((section, index) => {
+      const at = ["story", "sections", index];
+      return [
+        { id: section.id, path: [...at, "id"] },
+        ...idsAt(section.narration, [...at, "narration"]),
+        ...idsAt(section.lines, [...at, "lines"]),
+      ];
+    }),
+    ...idsAt(day.codebook?.cards.items ?? [], ["codebook", "cards", "items"]),
+    ...(day.liveSession?.practice ?? []).flatMap((practice, index) =>
+      idsAt(practice.phrases, ["liveSession", "practice", index, "phrases"]),
+    ),
+  ];
+}
+
+export type ChapterContent = z.infer<typeof chapterSchema>;
 
 export class ContentError extends Error {
   constructor(
@@ -69,7 +204,7 @@ export class ContentError extends Error {
  * Validates the chapter files, given in course order. Every problem names its file and the path of
  * the bad field, e.g. `content/chapter-1.json: days.0.tasks.2.id: must look like …`.
  */
-export function parseChapters(files: ReadonlyArray<{ file: string; data: unknown }>): Chapter[] {
+export function parseChapters(files: ReadonlyArray<{ file: string; data: unknown }>): ChapterContent[] {
   const chapters = files.map(({ file, data }) => {
     const parsed = chapterSchema.safeParse(data);
     if (!parsed.success) {

@@ -8,6 +8,7 @@ import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type pg from "pg";
 import type { Logger } from "pino";
+import type { Chapter } from "../course/course";
 import type { Auth } from "./auth/auth";
 import { loadSession } from "./auth/session";
 import type { Database } from "./db/client";
@@ -21,6 +22,8 @@ import { contactRoutes } from "./modules/contact/contact.routes";
 import { createContactService } from "./modules/contact/contact.service";
 import { profileRoutes } from "./modules/profile/profile.routes";
 import { createProfileService } from "./modules/profile/profile.service";
+import { progressRoutes } from "./modules/progress/progress.routes";
+import { createProgressService } from "./modules/progress/progress.service";
 import type { FileStorage } from "./storage/storage";
 
 export interface AppDeps {
@@ -33,6 +36,8 @@ export interface AppDeps {
   publicUrl: string;
   /** AUTH_SECRET: also keys the hashes of client addresses the contact form's rate limit stores. */
   authSecret: string;
+  /** The course, loaded and validated once at start (src/server/course/content.ts). */
+  course: Chapter[];
   /** The built web app (dist/web). When absent, only the API is served (tests, `npm run dev`). */
   webRoot?: string;
 }
@@ -109,6 +114,8 @@ export function createApp(deps: AppDeps) {
   api.use(loadSession(auth));
   api.use("/profile", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
   api.route("/profile", profileRoutes(createProfileService(deps.db, deps.storage)));
+  api.use("/progress/*", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
+  api.route("/progress", progressRoutes(createProgressService(deps.db, deps.course)));
   const contact = createContactService({
     db: deps.db,
     mailer: deps.mailer,
@@ -155,8 +162,9 @@ export function createApp(deps: AppDeps) {
 }
 
 /**
- * Files of the built web app. Vite puts content-hashed names under /assets, so those never change
- * and are cached for a year; HTML is revalidated on every visit; anything else for an hour.
+ * Files of the built web app. Vite puts content-hashed names under /assets, and the app asks for
+ * media with their content hash (`/media/…?v=`, src/web/lib/media.ts), so those never change and are
+ * cached for a year; HTML is revalidated on every visit; anything else for an hour.
  */
 function staticFiles(root: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -170,11 +178,13 @@ function staticFiles(root: string): MiddlewareHandler<AppEnv> {
     const response = await serve(c, next);
     if (served && response instanceof Response) {
       const file: string = served;
-      const cacheControl = c.req.path.startsWith("/assets/")
-        ? IMMUTABLE
-        : file.endsWith(".html")
-          ? "no-cache"
-          : "public, max-age=3600";
+      const versionedMedia = c.req.path.startsWith("/media/") && c.req.query("v") !== undefined;
+      const cacheControl =
+        c.req.path.startsWith("/assets/") || versionedMedia
+          ? IMMUTABLE
+          : file.endsWith(".html")
+            ? "no-cache"
+            : "public, max-age=3600";
       response.headers.set("cache-control", cacheControl);
     }
     return response;

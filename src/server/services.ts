@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Logger } from "pino";
 import { createApp } from "./app";
 import { createAuth } from "./auth/auth";
+import { loadCourse } from "./course/content";
 import { promoteAdmins } from "./db/admins";
 import { connectDatabase } from "./db/client";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./db/embedded";
@@ -12,10 +13,12 @@ import { createMailerFromEnv } from "./mail/mailer";
 import { createLocalStorage } from "./storage/storage";
 
 /**
- * Everything the server needs, in start order: the database (embedded unless DATABASE_URL is set),
- * migrations, admin promotion, then the app. `close` releases them in reverse order.
+ * Everything the server needs, in start order: the course content, the database (embedded unless
+ * DATABASE_URL is set), migrations, admin promotion, then the app. `close` releases them in reverse
+ * order. Broken content throws a ContentError before anything is started.
  */
 export async function startServices(env: Env, logger: Logger) {
+  const course = loadCourse();
   let embedded: EmbeddedDatabase | null = null;
   if (!env.DATABASE_URL) embedded = await startEmbeddedPostgres(env.DATA_DIR, logger);
   const databaseUrl = env.DATABASE_URL ?? embedded!.url;
@@ -40,6 +43,7 @@ export async function startServices(env: Env, logger: Logger) {
     logger,
     publicUrl: env.PUBLIC_URL,
     authSecret: env.AUTH_SECRET,
+    course,
     webRoot: existsSync(path.join(webRoot, "index.html")) ? webRoot : undefined,
   });
 

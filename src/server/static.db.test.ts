@@ -17,6 +17,8 @@ await writeFile(
   "<!doctype html><title>About</title><div id=root><h1>About</h1></div>",
 );
 await writeFile(path.join(webRoot, "assets", "main-Ab12Cd34.js"), "console.log('jalan')");
+await mkdir(path.join(webRoot, "media", "course"), { recursive: true });
+await writeFile(path.join(webRoot, "media", "course", "kopi.mp3"), Buffer.from([0xff, 0xfb, 0x90, 0x44, 0, 0, 0, 0]));
 await writeFile(path.join(webRoot, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
 const t = await createTestApp({}, { webRoot });
 
@@ -25,6 +27,18 @@ describe("serving the built web app", () => {
     const response = await t.request("/assets/main-Ab12Cd34.js");
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  });
+
+  it("caches media for a year only when asked for with their content hash, and serves byte ranges", async () => {
+    const versioned = await t.request("/media/course/kopi.mp3?v=Ab12Cd34Ef");
+    expect(versioned.status).toBe(200);
+    expect(versioned.headers.get("content-type")).toBe("audio/mpeg");
+    expect(versioned.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const bare = await t.request("/media/course/kopi.mp3");
+    expect(bare.headers.get("cache-control")).toBe("public, max-age=3600");
+    const range = await t.request("/media/course/kopi.mp3?v=Ab12Cd34Ef", { headers: { range: "bytes=2-5" } });
+    expect(range.status).toBe(206);
+    expect([...new Uint8Array(await range.arrayBuffer())]).toEqual([0x90, 0x44, 0, 0]);
   });
 
   it("answers client routes with the empty app shell, revalidated on every visit", async () => {

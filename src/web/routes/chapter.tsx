@@ -1,9 +1,10 @@
 import { useParams } from "react-router";
+import { findChapter } from "../../course/course";
 import { NotFound } from "../components/not-found";
-import { ChapterPlaceholder } from "../features/course/components/chapter-placeholder";
-import { findChapter } from "../features/course/course-outline";
+import { ChapterOverview } from "../features/course/components/chapter/chapter-overview";
+import { COURSE } from "../features/course/course-data";
 
 export function Component() {
-  const chapter = findChapter(useParams().chapterId);
-  return chapter ? <ChapterPlaceholder chapter={chapter} /> : <NotFound />;
+  const chapter = findChapter(COURSE, useParams().chapterId);
+  return chapter ? <ChapterOverview key={chapter.id} chapter={chapter} /> : <NotFound />;
 }

@@ -1,8 +1,10 @@
-import { NotFound } from "../components/not-found";
-import { DayPlaceholder } from "../features/course/components/day-placeholder";
-import { useCourseDay } from "../features/course/use-course-day";
+import { CodebookPage } from "../features/course/components/codebook/codebook-page";
+import { CourseDayFrame } from "../features/course/components/course-day-frame";
 
 export function Component() {
-  const found = useCourseDay();
-  return found ? <DayPlaceholder {...found} part="codebook" /> : <NotFound />;
+  return (
+    <CourseDayFrame part="codebook">
+      {(open) => <CodebookPage key={`${open.chapter.id}/${open.day.id}`} open={open} />}
+    </CourseDayFrame>
+  );
 }

@@ -1,8 +1,10 @@
-import { NotFound } from "../components/not-found";
-import { DayPlaceholder } from "../features/course/components/day-placeholder";
-import { useCourseDay } from "../features/course/use-course-day";
+import { CourseDayFrame } from "../features/course/components/course-day-frame";
+import { StoryPage } from "../features/course/components/story/story-page";
 
 export function Component() {
-  const found = useCourseDay();
-  return found ? <DayPlaceholder {...found} part="story" /> : <NotFound />;
+  return (
+    <CourseDayFrame part="story">
+      {(open) => <StoryPage key={`${open.chapter.id}/${open.day.id}`} open={open} />}
+    </CourseDayFrame>
+  );
 }

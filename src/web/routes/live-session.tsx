@@ -1,8 +1,10 @@
-import { NotFound } from "../components/not-found";
-import { DayPlaceholder } from "../features/course/components/day-placeholder";
-import { useCourseDay } from "../features/course/use-course-day";
+import { CourseDayFrame } from "../features/course/components/course-day-frame";
+import { LiveSessionPage } from "../features/course/components/live-session/live-session-page";
 
 export function Component() {
-  const found = useCourseDay();
-  return found ? <DayPlaceholder {...found} part="live-session" /> : <NotFound />;
+  return (
+    <CourseDayFrame part="live-session">
+      {(open) => <LiveSessionPage key={`${open.chapter.id}/${open.day.id}`} open={open} />}
+    </CourseDayFrame>
+  );
 }

@@ -225,6 +225,7 @@ describe("staff email", () => {
     await makeRole((await t.signUp()).email, "Admin");
     const app = createApp({
       db: t.db,
+      course: t.course,
       pool: t.pool,
       auth: t.auth,
       storage: createLocalStorage(t.uploadsDir),

@@ -21,6 +21,7 @@ describe("GET /healthz", () => {
     unreachable.on("error", () => undefined);
     const app = createApp({
       db: t.db,
+      course: t.course,
       pool: unreachable,
       auth: t.auth,
       storage: createLocalStorage(t.uploadsDir),

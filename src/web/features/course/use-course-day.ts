@@ -1,10 +1,62 @@
+import { useEffect, useRef } from "react";
 import { useParams } from "react-router";
-import { findChapter } from "./course-outline";
+import type { Chapter, Day } from "../../../course/course";
+import { findDay } from "../../../course/course";
+import { firstIncompleteDayBefore, isDayUnlocked, type OutlineDay } from "../../../course/progress-rules";
+import { type LearnerState, useLearner, useSaveTask } from "./api/progress";
+import { COURSE, OUTLINE } from "./course-data";
 
-/** The chapter and day named in the URL, or null when the course has no such day. */
-export function useCourseDay() {
+type Learner = Extract<LearnerState, { isPending: false }>;
+
+export type CourseDayState =
+  | { kind: "not-found" }
+  | { kind: "loading"; chapter: Chapter; day: Day }
+  | {
+      kind: "locked";
+      chapter: Chapter;
+      day: Day;
+      learner: Learner;
+      /** The earlier day to finish first; null when the day itself is not open yet (no content, or sign-in needed). */
+      blockedBy: { chapter: Chapter; day: Day } | null;
+    }
+  | { kind: "open"; chapter: Chapter; day: Day; learner: Learner };
+
+function contentOf(day: OutlineDay | null) {
+  return day ? (findDay(COURSE, day.chapterId, day.dayId) ?? null) : null;
+}
+
+/**
+ * The chapter and day named in the URL and whether the viewer may open it: the same rules the
+ * server enforces (src/course/progress-rules.ts), so a locked day says why before any request fails.
+ */
+export function useCourseDay(): CourseDayState {
   const { chapterId, dayId } = useParams();
-  const chapter = findChapter(chapterId);
-  const day = chapter?.days.find((candidate) => candidate.id === dayId);
-  return chapter && day ? { chapter, day } : null;
+  const found = findDay(COURSE, chapterId, dayId);
+  const learner = useLearner();
+  if (!found) return { kind: "not-found" };
+  if (learner.isPending) return { kind: "loading", ...found };
+  const target = { chapterId: found.chapter.id, dayId: found.day.id };
+  const viewer = { signedIn: learner.signedIn, role: learner.role };
+  if (isDayUnlocked(OUTLINE, learner.progress, target, viewer)) return { kind: "open", ...found, learner };
+  const earlier = firstIncompleteDayBefore(OUTLINE, learner.progress, target);
+  return { kind: "locked", ...found, learner, blockedBy: contentOf(earlier) };
+}
+
+/**
+ * Opening a day's story signed in, with nothing recorded for that day yet, marks its first story
+ * task in progress (spec section 4), so My Journey shows the day as started.
+ */
+export function useStartDay(state: CourseDayState) {
+  const save = useSaveTask();
+  const started = useRef<string | null>(null);
+  const open = state.kind === "open" ? state : null;
+  const key = open ? `${open.chapter.id}/${open.day.id}` : null;
+  const firstStoryTask = open?.day.tasks.find((task) => task.id.startsWith("story:"));
+  const hasRecords = open ? Object.keys(open.learner.progress[open.chapter.id]?.[open.day.id] ?? {}).length > 0 : true;
+  const shouldStart = Boolean(open?.learner.signedIn && firstStoryTask && !hasRecords);
+  useEffect(() => {
+    if (!shouldStart || !open || !firstStoryTask || started.current === key) return;
+    started.current = key;
+    save.mutate({ chapterId: open.chapter.id, dayId: open.day.id, taskId: firstStoryTask.id, status: "in-progress" });
+  }, [shouldStart, open, firstStoryTask, key, save]);
 }

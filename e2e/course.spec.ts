@@ -1,0 +1,117 @@
+import { expect, type Page, test } from "@playwright/test";
+
+// Media play at 16x through the real players (src/web/features/course/use-single-audio.ts reads
+// ?playbackRate=), so every `ended` event below is the real end of a real file.
+const FAST = "?playbackRate=16";
+const password = "kopi-o-kosong";
+
+async function signUpAndIn(page: Page) {
+  const email = `journey-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`;
+  const origin = new URL(page.url()).origin;
+  const response = await page.request.post("/api/auth/sign-up/email", {
+    data: { email, password, firstName: "Alex", lastName: "Tan", name: "Alex Tan" },
+    headers: { origin },
+  });
+  expect(response.status()).toBe(200);
+  // Signing up does not sign in (the spec sends new accounts to /login); the cookie lands in the page's context.
+  const signIn = await page.request.post("/api/auth/sign-in/email", { data: { email, password }, headers: { origin } });
+  expect(signIn.status()).toBe(200);
+  return email;
+}
+
+async function expectToast(page: Page, title: string, description?: string) {
+  const toast = page.getByRole("status").filter({ hasText: title });
+  await expect(toast).toBeVisible();
+  if (description) await expect(toast).toContainText(description);
+}
+
+/** A Codebook mission: a region named by its title. */
+const mission = (page: Page, title: string) => page.getByRole("region", { name: title });
+
+/** Plays a media element from the start and waits until the page has reacted to its real end. */
+async function playToEnd(page: Page, selector: string) {
+  await page.locator(selector).evaluate((element: HTMLMediaElement) => {
+    element.currentTime = 0;
+    return element.play();
+  });
+}
+
+test("a new learner completes the day 1 story and Codebook, reaches the live session, and keeps it all after a reload", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto("/");
+  await signUpAndIn(page);
+
+  // Day 2 stays locked until day 1 is complete, by its URL too.
+  await page.goto("/chapter-1/day-2");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Day 2 is locked");
+  await expect(page.getByText("Finish Day 1 first.")).toBeVisible();
+  await page.getByRole("link", { name: "Go to Day 1" }).click();
+  await expect(page).toHaveURL(/\/chapter-1\/day-1$/);
+
+  // The story: opening it marks the day started; every line plays on its own.
+  await page.goto(`/chapter-1/day-1${FAST}`);
+  await expect(page.getByRole("heading", { name: "The Setting" })).toBeVisible();
+  const line = page.getByRole("button", { name: "Play: Selamat pagi, pak cik. Apa khabar?" });
+  await line.click();
+  await expect(page.getByRole("button", { name: "Stop: Selamat pagi, pak cik. Apa khabar?" })).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
+  // It resets by itself when the clip ends.
+  await expect(line).toHaveAttribute("aria-pressed", "false");
+
+  const continueButton = page.getByRole("button", { name: "Continue to Codebook" });
+  await expect(continueButton).toBeDisabled();
+  await expect(page.getByText("You must complete all sections before proceeding.")).toBeVisible();
+  const completeButtons = page.getByRole("button", { name: "Complete Section" });
+  await completeButtons.first().click();
+  await expectToast(page, "Section Completed!", "Great job, you're making progress!");
+  await expect(page.getByRole("button", { name: "Completed" })).toHaveCount(1);
+  await page.getByRole("button", { name: "Complete Section" }).click();
+  await expect(page.getByRole("button", { name: "Completed" })).toHaveCount(2);
+  await expect(page.getByRole("button", { name: "Completed" }).first()).toBeDisabled();
+  await page.getByRole("link", { name: "Continue to Codebook" }).click();
+  await expect(page).toHaveURL(/\/chapter-1\/day-1\/codebook$/);
+
+  // The Codebook, at high speed: listen to the end, watch to the end, flip nine cards.
+  await page.goto(`/chapter-1/day-1/codebook${FAST}`);
+  await page.getByRole("button", { name: "Proceed to Tutor Hour" }).click();
+  await expectToast(page, "Not so fast!", "You haven't completed all tasks in the Day 1 Codebook.");
+  await expect(page).toHaveURL(/\/codebook/);
+
+  const cards = page.getByRole("button", { name: /^Flip card/ });
+  await expect(cards).toHaveCount(9);
+  await expect(cards.first()).toBeDisabled();
+  await playToEnd(page, "audio");
+  await expect(mission(page, "Listen and Shadow")).toContainText("Completed");
+  await playToEnd(page, "video");
+  await expect(mission(page, "Culture and Grammar Notes")).toContainText("Completed", { timeout: 20_000 });
+  await expect(cards.first()).toBeEnabled();
+  for (let index = 0; index < 9; index += 1) await cards.nth(index).click();
+  await expect(mission(page, "Phrase Cards")).toContainText("Completed");
+
+  // A reload keeps every state.
+  await page.reload();
+  await expect(mission(page, "Listen and Shadow")).toContainText("Completed");
+  await expect(mission(page, "Culture and Grammar Notes")).toContainText("Completed");
+  await expect(mission(page, "Phrase Cards")).toContainText("Completed");
+  await expect(page.getByText("9 of 9 flipped")).toBeVisible();
+  await page.goto("/chapter-1/day-1");
+  await expect(page.getByRole("button", { name: "Completed" })).toHaveCount(2);
+  await expect(page.getByRole("link", { name: "Continue to Codebook" })).toBeVisible();
+
+  await page.goto("/chapter-1/day-1/codebook");
+  await page.getByRole("button", { name: "Proceed to Tutor Hour" }).click();
+  await expect(page).toHaveURL(/\/chapter-1\/day-1\/live-session$/);
+  await expect(page.getByRole("heading", { name: "Greetings" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Ordering a drink" })).toBeVisible();
+
+  // The live session is the tutor's to complete: day 2 is still locked, on My Journey as well.
+  await page.goto("/progress");
+  await expect(page.getByRole("link", { name: /Day 1/ })).toBeVisible();
+  await expect(page.getByRole("link", { name: /Day 2/ })).toHaveCount(0);
+  await page.goto("/chapter-1/day-2");
+  await expect(page.getByText("Finish Day 1 first.")).toBeVisible();
+});

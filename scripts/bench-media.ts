@@ -1,0 +1,50 @@
+// npm run bench (first part) — prints what the course's media weigh; asserts nothing. Learners are
+// mostly on phones on poor networks: these are the bytes a day costs them, and what the app ships.
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { dayDialogueRecordings, daySpokenItems } from "../src/course/course";
+import { loadCourse } from "../src/server/course/content";
+
+const publicDir = path.resolve(import.meta.dirname, "../public");
+const size = (urlPath: string) => statSync(path.join(publicDir, urlPath)).size;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+function directoryBytes(dir: string): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    files += 1;
+    bytes += statSync(path.join(entry.parentPath, entry.name)).size;
+  }
+  return { files, bytes };
+}
+
+const rows: Record<string, string | number>[] = [];
+for (const chapter of loadCourse()) {
+  for (const day of chapter.days) {
+    const clips = daySpokenItems(chapter, day).map((item) => size(item.audio));
+    const dialogues = dayDialogueRecordings(chapter, day).map(({ audio }) => size(audio));
+    const video = day.codebook?.notes.video;
+    if (clips.length === 0 && !video) continue;
+    const clipBytes = clips.reduce((sum, bytes) => sum + bytes, 0);
+    const dialogueBytes = dialogues.reduce((sum, bytes) => sum + bytes, 0);
+    rows.push({
+      day: `${chapter.id}/${day.id}`,
+      clips: clips.length,
+      "clips total": kb(clipBytes),
+      "largest clip": kb(Math.max(0, ...clips)),
+      "dialogue recordings": kb(dialogueBytes),
+      "video (webm / mp4)": video ? `${kb(size(video.webm))} / ${kb(size(video.mp4))}` : "-",
+      "everything once (webm)": kb(clipBytes + dialogueBytes + (video ? size(video.webm) + size(video.captions) : 0)),
+    });
+  }
+}
+
+console.log("\nCourse media per day (bytes a learner downloads to hear every clip and watch the video once)");
+console.table(rows);
+const course = directoryBytes(path.join(publicDir, "media/course"));
+const all = directoryBytes(path.join(publicDir, "media"));
+console.log(`public/media/course: ${course.files} files, ${kb(course.bytes)}`);
+console.log(`public/media (with the landing intro): ${all.files} files, ${kb(all.bytes)}`);
+console.log("Media are served with a content hash in the URL (?v=) and cached for a year (immutable).\n");

@@ -1,0 +1,44 @@
+import { Award, Sparkles, Trophy } from "lucide-react";
+import type { Chapter } from "../../../../../course/course";
+import { type Badge, chapterBadges, type ProgressMap } from "../../../../../course/progress-rules";
+import { Card, CardContent, CardHeader, CardTitle } from "../../../../components/ui/card";
+import { cn } from "../../../../lib/cn";
+import { OUTLINE } from "../../course-data";
+
+const BADGE_ICONS = { invitation: Sparkles, "day-mission": Award, "chapter-complete": Trophy } as const;
+
+/** The chapter's badges (spec section 4): an invitation until a day is complete, then one badge per complete day. */
+export function BadgesPanel({ chapter, progress }: { chapter: Chapter; progress: ProgressMap }) {
+  const days = OUTLINE.filter((day) => day.chapterId === chapter.id);
+  const badges = chapterBadges(days, progress, chapter.number);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Badges</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <ul className="flex flex-wrap gap-3">
+          {badges.map((badge) => (
+            <BadgeItem key={badge.title} badge={badge} />
+          ))}
+        </ul>
+      </CardContent>
+    </Card>
+  );
+}
+
+function BadgeItem({ badge }: { badge: Badge }) {
+  const Icon = BADGE_ICONS[badge.kind];
+  const earned = badge.kind !== "invitation";
+  return (
+    <li
+      className={cn(
+        "flex items-center gap-2 rounded-full border px-4 py-2 font-medium",
+        earned ? "border-primary/40 bg-secondary text-secondary-foreground" : "border-dashed text-muted-foreground",
+      )}
+    >
+      <Icon aria-hidden className={cn("size-5", earned && "text-primary")} />
+      {badge.title}
+    </li>
+  );
+}

@@ -1,0 +1,50 @@
+import type { Chapter } from "../../../../../course/course";
+import { Page } from "../../../../components/page";
+import { paths } from "../../../../config/paths";
+import { useLearner } from "../../api/progress";
+import { Breadcrumbs } from "../breadcrumbs";
+import { SignUpPrompt } from "../sign-up-prompt";
+import { BadgesPanel } from "./badges-panel";
+import { DayTable } from "./day-table";
+
+/**
+ * A chapter's page (/chapter-1): its badges and its days. A chapter still being written
+ * (`comingSoon`) shows as Coming Soon with its days as an outline. Visitors are asked to sign up.
+ */
+export function ChapterOverview({ chapter }: { chapter: Chapter }) {
+  const learner = useLearner();
+  const title = `Chapter ${chapter.number}: ${chapter.title}`;
+  return (
+    <Page
+      title={chapter.comingSoon ? `${title} (Coming Soon)` : title}
+      heading={
+        chapter.comingSoon ? (
+          <>
+            {title} <span className="mt-2 block text-2xl font-semibold text-primary sm:text-3xl">Coming Soon</span>
+          </>
+        ) : (
+          title
+        )
+      }
+      intro={chapter.description}
+    >
+      <Breadcrumbs items={[{ label: "My Journey", to: paths.progress }, { label: `Chapter ${chapter.number}` }]} />
+      {learner.isPending ? (
+        <p role="status" className="text-muted-foreground">
+          Loading…
+        </p>
+      ) : (
+        <div className="space-y-8">
+          {!learner.signedIn && <SignUpPrompt />}
+          {!chapter.comingSoon && <BadgesPanel chapter={chapter} progress={learner.progress} />}
+          <section aria-labelledby="days-heading" className="space-y-3">
+            <h2 id="days-heading" className="text-2xl font-semibold tracking-tight">
+              {chapter.comingSoon ? "Days coming soon" : "Days"}
+            </h2>
+            <DayTable chapter={chapter} progress={learner.progress} viewer={learner} />
+          </section>
+        </div>
+      )}
+    </Page>
+  );
+}

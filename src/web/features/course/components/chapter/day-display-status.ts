@@ -1,0 +1,20 @@
+import { dayStatus, isDayUnlocked, type ProgressMap, type Viewer } from "../../../../../course/progress-rules";
+import { OUTLINE, outlineDay } from "../../course-data";
+import type { DisplayStatus } from "../status-icon";
+
+export interface DayView {
+  /** Whether the viewer may open the day: only then is it a link. */
+  unlocked: boolean;
+  status: DisplayStatus;
+}
+
+/**
+ * How a day shows in the chapter table and on My Journey. A day the viewer cannot open is locked.
+ * An open day shows its day status; a day with no records, which the rules call "locked", is "Not started".
+ */
+export function dayView(progress: ProgressMap, viewer: Viewer, chapterId: string, dayId: string): DayView {
+  const day = outlineDay(chapterId, dayId);
+  if (!day || !isDayUnlocked(OUTLINE, progress, day, viewer)) return { unlocked: false, status: "locked" };
+  const status = dayStatus(progress, day);
+  return { unlocked: true, status: status === "locked" ? "not-started" : status };
+}

@@ -1,0 +1,54 @@
+import { Lock } from "lucide-react";
+import type { Codebook } from "../../../../../course/course";
+import { mediaUrl } from "../../../../lib/media";
+import { playbackRate } from "../../use-single-audio";
+
+/**
+ * The culture and grammar video, captioned. While `locked` it has no controls, cannot be reached or
+ * played, and a notice over it says what unlocks it; `onEnded` fires when it has played to its end.
+ */
+export function CultureNotesVideo({
+  video,
+  locked,
+  onPlay,
+  onEnded,
+}: {
+  video: Codebook["notes"]["video"];
+  locked: boolean;
+  onPlay: () => void;
+  onEnded: () => void;
+}) {
+  return (
+    <div className="relative aspect-video overflow-hidden rounded-lg bg-black">
+      <video
+        controls={!locked}
+        preload={locked ? "none" : "metadata"}
+        poster={mediaUrl(video.poster)}
+        aria-label={video.title}
+        inert={locked}
+        playsInline
+        onLoadedMetadata={(event) => {
+          event.currentTarget.playbackRate = playbackRate();
+        }}
+        onPlay={(event) => {
+          if (locked) event.currentTarget.pause();
+          else onPlay();
+        }}
+        onEnded={() => {
+          if (!locked) onEnded();
+        }}
+        className="size-full"
+      >
+        <source src={mediaUrl(video.webm)} type="video/webm" />
+        <source src={mediaUrl(video.mp4)} type="video/mp4" />
+        <track kind="captions" src={mediaUrl(video.captions)} srcLang="en" label="English" default />
+      </video>
+      {locked && (
+        <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-background/90 p-4 text-center">
+          <Lock aria-hidden className="size-8" />
+          <p className="max-w-xs text-lg font-medium">Finish Listen and Shadow to unlock the notes.</p>
+        </div>
+      )}
+    </div>
+  );
+}

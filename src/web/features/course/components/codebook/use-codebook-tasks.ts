@@ -1,0 +1,42 @@
+import { useCallback, useRef, useState } from "react";
+import { taskStatus } from "../../../../../course/progress-rules";
+import { toast } from "../../../../lib/toast";
+import { useSaveTask } from "../../api/progress";
+import type { OpenDay } from "../course-day-frame";
+
+/**
+ * The Codebook's tasks for the open day. `complete` records a task once: a signed-in learner's
+ * save goes to the server (the cached progress then shows it completed); a visitor is told to sign
+ * in (spec section 5) and the task counts as done for this visit only, so the next mission opens.
+ */
+export function useCodebookTasks(open: OpenDay) {
+  const { chapter, day, learner } = open;
+  const save = useSaveTask();
+  const [doneThisVisit, setDoneThisVisit] = useState<ReadonlySet<string>>(() => new Set());
+  const requested = useRef(new Set<string>());
+
+  const isCompleted = useCallback(
+    (taskId: string) =>
+      taskStatus(learner.progress, chapter.id, day.id, taskId) === "completed" || doneThisVisit.has(taskId),
+    [learner.progress, chapter.id, day.id, doneThisVisit],
+  );
+
+  const complete = useCallback(
+    (taskId: string) => {
+      if (isCompleted(taskId) || requested.current.has(taskId)) return;
+      if (!learner.signedIn) {
+        toast({ title: "Please sign in to save progress." });
+        setDoneThisVisit((done) => new Set(done).add(taskId));
+        return;
+      }
+      requested.current.add(taskId);
+      save.mutate(
+        { chapterId: chapter.id, dayId: day.id, taskId, status: "completed" },
+        { onError: () => requested.current.delete(taskId) },
+      );
+    },
+    [isCompleted, learner.signedIn, save, chapter.id, day.id],
+  );
+
+  return { isCompleted, complete };
+}

@@ -1,0 +1,110 @@
+import { Lock } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import type { Chapter, Day } from "../../../../course/course";
+import { NotFound } from "../../../components/not-found";
+import { Page } from "../../../components/page";
+import { Button } from "../../../components/ui/button";
+import { coursePaths, paths } from "../../../config/paths";
+import { type CourseDayState, useCourseDay } from "../use-course-day";
+import { Breadcrumbs, type Crumb } from "./breadcrumbs";
+
+export type DayPart = "story" | "codebook" | "live-session";
+
+const PART_LABELS: Record<DayPart, string | null> = {
+  story: null,
+  codebook: "Codebook",
+  "live-session": "Live Session",
+};
+
+/** Title of a day page: "Day 1", "Day 1 Codebook", "Day 1 Live Session". */
+export function dayPageTitle(day: Day, part: DayPart) {
+  const label = PART_LABELS[part];
+  return label ? `Day ${day.number} ${label}` : `Day ${day.number}`;
+}
+
+/** My Journey › Chapter 1 › Day 1 › Codebook: the last crumb is the page itself. */
+export function dayCrumbs(chapter: Chapter, day: Day, part: DayPart): Crumb[] {
+  const label = PART_LABELS[part];
+  return [
+    { label: "My Journey", to: paths.progress },
+    { label: `Chapter ${chapter.number}`, to: coursePaths.chapter(chapter.id) },
+    { label: `Day ${day.number}`, to: label ? coursePaths.day(chapter.id, day.id) : undefined },
+    ...(label ? [{ label }] : []),
+  ];
+}
+
+export type OpenDay = Extract<CourseDayState, { kind: "open" }>;
+
+/**
+ * Every page of a day goes through here: an unknown day is "not found", a day the viewer may not
+ * open says why and links to the day to do first, and an open day renders `children`.
+ */
+export function CourseDayFrame({ part, children }: { part: DayPart; children: (open: OpenDay) => ReactNode }) {
+  const state = useCourseDay();
+  if (state.kind === "not-found") return <NotFound />;
+  const { chapter, day } = state;
+  const title = dayPageTitle(day, part);
+  if (state.kind === "loading") {
+    return (
+      <Page title={title}>
+        <p role="status" className="text-muted-foreground">
+          Loading…
+        </p>
+      </Page>
+    );
+  }
+  if (state.kind === "locked") {
+    return (
+      <Page title={title} heading={<LockedHeading title={title} />}>
+        <Breadcrumbs items={dayCrumbs(chapter, day, part)} />
+        <LockedDayMessage state={state} />
+      </Page>
+    );
+  }
+  return children(state);
+}
+
+function LockedHeading({ title }: { title: string }) {
+  return (
+    <span className="flex items-center gap-3">
+      <Lock aria-hidden className="size-7 text-muted-foreground" />
+      {title} is locked
+    </span>
+  );
+}
+
+function LockedDayMessage({ state }: { state: Extract<CourseDayState, { kind: "locked" }> }) {
+  const { day, blockedBy, learner } = state;
+  if (blockedBy) {
+    return (
+      <div className="space-y-4">
+        <p className="text-lg">
+          Day {day.number} opens once every task of the days before it is complete. Finish Day {blockedBy.day.number}{" "}
+          first.
+        </p>
+        <Button asChild>
+          <Link to={coursePaths.day(blockedBy.chapter.id, blockedBy.day.id)}>Go to Day {blockedBy.day.number}</Link>
+        </Button>
+      </div>
+    );
+  }
+  if (day.requiresSignIn && !learner.signedIn) {
+    return (
+      <div className="space-y-4">
+        <p className="text-lg">Sign in to open Day {day.number} and save your progress.</p>
+        <Button asChild>
+          <Link to={paths.login}>Sign in</Link>
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <div className="space-y-4">
+      <p className="text-lg">Day {day.number} is not available yet. Its story is still being written.</p>
+      <Button asChild variant="outline">
+        <Link to={paths.progress}>Back to My Journey</Link>
+      </Button>
+    </div>
+  );
+}

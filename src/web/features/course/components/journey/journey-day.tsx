@@ -1,0 +1,57 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import type { Chapter, Day } from "../../../../../course/course";
+import { type ProgressMap, taskStatus, type Viewer } from "../../../../../course/progress-rules";
+import { coursePaths } from "../../../../config/paths";
+import { cn } from "../../../../lib/cn";
+import { dayView } from "../chapter/day-display-status";
+import { StatusIcon } from "../status-icon";
+
+/** One day on My Journey: its status, a link when it is open, and each task with its status. */
+export function JourneyDay({
+  chapter,
+  day,
+  progress,
+  viewer,
+  tutorFeedback,
+}: {
+  chapter: Chapter;
+  day: Day;
+  progress: ProgressMap;
+  viewer: Viewer;
+  /** Feedback from the learner's tutor on this day, shown under its tasks. */
+  tutorFeedback?: ReactNode;
+}) {
+  const view = dayView(progress, viewer, chapter.id, day.id);
+  const name = `Day ${day.number} — ${day.subtopic}`;
+  return (
+    <li className={cn("rounded-lg border p-4", view.unlocked ? "bg-card" : "bg-muted/50")}>
+      <div className="flex items-start gap-3">
+        <StatusIcon status={view.status} className="mt-0.5" />
+        <h3 className="text-lg font-semibold leading-snug">
+          {view.unlocked ? (
+            <Link
+              to={coursePaths.day(chapter.id, day.id)}
+              className="text-primary underline underline-offset-4 hover:text-primary-hover"
+            >
+              {name}
+            </Link>
+          ) : (
+            <span className="text-muted-foreground">{name}</span>
+          )}
+        </h3>
+      </div>
+      {day.tasks.length > 0 && (
+        <ul aria-label={`Day ${day.number} tasks`} className="mt-3 space-y-1.5 pl-8">
+          {day.tasks.map((task) => (
+            <li key={task.id} className="flex items-center gap-2">
+              <StatusIcon status={taskStatus(progress, chapter.id, day.id, task.id)} />
+              <span>{task.label}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {tutorFeedback}
+    </li>
+  );
+}

@@ -1,0 +1,59 @@
+import { cn } from "../../../../lib/cn";
+import { courseAudioUrl } from "../../course-data";
+import { AudioToggle } from "./audio-toggle";
+
+/** A Malay line with its meaning and its audio: a narration line, a dialogue line, a phrase. */
+export interface SpokenLineItem {
+  id: string;
+  malay: string;
+  english: string;
+  /** Who says it (dialogue lines). */
+  speaker?: string;
+  /** A caption above the line (narration lines). */
+  label?: string;
+  audio: string;
+}
+
+/** Adds each line's audio file (courseAudioUrl) to lines from the course content. */
+export function withAudio<Line extends Omit<SpokenLineItem, "audio">>(
+  chapterId: string,
+  dayId: string,
+  lines: readonly Line[],
+): (Line & { audio: string })[] {
+  return lines.map((line) => ({ ...line, audio: courseAudioUrl(chapterId, dayId, line.id) }));
+}
+
+/**
+ * Lines to listen to, each with its own play/stop button. The page owns one `useSingleAudio` and
+ * passes its `playing` clip and `toggle`, so one line plays at a time across every list on the page.
+ */
+export function SpokenLineList({
+  lines,
+  playing,
+  onToggle,
+  className,
+}: {
+  lines: readonly SpokenLineItem[];
+  playing: string | null;
+  onToggle: (src: string) => void;
+  className?: string;
+}) {
+  return (
+    <ul className={cn("space-y-3", className)}>
+      {lines.map((line) => (
+        <li key={line.id} className="flex items-start gap-3 rounded-lg border bg-card p-3 shadow-xs">
+          <AudioToggle src={line.audio} label={line.malay} playing={playing === line.audio} onToggle={onToggle} />
+          <div className="min-w-0 flex-1 space-y-0.5">
+            {(line.speaker ?? line.label) && (
+              <p className="text-sm font-semibold text-muted-foreground">{line.speaker ?? line.label}</p>
+            )}
+            <p lang="ms" className="text-lg font-medium leading-snug">
+              {line.malay}
+            </p>
+            <p className="text-muted-foreground">{line.english}</p>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

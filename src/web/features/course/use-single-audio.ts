@@ -1,0 +1,66 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+
+/**
+ * One audio clip at a time across a page (spec section 4): playing a clip stops the one playing,
+ * pressing the same clip again stops it, and the playing indicator clears when the clip ends or
+ * fails (a failure is logged). `playbackRate` lets tests and slow listeners change the speed.
+ */
+export function useSingleAudio() {
+  const audioRef = useRef<HTMLAudioElement | null>(null);
+  const [playing, setPlaying] = useState<string | null>(null);
+
+  const stop = useCallback(() => {
+    const audio = audioRef.current;
+    audioRef.current = null;
+    if (audio) {
+      audio.onended = null;
+      audio.onerror = null;
+      audio.pause();
+    }
+    setPlaying(null);
+  }, []);
+
+  const toggle = useCallback(
+    (src: string, onEnded?: () => void) => {
+      const wasPlaying = audioRef.current?.dataset.src === src;
+      stop();
+      if (wasPlaying) return;
+      const audio = new Audio(src);
+      audio.dataset.src = src;
+      audio.playbackRate = playbackRate();
+      audioRef.current = audio;
+      setPlaying(src);
+      const finish = () => {
+        if (audioRef.current !== audio) return;
+        audioRef.current = null;
+        setPlaying(null);
+      };
+      audio.onended = () => {
+        finish();
+        onEnded?.();
+      };
+      audio.onerror = () => {
+        console.error("Could not play audio", src);
+        finish();
+      };
+      audio.play().catch((error: unknown) => {
+        console.error("Could not play audio", src, error);
+        finish();
+      });
+    },
+    [stop],
+  );
+
+  useEffect(() => stop, [stop]);
+  return { playing, toggle, stop };
+}
+
+/**
+ * Playback speed for course media: 1 unless the page was opened with `?playbackRate=` (clamped to
+ * 0.5-16). End-to-end tests use it to hear clips to their real end quickly.
+ */
+export function playbackRate(): number {
+  if (typeof window === "undefined") return 1;
+  const value = Number(new URLSearchParams(window.location.search).get("playbackRate"));
+  return Number.isFinite(value) && value > 0 ? Math.min(Math.max(value, 0.5), 16) : 1;
+}
