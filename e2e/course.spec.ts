@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 
 // Media play at 16x through the real players (src/web/features/course/use-single-audio.ts reads
@@ -86,6 +87,11 @@ test("a new learner completes the day 1 story and Codebook, reaches the live ses
   await expect(cards.first()).toBeDisabled();
   await playToEnd(page, "audio");
   await expect(mission(page, "Listen and Shadow")).toContainText("Completed");
+  // The video carries English captions from our own server.
+  const captions = await page.request.get(
+    (await page.locator("video track").getAttribute("src")) ?? "missing-captions-track",
+  );
+  expect(await captions.text()).toMatch(/^WEBVTT/);
   await playToEnd(page, "video");
   await expect(mission(page, "Culture and Grammar Notes")).toContainText("Completed", { timeout: 20_000 });
   await expect(cards.first()).toBeEnabled();
@@ -114,4 +120,65 @@ test("a new learner completes the day 1 story and Codebook, reaches the live ses
   await expect(page.getByRole("link", { name: /Day 2/ })).toHaveCount(0);
   await page.goto("/chapter-1/day-2");
   await expect(page.getByText("Finish Day 1 first.")).toBeVisible();
+  const origin = new URL(page.url()).origin;
+  const locked = await page.request.put("/api/progress/chapter-1/day-2/story:read-story", {
+    data: { status: "completed" },
+    headers: { origin },
+  });
+  expect(locked.status()).toBe(409);
+  expect((await locked.json()).error.message).toBe("Day 2 is locked. Finish Day 1 first.");
+
+  // Once the live session's two tasks are recorded, day 1 is complete and day 2 opens.
+  for (const task of ["live-session:greeting-practice", "live-session:ordering-drink"]) {
+    const response = await page.request.put(`/api/progress/chapter-1/day-1/${task}`, {
+      data: { status: "completed" },
+      headers: { origin },
+    });
+    expect(response.status()).toBe(200);
+  }
+  await page.goto("/chapter-1");
+  await expect(page.getByText("Day 1 Mission")).toBeVisible();
+  await page.getByRole("link", { name: /Day 2/ }).first().click();
+  await expect(page).toHaveURL(/\/chapter-1\/day-2$/);
+  await expect(page.getByRole("button", { name: "Mark as Complete" })).toBeEnabled();
+  await page.getByRole("button", { name: "Mark as Complete" }).click();
+  await expect(page).toHaveURL(/\/progress$/);
 });
+
+test("a visitor browses day 1 without saving, and is asked to sign in", async ({ page }) => {
+  await page.goto("/chapter-1");
+  await expect(page.getByRole("link", { name: /Sign up/ }).first()).toBeVisible();
+  await page.goto("/chapter-1/day-1");
+  await page.getByRole("button", { name: "Complete Section" }).first().click();
+  await expectToast(page, "Hold on! You need to be signed in to save your progress.");
+  await expect(page.getByRole("button", { name: "Complete Section" })).toHaveCount(2);
+  await page.goto("/chapter-2");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Coming Soon");
+  await page.goto("/chapter-2/day-6");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("locked");
+});
+
+for (const theme of ["light", "dark"] as const) {
+  test(`axe finds no violations on the course pages in the ${theme} theme`, async ({ page }) => {
+    await page.addInitScript((value) => window.localStorage.setItem("jalan-theme", value), theme);
+    await page.goto("/");
+    await signUpAndIn(page);
+    for (const path of [
+      "/progress",
+      "/chapter-1",
+      "/chapter-1/day-1",
+      "/chapter-1/day-1/codebook",
+      "/chapter-1/day-1/live-session",
+      "/chapter-1/day-2",
+      "/chapter-1/day-5",
+      "/chapter-2",
+      "/chapter-2/day-7/codebook",
+    ]) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await expect(page.getByText("Loading…")).toHaveCount(0);
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(results.violations.map((violation) => `${path}: ${violation.id} (${violation.nodes.length})`)).toEqual([]);
+    }
+  });
+}
