@@ -14,7 +14,8 @@ import { freePort, startServer, stopServer } from "./bench-server";
 import { buildWeb, webBuildIsStale } from "./build-web";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./chromium";
 
-const PAGES = ["/", "/about"];
+// A first visit: the landing and about pages (prerendered), and day 1 of the course (rendered by the app).
+const PAGES = ["/", "/about", "/chapter-1/day-1"];
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 

@@ -1,7 +1,7 @@
 // npm run bench — prints figures, asserts nothing. Starts the real server (a fresh embedded
 // PostgreSQL unless DATABASE_URL is set) and measures:
 //   - time from process start to ready (cold: first start with initdb; warm: a restart)
-//   - requests per second and latency of a bare route beside a signed-in API read
+//   - requests per second and latency of a bare route beside signed-in API reads and a progress write
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -11,8 +11,13 @@ import { freePort, startServer, stopServer } from "./bench-server";
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 
-async function load(title: string, url: string, headers: Record<string, string> = {}) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+async function load(
+  title: string,
+  url: string,
+  headers: Record<string, string> = {},
+  request: { method?: "GET" | "PUT"; body?: string } = {},
+) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers, ...request });
   const non2xx = result.non2xx;
   return {
     title,
@@ -58,6 +63,16 @@ try {
     await load("bare route (GET /api/unknown → 404 JSON)", `${origin}/api/unknown`),
     await load("health check (GET /healthz, one SQL query)", `${origin}/healthz`),
     await load("signed-in read (GET /api/profile)", `${origin}/api/profile`, { cookie }),
+    await load("progress read (GET /api/progress)", `${origin}/api/progress`, { cookie }),
+    // Session, the learner's progress (for the unlock rule), then the upsert. After the first
+    // request the status is unchanged, so the upsert's WHERE skips the row write: the cost of the
+    // checks and the statement, which is what every save pays.
+    await load(
+      "progress write (PUT …/day-1/story:read-setting)",
+      `${origin}/api/progress/chapter-1/day-1/story:read-setting`,
+      { cookie, origin, "content-type": "application/json" },
+      { method: "PUT", body: JSON.stringify({ status: "in-progress" }) },
+    ),
   ];
   await stopServer(warm.child);
 
@@ -76,6 +91,7 @@ try {
   }
   const bare = rows[0]!.rps;
   console.log(`\nsigned-in read / bare route: ${(rows[2]!.rps / bare).toFixed(3)}`);
+  console.log(`progress write / bare route: ${(rows[4]!.rps / bare).toFixed(3)}`);
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }

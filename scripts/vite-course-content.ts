@@ -45,7 +45,7 @@ function mediaVersions(): Record<string, string> {
   const mediaDir = path.join(publicDir, "media");
   const versions: Record<string, string> = {};
   for (const entry of readdirSync(mediaDir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || entry.name.endsWith(".json")) continue;
+    if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath, entry.name);
     const urlPath = `/${path.relative(publicDir, file).split(path.sep).join("/")}`;
     versions[urlPath] = createHash("sha256").update(readFileSync(file)).digest("base64url").slice(0, 10);

@@ -20,7 +20,8 @@ const ROOT = path.resolve(HERE, "../..");
 const CONTENT_DIR = path.join(ROOT, "content");
 const PUBLIC_DIR = path.join(ROOT, "public");
 const COURSE_DIR = path.join(PUBLIC_DIR, "media/course");
-const MANIFEST = path.join(COURSE_DIR, "manifest.json");
+// Kept beside this script, not under public/: it is for the generator, not for browsers.
+const MANIFEST = path.join(HERE, "course-audio.manifest.json");
 
 // Everything that shapes a clip besides its text and voice. Changing any of it remakes every clip.
 const SETTINGS = {
@@ -99,8 +100,9 @@ function courseClips(chapters) {
       for (const section of day.story?.sections ?? []) {
         for (const line of section.narration ?? []) spoken(line, line.malay, undefined);
         const lines = (section.lines ?? []).map((line) => spoken(line));
-        // dayDialogueRecordings: a section with lines also has them all in one file named after the section
-        if (lines.length > 0) add({ path: courseAudioPath(chapter.id, day.id, section.id), lines }, where(section.id));
+        // dayDialogueRecordings: the section the Codebook's listen-and-shadow plays also has all its
+        // lines in one file named after the section
+        if (lines.length > 0 && day.codebook?.listen.sectionId === section.id) add({ path: courseAudioPath(chapter.id, day.id, section.id), lines }, where(section.id));
       }
       for (const card of day.codebook?.cards?.items ?? []) spoken(card, card.back, undefined);
       for (const practice of day.liveSession?.practice ?? []) {

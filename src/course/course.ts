@@ -79,9 +79,9 @@ export function daySpokenItems(chapter: Chapter, day: Day): (SpokenLine & { audi
   ];
 }
 
-/** Recordings of a whole section's dialogue, one per section with lines (listen and shadow plays one). */
+/** The recording of a whole section's dialogue that the Codebook's listen-and-shadow mission plays. */
 export function dayDialogueRecordings(chapter: Chapter, day: Day) {
   return (day.story?.sections ?? [])
-    .filter((section) => section.lines.length > 0)
+    .filter((section) => section.lines.length > 0 && day.codebook?.listen.sectionId === section.id)
     .map((section) => ({ section, audio: sectionDialogueAudioPath(chapter.id, day.id, section.id) }));
 }
