@@ -102,7 +102,8 @@ function courseClips(chapters) {
         const lines = (section.lines ?? []).map((line) => spoken(line));
         // dayDialogueRecordings: the section the Codebook's listen-and-shadow plays also has all its
         // lines in one file named after the section
-        if (lines.length > 0 && day.codebook?.listen.sectionId === section.id) add({ path: courseAudioPath(chapter.id, day.id, section.id), lines }, where(section.id));
+        if (lines.length > 0 && day.codebook?.listen.sectionId === section.id)
+          add({ path: courseAudioPath(chapter.id, day.id, section.id), lines }, where(section.id));
       }
       for (const card of day.codebook?.cards?.items ?? []) spoken(card, card.back, undefined);
       for (const practice of day.liveSession?.practice ?? []) {

@@ -20,10 +20,14 @@ import type { Mailer } from "./mail/mailer";
 import { adminRoutes } from "./modules/admin/admin.routes";
 import { contactRoutes } from "./modules/contact/contact.routes";
 import { createContactService } from "./modules/contact/contact.service";
+import { feedbackRoutes } from "./modules/feedback/feedback.routes";
+import { createFeedbackService } from "./modules/feedback/feedback.service";
 import { profileRoutes } from "./modules/profile/profile.routes";
 import { createProfileService } from "./modules/profile/profile.service";
 import { progressRoutes } from "./modules/progress/progress.routes";
 import { createProgressService } from "./modules/progress/progress.service";
+import { usersRoutes } from "./modules/users/users.routes";
+import { createUsersService } from "./modules/users/users.service";
 import type { FileStorage } from "./storage/storage";
 
 export interface AppDeps {
@@ -114,8 +118,13 @@ export function createApp(deps: AppDeps) {
   api.use(loadSession(auth));
   api.use("/profile", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
   api.route("/profile", profileRoutes(createProfileService(deps.db, deps.storage)));
+  const progress = createProgressService(deps.db, deps.course);
   api.use("/progress/*", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
-  api.route("/progress", progressRoutes(createProgressService(deps.db, deps.course)));
+  api.route("/progress", progressRoutes(progress));
+  api.use("/users/*", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
+  api.route("/users", usersRoutes(createUsersService(deps.db), progress));
+  api.use("/feedback", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
+  api.route("/feedback", feedbackRoutes(createFeedbackService(deps.db, deps.course)));
   const contact = createContactService({
     db: deps.db,
     mailer: deps.mailer,

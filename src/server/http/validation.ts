@@ -1,9 +1,17 @@
 import type { Context } from "hono";
-import type { z } from "zod";
+import { z } from "zod";
 import { badRequest, issuesOf } from "./errors";
 
-/** Reads a JSON body and parses it with `schema`; any problem becomes a 400 in the error shape. */
-export async function parseJsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> {
+/**
+ * Reads a JSON body and parses it with `schema`; any problem becomes a 400 in the error shape. With
+ * `messageFromIssues`, the error's message is the issues' own words rather than "The request is not
+ * valid.", for forms whose one field has a message the spec fixes (feedback: "Feedback cannot be empty").
+ */
+export async function parseJsonBody<T extends z.ZodType>(
+  c: Context,
+  schema: T,
+  options: { messageFromIssues?: boolean } = {},
+): Promise<z.output<T>> {
   const type = c.req.header("content-type") ?? "";
   if (!type.toLowerCase().startsWith("application/json")) {
     throw badRequest("Send the request body as JSON (Content-Type: application/json).");
@@ -15,6 +23,32 @@ export async function parseJsonBody<T extends z.ZodType>(c: Context, schema: T):
     throw badRequest("The request body is not valid JSON.");
   }
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw badRequest("The request is not valid.", issuesOf(parsed.error));
+  if (!parsed.success) {
+    const issues = issuesOf(parsed.error);
+    const message = options.messageFromIssues ? issues.map((issue) => issue.message).join(" ") : "";
+    throw badRequest(message || "The request is not valid.", issues);
+  }
   return parsed.data;
 }
+
+/** Parses the query string with `schema`; a bad parameter is a 400 naming it. */
+export function parseQuery<T extends z.ZodType>(c: Context, schema: T): z.output<T> {
+  const parsed = schema.safeParse(c.req.query());
+  if (!parsed.success) throw badRequest("The query is not valid.", issuesOf(parsed.error));
+  return parsed.data;
+}
+
+export const MAX_PER_PAGE = 100;
+
+export const wholeNumber = (name: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number from ${min} to ${max}.` })
+    .int(`${name} must be a whole number from ${min} to ${max}.`)
+    .min(min, `${name} must be at least ${min}.`)
+    .max(max, `${name} must be at most ${max}.`);
+
+/** `?page=&perPage=` of a paged list: page from 1, at most MAX_PER_PAGE a page, 20 by default. */
+export const pageQuerySchema = z.object({
+  page: wholeNumber("page", 1, 1_000_000).default(1),
+  perPage: wholeNumber("perPage", 1, MAX_PER_PAGE).default(20),
+});

@@ -1,10 +1,15 @@
 import { Page } from "../components/page";
 import { ContactInbox } from "../features/admin/components/contact-inbox";
+import { UsersTable } from "../features/admin/components/users-table";
 
 export function Component() {
   return (
-    <Page title="Admin Dashboard" intro="Messages from the contact form. User roles will be managed here too.">
+    <Page
+      title="Admin Dashboard"
+      intro="Manage who can teach and administer Jalan, and read messages from the contact form."
+    >
       <div className="grid gap-8">
+        <UsersTable />
         <ContactInbox />
       </div>
     </Page>

@@ -1,6 +1,7 @@
 import { Page } from "../components/page";
 import { useLearner } from "../features/course/api/progress";
 import { Breadcrumbs } from "../features/course/components/breadcrumbs";
+import { JourneyDayFeedback } from "../features/course/components/feedback/day-feedback";
 import { MyJourney } from "../features/course/components/journey/my-journey";
 
 export function Component() {
@@ -13,7 +14,11 @@ export function Component() {
           Loading…
         </p>
       ) : (
-        <MyJourney progress={learner.progress} viewer={learner} />
+        <MyJourney
+          progress={learner.progress}
+          viewer={learner}
+          renderTutorFeedback={(chapter, day) => <JourneyDayFeedback chapterId={chapter.id} dayId={day.id} />}
+        />
       )}
     </Page>
   );

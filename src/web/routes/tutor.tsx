@@ -1,5 +1,13 @@
 import { Page } from "../components/page";
+import { TutorDashboard } from "../features/staff/components/tutor-dashboard";
 
 export function Component() {
-  return <Page title="Tutor Dashboard" intro="Learners' progress and feedback will be managed here." />;
+  return (
+    <Page
+      title="Tutor Dashboard"
+      intro="Pick a student to see their progress, correct a task's status or reset it all. Day locking does not apply here."
+    >
+      <TutorDashboard />
+    </Page>
+  );
 }

@@ -23,7 +23,7 @@ type Handler = (request: { method: string; path: string; body: unknown }) => Res
 /**
  * Replaces fetch with an in-memory API: GET /api/auth/get-session answers the fake session
  * (fake-auth-client.ts; never, while it is pending), GET /api/profile answers `profile` (401 when
- * null), other calls go to `handler`. Returns the fetch mock so tests can inspect the requests.
+ * null), GET /api/feedback an empty list; other calls go to `handler` first. Returns the fetch mock so tests can inspect the requests.
  */
 export function stubApi(profile: Profile | null, handler: Handler = () => undefined) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
@@ -41,6 +41,10 @@ export function stubApi(profile: Profile | null, handler: Handler = () => undefi
       return profile
         ? json(200, { profile })
         : json(401, { error: { code: "UNAUTHORIZED", message: "Please sign in to continue." } });
+    }
+    // A signed-in learner's pages ask for the feedback they received; by default there is none.
+    if (method === "GET" && path === "/api/feedback") {
+      return profile ? json(200, { feedback: [] }) : json(401, { error: { code: "UNAUTHORIZED", message: "" } });
     }
     return json(404, { error: { code: "NOT_FOUND", message: `No API route ${method} ${path}.` } });
   });

@@ -3,6 +3,7 @@ import { Page } from "../../../../components/page";
 import { useStartDay } from "../../use-course-day";
 import { Breadcrumbs } from "../breadcrumbs";
 import { dayCrumbs, dayPageTitle, type OpenDay } from "../course-day-frame";
+import { DayFeedbackCard } from "../feedback/day-feedback";
 import { DayWithoutStory } from "./day-without-story";
 import { DialogueStory } from "./dialogue-story";
 import { SectionedStory } from "./sectioned-story";
@@ -28,6 +29,7 @@ function StoryDayLayout({ open, children }: { open: OpenDay; children: ReactNode
   return (
     <Page title={dayPageTitle(day, "story")} heading={`Day ${day.number}: ${day.subtopic}`} intro={day.goal}>
       <Breadcrumbs items={dayCrumbs(chapter, day, "story")} />
+      <DayFeedbackCard chapterId={chapter.id} dayId={day.id} />
       {children}
     </Page>
   );

@@ -1,0 +1,117 @@
+import { type Browser, expect, type Page, test } from "@playwright/test";
+
+const password = "kopi-o-kosong";
+const ADMIN_EMAIL = "admin@e2e.jalan.test"; // in ADMIN_EMAILS (playwright.config.ts)
+
+/** A browser of its own, signed in as a new account (signing up does not sign in). */
+async function person(browser: Browser, firstName: string, email = uniqueEmail(firstName)) {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto("/");
+  const origin = new URL(page.url()).origin;
+  const signUp = await page.request.post("/api/auth/sign-up/email", {
+    data: { email, password, firstName, lastName: "E2e", name: `${firstName} E2e` },
+    headers: { origin },
+  });
+  expect(signUp.status()).toBe(200);
+  const signIn = await page.request.post("/api/auth/sign-in/email", { data: { email, password }, headers: { origin } });
+  expect(signIn.status()).toBe(200);
+  return { page, email, name: `${firstName} E2e`, origin };
+}
+
+function uniqueEmail(label: string) {
+  return `${label.toLowerCase()}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`;
+}
+
+async function expectToast(page: Page, title: string, description?: string) {
+  const toast = page.getByRole("status").filter({ hasText: title });
+  await expect(toast).toBeVisible();
+  if (description) await expect(toast).toContainText(description);
+}
+
+async function pickUser(page: Page, search: string, name: string) {
+  await page.getByRole("combobox", { name: /Search for a student/ }).fill(search);
+  await page.getByRole("option", { name: new RegExp(name) }).click();
+}
+
+test("an admin makes a tutor, who corrects a learner's progress, leaves feedback and completes day 1's live session for them", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const admin = await person(browser, "Aminah", ADMIN_EMAIL);
+  const tutor = await person(browser, "Farid");
+  const learner = await person(browser, "Alex");
+
+  // The learner has done day 1's story and the first two Codebook missions themselves.
+  for (const task of ["story:read-setting", "story:read-dialog", "codebook:listen-shadow", "codebook:review-notes"]) {
+    const response = await learner.page.request.put(`/api/progress/chapter-1/day-1/${task}`, {
+      data: { status: "completed" },
+      headers: { origin: learner.origin },
+    });
+    expect(response.status()).toBe(200);
+  }
+
+  // A learner who opens the staff pages lands on My Journey.
+  for (const path of ["/admin", "/tutor"]) {
+    await learner.page.goto(path);
+    await expect(learner.page).toHaveURL(/\/progress$/);
+  }
+
+  // The admin promotes Farid to Tutor.
+  await admin.page.goto("/admin");
+  await admin.page.getByLabel("Search users").fill(tutor.email);
+  const roleSelect = admin.page.getByRole("combobox", { name: `Role for ${tutor.name}` });
+  await expect(roleSelect).toHaveText(/Student/);
+  await roleSelect.click();
+  await admin.page.getByRole("option", { name: "Tutor" }).click();
+  await expectToast(admin.page, "User role has been updated.");
+  await expect(roleSelect).toHaveText(/Tutor/);
+
+  // On his next page load Farid has the Tutor entry, and the dashboard.
+  await tutor.page.goto("/progress");
+  await tutor.page.getByRole("button", { name: /Account menu/ }).click();
+  await tutor.page.getByRole("menuitem", { name: "Tutor" }).click();
+  await expect(tutor.page).toHaveURL(/\/tutor$/);
+  await expect(tutor.page.getByText("No User Selected")).toBeVisible();
+  await pickUser(tutor.page, learner.email, learner.name);
+  const vocabulary = tutor.page.getByRole("combobox", { name: "Status of Review the vocabulary, Day 1" });
+  await expect(vocabulary).toHaveText(/Not started/);
+  await vocabulary.click();
+  await tutor.page.getByRole("option", { name: "Completed" }).click();
+  await expectToast(tutor.page, "Success!", "Student's progress updated.");
+
+  // In the live session: feedback, then Mark as Complete for Student.
+  await tutor.page.goto("/chapter-1/day-1/live-session");
+  await pickUser(tutor.page, learner.email, learner.name);
+  await tutor.page.getByRole("button", { name: "Submit Feedback" }).click();
+  await expectToast(tutor.page, "Feedback cannot be empty");
+  const feedback = "Bagus! Your kopi-O order was clear. Next time try kurang manis.";
+  await tutor.page.getByLabel("Feedback", { exact: true }).fill(feedback);
+  await tutor.page.getByRole("button", { name: "Submit Feedback" }).click();
+  await expectToast(tutor.page, "Feedback has been submitted.");
+  await tutor.page.getByRole("button", { name: "Mark as Complete for Student" }).click();
+  await expectToast(tutor.page, "Success!", "Student's progress updated.");
+
+  // The tutor's own progress is untouched: it was all recorded for the learner.
+  const own = await tutor.page.request.get("/api/progress");
+  expect((await own.json()).progress).toEqual({});
+
+  // The learner now has day 1 complete, day 2 open, and the feedback on My Journey and on day 1.
+  await learner.page.goto("/progress");
+  await expect(learner.page.getByRole("link", { name: /Day 2/ })).toBeVisible();
+  await expect(learner.page.getByText(feedback)).toBeVisible();
+  await expect(learner.page.getByText("From Farid E2e")).toBeVisible();
+  await learner.page.goto("/chapter-1/day-1");
+  await expect(learner.page.getByText(feedback)).toBeVisible();
+  await learner.page.goto("/chapter-1/day-2");
+  await expect(learner.page.getByRole("button", { name: "Mark as Complete" })).toBeEnabled();
+
+  // Reset from the dashboard, behind a confirmation.
+  await tutor.page.goto("/tutor");
+  await pickUser(tutor.page, learner.email, learner.name);
+  await tutor.page.getByRole("button", { name: "Reset progress" }).click();
+  await tutor.page.getByRole("alertdialog").getByRole("button", { name: "Reset progress" }).click();
+  await expectToast(tutor.page, "User's progress has been reset.");
+  await expect(vocabulary).toHaveText(/Not started/);
+  await learner.page.goto("/chapter-1/day-2");
+  await expect(learner.page.getByText("Finish Day 1 first.")).toBeVisible();
+});

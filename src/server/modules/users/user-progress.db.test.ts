@@ -1,0 +1,273 @@
+import { count, eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestApp } from "../../../../tests/test-app";
+import type { Role } from "../../../course/roles";
+import { taskProgress, user as userTable } from "../../db/schema";
+import { HttpError } from "../../http/errors";
+import { unlessUserVanished } from "./users.service";
+
+const t = await createTestApp();
+
+async function signedInAs(role: Role) {
+  const session = await t.signedInUser();
+  await t.db.update(userTable).set({ role }).where(eq(userTable.email, session.user.email));
+  const [row] = await t.db.select().from(userTable).where(eq(userTable.email, session.user.email));
+  return { ...session, id: row!.id };
+}
+
+type Session = Awaited<ReturnType<typeof signedInAs>>;
+
+const progressPath = (userId: string) => `/api/users/${encodeURIComponent(userId)}/progress`;
+
+function setTask(
+  cookie: string | undefined,
+  userId: string,
+  [chapterId, dayId, taskId]: [string, string, string],
+  body: unknown,
+) {
+  return t.request(`${progressPath(userId)}/${chapterId}/${dayId}/${taskId}`, { method: "PUT", cookie, json: body });
+}
+
+/** A user's stored rows, with updated_at at full (microsecond) precision. */
+async function rowsOf(userId: string) {
+  return t.db
+    .select({
+      dayId: taskProgress.sectionId,
+      taskId: taskProgress.taskId,
+      status: taskProgress.status,
+      updatedAt: sql<string>`${taskProgress.updatedAt}::text`,
+    })
+    .from(taskProgress)
+    .where(eq(taskProgress.userId, userId))
+    .orderBy(taskProgress.chapterId, taskProgress.sectionId, taskProgress.taskId);
+}
+
+async function allRowCount() {
+  const [row] = await t.db.select({ n: count() }).from(taskProgress);
+  return row!.n;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const readSetting: [string, string, string] = ["chapter-1", "day-1", "story:read-setting"];
+const dayTwoStory: [string, string, string] = ["chapter-1", "day-2", "story:read-story"];
+
+let tutor: Session;
+let admin: Session;
+
+beforeAll(async () => {
+  tutor = await signedInAs("Tutor");
+  admin = await signedInAs("Admin");
+});
+
+describe("GET /api/users/:userId/progress", () => {
+  it("gives staff any learner's progress, in the map GET /api/progress uses", async () => {
+    const learner = await signedInAs("Student");
+    await t.request("/api/progress/chapter-1/day-1/story:read-setting", {
+      method: "PUT",
+      cookie: learner.cookie,
+      json: { status: "completed" },
+    });
+    const own = await (await t.request("/api/progress", { cookie: learner.cookie })).json();
+    for (const staff of [tutor, admin]) {
+      const response = await t.request(progressPath(learner.id), { cookie: staff.cookie });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("cache-control")).toBe("no-store");
+      expect(await response.json()).toEqual(own);
+    }
+    expect(own).toEqual({ progress: { "chapter-1": { "day-1": { "story:read-setting": "completed" } } } });
+  });
+
+  it("answers 404 for an unknown user", async () => {
+    const response = await t.request(progressPath("no-such-user"), { cookie: tutor.cookie });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: { code: "NOT_FOUND", message: "There is no such user." } });
+  });
+
+  it("refuses learners, even for their own id, and anonymous visitors", async () => {
+    const learner = await signedInAs("Student");
+    expect((await t.request(progressPath(learner.id), { cookie: learner.cookie })).status).toBe(403);
+    expect((await t.request(progressPath(tutor.id), { cookie: learner.cookie })).status).toBe(403);
+    expect((await t.request(progressPath(learner.id))).status).toBe(401);
+  });
+});
+
+describe("PUT /api/users/:userId/progress/:chapterId/:dayId/:taskId", () => {
+  it("sets each status for the learner, not for the tutor, and moves a completed task back", async () => {
+    const learner = await signedInAs("Student");
+    const statuses = [];
+    for (const status of ["in-progress", "completed", "in-progress"]) {
+      const response = await setTask(tutor.cookie, learner.id, readSetting, { status });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({
+        progress: { "chapter-1": { "day-1": { "story:read-setting": status } } },
+      });
+      statuses.push((await rowsOf(learner.id)).map((row) => row.status));
+    }
+    expect(statuses).toEqual([["in-progress"], ["completed"], ["in-progress"]]);
+    expect(await rowsOf(tutor.id)).toEqual([]);
+    expect(await (await t.request("/api/progress", { cookie: learner.cookie })).json()).toEqual({
+      progress: { "chapter-1": { "day-1": { "story:read-setting": "in-progress" } } },
+    });
+  });
+
+  it("deletes the record for not-started, and answers the rest of the map", async () => {
+    const learner = await signedInAs("Student");
+    await setTask(admin.cookie, learner.id, readSetting, { status: "completed" });
+    await setTask(admin.cookie, learner.id, ["chapter-1", "day-1", "story:read-dialog"], { status: "in-progress" });
+    const response = await setTask(admin.cookie, learner.id, readSetting, { status: "not-started" });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      progress: { "chapter-1": { "day-1": { "story:read-dialog": "in-progress" } } },
+    });
+    expect((await rowsOf(learner.id)).map((row) => row.taskId)).toEqual(["story:read-dialog"]);
+
+    // not-started for a task without a record is simply nothing to delete.
+    const again = await setTask(admin.cookie, learner.id, readSetting, { status: "not-started" });
+    expect(again.status).toBe(200);
+    expect((await rowsOf(learner.id)).map((row) => row.taskId)).toEqual(["story:read-dialog"]);
+  });
+
+  it("writes nothing when the status is unchanged", async () => {
+    const learner = await signedInAs("Student");
+    await setTask(tutor.cookie, learner.id, readSetting, { status: "completed" });
+    const before = await rowsOf(learner.id);
+    await pause(20);
+    expect((await setTask(tutor.cookie, learner.id, readSetting, { status: "completed" })).status).toBe(200);
+    expect(await rowsOf(learner.id)).toEqual(before);
+    await pause(20);
+    await setTask(tutor.cookie, learner.id, readSetting, { status: "in-progress" });
+    expect((await rowsOf(learner.id))[0]!.updatedAt).not.toBe(before[0]!.updatedAt);
+  });
+
+  it("bypasses day locking: day 2 for a learner with nothing on day 1, and chapter 2's day 6", async () => {
+    const learner = await signedInAs("Student");
+    const dayTwo = await setTask(tutor.cookie, learner.id, dayTwoStory, { status: "completed" });
+    expect(dayTwo.status).toBe(200);
+    const daySix = await setTask(tutor.cookie, learner.id, ["chapter-2", "day-6", "codebook:review-vocab"], {
+      status: "in-progress",
+    });
+    expect(daySix.status).toBe(200);
+    expect((await daySix.json()).progress).toEqual({
+      "chapter-1": { "day-2": { "story:read-story": "completed" } },
+      "chapter-2": { "day-6": { "codebook:review-vocab": "in-progress" } },
+    });
+    // The learner themself is still locked out of day 3, since day 1 is not complete.
+    const own = await t.request("/api/progress/chapter-1/day-3/story:read-story", {
+      method: "PUT",
+      cookie: learner.cookie,
+      json: { status: "in-progress" },
+    });
+    expect(own.status).toBe(409);
+  });
+
+  it.each([
+    [["chapter-9", "day-1", "story:read-setting"], 'There is no chapter "chapter-9".'],
+    [["chapter-1", "day-9", "story:read-setting"], '"chapter-1" has no day "day-9".'],
+    [["chapter-1", "day-1", "story:foo"], 'Day 1 of chapter-1 has no task "story:foo".'],
+    [["chapter-2", "day-7", "story:read-story"], 'Day 7 of chapter-2 has no task "story:read-story".'],
+  ] as Array<[[string, string, string], string]>)(
+    "refuses %j with the learner route's 400, writing nothing",
+    async (target, message) => {
+      const learner = await signedInAs("Student");
+      const response = await setTask(tutor.cookie, learner.id, target, { status: "completed" });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: { code: "BAD_REQUEST", message } });
+      expect(await rowsOf(learner.id)).toEqual([]);
+    },
+  );
+
+  it.each([
+    ["no status", {}, "Status is required."],
+    ["an unknown status", { status: "done" }, 'Status must be "not-started", "in-progress" or "completed".'],
+    ["a number", { status: 2 }, 'Status must be "not-started", "in-progress" or "completed".'],
+  ])("refuses a body with %s", async (_label, body, message) => {
+    const learner = await signedInAs("Student");
+    const response = await setTask(tutor.cookie, learner.id, readSetting, body);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: { code: "BAD_REQUEST", message: "The request is not valid.", issues: [{ path: "status", message }] },
+    });
+    expect(await rowsOf(learner.id)).toEqual([]);
+  });
+
+  it("refuses a user id in the body: the learner is the one in the path", async () => {
+    const learner = await signedInAs("Student");
+    const response = await setTask(tutor.cookie, learner.id, readSetting, { status: "completed", userId: tutor.id });
+    expect(response.status).toBe(400);
+    expect(await rowsOf(learner.id)).toEqual([]);
+    expect(await rowsOf(tutor.id)).toEqual([]);
+  });
+
+  it("answers 404 for an unknown user and writes nothing", async () => {
+    const before = await allRowCount();
+    const response = await setTask(tutor.cookie, "no-such-user", readSetting, { status: "completed" });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: { code: "NOT_FOUND", message: "There is no such user." } });
+    expect(await allRowCount()).toBe(before);
+  });
+
+  it("answers 404, not 500, when the account is deleted between the check and the write", async () => {
+    const write = () =>
+      t.db.insert(taskProgress).values({
+        userId: "deleted-meanwhile",
+        chapterId: "chapter-1",
+        sectionId: "day-1",
+        taskId: "story:read-setting",
+        status: "completed",
+      });
+    const error = await unlessUserVanished(write).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ status: 404, message: "There is no such user." });
+  });
+
+  it("refuses a learner, even setting their own task, and writes nothing", async () => {
+    const learner = await signedInAs("Student");
+    const own = await setTask(learner.cookie, learner.id, dayTwoStory, { status: "completed" });
+    expect(own.status).toBe(403);
+    const other = await signedInAs("Student");
+    expect((await setTask(learner.cookie, other.id, readSetting, { status: "completed" })).status).toBe(403);
+    expect((await setTask(undefined, learner.id, readSetting, { status: "completed" })).status).toBe(401);
+    expect(await rowsOf(learner.id)).toEqual([]);
+    expect(await rowsOf(other.id)).toEqual([]);
+  });
+});
+
+describe("DELETE /api/users/:userId/progress", () => {
+  it("deletes every record of that user only, and says how many", async () => {
+    const learner = await signedInAs("Student");
+    const bystander = await signedInAs("Student");
+    for (const target of [readSetting, dayTwoStory, ["chapter-2", "day-6", "codebook:review-vocab"]] as Array<
+      [string, string, string]
+    >) {
+      await setTask(tutor.cookie, learner.id, target, { status: "completed" });
+      await setTask(tutor.cookie, bystander.id, target, { status: "in-progress" });
+    }
+    const kept = await rowsOf(bystander.id);
+
+    const response = await t.request(progressPath(learner.id), { method: "DELETE", cookie: tutor.cookie });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ deleted: 3 });
+    expect(await rowsOf(learner.id)).toEqual([]);
+    expect(await rowsOf(bystander.id)).toEqual(kept);
+    expect(await (await t.request("/api/progress", { cookie: learner.cookie })).json()).toEqual({ progress: {} });
+
+    const again = await t.request(progressPath(learner.id), { method: "DELETE", cookie: admin.cookie });
+    expect(await again.json()).toEqual({ deleted: 0 });
+  });
+
+  it("answers 404 for an unknown user", async () => {
+    const response = await t.request(progressPath("no-such-user"), { method: "DELETE", cookie: tutor.cookie });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: { code: "NOT_FOUND", message: "There is no such user." } });
+  });
+
+  it("refuses a learner, even for their own progress, and deletes nothing", async () => {
+    const learner = await signedInAs("Student");
+    await setTask(tutor.cookie, learner.id, readSetting, { status: "completed" });
+    const before = await rowsOf(learner.id);
+    expect((await t.request(progressPath(learner.id), { method: "DELETE", cookie: learner.cookie })).status).toBe(403);
+    expect((await t.request(progressPath(learner.id), { method: "DELETE" })).status).toBe(401);
+    expect(await rowsOf(learner.id)).toEqual(before);
+  });
+});

@@ -1,0 +1,25 @@
+import type { Feedback } from "../../../../../course/feedback";
+
+/** A fixed locale, so every learner reads the same "23 Nov 2026" whatever their browser's language. */
+const DATE_FORMAT = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric" });
+
+export function formatFeedbackDate(iso: string): string {
+  return DATE_FORMAT.format(new Date(iso));
+}
+
+/** Feedback from tutors, as they wrote it (text only; line breaks kept), with who wrote it and when. */
+export function FeedbackList({ feedback }: { feedback: Feedback[] }) {
+  return (
+    <ul className="space-y-3">
+      {feedback.map((item) => (
+        <li key={item.id} className="space-y-1">
+          <p className="whitespace-pre-line break-words">{item.feedback}</p>
+          <p className="text-sm text-muted-foreground">
+            From {item.tutorName ?? "your tutor"},{" "}
+            <time dateTime={item.createdAt}>{formatFeedbackDate(item.createdAt)}</time>
+          </p>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,199 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { CircleCheck, CircleDashed, CircleDot, LoaderCircle, type LucideIcon } from "lucide-react";
+import { type FormEvent, useId, useState } from "react";
+import { FEEDBACK_MAX_LENGTH } from "../../../../../course/feedback";
+import { taskStatus } from "../../../../../course/progress-rules";
+import type { TaskStatus } from "../../../../../course/progress-status";
+import { Button } from "../../../../components/ui/button";
+import { TextareaField } from "../../../../components/ui/field";
+import { describeError } from "../../../../lib/api";
+import { cn } from "../../../../lib/cn";
+import { toast } from "../../../../lib/toast";
+import {
+  setUserTaskStatus,
+  type UserSummary,
+  userProgressKey,
+  useSubmitFeedback,
+  useUserProgress,
+} from "../../api/staff";
+import { UserPicker, userName } from "../user-picker";
+
+/** The longest feedback a tutor can write; the server refuses longer. */
+
+/** A task the live session practises, as the tutor sees it. */
+export interface LiveSessionTask {
+  id: string;
+  title: string;
+}
+
+function chooseStudentToast() {
+  toast({ title: "Choose a student", description: "Pick the student this session was with.", variant: "destructive" });
+}
+
+/**
+ * What a tutor (or admin) does during a day's live session (spec sections 4 and 6): choose the
+ * learner, mark the session's tasks complete for them, and leave feedback on the day. Everything is
+ * recorded for the chosen learner, never for the tutor; the server checks the role again.
+ */
+export function LiveSessionControls({
+  chapterId,
+  dayId,
+  tasks,
+}: {
+  chapterId: string;
+  dayId: string;
+  tasks: LiveSessionTask[];
+}) {
+  const [student, setStudent] = useState<UserSummary | null>(null);
+  return (
+    <div className="space-y-6">
+      <header className="space-y-1">
+        <h2 className="text-2xl font-semibold tracking-tight">Tutor controls</h2>
+        <p className="text-muted-foreground">
+          Choose the student you held this live session with, then record their practice and leave them feedback.
+        </p>
+      </header>
+      <UserPicker value={student} onChange={setStudent} label="Student" className="max-w-xl" />
+      <StudentTasks student={student} chapterId={chapterId} dayId={dayId} tasks={tasks} />
+      <FeedbackForm student={student} chapterId={chapterId} dayId={dayId} />
+    </div>
+  );
+}
+
+const STATUS = {
+  completed: { label: "Completed", Icon: CircleCheck, tone: "text-primary" },
+  "in-progress": { label: "In progress", Icon: CircleDot, tone: "text-amber-700 dark:text-amber-400" },
+  "not-started": { label: "Not started", Icon: CircleDashed, tone: "text-muted-foreground" },
+} satisfies Record<TaskStatus, { label: string; Icon: LucideIcon; tone: string }>;
+
+/** The chosen learner's status of each task of the session, and the button that completes them all. */
+function StudentTasks({
+  student,
+  chapterId,
+  dayId,
+  tasks,
+}: {
+  student: UserSummary | null;
+  chapterId: string;
+  dayId: string;
+  tasks: LiveSessionTask[];
+}) {
+  const headingId = useId();
+  const queryClient = useQueryClient();
+  const progress = useUserProgress(student?.id ?? null);
+  const markComplete = useMutation({
+    // One PUT per task, in order: the first failure stops the rest and says why.
+    mutationFn: async (userId: string) => {
+      for (const task of tasks) {
+        await setUserTaskStatus({ userId, chapterId, dayId, taskId: task.id, status: "completed" });
+      }
+    },
+    onSuccess: () => toast({ title: "Success!", description: "Student's progress updated." }),
+    onError: (error) =>
+      toast({
+        title: "Update Failed",
+        description: describeError(error, "Could not update the progress."),
+        variant: "destructive",
+      }),
+    // Even a partly failed run may have written some tasks: read the learner's progress again.
+    onSettled: (_result, _error, userId) => queryClient.invalidateQueries({ queryKey: userProgressKey(userId) }),
+  });
+
+  const statuses = progress.data && tasks.map((task) => taskStatus(progress.data, chapterId, dayId, task.id));
+  const allCompleted = Boolean(statuses?.every((status) => status === "completed"));
+
+  function onMarkComplete() {
+    if (!student) {
+      chooseStudentToast();
+      return;
+    }
+    markComplete.mutate(student.id);
+  }
+
+  return (
+    <section aria-labelledby={headingId} className="space-y-3">
+      <h3 id={headingId} className="text-lg font-semibold">
+        {student ? `${userName(student)}'s live session tasks` : "Live session tasks"}
+      </h3>
+      {!student && <p className="text-muted-foreground">Choose a student to see their progress on these tasks.</p>}
+      {student && progress.isPending && (
+        <p role="status" className="text-muted-foreground">
+          Loading their progress…
+        </p>
+      )}
+      {student && progress.isError && <p className="text-muted-foreground">Their progress could not be loaded.</p>}
+      {statuses && (
+        <ul className="space-y-1.5">
+          {tasks.map((task, index) => {
+            const { label, Icon, tone } = STATUS[statuses[index] ?? "not-started"];
+            return (
+              <li key={task.id} className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
+                <Icon aria-hidden className={cn("size-5 shrink-0", tone)} />
+                <span className="font-medium">{task.title}</span>
+                <span className="text-sm text-muted-foreground">
+                  <span className="sr-only">: </span>
+                  {label}
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <Button
+        onClick={onMarkComplete}
+        disabled={allCompleted || markComplete.isPending}
+        aria-busy={markComplete.isPending || undefined}
+      >
+        {markComplete.isPending && <LoaderCircle aria-hidden className="animate-spin" />}
+        {allCompleted ? "Completed" : "Mark as Complete for Student"}
+      </Button>
+    </section>
+  );
+}
+
+/** Feedback on this day for the chosen learner; they read it on their day page and on My Journey. */
+function FeedbackForm({
+  student,
+  chapterId,
+  dayId,
+}: {
+  student: UserSummary | null;
+  chapterId: string;
+  dayId: string;
+}) {
+  const [text, setText] = useState("");
+  const submit = useSubmitFeedback();
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!text.trim()) {
+      toast({ title: "Feedback cannot be empty", variant: "destructive" });
+      return;
+    }
+    if (!student) {
+      chooseStudentToast();
+      return;
+    }
+    submit.mutate({ studentId: student.id, chapterId, dayId, feedback: text.trim() }, { onSuccess: () => setText("") });
+  }
+
+  return (
+    <form onSubmit={onSubmit} aria-label="Feedback for the student" className="grid max-w-2xl gap-3">
+      <TextareaField
+        label="Feedback"
+        name="feedback"
+        rows={5}
+        maxLength={FEEDBACK_MAX_LENGTH}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        hint={`${student ? `For ${userName(student)}. ` : ""}${text.length} / ${FEEDBACK_MAX_LENGTH} characters`}
+      />
+      <div>
+        <Button type="submit" disabled={submit.isPending} aria-busy={submit.isPending || undefined}>
+          {submit.isPending && <LoaderCircle aria-hidden className="animate-spin" />}
+          Submit Feedback
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,60 @@
+import { UserRound } from "lucide-react";
+import { useState } from "react";
+import { Button } from "../../../components/ui/button";
+import { type UserSummary, useUserProgress } from "../api/staff";
+import { ProgressGrid } from "./progress-grid";
+import { ResetProgressDialog } from "./reset-progress-dialog";
+import { UserPicker, userName } from "./user-picker";
+
+/** The Tutor Dashboard: pick any user, see and correct their progress, or reset it. */
+export function TutorDashboard() {
+  const [student, setStudent] = useState<UserSummary | null>(null);
+  return (
+    <div className="grid gap-8">
+      <UserPicker value={student} onChange={setStudent} className="max-w-xl" />
+      {student ? (
+        <StudentProgress key={student.id} student={student} />
+      ) : (
+        <section
+          aria-labelledby="no-user-selected"
+          className="grid justify-items-center gap-2 rounded-lg border border-dashed px-6 py-12 text-center"
+        >
+          <UserRound aria-hidden className="size-10 text-muted-foreground" />
+          <h2 id="no-user-selected" className="text-xl font-semibold">
+            No User Selected
+          </h2>
+          <p className="text-muted-foreground">Please select a user from the dropdown to view their progress.</p>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function StudentProgress({ student }: { student: UserSummary }) {
+  const progress = useUserProgress(student.id);
+  const name = userName(student);
+  return (
+    <section aria-labelledby="student-progress" aria-busy={progress.isFetching} className="grid gap-6">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h2 id="student-progress" className="min-w-0 break-words text-2xl font-semibold">
+          Progress of {name}
+        </h2>
+        <ResetProgressDialog user={student} />
+      </div>
+      {progress.isError && !progress.isFetching ? (
+        <div className="grid justify-items-start gap-3 rounded-lg border border-destructive/40 p-4">
+          <p>The progress of {name} could not be loaded.</p>
+          <Button variant="outline" size="sm" onClick={() => progress.refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : progress.data && !progress.isError ? (
+        <ProgressGrid userId={student.id} progress={progress.data} />
+      ) : (
+        <p role="status" className="text-muted-foreground">
+          Loading progress…
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,207 @@
+import sharp from "sharp";
+
+/**
+ * Who may call what: every API route the app serves, against every kind of caller (QUALITY.md,
+ * "Access control"). tests/authorization.db.test.ts sends each cell's request and checks the answer
+ * and, on a deny, that the database is unchanged; it also fails when the app serves an API route that
+ * is missing here.
+ *
+ * Better Auth's own routes (/api/auth/*) are not listed: that library guards them itself, and the
+ * app hands it the whole path. /healthz and /media/avatars/:file are outside /api and public.
+ */
+
+export const ACTORS = [
+  "anonymous",
+  /** A learner (role Student) acting on themself: every :userId and studentId is their own id. */
+  "learner",
+  /** A second learner, acting on the first learner's id wherever a route takes a user id. */
+  "otherLearner",
+  "tutor",
+  "admin",
+  /** An Admin's session whose expires_at is in the past. */
+  "expiredSession",
+  /** An Admin's session that was signed out, its old cookie sent again. */
+  "revokedSession",
+] as const;
+
+export type Actor = (typeof ACTORS)[number];
+
+/** "allow": any 2xx; otherwise the exact status. */
+export type Outcome = "allow" | "401" | "403";
+
+export interface RequestContext {
+  /** The first learner's id: what every route with a user id addresses. */
+  learnerId: string;
+  /** Unique to each request, for values that must differ from one call to the next. */
+  serial: number;
+}
+
+export interface RouteRequest {
+  /** The concrete path, with ids filled in. */
+  path: string;
+  json?: unknown;
+  body?: BodyInit;
+  /** The connection's address, for routes rate-limited per client. */
+  clientIp?: string;
+}
+
+export interface RouteRule {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** The path as the app registers it (Hono's pattern, as `app.routes` lists it). */
+  route: string;
+  expected: Record<Actor, Outcome>;
+  /** A request that succeeds for an allowed actor and, where the route writes, would change the data. */
+  request: (context: RequestContext) => RouteRequest | Promise<RouteRequest>;
+}
+
+const ANYONE: Record<Actor, Outcome> = {
+  anonymous: "allow",
+  learner: "allow",
+  otherLearner: "allow",
+  tutor: "allow",
+  admin: "allow",
+  expiredSession: "allow",
+  revokedSession: "allow",
+};
+
+const SIGNED_IN: Record<Actor, Outcome> = {
+  anonymous: "401",
+  learner: "allow",
+  otherLearner: "allow",
+  tutor: "allow",
+  admin: "allow",
+  expiredSession: "401",
+  revokedSession: "401",
+};
+
+/** Tutor and Admin (policy "tutor:view"). */
+const STAFF: Record<Actor, Outcome> = { ...SIGNED_IN, learner: "403", otherLearner: "403" };
+
+/** Admin only (policy "admin:view"). */
+const ADMIN: Record<Actor, Outcome> = { ...STAFF, tutor: "403" };
+
+let avatarPng: Promise<Buffer> | undefined;
+
+async function avatarForm(): Promise<FormData> {
+  avatarPng ??= sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 20, g: 120, b: 90 } } })
+    .png()
+    .toBuffer();
+  const form = new FormData();
+  form.set("avatar", new File([new Uint8Array(await avatarPng)], "me.png", { type: "image/png" }));
+  return form;
+}
+
+const user = (id: string) => `/api/users/${encodeURIComponent(id)}`;
+
+export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
+  {
+    method: "GET",
+    route: "/api/profile",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/profile" }),
+  },
+  {
+    method: "PATCH",
+    route: "/api/profile",
+    expected: SIGNED_IN,
+    request: ({ serial }) => ({
+      path: "/api/profile",
+      json: { firstName: "Alex", lastName: "Tan", nickname: `Lex ${serial}` },
+    }),
+  },
+  {
+    method: "PUT",
+    route: "/api/profile/avatar",
+    expected: SIGNED_IN,
+    request: async () => ({ path: "/api/profile/avatar", body: await avatarForm() }),
+  },
+  {
+    // Visitors may write to us; a stale cookie is simply no sign-in.
+    method: "POST",
+    route: "/api/contact",
+    expected: ANYONE,
+    request: ({ serial }) => ({
+      path: "/api/contact",
+      json: { fullName: "Siti Aminah", email: "siti@example.com", message: `Terima kasih! (${serial})` },
+      clientIp: `198.51.100.${serial % 250}`,
+    }),
+  },
+  {
+    method: "GET",
+    route: "/api/admin/contact-messages",
+    expected: ADMIN,
+    request: () => ({ path: "/api/admin/contact-messages" }),
+  },
+  {
+    method: "GET",
+    route: "/api/progress",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/progress" }),
+  },
+  {
+    // The caller's own progress: the first learner has this task in progress, everyone else nothing.
+    method: "PUT",
+    route: "/api/progress/:chapterId/:dayId/:taskId",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/progress/chapter-1/day-1/story:read-dialog", json: { status: "completed" } }),
+  },
+  {
+    method: "GET",
+    route: "/api/users",
+    expected: STAFF,
+    request: () => ({ path: "/api/users?search=a&page=1&perPage=5" }),
+  },
+  {
+    method: "PATCH",
+    route: "/api/users/:userId/role",
+    expected: ADMIN,
+    request: ({ learnerId }) => ({ path: `${user(learnerId)}/role`, json: { role: "Admin" } }),
+  },
+  {
+    method: "GET",
+    route: "/api/users/:userId/progress",
+    expected: STAFF,
+    request: ({ learnerId }) => ({ path: `${user(learnerId)}/progress` }),
+  },
+  {
+    // Moves a completed task back, which only staff may do, on a day the learner has not unlocked.
+    method: "PUT",
+    route: "/api/users/:userId/progress/:chapterId/:dayId/:taskId",
+    expected: STAFF,
+    request: ({ learnerId }) => ({
+      path: `${user(learnerId)}/progress/chapter-1/day-1/story:read-setting`,
+      json: { status: "in-progress" },
+    }),
+  },
+  {
+    method: "DELETE",
+    route: "/api/users/:userId/progress",
+    expected: STAFF,
+    request: ({ learnerId }) => ({ path: `${user(learnerId)}/progress` }),
+  },
+  {
+    method: "POST",
+    route: "/api/feedback",
+    expected: STAFF,
+    request: ({ learnerId, serial }) => ({
+      path: "/api/feedback",
+      json: { studentId: learnerId, chapterId: "chapter-1", dayId: "day-1", feedback: `Bagus! (${serial})` },
+    }),
+  },
+  {
+    // Everyone reads only the feedback they received.
+    method: "GET",
+    route: "/api/feedback",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/feedback" }),
+  },
+];
+
+/** True when `path` (query string aside) is one that Hono's pattern `route` matches. */
+export function pathMatchesRoute(path: string, route: string): boolean {
+  const pattern = route
+    .split("/")
+    .map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("/");
+  return new RegExp(`^${pattern}$`).test(path.split("?")[0]!);
+}
