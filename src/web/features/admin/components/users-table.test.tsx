@@ -1,5 +1,5 @@
-import { configure, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { json, makeProfile, stubApi } from "../../../testing/fake-api";
 import { setSession, signedInAs, signedOut } from "../../../testing/fake-auth-client";
 import { renderApp } from "../../../testing/render-app";
@@ -7,17 +7,7 @@ import type { UserSummary } from "../../staff/api/staff";
 
 vi.mock("../../../lib/auth-client", () => import("../../../testing/fake-auth-client"));
 
-// A page of twenty Radix selects takes about a second to render in jsdom on a busy machine.
-configure({ asyncUtilTimeout: 5000 });
-
 const admin = makeProfile({ id: "admin-1", role: "Admin" });
-
-beforeAll(() => {
-  // Radix Select calls pointer capture and scrolling, which jsdom does not have.
-  Element.prototype.hasPointerCapture = () => false;
-  Element.prototype.releasePointerCapture = () => {};
-  Element.prototype.scrollIntoView = () => {};
-});
 
 beforeEach(() => setSession(signedInAs(admin.id)));
 

@@ -1,4 +1,4 @@
-import { configure, fireEvent, renderHook, screen, within } from "@testing-library/react";
+import { fireEvent, renderHook, screen, within } from "@testing-library/react";
 import { vi } from "vitest";
 import type { Role } from "../../../../course/roles";
 import { dismissToast, useCurrentToast } from "../../../lib/toast";
@@ -11,16 +11,6 @@ import { renderApp } from "../../../testing/render-app";
  * Shared set-up for the Tutor Dashboard tests. Each test file must also replace the auth client:
  * `vi.mock("../../../lib/auth-client", () => import("../../../testing/fake-auth-client"))`.
  */
-
-/** Run before a file's tests (`beforeAll(prepareStaffTests)`). */
-export function prepareStaffTests() {
-  // Radix Select calls pointer capture and scrolling, which jsdom does not have.
-  Element.prototype.hasPointerCapture = () => false;
-  Element.prototype.releasePointerCapture = () => {};
-  Element.prototype.scrollIntoView = () => {};
-  // Re-rendering the whole course grid after a change takes jsdom over a second on a busy machine.
-  configure({ asyncUtilTimeout: 5_000 });
-}
 
 /** Signs in staff (a Tutor unless told) over the fake staff API and opens /tutor. */
 export async function openTutorDashboard(role: Role = "Tutor", options: Parameters<typeof fakeStaffApi>[0] = {}) {

@@ -1,19 +1,17 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ProgressMap } from "../../../../course/progress-rules";
 import {
   allStatusSelects,
   chooseStatus,
   openTutorDashboard,
   pickUser,
-  prepareStaffTests,
   resetStaffTest,
   statusSelect,
 } from "./staff-test-kit";
 
 vi.mock("../../../lib/auth-client", () => import("../../../testing/fake-auth-client"));
 
-beforeAll(prepareStaffTests);
 afterEach(resetStaffTest);
 
 /** Aisyah (student-1) has started day 1. */

@@ -1,10 +1,9 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { openTutorDashboard, prepareStaffTests, resetStaffTest, searchBox } from "./staff-test-kit";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { openTutorDashboard, resetStaffTest, searchBox } from "./staff-test-kit";
 
 vi.mock("../../../lib/auth-client", () => import("../../../testing/fake-auth-client"));
 
-beforeAll(prepareStaffTests);
 afterEach(resetStaffTest);
 
 const userSearches = (requests: { method: string; path: string }[]) =>
