@@ -173,6 +173,8 @@ for (const theme of ["light", "dark"] as const) {
       "/chapter-1/day-5",
       "/chapter-2",
       "/chapter-2/day-7/codebook",
+      "/settings",
+      "/profile",
     ]) {
       await page.goto(path);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();

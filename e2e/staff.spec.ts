@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 
 const password = "kopi-o-kosong";
@@ -105,10 +106,19 @@ test("an admin makes a tutor, who corrects a learner's progress, leaves feedback
   await learner.page.goto("/chapter-1/day-2");
   await expect(learner.page.getByRole("button", { name: "Mark as Complete" })).toBeEnabled();
 
+  // The staff pages pass axe, with a learner picked and the reset dialog open.
+  await admin.page.goto("/admin");
+  await expect(admin.page.getByRole("combobox", { name: `Role for ${learner.name}` })).toBeVisible();
+  expect((await new AxeBuilder({ page: admin.page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+  await tutor.page.goto("/chapter-1/day-1/live-session");
+  await pickUser(tutor.page, learner.email, learner.name);
+  expect((await new AxeBuilder({ page: tutor.page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+
   // Reset from the dashboard, behind a confirmation.
   await tutor.page.goto("/tutor");
   await pickUser(tutor.page, learner.email, learner.name);
   await tutor.page.getByRole("button", { name: "Reset progress" }).click();
+  expect((await new AxeBuilder({ page: tutor.page }).analyze()).violations.map((v) => v.id)).toEqual([]);
   await tutor.page.getByRole("alertdialog").getByRole("button", { name: "Reset progress" }).click();
   await expectToast(tutor.page, "User's progress has been reset.");
   await expect(vocabulary).toHaveText(/Not started/);

@@ -32,6 +32,8 @@ export type Outcome = "allow" | "401" | "403";
 export interface RequestContext {
   /** The first learner's id: what every route with a user id addresses. */
   learnerId: string;
+  /** The caller's password (every test account has the same), for routes that ask for it again. */
+  password: string;
   /** Unique to each request, for values that must differ from one call to the next. */
   serial: number;
 }
@@ -52,6 +54,12 @@ export interface RouteRule {
   expected: Record<Actor, Outcome>;
   /** A request that succeeds for an allowed actor and, where the route writes, would change the data. */
   request: (context: RequestContext) => RouteRequest | Promise<RouteRequest>;
+  /**
+   * The route deletes the caller's own account. Each cell then calls it from a throwaway account
+   * of the actor's kind (same role; a session expired or signed out the same way), made for that
+   * cell, so an allowed call ends only that account and the next cell still has its actors.
+   */
+  deletesCaller?: true;
 }
 
 const ANYONE: Record<Actor, Outcome> = {
@@ -131,6 +139,48 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     route: "/api/admin/contact-messages",
     expected: ADMIN,
     request: () => ({ path: "/api/admin/contact-messages" }),
+  },
+  {
+    method: "GET",
+    route: "/api/settings",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/settings" }),
+  },
+  {
+    // Every cell starts from the defaults (light, notifications on): this request changes both.
+    method: "PATCH",
+    route: "/api/settings",
+    expected: SIGNED_IN,
+    request: ({ serial }) => ({
+      path: "/api/settings",
+      json: { theme: serial % 2 === 0 ? "dark" : "system", emailNotifications: false },
+    }),
+  },
+  {
+    method: "GET",
+    route: "/api/account/export",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/account/export" }),
+  },
+  {
+    method: "GET",
+    route: "/api/account/sessions",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/account/sessions" }),
+  },
+  {
+    // The stale sessions' accounts are signed in on a second device too, which this would sign out.
+    method: "POST",
+    route: "/api/account/sessions/revoke-others",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/account/sessions/revoke-others" }),
+  },
+  {
+    method: "DELETE",
+    route: "/api/account",
+    expected: SIGNED_IN,
+    request: ({ password }) => ({ path: "/api/account", json: { password } }),
+    deletesCaller: true,
   },
   {
     method: "GET",

@@ -1,14 +1,18 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, gt, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "../src/course/roles";
 import { contactMessage, session, taskProgress, tutorFeedback, user } from "../src/server/db/schema";
 import { ACTORS, type Actor, AUTHORIZATION_TABLE, type Outcome, pathMatchesRoute } from "./authorization-table";
-import { createTestApp } from "./test-app";
+import { createTestApp, newUser } from "./test-app";
 
 const t = await createTestApp();
 
+/** Every account made here has newUser's password. */
+const DEFAULT_PASSWORD = newUser().password;
+
 interface Account {
   id: string;
+  email: string;
   cookie: string;
   role: Role;
 }
@@ -20,44 +24,69 @@ let expiredSessionRow: typeof session.$inferSelect;
 async function account(role: Role): Promise<Account> {
   const { user: details, cookie } = await t.signedInUser();
   const [row] = await t.db.update(user).set({ role }).where(eq(user.email, details.email)).returning({ id: user.id });
-  return { id: row!.id, cookie, role };
+  return { id: row!.id, email: details.email, cookie, role };
 }
 
 const profileStatus = async (cookie: string) => (await t.request("/api/profile", { cookie })).status;
 
+/**
+ * A new account standing for `actor`. Each stale cookie is shown to work first, so its 401s later
+ * come from the expiry or the sign-out. The stale ones are also signed in on a second device, which
+ * a wrongly allowed "sign out my other devices" would end, and the snapshot would show.
+ */
+async function newActor(
+  actor: Exclude<Actor, "anonymous">,
+): Promise<Account & { expiredRow?: typeof session.$inferSelect }> {
+  switch (actor) {
+    case "learner":
+    case "otherLearner":
+      return account("Student");
+    case "tutor":
+      return account("Tutor");
+    case "admin":
+      return account("Admin");
+    case "expiredSession": {
+      const expired = await account("Admin");
+      expect(await profileStatus(expired.cookie)).toBe(200);
+      const [row] = await t.db
+        .update(session)
+        .set({ expiresAt: sql`now() - interval '1 minute'` })
+        .where(eq(session.userId, expired.id))
+        .returning();
+      await t.signIn({ email: expired.email, password: DEFAULT_PASSWORD });
+      return { ...expired, expiredRow: row! };
+    }
+    case "revokedSession": {
+      const revoked = await account("Admin");
+      expect(await profileStatus(revoked.cookie)).toBe(200);
+      const signOut = await t.request("/api/auth/sign-out", { method: "POST", cookie: revoked.cookie, json: {} });
+      expect(signOut.status).toBe(200);
+      expect(await t.db.select().from(session).where(eq(session.userId, revoked.id))).toEqual([]);
+      await t.signIn({ email: revoked.email, password: DEFAULT_PASSWORD });
+      return revoked;
+    }
+  }
+}
+
 beforeAll(async () => {
-  accounts.learner = await account("Student");
-  accounts.otherLearner = await account("Student");
-  accounts.tutor = await account("Tutor");
-  accounts.admin = await account("Admin");
-
-  // Each stale cookie is shown to work first, so its 401s later come from the expiry or the sign-out.
-  const expired = await account("Admin");
-  expect(await profileStatus(expired.cookie)).toBe(200);
-  const [row] = await t.db
-    .update(session)
-    .set({ expiresAt: sql`now() - interval '1 minute'` })
-    .where(eq(session.userId, expired.id))
-    .returning();
-  expiredSessionRow = row!;
-  accounts.expiredSession = expired;
-
-  const revoked = await account("Admin");
-  expect(await profileStatus(revoked.cookie)).toBe(200);
-  const signOut = await t.request("/api/auth/sign-out", { method: "POST", cookie: revoked.cookie, json: {} });
-  expect(signOut.status).toBe(200);
-  expect(await t.db.select().from(session).where(eq(session.userId, revoked.id))).toEqual([]);
-  accounts.revokedSession = revoked;
+  for (const actor of ACTORS) {
+    if (actor === "anonymous") continue;
+    const { expiredRow, ...made } = await newActor(actor);
+    accounts[actor] = made;
+    if (expiredRow) expiredSessionRow = expiredRow;
+  }
 });
 
 /**
- * The same data before every cell: the actors' roles, some progress for both learners, feedback the
- * first learner received and one contact message, so that a wrongly allowed write, change or delete
+ * The same data before every cell: the actors' roles and default settings, some progress for both
+ * learners, feedback the first learner received and one contact message, so that a wrongly allowed write, change or delete
  * would show in the snapshot. The expired session is put back too (Better Auth deletes an expired
  * session when it meets one).
  */
 async function resetWorld() {
-  for (const { id, role } of Object.values(accounts)) await t.db.update(user).set({ role }).where(eq(user.id, id));
+  for (const { id, role } of Object.values(accounts)) {
+    await t.db.update(user).set({ role, theme: "light", emailNotifications: true }).where(eq(user.id, id));
+  }
   await t.db.delete(taskProgress);
   await t.db.insert(taskProgress).values([
     {
@@ -98,9 +127,12 @@ async function resetWorld() {
     .onConflictDoUpdate({ target: session.id, set: { expiresAt: expiredSessionRow.expiresAt } });
 }
 
-/** Everything an API call could write: accounts (roles, profiles), progress, feedback, contact messages. */
+/**
+ * Everything an API call could write: accounts (roles, profiles, settings), live sessions, progress,
+ * feedback, contact messages. Expired sessions are left out: Better Auth deletes one when it meets it.
+ */
 async function snapshot() {
-  const [users, progress, feedback, messages] = await Promise.all([
+  const [users, sessions, progress, feedback, messages] = await Promise.all([
     t.db
       .select({
         id: user.id,
@@ -109,10 +141,18 @@ async function snapshot() {
         lastName: user.lastName,
         nickname: user.nickname,
         avatarPath: user.avatarPath,
+        theme: user.theme,
+        emailNotifications: user.emailNotifications,
+        twoFactorEnabled: user.twoFactorEnabled,
         updatedAt: sql<string>`${user.updatedAt}::text`,
       })
       .from(user)
       .orderBy(asc(user.id)),
+    t.db
+      .select({ id: session.id, userId: session.userId })
+      .from(session)
+      .where(gt(session.expiresAt, sql`now()`))
+      .orderBy(asc(session.id)),
     t.db
       .select({
         userId: taskProgress.userId,
@@ -127,7 +167,7 @@ async function snapshot() {
     t.db.select().from(tutorFeedback).orderBy(asc(tutorFeedback.id)),
     t.db.select().from(contactMessage).orderBy(asc(contactMessage.id)),
   ]);
-  return { users, progress, feedback, messages };
+  return { users, sessions, progress, feedback, messages };
 }
 
 const statusOf = (outcome: Outcome) => (outcome === "allow" ? "2xx" : outcome);
@@ -159,7 +199,7 @@ describe("the authorization table", () => {
   it.each(AUTHORIZATION_TABLE.map((rule) => [`${rule.method} ${rule.route}`, rule] as const))(
     "%s: its request addresses its route and some actor is allowed it",
     async (_name, rule) => {
-      const built = await rule.request({ learnerId: "some-user-id", serial: 0 });
+      const built = await rule.request({ learnerId: "some-user-id", password: DEFAULT_PASSWORD, serial: 0 });
       expect(pathMatchesRoute(built.path, rule.route), built.path).toBe(true);
       expect(Object.values(rule.expected)).toContain("allow");
     },
@@ -171,21 +211,22 @@ describe.each(AUTHORIZATION_TABLE.map((rule) => [`${rule.method} ${rule.route}`,
   (_name, rule) => {
     it.each(ACTORS.map((actor) => [actor, rule.expected[actor]] as const))("%s: %s", async (actor, outcome) => {
       await resetWorld();
+      const caller = actor === "anonymous" ? null : rule.deletesCaller ? await newActor(actor) : accounts[actor];
       const before = await snapshot();
       serial += 1;
-      const { path, json, body, clientIp } = await rule.request({ learnerId: accounts.learner.id, serial });
-      const response = await t.request(path, {
-        method: rule.method,
-        cookie: actor === "anonymous" ? undefined : accounts[actor].cookie,
-        json,
-        body,
-        clientIp,
+      const { path, json, body, clientIp } = await rule.request({
+        learnerId: accounts.learner.id,
+        password: DEFAULT_PASSWORD,
+        serial,
       });
+      const response = await t.request(path, { method: rule.method, cookie: caller?.cookie, json, body, clientIp });
       expect(statusClass(response.status), await response.clone().text()).toBe(statusOf(outcome));
       if (outcome !== "allow") {
         const { error } = await response.json();
         expect(error.code).toBe(outcome === "401" ? "UNAUTHORIZED" : "FORBIDDEN");
         expect(await snapshot()).toEqual(before);
+      } else if (rule.deletesCaller) {
+        expect(await t.db.select().from(user).where(eq(user.id, caller!.id))).toEqual([]);
       }
     });
   },

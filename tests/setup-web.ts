@@ -1,8 +1,13 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach } from "vitest";
+import { clearToasts } from "../src/web/lib/toast";
 
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  // The toast store lives for the whole file; a toast from one test must not show in the next.
+  clearToasts();
+});
 
 // Pages render through the real router with lazy routes; on a busy two-core machine (CI runs the
 // suites side by side) a render and its toast can take over the default one second to appear.

@@ -153,9 +153,43 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, o
   };
 }
 
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
 export function cookieFrom(response: Response): string {
   return response.headers
     .getSetCookie()
     .map((cookie) => cookie.split(";")[0])
     .join("; ");
+}
+
+/**
+ * Cookies kept across responses the way a browser keeps them: set, replaced, and dropped when a
+ * response expires them. `header` is what the next request sends.
+ */
+export function cookieJar(initial = "") {
+  const cookies = new Map<string, string>();
+  for (const pair of initial.split(";")) {
+    const at = pair.indexOf("=");
+    if (at > 0) cookies.set(pair.slice(0, at).trim(), pair.slice(at + 1));
+  }
+  return {
+    store(response: Response): Response {
+      for (const header of response.headers.getSetCookie()) {
+        const [pair = "", ...attributes] = header.split(";");
+        const at = pair.indexOf("=");
+        const name = pair.slice(0, at).trim();
+        const value = pair.slice(at + 1);
+        const expired = value === "" || attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute));
+        if (expired) cookies.delete(name);
+        else cookies.set(name, value);
+      }
+      return response;
+    },
+    get header(): string {
+      return [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    },
+    names(): string[] {
+      return [...cookies.keys()];
+    },
+  };
 }

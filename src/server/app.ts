@@ -10,6 +10,7 @@ import type pg from "pg";
 import type { Logger } from "pino";
 import type { Chapter } from "../course/course";
 import type { Auth } from "./auth/auth";
+import { createPasswordCheck } from "./auth/password-check";
 import { loadSession } from "./auth/session";
 import type { Database } from "./db/client";
 import { databaseAnswers } from "./db/client";
@@ -17,6 +18,8 @@ import { withClientIp } from "./http/client-ip";
 import type { AppEnv } from "./http/context";
 import { createErrorHandler, errorJson, forbidden, payloadTooLarge } from "./http/errors";
 import type { Mailer } from "./mail/mailer";
+import { accountRoutes } from "./modules/account/account.routes";
+import { createAccountService } from "./modules/account/account.service";
 import { adminRoutes } from "./modules/admin/admin.routes";
 import { contactRoutes } from "./modules/contact/contact.routes";
 import { createContactService } from "./modules/contact/contact.service";
@@ -26,6 +29,8 @@ import { profileRoutes } from "./modules/profile/profile.routes";
 import { createProfileService } from "./modules/profile/profile.service";
 import { progressRoutes } from "./modules/progress/progress.routes";
 import { createProgressService } from "./modules/progress/progress.service";
+import { settingsRoutes } from "./modules/settings/settings.routes";
+import { createSettingsService } from "./modules/settings/settings.service";
 import { usersRoutes } from "./modules/users/users.routes";
 import { createUsersService } from "./modules/users/users.service";
 import type { FileStorage } from "./storage/storage";
@@ -118,6 +123,15 @@ export function createApp(deps: AppDeps) {
   api.use(loadSession(auth));
   api.use("/profile", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
   api.route("/profile", profileRoutes(createProfileService(deps.db, deps.storage)));
+  api.use("/settings", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
+  api.route("/settings", settingsRoutes(createSettingsService(deps.db)));
+  const account = createAccountService({
+    db: deps.db,
+    storage: deps.storage,
+    checkPassword: createPasswordCheck(auth),
+  });
+  api.use("/account/*", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
+  api.route("/account", accountRoutes(account, auth));
   const progress = createProgressService(deps.db, deps.course);
   api.use("/progress/*", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
   api.route("/progress", progressRoutes(progress));

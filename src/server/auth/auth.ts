@@ -1,6 +1,7 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";
+import { twoFactor } from "better-auth/plugins";
 import type { Logger } from "pino";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../course/account-rules";
 import type { Database } from "../db/client";
@@ -37,8 +38,10 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
     database: drizzleAdapter(db, { provider: "pg", schema }),
     telemetry: { enabled: false },
     // Profile changes go through PATCH /api/profile, which validates them; Better Auth's own
-    // update endpoint would accept names without those rules.
-    disabledPaths: ["/update-user"],
+    // update endpoint would accept names without those rules. The second factor is an authenticator
+    // app (TOTP) or a backup code; codes sent by email or SMS (the plugin's OTP) are not offered.
+    disabledPaths: ["/update-user", "/two-factor/send-otp", "/two-factor/verify-otp"],
+    plugins: [twoFactor({ issuer: "Jalan" })],
     hooks: {
       // A password change always signs out the account's other sessions, whatever the client asks.
       before: createAuthMiddleware(async (ctx) => {
@@ -77,6 +80,7 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
         nickname: null,
         role: "Student",
         avatarPath: null,
+        twoFactorEnabled: false,
         id,
       }),
       async sendResetPassword({ user, url }) {

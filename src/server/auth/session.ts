@@ -6,7 +6,8 @@ import type { Auth } from "./auth";
 
 /**
  * Reads the session cookie through Better Auth and puts the user on the context. When Better Auth
- * renews the session it answers with a fresh cookie, which is passed on to the response.
+ * renews the session it answers with a fresh cookie, which is passed on to the response unless the
+ * handler set that cookie itself.
  */
 export function loadSession(auth: Auth): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -20,12 +21,19 @@ export function loadSession(auth: Auth): MiddlewareHandler<AppEnv> {
         c.set("sessionId", response.session.id);
       }
       await next();
-      for (const cookie of headers.getSetCookie()) c.res.headers.append("set-cookie", cookie);
+      // A cookie the handler set itself wins: account deletion expires the session cookie, which a
+      // renewal appended after it would bring back.
+      const setByHandler = new Set(c.res.headers.getSetCookie().map(cookieName));
+      for (const cookie of headers.getSetCookie()) {
+        if (!setByHandler.has(cookieName(cookie))) c.res.headers.append("set-cookie", cookie);
+      }
       return;
     }
     await next();
   };
 }
+
+const cookieName = (setCookie: string) => setCookie.slice(0, setCookie.indexOf("="));
 
 export function requireUser(c: Context<AppEnv>): SessionUser {
   const user = c.get("user");

@@ -26,6 +26,7 @@ describe("migrateDatabase", () => {
       "session",
       "task_progress",
       "tutor_feedback",
+      "two_factor",
       "user",
       "verification",
     ]);

@@ -1,9 +1,25 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { TASK_STATUSES } from "../../course/progress-status";
 import { ROLES } from "../../course/roles";
 
 export const roleEnum = pgEnum("role", ROLES);
+
+/** The colour schemes a learner can pick in Settings; "system" follows the device. */
+export const THEMES = ["light", "dark", "system"] as const;
+export type Theme = (typeof THEMES)[number];
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () =>
@@ -12,21 +28,34 @@ const updatedAt = () =>
     .defaultNow()
     .$onUpdate(() => new Date());
 
-/** Better Auth's user table, extended with the learner's profile (spec section 3, "profiles"). */
-export const user = pgTable("user", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  email: text("email").notNull().unique(),
-  emailVerified: boolean("email_verified").notNull().default(false),
-  image: text("image"),
-  firstName: text("first_name").notNull().default(""),
-  lastName: text("last_name").notNull().default(""),
-  nickname: text("nickname"),
-  role: roleEnum("role").notNull().default("Student"),
-  avatarPath: text("avatar_path"),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+/**
+ * Better Auth's user table, extended with the learner's profile (spec section 3, "profiles"), their
+ * settings (theme, email notifications) and the two-factor plugin's flag.
+ */
+export const user = pgTable(
+  "user",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    email: text("email").notNull().unique(),
+    emailVerified: boolean("email_verified").notNull().default(false),
+    image: text("image"),
+    firstName: text("first_name").notNull().default(""),
+    lastName: text("last_name").notNull().default(""),
+    nickname: text("nickname"),
+    role: roleEnum("role").notNull().default("Student"),
+    avatarPath: text("avatar_path"),
+    theme: text("theme", { enum: THEMES }).notNull().default("light"),
+    emailNotifications: boolean("email_notifications").notNull().default(true),
+    /** Set by Better Auth's two-factor plugin once an authenticator code has been verified. */
+    twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check("user_theme_check", sql`${table.theme} in (${sql.raw(THEMES.map((theme) => `'${theme}'`).join(", "))})`),
+  ],
+);
 
 export const session = pgTable(
   "session",
@@ -78,6 +107,27 @@ export const verification = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [index("verification_identifier_idx").on(table.identifier)],
+);
+
+/**
+ * Better Auth's two-factor plugin: the encrypted TOTP secret and backup codes of an account, and its
+ * count of failed codes (the plugin locks the account for a while after too many).
+ */
+export const twoFactor = pgTable(
+  "two_factor",
+  {
+    id: text("id").primaryKey(),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    verified: boolean("verified").notNull().default(true),
+    failedVerificationCount: integer("failed_verification_count").notNull().default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  },
+  // One row per account: the plugin looks rows up by user id and updates the row a second "enable" finds.
+  (table) => [uniqueIndex("two_factor_user_id_idx").on(table.userId)],
 );
 
 /** One row per task a learner has touched; no row means not-started. section_id is the day. */

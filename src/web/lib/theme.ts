@@ -1,3 +1,5 @@
+import { useSyncExternalStore } from "react";
+
 /**
  * Light (the default), dark, or whatever the device prefers. public/theme-init.js applies the stored
  * choice before the first paint with the same key and rule; this module changes it at run time.
@@ -9,7 +11,11 @@ export const THEME_STORAGE_KEY = "jalan-theme";
 
 const darkQuery = "(prefers-color-scheme: dark)";
 
-function isTheme(value: unknown): value is Theme {
+/** This visit's choice when the device cannot store it, so the page still reports what it shows. */
+let unstoredTheme: Theme | null = null;
+const listeners = new Set<() => void>();
+
+export function isTheme(value: unknown): value is Theme {
   return typeof value === "string" && (THEMES as readonly string[]).includes(value);
 }
 
@@ -19,7 +25,7 @@ export function getTheme(): Theme {
     return isTheme(stored) ? stored : "light";
   } catch {
     // Storage can be off (private modes, blocked cookies): the default theme still works.
-    return "light";
+    return unstoredTheme ?? "light";
   }
 }
 
@@ -28,14 +34,33 @@ function applyTheme(theme: Theme) {
   document.documentElement.classList.toggle("dark", dark);
 }
 
-/** Applies the theme at once and remembers it for the next visit. */
+/** Applies the theme at once and remembers it on this device for the next visit. */
 export function setTheme(theme: Theme) {
   try {
     localStorage.setItem(THEME_STORAGE_KEY, theme);
   } catch {
     // Not remembered, but still applied for this visit.
+    unstoredTheme = theme;
   }
   applyTheme(theme);
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void) {
+  const followOtherTab = (event: StorageEvent) => {
+    if (event.key === THEME_STORAGE_KEY) listener();
+  };
+  listeners.add(listener);
+  window.addEventListener("storage", followOtherTab);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener("storage", followOtherTab);
+  };
+}
+
+/** The device's theme choice, kept current when it changes here or in another tab. */
+export function useTheme(): Theme {
+  return useSyncExternalStore(subscribe, getTheme, () => "light");
 }
 
 /**

@@ -53,3 +53,9 @@ export function useCurrentToast(): ToastMessage | null {
     () => null,
   );
 }
+
+/** Forgets the toast on screen, if any: each page test starts with none (tests/setup-web.ts). */
+export function clearToasts() {
+  current = null;
+  emit();
+}

@@ -54,6 +54,11 @@ export function Component() {
               <li>Your learning progress: which tasks of which days you have started or completed.</li>
               <li>Feedback your tutors write about your live sessions.</li>
               <li>Messages you send through the contact form, with the name and email you give.</li>
+              <li>Your settings: your colour theme and whether we may email you.</li>
+              <li>
+                If you turn on two-factor sign-in: the secret your authenticator app shares with us and your backup
+                codes, stored encrypted.
+              </li>
               <li>
                 For each signed-in session: when it started and was last used, your browser's user agent and IP address,
                 so you can recognise your devices.
@@ -73,8 +78,9 @@ export function Component() {
             <h2>4. Cookies and storage in your browser</h2>
             <p>
               We set one cookie: a session cookie that keeps you signed in. It is HttpOnly (scripts cannot read it) and
-              is sent only to our own site. Your browser also remembers your colour theme. There are no tracking or
-              advertising cookies.
+              is sent only to our own site. While you enter a two-factor code we set a second, short-lived cookie that
+              remembers the first step of your sign-in. Your browser also remembers your colour theme. There are no
+              tracking or advertising cookies.
             </p>
           </li>
           <li>
@@ -96,9 +102,11 @@ export function Component() {
           <li>
             <h2>7. Your choices and rights</h2>
             <p>
-              You can correct your name and picture on your profile page at any time. You can ask for a copy of
-              everything we store about you, or for your account and all its data to be deleted: write to us through the{" "}
-              {contactLink} from the email address of your account and we will do it within 30 days.
+              You can correct your name and picture on your profile page at any time. On your settings page you can
+              download everything we store about you as one file (Export My Data), see the devices you are signed in on
+              and sign them out, and delete your account: that removes your account, progress, the feedback about you,
+              the contact messages linked to your account and your picture at once, and cannot be undone. For anything
+              else, write to us through the {contactLink}.
             </p>
           </li>
         </ol>

@@ -1,5 +1,10 @@
 import { Page } from "../components/page";
+import { SettingsPage } from "../features/settings/components/settings-page";
 
 export function Component() {
-  return <Page title="Settings" intro="Notifications, theme and your data will be managed here." />;
+  return (
+    <Page title="Settings" intro="Your theme, notifications, signed-in devices and data.">
+      <SettingsPage />
+    </Page>
+  );
 }

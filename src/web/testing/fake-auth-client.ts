@@ -33,6 +33,40 @@ export const signedInAs = (id: string, email = `${id}@example.com`): FakeSession
 
 const ok = { data: {}, error: null };
 
+/**
+ * Two-factor sign-in as the fake server knows it: enabling answers `totpURI` and `backupCodes`;
+ * verifyTotp accepts `code`, verifyBackupCode any of `backupCodes`; anything else answers Better
+ * Auth's own messages.
+ */
+export const fakeTwoFactor = {
+  secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+  totpURI:
+    "otpauth://totp/Jalan:siti%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Jalan&digits=6&period=30",
+  backupCodes: ["k3j9d-2mx8q", "p4w7z-c1v6n", "h8t2r-y5u0e"],
+  code: "123456",
+};
+
+/** The user who passed the password step and still owes the second factor; null when nobody does. */
+let awaitingSecondFactor: string | null = null;
+
+/**
+ * The next signIn.email answers as Better Auth does for a user with two-factor sign-in on: no
+ * session yet, `twoFactorRedirect`. A right code afterwards signs `userId` in.
+ */
+export function requireSecondFactorOnNextSignIn(userId: string) {
+  authClient.signIn.email.mockImplementationOnce(async () => {
+    awaitingSecondFactor = userId;
+    return { data: { twoFactorRedirect: true, twoFactorMethods: ["totp"] }, error: null } as never;
+  });
+}
+
+function verified(valid: boolean, message: string) {
+  if (!valid) return { data: null, error: { message, status: 401, statusText: "Unauthorized" } };
+  if (awaitingSecondFactor) setSession(signedInAs(awaitingSecondFactor));
+  awaitingSecondFactor = null;
+  return { data: { token: "session-token" }, error: null };
+}
+
 export const authClient = {
   signUp: { email: vi.fn(async (_body: Record<string, unknown>) => ok) },
   signIn: { email: vi.fn(async (_body: { email: string; password: string }) => ok) },
@@ -40,7 +74,26 @@ export const authClient = {
   changePassword: vi.fn(async (_body: Record<string, unknown>) => ok),
   requestPasswordReset: vi.fn(async (_body: Record<string, unknown>) => ok),
   resetPassword: vi.fn(async (_body: Record<string, unknown>) => ok),
+  twoFactor: {
+    enable: vi.fn(async (_body: { password: string }) => ({
+      data: { totpURI: fakeTwoFactor.totpURI, backupCodes: [...fakeTwoFactor.backupCodes] },
+      error: null,
+    })),
+    verifyTotp: vi.fn(async ({ code }: { code: string }) => verified(code === fakeTwoFactor.code, "Invalid code")),
+    verifyBackupCode: vi.fn(async ({ code }: { code: string }) =>
+      verified(fakeTwoFactor.backupCodes.includes(code), "Invalid backup code"),
+    ),
+    disable: vi.fn(async (_body: { password: string }) => ({ data: { status: true }, error: null })),
+  },
 };
+
+/** Forgets the calls and the queued answers of the fake client's sign-in and two-factor methods. */
+export function resetFakeTwoFactor() {
+  awaitingSecondFactor = null;
+  authClient.signIn.email.mockReset();
+  for (const method of Object.values(authClient.twoFactor)) method.mockReset();
+}
 
 const actual = await vi.importActual<typeof AuthClientModule>("../lib/auth-client");
 export const authErrorOf = actual.authErrorOf;
+export const authResultOf = actual.authResultOf;

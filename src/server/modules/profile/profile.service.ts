@@ -30,13 +30,23 @@ export const profileUpdateSchema = z
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
 const AVATAR_PREFIX = "avatars/";
-const avatarKeys = (avatarPath: string) => ({ small: `${avatarPath}-100.webp`, large: `${avatarPath}-200.webp` });
+/** The storage keys of an avatar's two files, from the prefix `user.avatar_path` holds. */
+export const avatarKeys = (avatarPath: string) => ({
+  small: `${avatarPath}-100.webp`,
+  large: `${avatarPath}-200.webp`,
+});
 const mediaUrl = (key: string) => `/media/${key}`;
+
+/** The URLs of an account's avatar, or null when it has none. */
+export function avatarUrls(avatarPath: string | null): Profile["avatar"] {
+  if (!avatarPath) return null;
+  const keys = avatarKeys(avatarPath);
+  return { small: mediaUrl(keys.small), large: mediaUrl(keys.large) };
+}
 
 type UserRow = typeof user.$inferSelect;
 
 function toProfile(row: UserRow): Profile {
-  const keys = row.avatarPath ? avatarKeys(row.avatarPath) : null;
   return {
     id: row.id,
     email: row.email,
@@ -44,7 +54,7 @@ function toProfile(row: UserRow): Profile {
     lastName: row.lastName,
     nickname: row.nickname,
     role: row.role,
-    avatar: keys ? { small: mediaUrl(keys.small), large: mediaUrl(keys.large) } : null,
+    avatar: avatarUrls(row.avatarPath),
   };
 }
 

@@ -9,11 +9,11 @@ import { pageQuerySchema } from "../../http/validation";
 const NO_SUCH_USER = "There is no such user.";
 
 /**
- * The key of the transaction lock every role change takes (pg_advisory_xact_lock, one 64-bit key).
- * Any constant shared by all instances works; it differs from the migration lock's key, and the
- * contact form's two-part keys never meet single keys.
+ * The key of the transaction lock every change to the set of Admins takes: role changes and account
+ * deletions (pg_advisory_xact_lock, one 64-bit key). Any constant shared by all instances works; it
+ * differs from the migration lock's key, and the contact form's two-part keys never meet single keys.
  */
-const ROLE_CHANGE_LOCK_KEY = 7_346_214_902;
+const ADMIN_CHANGE_LOCK_KEY = 7_346_214_902;
 
 export const usersQuerySchema = pageQuerySchema.extend({
   search: z
@@ -61,8 +61,28 @@ const summaryColumns = {
   role: user.role,
 };
 
-const lastAdmin = () =>
-  new HttpError(409, "LAST_ADMIN", "Jalan needs at least one admin. Make someone else an admin first.");
+/** A database handle or an open transaction: what the helpers below run their queries on. */
+type Queries = Pick<Database, "execute" | "select">;
+
+/**
+ * Makes every change that could leave Jalan without an Admin take turns, on every instance, until
+ * the caller's transaction ends. Checks made after it (assertNotLastAdmin) stay true until then.
+ */
+export async function lockAdminChanges(tx: Queries): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_CHANGE_LOCK_KEY}::bigint)`);
+}
+
+/**
+ * 409 LAST_ADMIN when an account of role `role` is about to stop being an Admin (demoted or
+ * deleted) and it is the only one. Run it under lockAdminChanges, in the transaction that writes.
+ */
+export async function assertNotLastAdmin(tx: Queries, role: Role): Promise<void> {
+  if (role !== "Admin") return;
+  const [admins] = await tx.select({ n: count() }).from(user).where(eq(user.role, "Admin"));
+  if ((admins?.n ?? 0) <= 1) {
+    throw new HttpError(409, "LAST_ADMIN", "Jalan needs at least one admin. Make someone else an admin first.");
+  }
+}
 
 /** 404 unless an account with this id exists. */
 export async function requireAccount(db: Database, userId: string): Promise<void> {
@@ -136,23 +156,20 @@ export function createUsersService(db: Database) {
 
     /**
      * An Admin sets a user's role. Jalan always keeps one Admin: the checks and the update run in
-     * one transaction under a lock every role change takes, so two Admins demoting each other at
-     * the same moment take turns and the second is refused. Under the lock the caller must still be
-     * an Admin: one demoted while their request waited changes nothing. The same role again writes
-     * nothing.
+     * one transaction under the lock role changes and account deletions take, so two Admins demoting
+     * each other at the same moment take turns and the second is refused. Under the lock the caller
+     * must still be an Admin: one demoted while their request waited changes nothing. The same role
+     * again writes nothing.
      */
     async changeRole(adminId: string, userId: string, role: Role): Promise<UserSummary> {
       return db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(${ROLE_CHANGE_LOCK_KEY}::bigint)`);
+        await lockAdminChanges(tx);
         const [caller] = await tx.select({ role: user.role }).from(user).where(eq(user.id, adminId));
         if (!can(caller?.role, "admin:view")) throw forbidden();
         const [current] = await tx.select(summaryColumns).from(user).where(eq(user.id, userId));
         if (!current) throw notFound(NO_SUCH_USER);
         if (current.role === role) return current;
-        if (current.role === "Admin") {
-          const [admins] = await tx.select({ n: count() }).from(user).where(eq(user.role, "Admin"));
-          if ((admins?.n ?? 0) <= 1) throw lastAdmin();
-        }
+        await assertNotLastAdmin(tx, current.role);
         const [updated] = await tx.update(user).set({ role }).where(eq(user.id, userId)).returning(summaryColumns);
         if (!updated) throw notFound(NO_SUCH_USER);
         return updated;

@@ -1,8 +1,12 @@
 import { Outlet, ScrollRestoration } from "react-router";
+import { useAdoptAccountTheme } from "../../features/settings/api/settings";
+import { useEndSessionOnArrival } from "../../lib/end-session";
 import { SiteFooter } from "./site-footer";
 import { SiteHeader } from "./site-header";
 
 export function RootLayout() {
+  useAdoptAccountTheme();
+  useEndSessionOnArrival();
   return (
     <div className="flex min-h-dvh flex-col">
       <a

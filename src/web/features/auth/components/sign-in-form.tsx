@@ -4,11 +4,12 @@ import { type Location, useLocation, useNavigate } from "react-router";
 import { Button } from "../../../components/ui/button";
 import { Field } from "../../../components/ui/field";
 import { paths } from "../../../config/paths";
-import { authClient, authErrorOf } from "../../../lib/auth-client";
+import { authClient, authResultOf } from "../../../lib/auth-client";
 import { sessionStarted } from "../../../lib/session";
 import { toast } from "../../../lib/toast";
 import { AuthCard } from "./auth-card";
 import { TextLink } from "./text-link";
+import { TwoFactorStep } from "./two-factor-step";
 
 /** The page the route guard sent the visitor away from, if it is one worth returning to. */
 function rememberedPage(state: unknown): Partial<Location> | null {
@@ -18,31 +19,51 @@ function rememberedPage(state: unknown): Partial<Location> | null {
   return { pathname: from.pathname, search: from.search, hash: from.hash };
 }
 
+/** Better Auth answers a user with two-factor sign-in on with this flag and no session yet. */
+function needsSecondFactor(data: unknown): boolean {
+  return typeof data === "object" && data !== null && "twoFactorRedirect" in data && data.twoFactorRedirect === true;
+}
+
 export function SignInForm() {
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
   const [pending, setPending] = useState(false);
+  const [email, setEmail] = useState("");
+  const [secondFactor, setSecondFactor] = useState(false);
+
+  /** Every way of signing in ends here, once the server has started the session. */
+  async function signedIn() {
+    // Waiting for the new session keeps the route guard from seeing "signed out" and bouncing the
+    // user back here.
+    await sessionStarted(queryClient);
+    toast({ title: "Welcome Back!", description: "You've been successfully signed in." });
+    navigate(rememberedPage(location.state) ?? paths.progress, { replace: true });
+  }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const email = String(form.get("email") ?? "").trim();
+    const typedEmail = String(form.get("email") ?? "").trim();
     const password = String(form.get("password") ?? "");
+    setEmail(typedEmail);
     setPending(true);
-    const message = await authErrorOf(authClient.signIn.email({ email, password }));
-    if (message) {
+    const result = await authResultOf(authClient.signIn.email({ email: typedEmail, password }));
+    if (result.error !== null) {
       setPending(false);
-      toast({ title: "Sign in Failed", description: message, variant: "destructive" });
+      toast({ title: "Sign in Failed", description: result.error, variant: "destructive" });
       return;
     }
-    // Waiting for the new session keeps the route guard from seeing "signed out" and bouncing the
-    // user back here.
-    await sessionStarted(queryClient);
+    if (needsSecondFactor(result.data)) {
+      setPending(false);
+      setSecondFactor(true);
+      return;
+    }
+    await signedIn();
     setPending(false);
-    toast({ title: "Welcome Back!", description: "You've been successfully signed in." });
-    navigate(rememberedPage(location.state) ?? paths.progress, { replace: true });
   }
+
+  if (secondFactor) return <TwoFactorStep onVerified={signedIn} onBack={() => setSecondFactor(false)} />;
 
   return (
     <AuthCard
@@ -61,7 +82,7 @@ export function SignInForm() {
       }
     >
       <form onSubmit={onSubmit} className="grid gap-4">
-        <Field label="Email" name="email" type="email" autoComplete="email" required />
+        <Field label="Email" name="email" type="email" autoComplete="email" defaultValue={email} required />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required />
         <Button type="submit" disabled={pending} className="w-full">
           {pending ? "Signing in…" : "Sign in"}
