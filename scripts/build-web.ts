@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises"
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { HydrationState } from "react-router";
-import { build, type LogLevel } from "vite";
+import type { LogLevel } from "vite";
 
 type EntryServer = {
   render(path: string): Promise<{ html: string; hydrationData: HydrationState }>;
@@ -38,6 +38,9 @@ const PAGE_META = /<!--page-meta[^>]*-->[\s\S]*?<!--\/page-meta-->/;
 const APP_HTML = "<!--app-html-->";
 
 export async function buildWeb({ logLevel = "info" }: { logLevel?: LogLevel } = {}) {
+  // Loaded here, not at the top: `npm start` imports this file only to ask webBuildIsStale(), and
+  // Vite takes about a second to load, on every start and every restart after a crash.
+  const { build } = await import("vite");
   await build({ root, logLevel });
   await build({
     root,

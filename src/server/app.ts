@@ -14,7 +14,8 @@ import { createPasswordCheck } from "./auth/password-check";
 import { loadSession } from "./auth/session";
 import type { Database } from "./db/client";
 import { databaseAnswers } from "./db/client";
-import { withClientIp } from "./http/client-ip";
+import { audit, pathForLog } from "./http/audit";
+import { clientIp, resolveClientIp, withClientIp } from "./http/client-ip";
 import type { AppEnv } from "./http/context";
 import { createErrorHandler, errorJson, forbidden, payloadTooLarge } from "./http/errors";
 import type { Mailer } from "./mail/mailer";
@@ -49,6 +50,8 @@ export interface AppDeps {
   course: Chapter[];
   /** The built web app (dist/web). When absent, only the API is served (tests, `npm run dev`). */
   webRoot?: string;
+  /** TRUST_PROXY: read the client's address from X-Forwarded-For (src/server/http/client-ip.ts). Default off. */
+  trustProxy?: boolean;
 }
 
 /** JSON bodies the API accepts; larger uploads (avatars) set their own limit on their route. */
@@ -60,6 +63,7 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
   app.use(requestId());
+  app.use(resolveClientIp(deps.trustProxy ?? false));
   // gzip for text (HTML, JS, CSS, JSON, SVG); images, audio and video are already compressed.
   app.use(compress());
   app.use(async (c, next) => {
@@ -68,16 +72,26 @@ export function createApp(deps: AppDeps) {
     c.set("logger", requestLogger);
     await next();
     const user = c.get("user");
+    const path = pathForLog(c.req.path);
     requestLogger.info(
       {
         method: c.req.method,
-        path: c.req.path,
+        path,
         status: c.res.status,
         ms: Math.round((performance.now() - started) * 10) / 10,
         userId: user?.id,
       },
       "request",
     );
+    // Every refusal, whichever layer answered it (a guard, the origin check, Better Auth, a limit).
+    if (c.res.status === 403 || c.res.status === 429) {
+      audit(requestLogger, c.res.status === 403 ? "forbidden" : "rate_limited", {
+        userId: user?.id,
+        method: c.req.method,
+        path,
+        ip: clientIp(c),
+      });
+    }
   });
   app.use(
     secureHeaders({

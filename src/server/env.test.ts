@@ -60,6 +60,21 @@ describe("loadEnv", () => {
     );
   });
 
+  it("turns the auth rate limits on in production only, unless RATE_LIMIT says otherwise", () => {
+    expect(loadEnv({ DATA_DIR: dataDir(), NODE_ENV: "production" }).RATE_LIMIT).toBe(true);
+    expect(loadEnv({ DATA_DIR: dataDir(), NODE_ENV: "development" }).RATE_LIMIT).toBe(false);
+    expect(loadEnv({ DATA_DIR: dataDir(), NODE_ENV: "test" }).RATE_LIMIT).toBe(false);
+    expect(loadEnv({ DATA_DIR: dataDir(), NODE_ENV: "production", RATE_LIMIT: "false" }).RATE_LIMIT).toBe(false);
+    expect(loadEnv({ DATA_DIR: dataDir(), NODE_ENV: "test", RATE_LIMIT: "1" }).RATE_LIMIT).toBe(true);
+    expect(() => loadEnv({ DATA_DIR: dataDir(), RATE_LIMIT: "sometimes" })).toThrow(/RATE_LIMIT/);
+  });
+
+  it("trusts no proxy unless TRUST_PROXY is set", () => {
+    expect(loadEnv({ DATA_DIR: dataDir(), NODE_ENV: "production" }).TRUST_PROXY).toBe(false);
+    expect(loadEnv({ DATA_DIR: dataDir(), TRUST_PROXY: "true" }).TRUST_PROXY).toBe(true);
+    expect(() => loadEnv({ DATA_DIR: dataDir(), TRUST_PROXY: "nginx" })).toThrow(/TRUST_PROXY/);
+  });
+
   it("treats empty values as unset", () => {
     expect(loadEnv({ DATA_DIR: dataDir(), DATABASE_URL: "", PORT: "" }).PORT).toBe(3000);
   });

@@ -8,6 +8,12 @@ const booleanFlag = z
   .default("false")
   .transform((value) => value === "true" || value === "1");
 
+/** A flag whose default depends on other settings: undefined when unset. */
+const optionalFlag = z
+  .enum(["true", "false", "1", "0"])
+  .optional()
+  .transform((value) => (value === undefined ? undefined : value === "true" || value === "1"));
+
 const emailList = z
   .string()
   .default("")
@@ -37,10 +43,22 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default("Jalan <no-reply@jalan.local>"),
   ADMIN_EMAILS: emailList,
   REQUIRE_EMAIL_VERIFICATION: booleanFlag,
+  /**
+   * The limits on sign-in, sign-up and password-reset requests (docs/decisions/018). Default: on
+   * when NODE_ENV is production, off otherwise, so tests and development can sign in freely.
+   */
+  RATE_LIMIT: optionalFlag,
+  /**
+   * Set to true only when the app is reachable solely through one reverse proxy that appends the
+   * connecting address to X-Forwarded-For: the right-most entry is then the client's address.
+   * Off, X-Forwarded-For is ignored and the connection's own address is the client's.
+   */
+  TRUST_PROXY: booleanFlag,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
-export type Env = z.infer<typeof envSchema> & {
+export type Env = Omit<z.infer<typeof envSchema>, "RATE_LIMIT"> & {
+  RATE_LIMIT: boolean;
   PUBLIC_URL: string;
   AUTH_SECRET: string;
   DATA_DIR: string;
@@ -78,6 +96,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   return {
     ...env,
     DATA_DIR: dataDir,
+    RATE_LIMIT: env.RATE_LIMIT ?? env.NODE_ENV === "production",
     PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
     AUTH_SECRET: env.AUTH_SECRET ?? persistedSecret(dataDir),
   };

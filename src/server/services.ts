@@ -45,6 +45,7 @@ export async function startServices(env: Env, logger: Logger) {
     authSecret: env.AUTH_SECRET,
     course,
     webRoot: existsSync(path.join(webRoot, "index.html")) ? webRoot : undefined,
+    trustProxy: env.TRUST_PROXY,
   });
 
   return {

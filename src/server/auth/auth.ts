@@ -1,23 +1,43 @@
+import type { BetterAuthPlugin } from "better-auth";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { twoFactor } from "better-auth/plugins";
 import type { Logger } from "pino";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../course/account-rules";
 import type { Database } from "../db/client";
 import * as schema from "../db/schema";
 import type { Env } from "../env";
+import { audit } from "../http/audit";
 import { CLIENT_IP_HEADER } from "../http/client-ip";
 import type { Mailer } from "../mail/mailer";
 
 export interface AuthDeps {
   db: Database;
-  env: Pick<Env, "PUBLIC_URL" | "AUTH_SECRET" | "ADMIN_EMAILS" | "REQUIRE_EMAIL_VERIFICATION" | "NODE_ENV">;
+  env: Pick<Env, "PUBLIC_URL" | "AUTH_SECRET" | "ADMIN_EMAILS" | "REQUIRE_EMAIL_VERIFICATION" | "RATE_LIMIT">;
   mailer: Mailer;
   logger: Logger;
 }
 
 const DAY_SECONDS = 60 * 60 * 24;
+
+/**
+ * Requests one client (one address, or one IPv6 /64) may make to each of these paths per window
+ * when RATE_LIMIT is on; more are answered 429 (docs/decisions/018). Sign-in allows more than the
+ * others: a class signing in behind one school network shares an address.
+ */
+export const AUTH_RATE_LIMITS = {
+  "/sign-in/email": { window: 60, max: 10 },
+  "/sign-up/email": { window: 60, max: 5 },
+  "/request-password-reset": { window: 60, max: 5 },
+} as const satisfies Record<string, { window: number; max: number }>;
+
+/** Sign-in endpoints whose outcome the audit log records, and how each proves who the user is. */
+const SIGN_IN_METHODS = new Map([
+  ["/sign-in/email", "password"],
+  ["/two-factor/verify-totp", "totp"],
+  ["/two-factor/verify-backup-code", "backup_code"],
+]);
 
 function requiredName(value: unknown, label: string): string {
   const name = typeof value === "string" ? value.trim() : "";
@@ -41,7 +61,8 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
     // update endpoint would accept names without those rules. The second factor is an authenticator
     // app (TOTP) or a backup code; codes sent by email or SMS (the plugin's OTP) are not offered.
     disabledPaths: ["/update-user", "/two-factor/send-otp", "/two-factor/verify-otp"],
-    plugins: [twoFactor({ issuer: "Jalan" })],
+    // The audit plugin comes after twoFactor, so its hook sees whether a second factor was asked for.
+    plugins: [twoFactor({ issuer: "Jalan" }), signInAudit(logger)],
     hooks: {
       // A password change always signs out the account's other sessions, whatever the client asks.
       before: createAuthMiddleware(async (ctx) => {
@@ -116,7 +137,8 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       useSecureCookies: env.PUBLIC_URL.startsWith("https://"),
     },
-    rateLimit: { enabled: env.NODE_ENV === "production" },
+    // Memory storage: counts live in this process and restart with it (docs/decisions/018).
+    rateLimit: { enabled: env.RATE_LIMIT, storage: "memory", customRules: AUTH_RATE_LIMITS },
     databaseHooks: {
       user: {
         create: {
@@ -145,6 +167,50 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
       },
     },
   });
+}
+
+/**
+ * Audit lines for every sign-in attempt's outcome (src/server/http/audit.ts). A failure names only
+ * the email's domain: the full address of someone who mistyped it would be personal data in the
+ * log, and a password never reaches the log at all.
+ */
+function signInAudit(logger: Logger): BetterAuthPlugin {
+  return {
+    id: "sign-in-audit",
+    hooks: {
+      after: [
+        {
+          matcher: (ctx) => SIGN_IN_METHODS.has(ctx.path ?? ""),
+          handler: createAuthMiddleware(async (ctx) => {
+            const method = SIGN_IN_METHODS.get(ctx.path)!;
+            const ip = ctx.headers?.get(CLIENT_IP_HEADER) ?? undefined;
+            const returned = ctx.context.returned;
+            const session = ctx.context.newSession;
+            const email = (ctx.body as { email?: unknown } | undefined)?.email;
+            // A code checked for someone already signed in (turning two-factor on) is no sign-in.
+            if (method !== "password" && ctx.context.session) return;
+            if (isAPIError(returned)) {
+              const failure = { method, ip, status: returned.statusCode, code: returned.body?.code };
+              if (method === "password") {
+                // Only what follows an "@": a name typed where the email belongs is not logged.
+                const at = typeof email === "string" ? email.lastIndexOf("@") : -1;
+                const emailDomain = at >= 0 ? (email as string).slice(at + 1).toLowerCase() : undefined;
+                audit(logger, "sign_in_failed", { ...failure, emailDomain });
+              } else {
+                audit(logger, "second_factor_failed", failure);
+              }
+            } else if (session) {
+              audit(logger, "sign_in", { userId: session.user.id, method, ip });
+            } else if ((returned as { twoFactorRedirect?: unknown } | undefined)?.twoFactorRedirect) {
+              // The password was right; the session waits for the second factor.
+              const found = typeof email === "string" ? await ctx.context.internalAdapter.findUserByEmail(email) : null;
+              audit(logger, "sign_in_second_factor_required", { userId: found?.user.id, method, ip });
+            }
+          }),
+        },
+      ],
+    },
+  };
 }
 
 export type Auth = ReturnType<typeof createAuth>;

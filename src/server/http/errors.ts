@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Logger } from "pino";
 import { z } from "zod";
+import { pathForLog } from "./audit";
 
 export interface ErrorIssue {
   path: string;
@@ -56,9 +57,24 @@ export function createErrorHandler(logger: Logger): ErrorHandler {
       const status = error.status as ContentfulStatusCode;
       return errorJson(c, status, { code: codeForStatus(status), message: error.message || "The request failed." });
     }
-    logger.error({ err: error, requestId: c.get("requestId"), path: c.req.path }, "unhandled error");
+    if (isUnstorableText(error)) {
+      return errorJson(c, 400, { code: "BAD_REQUEST", message: "Text cannot contain the character U+0000 (NUL)." });
+    }
+    logger.error({ err: error, requestId: c.get("requestId"), path: pathForLog(c.req.path) }, "unhandled error");
     return errorJson(c, 500, { code: "INTERNAL", message: "Something went wrong on our side. Please try again." });
   };
+}
+
+/**
+ * PostgreSQL refused text holding U+0000 (SQLSTATE 22021), which its text type cannot store: the
+ * client's input, not our fault. JSON bodies are checked before any query (validation.ts); this
+ * answers the same 400 for input that reaches a query another way, such as an id in the path.
+ */
+function isUnstorableText(error: unknown): boolean {
+  for (let current = error; current && typeof current === "object"; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: unknown }).code === "22021") return true;
+  }
+  return false;
 }
 
 function codeForStatus(status: number): string {

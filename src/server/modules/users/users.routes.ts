@@ -1,5 +1,7 @@
 import { Hono } from "hono";
 import { requireRole } from "../../auth/session";
+import { audit } from "../../http/audit";
+import { clientIp } from "../../http/client-ip";
 import type { AppEnv } from "../../http/context";
 import { parseJsonBody, parseQuery } from "../../http/validation";
 import { type ProgressService, staffProgressUpdateSchema } from "../progress/progress.service";
@@ -19,7 +21,17 @@ export function usersRoutes(users: UsersService, progress: ProgressService) {
     .patch("/:userId/role", async (c) => {
       const admin = requireRole(c, "admin:view");
       const { role } = await parseJsonBody(c, roleChangeSchema);
-      return c.json({ user: await users.changeRole(admin.id, c.req.param("userId"), role) });
+      const { user, previousRole } = await users.changeRole(admin.id, c.req.param("userId"), role);
+      if (previousRole !== user.role) {
+        audit(c.get("logger"), "role_change", {
+          userId: admin.id,
+          targetUserId: user.id,
+          from: previousRole,
+          to: user.role,
+          ip: clientIp(c),
+        });
+      }
+      return c.json({ user });
     })
     .get("/:userId/progress", async (c) => {
       requireRole(c, "tutor:view");
@@ -32,7 +44,10 @@ export function usersRoutes(users: UsersService, progress: ProgressService) {
       return c.json({ progress: await progress.setFor(staff, userId, { chapterId, dayId, taskId }, status) });
     })
     .delete("/:userId/progress", async (c) => {
-      requireRole(c, "tutor:view");
-      return c.json({ deleted: await progress.resetFor(c.req.param("userId")) });
+      const staff = requireRole(c, "tutor:view");
+      const targetUserId = c.req.param("userId");
+      const deleted = await progress.resetFor(targetUserId);
+      audit(c.get("logger"), "progress_reset", { userId: staff.id, targetUserId, count: deleted, ip: clientIp(c) });
+      return c.json({ deleted });
     });
 }

@@ -159,20 +159,20 @@ export function createUsersService(db: Database) {
      * one transaction under the lock role changes and account deletions take, so two Admins demoting
      * each other at the same moment take turns and the second is refused. Under the lock the caller
      * must still be an Admin: one demoted while their request waited changes nothing. The same role
-     * again writes nothing.
+     * again writes nothing. Answers the user as they are now and the role they had before.
      */
-    async changeRole(adminId: string, userId: string, role: Role): Promise<UserSummary> {
+    async changeRole(adminId: string, userId: string, role: Role): Promise<{ user: UserSummary; previousRole: Role }> {
       return db.transaction(async (tx) => {
         await lockAdminChanges(tx);
         const [caller] = await tx.select({ role: user.role }).from(user).where(eq(user.id, adminId));
         if (!can(caller?.role, "admin:view")) throw forbidden();
         const [current] = await tx.select(summaryColumns).from(user).where(eq(user.id, userId));
         if (!current) throw notFound(NO_SUCH_USER);
-        if (current.role === role) return current;
+        if (current.role === role) return { user: current, previousRole: current.role };
         await assertNotLastAdmin(tx, current.role);
         const [updated] = await tx.update(user).set({ role }).where(eq(user.id, userId)).returning(summaryColumns);
         if (!updated) throw notFound(NO_SUCH_USER);
-        return updated;
+        return { user: updated, previousRole: current.role };
       });
     },
   };
