@@ -22,6 +22,7 @@ export async function parseJsonBody<T extends z.ZodType>(
   } catch {
     throw badRequest("The request body is not valid JSON.");
   }
+  if (holdsNul(body)) throw badRequest("Text cannot contain the character U+0000 (NUL).");
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
     const issues = issuesOf(parsed.error);
@@ -29,6 +30,27 @@ export async function parseJsonBody<T extends z.ZodType>(
     throw badRequest(message || "The request is not valid.", issues);
   }
   return parsed.data;
+}
+
+/**
+ * True when a string anywhere in a parsed JSON body, keys included, holds U+0000, which PostgreSQL
+ * text cannot store: refused here as a 400 rather than failing in the database as a 500. The walk
+ * keeps its own stack, since a body under the size limit can nest arrays thousands deep.
+ */
+function holdsNul(body: unknown): boolean {
+  const pending = [body];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) return true;
+    } else if (typeof value === "object" && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes("\u0000")) return true;
+        pending.push(item);
+      }
+    }
+  }
+  return false;
 }
 
 /** Parses the query string with `schema`; a bad parameter is a 400 naming it. */

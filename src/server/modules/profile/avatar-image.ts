@@ -49,6 +49,10 @@ export async function encodeAvatar(data: Uint8Array): Promise<EncodedAvatar> {
   }
 
   try {
+    // Every pixel is decoded once first, streamed and not kept: libvips does not report a JPEG cut
+    // short near its end when the resize below enlarges a small picture, but this read does
+    // (found by tests/property/profile.db.test.ts).
+    await input().stats();
     const resize = ({ size, quality }: { size: number; quality: number }) =>
       input().rotate().resize(size, size, { fit: "cover" }).webp({ quality }).toBuffer();
     const [small, large] = await Promise.all([resize(AVATAR_SIZES.small), resize(AVATAR_SIZES.large)]);

@@ -1,14 +1,22 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { AVATAR_MAX_BYTES } from "../../../course/account-rules";
+import { AVATAR_MAX_BYTES, AVATAR_TYPES } from "../../../course/account-rules";
 import { requireUser } from "../../auth/session";
 import type { AppEnv } from "../../http/context";
-import { badRequest, payloadTooLarge } from "../../http/errors";
+import { badRequest, HttpError, payloadTooLarge } from "../../http/errors";
 import { parseJsonBody } from "../../http/validation";
 import { type ProfileService, profileUpdateSchema } from "./profile.service";
 
 /** Room for the multipart envelope around a 1 MB file. */
 const MULTIPART_OVERHEAD = 16 * 1024;
+
+/**
+ * The types a client may declare for the file: a PNG or JPEG, or octet-stream for a client that
+ * does not know. The bytes still decide which of the two it is (avatar-image.ts); a file declared
+ * as anything else (HTML, SVG, GIF, or text/plain for a part without a type) is refused whatever it
+ * holds (docs/decisions/019-input-property-tests.md).
+ */
+const DECLARED_TYPES: readonly string[] = [...AVATAR_TYPES, "application/octet-stream"];
 
 export function profileRoutes(profiles: ProfileService) {
   return new Hono<AppEnv>()
@@ -43,6 +51,10 @@ export function profileRoutes(profiles: ProfileService) {
         }
         if (!(file instanceof File)) throw badRequest('Send the image in a field named "avatar".');
         if (file.size > AVATAR_MAX_BYTES) throw payloadTooLarge("Please upload an image smaller than 1MB.");
+        const declared = file.type.split(";")[0]!.trim().toLowerCase();
+        if (!DECLARED_TYPES.includes(declared)) {
+          throw new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "Please upload a PNG or JPEG image.");
+        }
         const bytes = new Uint8Array(await file.arrayBuffer());
         return c.json({ profile: await profiles.replaceAvatar(me.id, bytes) });
       },

@@ -1,0 +1,88 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createTestApp } from "../test-app";
+import {
+  anyText,
+  bodies,
+  characters,
+  fieldText,
+  hasOnlyKeys,
+  isPlainObject,
+  isText,
+  RUNS,
+  received,
+  stored,
+} from "./arbitraries";
+import { expectRefusal, expectSuccess, send, signedInAs, tally, watchDatabase } from "./harness";
+
+const t = await createTestApp();
+const tutor = await signedInAs(t, "Tutor");
+const learners = [await signedInAs(t), await signedInAs(t)];
+const accounts = [...learners.map((learner) => learner.id), tutor.id];
+const KEYS = ["studentId", "chapterId", "dayId", "feedback"];
+
+/** An id field: text of 1 to 200 characters, taken as sent. */
+const isId = (value: unknown): value is string =>
+  typeof value === "string" && !value.includes("\u0000") && value.length > 0 && characters(value) <= 200;
+
+/** POST /api/feedback: the four fields and nothing else (the tutor is the caller, never a field). */
+function feedbackInput(value: unknown) {
+  if (!isPlainObject(value) || !hasOnlyKeys(value, KEYS)) return null;
+  const { studentId, chapterId, dayId, feedback } = value;
+  if (!isId(studentId) || !isId(chapterId) || !isId(dayId) || !isText(feedback, 1, 4000)) return null;
+  return { studentId, chapterId, dayId, feedback: stored(feedback.trim()) };
+}
+
+const days = t.course.flatMap((chapter) => chapter.days.map((day) => [chapter.id, day.id] as const));
+const validInput = fc
+  .record({
+    studentId: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...accounts) }, anyText(20)),
+    place: fc.oneof(
+      { weight: 5, arbitrary: fc.constantFrom(...days) },
+      fc.tuple(fc.constantFrom(...days.map(([chapterId]) => chapterId)), anyText(10)),
+      fc.tuple(anyText(10), fc.constantFrom(...days.map(([, dayId]) => dayId))),
+    ),
+    feedback: fieldText(4000),
+  })
+  .map(({ studentId, place: [chapterId, dayId], feedback }) => ({ studentId, chapterId, dayId, feedback }));
+
+describe("POST /api/feedback with generated bodies", () => {
+  it(`answers ${RUNS} bodies: feedback stored for a known learner and day, the rest a 4xx that writes nothing`, async () => {
+    const seen = tally();
+    const database = await watchDatabase(t);
+    await fc.assert(
+      fc.asyncProperty(bodies(validInput, KEYS, { validWeight: 10 }), (body) =>
+        database.run(async () => {
+          const response = await send(t, "POST", "/api/feedback", body, { cookie: tutor.cookie });
+          const view = received(body);
+          const input = view.kind === "json" ? feedbackInput(view.value) : null;
+          let expected: number;
+          if (view.kind === "too-large") expected = 413;
+          else if (!input) expected = 400;
+          else if (!days.some(([chapterId, dayId]) => chapterId === input.chapterId && dayId === input.dayId)) {
+            expected = 400;
+          } else if (!accounts.includes(input.studentId)) expected = 404;
+          else {
+            seen.counts.accepted += 1;
+            const { feedback } = await expectSuccess(response, 201);
+            const { studentId, ...shown } = input;
+            expect(feedback).toMatchObject({ ...shown, tutorName: "Alex Tan" });
+            const { rows } = await t.pool.query(
+              `select student_id as "studentId", tutor_id as "tutorId", chapter_id as "chapterId", day_id as "dayId", feedback
+                 from tutor_feedback where id = $1`,
+              [feedback.id],
+            );
+            expect(rows).toEqual([{ ...input, tutorId: tutor.id }]);
+            await database.settle();
+            return;
+          }
+          seen.counts.refused += 1;
+          await expectRefusal(response, expected);
+          await database.expectUnchanged();
+        }),
+      ),
+      { numRuns: RUNS },
+    );
+    seen.expectBoth();
+  }, 300_000);
+});
