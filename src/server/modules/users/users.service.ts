@@ -1,10 +1,13 @@
 import { type AnyColumn, asc, count, eq, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { can, ROLES, type Role } from "../../../course/roles";
+import type { UserPage, UserSummary } from "../../../course/users";
 import type { Database } from "../../db/client";
 import { user } from "../../db/schema";
 import { forbidden, HttpError, notFound } from "../../http/errors";
 import { pageQuerySchema } from "../../http/validation";
+
+export type { UserPage, UserSummary };
 
 const NO_SUCH_USER = "There is no such user.";
 
@@ -34,23 +37,6 @@ export const roleChangeSchema = z
     }),
   })
   .strict();
-
-/** What staff see of an account: a row of the admin and tutor dashboards. */
-export interface UserSummary {
-  id: string;
-  firstName: string;
-  lastName: string;
-  nickname: string | null;
-  email: string;
-  role: Role;
-}
-
-export interface UserPage {
-  users: UserSummary[];
-  total: number;
-  page: number;
-  perPage: number;
-}
 
 const summaryColumns = {
   id: user.id,

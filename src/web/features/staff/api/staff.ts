@@ -4,25 +4,11 @@ import type { Feedback } from "../../../../course/feedback";
 import type { ProgressMap } from "../../../../course/progress-rules";
 import type { TaskStatus } from "../../../../course/progress-status";
 import type { Role } from "../../../../course/roles";
+import type { UserPage, UserSummary } from "../../../../course/users";
 import { api, describeError } from "../../../lib/api";
 import { toast } from "../../../lib/toast";
 
-/** A row of GET /api/users (Tutor and Admin): what staff see of an account. */
-export interface UserSummary {
-  id: string;
-  firstName: string;
-  lastName: string;
-  nickname: string | null;
-  email: string;
-  role: Role;
-}
-
-export interface UserPage {
-  users: UserSummary[];
-  total: number;
-  page: number;
-  perPage: number;
-}
+export type { UserPage, UserSummary };
 
 export const USERS_PER_PAGE = 20;
 
