@@ -18,6 +18,20 @@ const MULTIPART_OVERHEAD = 16 * 1024;
  */
 const DECLARED_TYPES: readonly string[] = [...AVATAR_TYPES, "application/octet-stream"];
 
+/** No common file system (NTFS, APFS, ext4) allows a file name longer than 255 characters. */
+const MAX_FILE_NAME_LENGTH = 255;
+
+/**
+ * Whether the part's file name is a bare name, as browsers send it: no folder separator, not `.`
+ * or `..`, no control characters, no longer than a file system allows. The server names stored
+ * files itself and never uses this name; one that only a crafted request could send is refused
+ * all the same.
+ */
+function isBareFileName(name: string): boolean {
+  if (/[/\\\p{Cc}]/u.test(name) || name === "." || name === "..") return false;
+  return [...name].length <= MAX_FILE_NAME_LENGTH;
+}
+
 export function profileRoutes(profiles: ProfileService) {
   return new Hono<AppEnv>()
     .get("/", async (c) => {
@@ -54,6 +68,9 @@ export function profileRoutes(profiles: ProfileService) {
         const declared = file.type.split(";")[0]!.trim().toLowerCase();
         if (!DECLARED_TYPES.includes(declared)) {
           throw new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "Please upload a PNG or JPEG image.");
+        }
+        if (!isBareFileName(file.name)) {
+          throw badRequest("The file name is not valid. Please rename the file and try again.");
         }
         const bytes = new Uint8Array(await file.arrayBuffer());
         return c.json({ profile: await profiles.replaceAvatar(me.id, bytes) });
