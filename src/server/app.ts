@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
@@ -15,9 +14,10 @@ import { loadSession } from "./auth/session";
 import type { Database } from "./db/client";
 import { databaseAnswers } from "./db/client";
 import { audit, pathForLog } from "./http/audit";
+import { limitBody } from "./http/body-limit";
 import { clientIp, resolveClientIp, withClientIp } from "./http/client-ip";
 import type { AppEnv } from "./http/context";
-import { createErrorHandler, errorJson, forbidden, payloadTooLarge } from "./http/errors";
+import { createErrorHandler, errorJson, forbidden } from "./http/errors";
 import type { Mailer } from "./mail/mailer";
 import { accountRoutes } from "./modules/account/account.routes";
 import { createAccountService } from "./modules/account/account.service";
@@ -64,8 +64,11 @@ export function createApp(deps: AppDeps) {
 
   app.use(requestId());
   app.use(resolveClientIp(deps.trustProxy ?? false));
-  // gzip for text (HTML, JS, CSS, JSON, SVG); images, audio and video are already compressed.
-  app.use(compress());
+  // gzip for the web app's text (HTML, JS, CSS, SVG); images, audio and video are already
+  // compressed. API answers are small JSON sent uncompressed: a response made by c.json has no
+  // length yet, so compressing would stream every answer, however small, through a gzip stream.
+  const gzip = compress();
+  app.use((c, next) => (c.req.path.startsWith("/api/") ? next() : gzip(c, next)));
   app.use(async (c, next) => {
     const started = performance.now();
     const requestLogger = logger.child({ requestId: c.get("requestId") });
@@ -126,32 +129,32 @@ export function createApp(deps: AppDeps) {
   });
 
   const api = new Hono<AppEnv>();
+  const jsonBodyLimit = limitBody(JSON_BODY_LIMIT);
   api.use(async (c, next) => {
     await next();
-    c.header("cache-control", "no-store");
+    // On the response's headers rather than through c.header, which would rebuild the response.
+    c.res.headers.set("cache-control", "no-store");
   });
   api.use(rejectForeignOrigins(deps.publicUrl));
-  api.on(["GET", "POST"], "/auth/*", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }), (c) =>
-    auth.handler(withClientIp(c)),
-  );
-  api.use(loadSession(auth));
-  api.use("/profile", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
+  api.on(["GET", "POST"], "/auth/*", jsonBodyLimit, (c) => auth.handler(withClientIp(c)));
+  api.use(loadSession(auth, deps.db));
+  api.use("/profile", jsonBodyLimit);
   api.route("/profile", profileRoutes(createProfileService(deps.db, deps.storage)));
-  api.use("/settings", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
+  api.use("/settings", jsonBodyLimit);
   api.route("/settings", settingsRoutes(createSettingsService(deps.db)));
   const account = createAccountService({
     db: deps.db,
     storage: deps.storage,
     checkPassword: createPasswordCheck(auth),
   });
-  api.use("/account/*", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
+  api.use("/account/*", jsonBodyLimit);
   api.route("/account", accountRoutes(account, auth));
   const progress = createProgressService(deps.db, deps.course);
-  api.use("/progress/*", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
+  api.use("/progress/*", jsonBodyLimit);
   api.route("/progress", progressRoutes(progress));
-  api.use("/users/*", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
+  api.use("/users/*", jsonBodyLimit);
   api.route("/users", usersRoutes(createUsersService(deps.db), progress));
-  api.use("/feedback", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
+  api.use("/feedback", jsonBodyLimit);
   api.route("/feedback", feedbackRoutes(createFeedbackService(deps.db, deps.course)));
   const contact = createContactService({
     db: deps.db,
@@ -160,7 +163,7 @@ export function createApp(deps: AppDeps) {
     publicUrl: deps.publicUrl,
     logger,
   });
-  api.use("/contact", bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
+  api.use("/contact", jsonBodyLimit);
   api.route("/contact", contactRoutes(contact));
   api.route("/admin", adminRoutes(contact));
   app.route("/api", api);
@@ -238,10 +241,6 @@ function readIndexHtml(webRoot: string): string | null {
     if (existsSync(file)) return readFileSync(file, "utf8");
   }
   return null;
-}
-
-function tooLarge(): never {
-  throw payloadTooLarge();
 }
 
 /**

@@ -1,35 +1,146 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { can, isRole, type Policy } from "../../course/roles";
+import type { Database } from "../db/client";
+import { session as sessionTable, user as userTable } from "../db/schema";
 import type { AppEnv, SessionUser } from "../http/context";
 import { forbidden, unauthorized } from "../http/errors";
 import type { Auth } from "./auth";
 
+interface SignedIn {
+  user: SessionUser;
+  sessionId: string;
+}
+
+/** No usable session cookie: the request is anonymous, exactly as Better Auth would judge it. */
+const ANONYMOUS = "anonymous";
+/** Better Auth must answer: the session is missing, expired or due for renewal, or a cookie it cleans up is present. */
+const ASK_BETTER_AUTH = "ask-better-auth";
+
 /**
- * Reads the session cookie through Better Auth and puts the user on the context. When Better Auth
- * renews the session it answers with a fresh cookie, which is passed on to the response unless the
- * handler set that cookie itself.
+ * Reads the session behind the request's cookie. The usual case, a valid session that is not yet
+ * due for renewal, costs one query (session joined to its user) and an HMAC check of the cookie,
+ * in this process; no session or user data is cached, so a sign-out, a role change or a deleted
+ * account takes effect on the very next request. Every other case is left to Better Auth, which
+ * then clears the cookie, deletes an expired session or renews the session as its rules say
+ * (docs/decisions/022-lean-request-path.md).
  */
-export function loadSession(auth: Auth): MiddlewareHandler<AppEnv> {
+function createSessionReader(auth: Auth, db: Database) {
+  const bySessionToken = db
+    .select({
+      sessionId: sessionTable.id,
+      expiresAt: sessionTable.expiresAt,
+      userId: userTable.id,
+      email: userTable.email,
+      role: userTable.role,
+    })
+    .from(sessionTable)
+    .innerJoin(userTable, eq(userTable.id, sessionTable.userId))
+    .where(eq(sessionTable.token, sql.placeholder("token")))
+    .prepare("session_by_token");
+
+  const settings = auth.$context.then((context) => ({
+    secret: context.secret,
+    tokenCookie: context.authCookies.sessionToken.name,
+    /** Cookies Better Auth acts on when it reads a session: a request carrying one goes to it. */
+    handledByBetterAuth: [context.authCookies.sessionData.name, context.authCookies.dontRememberToken.name],
+    expiresInMs: context.sessionConfig.expiresIn * 1000,
+    updateAgeMs: context.sessionConfig.updateAge * 1000,
+  }));
+
+  return async function read(cookieHeader: string): Promise<SignedIn | typeof ANONYMOUS | typeof ASK_BETTER_AUTH> {
+    const { secret, tokenCookie, handledByBetterAuth, expiresInMs, updateAgeMs } = await settings;
+    const cookies = parseCookies(cookieHeader);
+    if (handledByBetterAuth.some((name) => cookies.has(name))) return ASK_BETTER_AUTH;
+    const signed = cookies.get(tokenCookie);
+    if (!signed) return ANONYMOUS;
+    const token = verifiedToken(signed, secret);
+    if (!token) return ANONYMOUS;
+    const [row] = await bySessionToken.execute({ token });
+    if (!row) return ASK_BETTER_AUTH;
+    const expiresAt = row.expiresAt.getTime();
+    const now = Date.now();
+    // Better Auth's own rules: an expired session is deleted, one last renewed over updateAge ago is extended.
+    if (expiresAt < now || expiresAt - expiresInMs + updateAgeMs <= now) return ASK_BETTER_AUTH;
+    return {
+      user: { id: row.userId, email: row.email, role: isRole(row.role) ? row.role : "Student" },
+      sessionId: row.sessionId,
+    };
+  };
+}
+
+/**
+ * The token of a session cookie signed as Better Auth signs it (`token.base64(HMAC-SHA256(secret,
+ * token))`, URI-encoded), or null when the signature does not match.
+ */
+function verifiedToken(cookieValue: string, secret: string): string | null {
+  const value = tryDecode(cookieValue);
+  const dot = value.lastIndexOf(".");
+  if (dot < 1) return null;
+  const token = value.slice(0, dot);
+  const signatureText = value.slice(dot + 1);
+  if (signatureText.length !== 44 || !signatureText.endsWith("=")) return null;
+  const signature = Buffer.from(signatureText, "base64");
+  const expected = createHmac("sha256", secret).update(token).digest();
+  return signature.length === expected.length && timingSafeEqual(signature, expected) ? token : null;
+}
+
+function tryDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Cookie name → raw value, the first of a repeated name winning, as Better Auth parses them. */
+function parseCookies(header: string): Map<string, string> {
+  const cookies = new Map<string, string>();
+  for (const pair of header.split(";")) {
+    const equals = pair.indexOf("=");
+    if (equals < 0) continue;
+    const name = pair.slice(0, equals).trim();
+    let value = pair.slice(equals + 1).trim();
+    if (value.startsWith('"')) value = value.slice(1, -1);
+    if (name && !cookies.has(name)) cookies.set(name, value);
+  }
+  return cookies;
+}
+
+/**
+ * Puts the signed-in user (or null) on the context. When Better Auth reads the session and renews
+ * it, it answers with a fresh cookie, which is passed on to the response unless the handler set
+ * that cookie itself.
+ */
+export function loadSession(auth: Auth, db: Database): MiddlewareHandler<AppEnv> {
+  const readSession = createSessionReader(auth, db);
   return async (c, next) => {
     c.set("user", null);
     c.set("sessionId", null);
-    if (c.req.header("cookie")) {
-      const { headers, response } = await auth.api.getSession({ headers: c.req.raw.headers, returnHeaders: true });
-      if (response) {
-        const role = (response.user as { role?: unknown }).role;
-        c.set("user", { id: response.user.id, email: response.user.email, role: isRole(role) ? role : "Student" });
-        c.set("sessionId", response.session.id);
+    const cookieHeader = c.req.header("cookie");
+    if (!cookieHeader) return next();
+    const fast = await readSession(cookieHeader);
+    if (fast !== ASK_BETTER_AUTH) {
+      if (fast !== ANONYMOUS) {
+        c.set("user", fast.user);
+        c.set("sessionId", fast.sessionId);
       }
-      await next();
-      // A cookie the handler set itself wins: account deletion expires the session cookie, which a
-      // renewal appended after it would bring back.
-      const setByHandler = new Set(c.res.headers.getSetCookie().map(cookieName));
-      for (const cookie of headers.getSetCookie()) {
-        if (!setByHandler.has(cookieName(cookie))) c.res.headers.append("set-cookie", cookie);
-      }
-      return;
+      return next();
+    }
+    const { headers, response } = await auth.api.getSession({ headers: c.req.raw.headers, returnHeaders: true });
+    if (response) {
+      const role = (response.user as { role?: unknown }).role;
+      c.set("user", { id: response.user.id, email: response.user.email, role: isRole(role) ? role : "Student" });
+      c.set("sessionId", response.session.id);
     }
     await next();
+    // A cookie the handler set itself wins: account deletion expires the session cookie, which a
+    // renewal appended after it would bring back.
+    const setByHandler = new Set(c.res.headers.getSetCookie().map(cookieName));
+    for (const cookie of headers.getSetCookie()) {
+      if (!setByHandler.has(cookieName(cookie))) c.res.headers.append("set-cookie", cookie);
+    }
   };
 }
 

@@ -3,7 +3,8 @@ import pg from "pg";
 import type { Logger } from "pino";
 import * as schema from "./schema";
 
-export type Database = NodePgDatabase<typeof schema>;
+/** Drizzle over the pool; `$client` is the pool itself, for the few statements sent as written. */
+export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
 export interface DatabaseHandle {
   db: Database;
@@ -14,7 +15,7 @@ export interface DatabaseHandle {
 export function connectDatabase(url: string, logger: Logger, options: { max?: number } = {}): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.max ?? 10,
+    max: options.max ?? 20,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   });

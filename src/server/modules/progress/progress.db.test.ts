@@ -1,5 +1,5 @@
 import { and, count, eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createTestApp, ORIGIN } from "../../../../tests/test-app";
 import { findDay } from "../../../course/course";
 import type { Role } from "../../../course/roles";
@@ -133,6 +133,32 @@ describe("PUT /api/progress/:chapterId/:dayId/:taskId", () => {
     await pause(20);
     expect((await put(cookie, readSetting, { status: "completed" })).status).toBe(200);
     expect(await rowsOf(id)).toEqual([changed]);
+  });
+
+  it("saves in one statement after the session check, and a repeated save waits for no row lock", async () => {
+    const { cookie, id } = await signedInAs();
+    const queries = vi.spyOn(t.pool, "query");
+    try {
+      expect((await put(cookie, readSetting, { status: "in-progress" })).status).toBe(200);
+      expect(queries).toHaveBeenCalledTimes(2);
+    } finally {
+      queries.mockRestore();
+    }
+
+    // Another transaction holds the row. Saving the status it already has neither waits for it nor writes.
+    const holder = await t.pool.connect();
+    try {
+      await holder.query("begin");
+      await holder.query("select 1 from task_progress where user_id = $1 for update", [id]);
+      const answer = await Promise.race([
+        Promise.resolve(put(cookie, readSetting, { status: "in-progress" })).then((response) => response.status),
+        pause(3000).then(() => "still waiting"),
+      ]);
+      expect(answer).toBe(200);
+    } finally {
+      await holder.query("rollback");
+      holder.release();
+    }
   });
 
   it("keeps a completed task completed when a learner sends in-progress (progress moves forward)", async () => {
