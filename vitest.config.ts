@@ -4,6 +4,9 @@ import { courseContent } from "./scripts/vite-course-content.ts";
 
 export default defineConfig({
   test: {
+    // Two test files at a time: each db file has its own database, and much of a db test's time
+    // is spent waiting on PostgreSQL, so the two cores of the machines we run on stay busy.
+    maxWorkers: 2,
     projects: [
       {
         test: {
