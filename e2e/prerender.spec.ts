@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 
+/** Pages a signed-out visitor may stay on; /progress is prerendered too, and tested signed in below. */
 const prerenderedPaths = [
   "/",
   "/about",
@@ -10,6 +11,9 @@ const prerenderedPaths = [
   "/privacy-policy",
   "/login",
   "/signup",
+  "/chapter-1",
+  "/chapter-2",
+  "/chapter-1/day-1",
 ];
 
 /** True once React has taken over the page's h1. */
@@ -137,11 +141,112 @@ test.describe("prerendered pages", () => {
   });
 
   test("client-side routes get the empty shell, which renders the page", async ({ page, request }) => {
-    const html = await (await request.get("/progress")).text();
+    const html = await (await request.get("/profile")).text();
     expect(html).toContain('<div id="root"></div>');
     expect(html).not.toContain("router-hydration-data");
-    await page.goto("/progress");
+    await page.goto("/profile");
     await expect(page).toHaveURL(/\/login$/);
+  });
+});
+
+/** A new learner, signed in through the API in this page's browser context. */
+async function signUpAndIn(page: Page, baseURL: string | undefined, firstName: string, lastName: string) {
+  const origin = new URL(baseURL!).origin;
+  const email = `${firstName.toLowerCase()}-${Date.now()}@example.com`;
+  const account = { email, password: "kopi-o-kosong", name: `${firstName} ${lastName}`, firstName, lastName };
+  expect((await page.request.post("/api/auth/sign-up/email", { data: account, headers: { origin } })).ok()).toBe(true);
+  const signIn = await page.request.post("/api/auth/sign-in/email", {
+    data: { email, password: account.password },
+    headers: { origin },
+  });
+  expect(signIn.ok()).toBe(true);
+}
+
+/** Sums the layout shifts the page makes from its first paint on (what Lighthouse reports as CLS). */
+async function recordLayoutShifts(page: Page) {
+  await page.addInitScript(() => {
+    const record = window as unknown as { layoutShift: number };
+    record.layoutShift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) record.layoutShift += entry.value;
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { layoutShift: number }).layoutShift);
+}
+
+test.describe("prerendered course pages", () => {
+  test("carry the page's content in their HTML, as it looks before the session is read", async ({ request }) => {
+    const day = await (await request.get("/chapter-1/day-1")).text();
+    expect(day).toContain("<title>Day 1 · Jalan</title>");
+    expect(day).toMatch(/<h1[^>]*>Day 1: Arrival and greetings<\/h1>/);
+    expect(day).toContain("Selamat pagi");
+    expect(day).toContain('data-app-start="after-paint"');
+    // Its buttons (play, complete) wait for the app, so that a press before it has started is not lost.
+    const buttons = day.match(/<button[^>]*>/g) ?? [];
+    expect(buttons.length).toBeGreaterThan(0);
+    for (const button of buttons) expect(button).toContain('disabled=""');
+
+    const chapter = await (await request.get("/chapter-1")).text();
+    expect(chapter).toMatch(/<h1[^>]*>Chapter 1: The First Steps<\/h1>/);
+    expect(chapter).toContain("<table");
+
+    // My Journey: the page's layout with every chapter, day and task, and no one's progress.
+    const journey = await (await request.get("/progress")).text();
+    expect(journey).toContain("<title>My Journey · Jalan</title>");
+    expect(journey).toMatch(/<h1[^>]*>My Journey<\/h1>/);
+    expect(journey).toContain("Day 1 — Arrival and greetings");
+    expect(journey).toContain('aria-busy="true"');
+    expect(journey).not.toMatch(/>(Completed|In progress|Not started|Locked)</);
+    expect(journey).not.toContain("Get Started");
+  });
+
+  test("My Journey takes over its HTML signed in: no error, no layout shift, the progress filled in", async ({
+    page,
+    baseURL,
+  }) => {
+    await signUpAndIn(page, baseURL, "Mei", "Ling");
+    const problems = collectProblems(page);
+    const layoutShift = await recordLayoutShifts(page);
+    await page.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        const heading = document.querySelector("#root h1");
+        if (!heading) return;
+        (window as unknown as { parsedHeading: Element }).parsedHeading = heading;
+        observer.disconnect();
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto("/progress");
+    await expect(page.getByRole("button", { name: "Account menu for Mei Ling" })).toBeVisible();
+    const day1 = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: /^Day 1 — / }) });
+    await expect(day1.getByRole("link", { name: /^Day 1 — / })).toHaveAttribute("href", "/chapter-1/day-1");
+    await expect(page.locator("main [aria-busy='true']")).toHaveCount(0);
+    expect(
+      await page.evaluate(
+        () => document.querySelector("#root h1") === (window as unknown as { parsedHeading?: Element }).parsedHeading,
+      ),
+    ).toBe(true);
+    expect(await layoutShift()).toBeLessThan(0.01);
+    expect(problems).toEqual([]);
+  });
+
+  test("a day's story takes over its HTML for a signed-in learner and saves their progress", async ({
+    page,
+    baseURL,
+  }) => {
+    await signUpAndIn(page, baseURL, "Ravi", "Kumar");
+    const problems = collectProblems(page);
+    const layoutShift = await recordLayoutShifts(page);
+    await page.goto("/chapter-1/day-1");
+    await expect(page.getByRole("button", { name: "Account menu for Ravi Kumar" })).toBeVisible();
+    await expect(page.locator("main [aria-busy='true']")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /^Play: / }).first()).toBeEnabled();
+    const setting = page.getByRole("region", { name: "The Setting" });
+    await setting.getByRole("button", { name: "Complete Section" }).click();
+    await expect(setting.getByRole("button", { name: "Completed" })).toBeDisabled();
+    expect(await layoutShift()).toBeLessThan(0.01);
+    expect(problems).toEqual([]);
   });
 });
 

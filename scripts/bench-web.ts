@@ -16,7 +16,7 @@ import { freePort, httpClient, signUpAndIn, startServer, stopServer } from "./be
 import { buildWeb, webBuildIsStale } from "./build-web";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./chromium";
 
-// The landing page (prerendered), My Journey (signed in) and day 1 of the course (rendered by the app).
+// The landing page, My Journey (signed in) and day 1 of the course, all three prerendered (decisions 010, 021).
 const PAGES = [
   { path: "/", signedIn: false },
   { path: "/progress", signedIn: true },
@@ -32,6 +32,7 @@ const TARGETS = {
   "best-practices": 100,
   seo: 100,
   lcpSeconds: 2.0,
+  cls: 0.1,
   landingJsGzipKb: 90,
 };
 
@@ -47,6 +48,10 @@ interface PageFigures {
   page: string;
   scores: Record<(typeof CATEGORIES)[number], number>;
   lcpSeconds: number;
+  /** Cumulative layout shift. */
+  cls: number;
+  /** Total blocking time: main-thread time past 50 ms per task between first paint and interactive. */
+  tbtMs: number;
   jsGzipKb: number;
   jsTransferKb: number;
   cssGzipKb: number;
@@ -115,6 +120,8 @@ async function measure(url: string, port: number, cookie: string | null): Promis
     page: new URL(url).pathname,
     scores,
     lcpSeconds: (lhr.audits["largest-contentful-paint"]?.numericValue ?? 0) / 1000,
+    cls: lhr.audits["cumulative-layout-shift"]?.numericValue ?? 0,
+    tbtMs: lhr.audits["total-blocking-time"]?.numericValue ?? 0,
     jsGzipKb: kb(await gzipBytes(scripts)),
     jsTransferKb: kb(scripts.reduce((sum, request) => sum + (request.transferSize ?? 0), 0)),
     cssGzipKb: kb(await gzipBytes(styles)),
@@ -158,6 +165,7 @@ function verdicts(figures: PageFigures): string[] {
       check(`${id} ${figures.scores[id]} = ${TARGETS[id]}`, figures.scores[id] >= TARGETS[id]),
     ),
     check(`LCP ${figures.lcpSeconds.toFixed(2)} s ≤ ${TARGETS.lcpSeconds} s`, figures.lcpSeconds <= TARGETS.lcpSeconds),
+    check(`CLS ${figures.cls.toFixed(3)} < ${TARGETS.cls}`, figures.cls < TARGETS.cls),
   ];
   if (figures.page === "/") {
     lines.push(
@@ -218,6 +226,8 @@ const table = [
     "best",
     "seo",
     "LCP s",
+    "CLS",
+    "TBT ms",
     "JS gzip KB",
     "JS sent KB",
     "CSS gzip KB",
@@ -231,6 +241,8 @@ const table = [
     figures.scores["best-practices"],
     figures.scores.seo,
     figures.lcpSeconds.toFixed(2),
+    figures.cls.toFixed(3),
+    Math.round(figures.tbtMs),
     `${figures.jsGzipKb} (${figures.jsFiles})`,
     figures.jsTransferKb,
     `${figures.cssGzipKb} (${figures.cssFiles})`,

@@ -1,20 +1,24 @@
 // `npm run build` (and `npm start` when the build is stale): builds the web app into dist/web, then
-// prerenders the public pages into HTML files the server serves as they are:
+// prerenders the public and course pages into HTML files the server serves as they are:
 //   1. the browser build (Vite) → dist/web, whose index.html is the page template;
 //   2. a Node build of src/web/entry-server.tsx → dist/ssr (deleted at the end);
-//   3. each public path rendered as a signed-out visitor sees it → dist/web/<path>/index.html,
-//      and the template without content → dist/web/app.html for every other route.
+//   3. each prerendered path rendered as it looks before the session is read (a signed-out
+//      visitor's view, or My Journey's loading frame) → dist/web/<path>/index.html, and the
+//      template without content → dist/web/app.html for every other route.
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { HydrationState } from "react-router";
 import type { LogLevel } from "vite";
 
+type PrerenderedPage = { path: string; appStart: "first-interaction" | "after-paint" };
+
 type EntryServer = {
   render(path: string): Promise<{ html: string; hydrationData: HydrationState }>;
-  pageHeadTags(path: string): string;
-  prerenderedPaths: string[];
+  pageHeadTags(page: PrerenderedPage): string;
+  prerenderedPages: PrerenderedPage[];
   serializeHydrationData(data: HydrationState): string;
+  APP_START_ATTRIBUTE: string;
 };
 
 const root = path.resolve(fileURLToPath(import.meta.url), "../..");
@@ -36,6 +40,7 @@ const BUILT_MARKER = path.join(webDir, "app.html");
 
 const PAGE_META = /<!--page-meta[^>]*-->[\s\S]*?<!--\/page-meta-->/;
 const APP_HTML = "<!--app-html-->";
+const ROOT = '<div id="root">';
 
 export async function buildWeb({ logLevel = "info" }: { logLevel?: LogLevel } = {}) {
   // Loaded here, not at the top: `npm start` imports this file only to ask webBuildIsStale(), and
@@ -56,22 +61,29 @@ export async function buildWeb({ logLevel = "info" }: { logLevel?: LogLevel } = 
 
 async function prerender(logLevel: LogLevel) {
   const template = await readFile(path.join(webDir, "index.html"), "utf8");
-  if (!PAGE_META.test(template) || !template.includes(APP_HTML)) {
-    throw new Error("index.html lost its <!--page-meta--> block or its <!--app-html--> marker");
+  if (!PAGE_META.test(template) || !template.includes(`${ROOT}${APP_HTML}`)) {
+    throw new Error(`index.html lost its <!--page-meta--> block or its ${ROOT}${APP_HTML} element`);
   }
   const entry = (await import(pathToFileURL(path.join(ssrDir, "entry-server.js")).href)) as EntryServer;
   const fontPreload = await latinFontPreload();
 
-  for (const pagePath of entry.prerenderedPaths) {
-    const { html, hydrationData } = await entry.render(pagePath);
+  for (const prerendered of entry.prerenderedPages) {
+    const { html, hydrationData } = await entry.render(prerendered.path);
+    // Before the app starts, a form would submit itself as a GET with its fields in the URL.
+    if (prerendered.appStart === "first-interaction" && /<form[\s>]/.test(html)) {
+      throw new Error(`${prerendered.path} has a form: its app must start after paint, not at the first interaction`);
+    }
     const page = template
-      .replace(PAGE_META, () => [entry.pageHeadTags(pagePath), fontPreload].filter(Boolean).join("\n    "))
-      .replace(APP_HTML, () => html)
+      .replace(PAGE_META, () => [entry.pageHeadTags(prerendered), fontPreload].filter(Boolean).join("\n    "))
+      .replace(
+        `${ROOT}${APP_HTML}`,
+        () => `<div id="root" ${entry.APP_START_ATTRIBUTE}="${prerendered.appStart}">${html}`,
+      )
       .replace("</body>", () => `  ${entry.serializeHydrationData(hydrationData)}\n  </body>`);
-    const file = path.join(webDir, pagePath, "index.html");
+    const file = path.join(webDir, prerendered.path, "index.html");
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, page);
-    if (logLevel === "info") console.log(`prerendered ${pagePath} → ${path.relative(root, file)}`);
+    if (logLevel === "info") console.log(`prerendered ${prerendered.path} → ${path.relative(root, file)}`);
   }
   // The shell for client-side routes: the template's default title and description, no content.
   await writeFile(BUILT_MARKER, stripMarkers(template));

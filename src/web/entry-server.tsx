@@ -2,16 +2,24 @@ import { StrictMode } from "react";
 import { renderToString } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, type HydrationState, StaticRouterProvider } from "react-router";
 import { site } from "./config/site";
+import { coursePagesToPrerender } from "./features/course/prerendered-pages";
+import { APP_START_ATTRIBUTE } from "./lib/app-start";
+import { type PrerenderedPage, publicPages } from "./lib/page-head";
 import { createQueryClient } from "./lib/query-client";
 import { AppProviders } from "./providers";
 import { routes } from "./router";
 
-export { pageHeadTags, prerenderedPaths } from "./lib/page-head";
+export { pageHeadTags } from "./lib/page-head";
 export { serializeHydrationData } from "./lib/prerender";
+export { APP_START_ATTRIBUTE };
+
+/** Every page the build writes as HTML: the public pages, then the course pages. */
+export const prerenderedPages: PrerenderedPage[] = [...publicPages, ...coursePagesToPrerender];
 
 /**
- * Renders one public page at build time, as a signed-out visitor sees it, with the same providers and
- * route table as the browser (src/web/main.tsx), so the browser can hydrate it without a mismatch.
+ * Renders one page at build time, as it looks before the session is read (a signed-out visitor's
+ * view, or a page's own loading frame), with the same providers and route table as the browser
+ * (src/web/start.tsx), so the browser can hydrate it without a mismatch.
  */
 export async function render(path: string): Promise<{ html: string; hydrationData: HydrationState }> {
   const handler = createStaticHandler(routes);

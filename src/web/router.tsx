@@ -3,6 +3,9 @@ import { RootLayout } from "./components/layout/root-layout";
 import { RouteError } from "./components/layout/route-error";
 import { RouteGuard } from "./components/route-guard";
 import { paths } from "./config/paths";
+import type { RouteHandle } from "./lib/route-handle";
+
+const signedInOnly: RouteHandle = { signedInOnly: true };
 
 /**
  * Every page's code is loaded on demand, so a first visit downloads only the shell and its own page.
@@ -29,6 +32,7 @@ export const routes: RouteObject[] = [
       { path: paths.privacyPolicy, lazy: () => import("./routes/privacy-policy") },
       {
         element: <RouteGuard />,
+        handle: signedInOnly,
         children: [
           { path: paths.progress, lazy: () => import("./routes/progress") },
           { path: paths.profile, lazy: () => import("./routes/profile") },
@@ -36,14 +40,17 @@ export const routes: RouteObject[] = [
       },
       {
         element: <RouteGuard signedOutTo={paths.signup} />,
+        handle: signedInOnly,
         children: [{ path: paths.settings, lazy: () => import("./routes/settings") }],
       },
       {
         element: <RouteGuard policy="admin:view" />,
+        handle: signedInOnly,
         children: [{ path: paths.admin, lazy: () => import("./routes/admin") }],
       },
       {
         element: <RouteGuard policy="tutor:view" />,
+        handle: signedInOnly,
         children: [{ path: paths.tutor, lazy: () => import("./routes/tutor") }],
       },
       { path: ":chapterId", lazy: () => import("./routes/chapter") },

@@ -23,8 +23,20 @@ describe("route guard", () => {
   it("shows Loading while the session is being checked", async () => {
     setSession(sessionPending);
     stubApi(null);
-    renderApp("/progress");
+    renderApp("/profile");
     expect(await screen.findByRole("status")).toHaveTextContent("Loading…");
+    expect(screen.queryByRole("heading", { level: 1 })).not.toBeInTheDocument();
+  });
+
+  it("shows a page that draws its own loading frame (My Journey) as that frame, with no one's data", async () => {
+    setSession(sessionPending);
+    stubApi(null);
+    renderApp("/progress");
+    expect(await screen.findByRole("heading", { level: 1, name: "My Journey" })).toBeInTheDocument();
+    expect(screen.getByRole("main").querySelector("[aria-busy='true']")).not.toBeNull();
+    expect(screen.queryByText(/^(Completed|In progress|Not started|Locked)$/)).not.toBeInTheDocument();
+    // A page for signed-in visitors keeps the account menu's place rather than offering Get Started.
+    expect(screen.queryByRole("link", { name: "Get Started" })).not.toBeInTheDocument();
   });
 
   it("sends a signed-out visitor to sign in, then back to the page they wanted", async () => {

@@ -2,16 +2,20 @@ import { Navigate, Outlet, useLocation } from "react-router";
 import { can, type Policy } from "../../course/roles";
 import { paths } from "../config/paths";
 import { useProfile } from "../lib/profile";
+import { useRouteHandle } from "../lib/route-handle";
 
 /**
  * The one guard for signed-in routes (spec section 6). Signed-out visitors go to `signedOutTo` with
  * the page they wanted in `state.from`, so signing in can bring them back; a role without the
- * policy goes to My Journey.
+ * policy goes to My Journey. While the session is read the guard shows "Loading…", or the page's
+ * own frame when its route says it draws one (RouteHandle.framesItsLoading).
  */
 export function RouteGuard({ policy, signedOutTo = paths.login }: { policy?: Policy; signedOutTo?: string }) {
   const location = useLocation();
   const { isPending, profile } = useProfile();
+  const { framesItsLoading } = useRouteHandle();
   if (isPending) {
+    if (framesItsLoading) return <Outlet />;
     return (
       <p role="status" className="mx-auto max-w-5xl px-4 py-16 text-center text-muted-foreground">
         Loading…

@@ -51,5 +51,3 @@ export const publicPageMeta = {
     description: "Create a free Jalan account to save your progress and earn badges.",
   },
 } satisfies Record<string, PageMeta>;
-
-export type PublicPath = keyof typeof publicPageMeta;

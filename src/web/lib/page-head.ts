@@ -1,7 +1,15 @@
-import { type PublicPath, publicPageMeta } from "../config/page-meta";
+import { type PageMeta, publicPageMeta } from "../config/page-meta";
 import { paths } from "../config/paths";
 import { site } from "../config/site";
+import type { AppStart } from "./app-start";
 import { documentTitle } from "./use-document-title";
+
+/** A page the build renders to HTML (scripts/build-web.ts), as a visitor first sees it. */
+export interface PrerenderedPage {
+  path: string;
+  meta: PageMeta;
+  appStart: AppStart;
+}
 
 /** Link previews use one picture for the whole site (1200x630). */
 const OG_IMAGE = "/images/og-image.png";
@@ -11,12 +19,11 @@ function escapeHtml(text: string) {
 }
 
 /**
- * The <head> tags a prerendered public page carries: title, description, canonical link, Open Graph
- * and Twitter card, all from `publicPageMeta`. URLs are absolute on `site.siteUrl` (crawlers and link
+ * The <head> tags a prerendered page carries: title, description, canonical link, Open Graph and
+ * Twitter card, from the page's meta. URLs are absolute on `site.siteUrl` (crawlers and link
  * previews need absolute ones), so the build does not depend on where it is deployed.
  */
-export function pageHeadTags(path: PublicPath): string {
-  const meta = publicPageMeta[path];
+export function pageHeadTags({ path, meta }: PrerenderedPage): string {
   // The home page's title is the site's name and tagline, as the landing page sets it.
   const title = documentTitle(path === paths.home ? undefined : meta.title);
   const url = new URL(path, site.siteUrl).href;
@@ -40,4 +47,12 @@ export function pageHeadTags(path: PublicPath): string {
   return [`<title>${escapeHtml(title)}</title>`, ...rendered].join("\n    ");
 }
 
-export const prerenderedPaths = Object.keys(publicPageMeta) as PublicPath[];
+/** Public pages whose form should work before the visitor has typed: the app starts after paint. */
+const PAGES_WITH_A_FORM: readonly string[] = [paths.login, paths.signup, paths.contact];
+
+/** The public pages (landing, about, policy, contact, sign-in, sign-up), all from `publicPageMeta`. */
+export const publicPages: PrerenderedPage[] = Object.entries(publicPageMeta).map(([path, meta]) => ({
+  path,
+  meta,
+  appStart: PAGES_WITH_A_FORM.includes(path) ? "after-paint" : "first-interaction",
+}));

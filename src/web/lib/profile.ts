@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { Profile } from "../../course/profile";
 import { ApiError, api } from "./api";
+import { usePrerendering } from "./prerender";
 import { sessionQuery } from "./session";
 
 export type { Profile };
@@ -29,13 +30,16 @@ export type ProfileState = { isPending: true; profile: undefined } | { isPending
 
 /**
  * The signed-in user's profile, or null when signed out. The profile is fetched only once the session
- * query reports a session, so anonymous visitors make no request that is bound to fail.
+ * query reports a session, so anonymous visitors make no request that is bound to fail. A page
+ * prerendered at build time knew no session: while the browser hydrates it, the profile reads as
+ * pending even when the session has already arrived, so the first render matches the HTML.
  */
 export function useProfile(): ProfileState {
+  const prerendering = usePrerendering();
   const session = useQuery(sessionQuery);
   const hasSession = session.data != null;
   const query = useQuery({ ...profileQuery, enabled: hasSession });
-  if (session.isPending) return { isPending: true, profile: undefined };
+  if (prerendering || session.isPending) return { isPending: true, profile: undefined };
   if (!hasSession) return { isPending: false, profile: null };
   if (query.isPending) return { isPending: true, profile: undefined };
   return { isPending: false, profile: query.data ?? null };

@@ -3,7 +3,7 @@ import { StoryPage } from "../features/course/components/story/story-page";
 
 export function Component() {
   return (
-    <CourseDayFrame part="story">
+    <CourseDayFrame part="story" asVisitorWhilePending>
       {(open) => <StoryPage key={`${open.chapter.id}/${open.day.id}`} open={open} />}
     </CourseDayFrame>
   );

@@ -1,25 +1,34 @@
+import { useDeferredValue, useMemo } from "react";
+import type { Chapter, Day } from "../../course/course";
 import { Page } from "../components/page";
 import { useLearner } from "../features/course/api/progress";
 import { Breadcrumbs } from "../features/course/components/breadcrumbs";
 import { JourneyDayFeedback } from "../features/course/components/feedback/day-feedback";
-import { MyJourney } from "../features/course/components/journey/my-journey";
+import { journeyMeta, MyJourney } from "../features/course/components/journey/my-journey";
+import type { RouteHandle } from "../lib/route-handle";
+
+/**
+ * My Journey draws its own layout while the session and the progress load, which the build
+ * prerenders: the page paints in full from the HTML and does not move when the progress arrives.
+ */
+export const handle: RouteHandle = { framesItsLoading: true };
+
+const renderTutorFeedback = (chapter: Chapter, day: Day) => (
+  <JourneyDayFeedback chapterId={chapter.id} dayId={day.id} />
+);
 
 export function Component() {
   const learner = useLearner();
+  const progress = learner.isPending ? null : learner.progress;
+  const role = learner.isPending ? null : learner.role;
+  const journeyLearner = useMemo(() => progress && { signedIn: true, role, progress }, [progress, role]);
+  // Drawing every chapter, day and task again is the page's largest piece of work. Deferred, it runs
+  // in short slices after the answer arrives instead of as one long task that blocks the page.
+  const shown = useDeferredValue(journeyLearner);
   return (
-    <Page title="My Journey" intro="Your progress through the chapters of the story.">
+    <Page title={journeyMeta.title} intro={journeyMeta.description} busy={shown === null}>
       <Breadcrumbs items={[{ label: "My Journey" }]} />
-      {learner.isPending ? (
-        <p role="status" className="text-muted-foreground">
-          Loading…
-        </p>
-      ) : (
-        <MyJourney
-          progress={learner.progress}
-          viewer={learner}
-          renderTutorFeedback={(chapter, day) => <JourneyDayFeedback chapterId={chapter.id} dayId={day.id} />}
-        />
-      )}
+      <MyJourney learner={shown} renderTutorFeedback={renderTutorFeedback} />
     </Page>
   );
 }

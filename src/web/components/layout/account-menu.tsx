@@ -1,10 +1,10 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { GraduationCap, LayoutDashboard, LogOut, Settings, ShieldCheck, UserRound } from "lucide-react";
+import { useEffect, useRef } from "react";
 import { Link, useNavigate } from "react-router";
 import { displayName } from "../../../course/account-rules";
 import { can } from "../../../course/roles";
 import { paths } from "../../config/paths";
-import { authClient, authErrorOf } from "../../lib/auth-client";
 import type { Profile } from "../../lib/profile";
 import { sessionEnded } from "../../lib/session";
 import { toast } from "../../lib/toast";
@@ -16,18 +16,34 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "../ui/dropdown-menu";
-import { UserAvatar } from "../user-avatar";
+import { AccountButton } from "./account-button";
 
-export function AccountMenu({ profile }: { profile: Profile }) {
+/**
+ * How the user reached for the account button before the menu had loaded (AccountMenuOnDemand):
+ * a press opens the menu at once, focus stays on the button, a pointer over it needs nothing more.
+ */
+export type ReachedBy = "pointer" | "focus" | "press";
+
+export function AccountMenu({ profile, reachedBy = "pointer" }: { profile: Profile; reachedBy?: ReachedBy }) {
   const name = displayName(profile);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const trigger = useRef<HTMLButtonElement>(null);
+
+  // The button the user focused was the plain one this menu replaced: keep the focus on its place.
+  useEffect(() => {
+    if (reachedBy === "focus") trigger.current?.focus();
+  }, [reachedBy]);
 
   async function signOut() {
     // Leave the page first (the landing page loads lazily, so wait for it): a guarded page would
     // otherwise see the session end and send the user to /login instead of home.
     await navigate(paths.home);
-    const message = await authErrorOf(authClient.signOut());
+    // Better Auth's client (about 10 KB gzip) loads for signing out, not with every signed-in page.
+    const message = await import("../../lib/auth-client").then(
+      ({ authClient, authErrorOf }) => authErrorOf(authClient.signOut()),
+      () => "We could not reach the server. Check your connection and try again.",
+    );
     if (message) {
       toast({ title: "Sign out Failed", description: message, variant: "destructive" });
       return;
@@ -38,11 +54,9 @@ export function AccountMenu({ profile }: { profile: Profile }) {
 
   return (
     // Not modal: a modal menu hides the whole page from screen readers while it is open.
-    <DropdownMenu modal={false}>
+    <DropdownMenu modal={false} defaultOpen={reachedBy === "press"}>
       <DropdownMenuTrigger asChild>
-        <button type="button" aria-label={`Account menu for ${name}`} className="rounded-full">
-          <UserAvatar profile={profile} size="small" />
-        </button>
+        <AccountButton ref={trigger} profile={profile} />
       </DropdownMenuTrigger>
       <DropdownMenuContent className="w-60">
         <DropdownMenuLabel>

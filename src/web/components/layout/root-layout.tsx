@@ -4,11 +4,20 @@ import { useEndSessionOnArrival } from "../../lib/end-session";
 import { SiteFooter } from "./site-footer";
 import { SiteHeader } from "./site-header";
 
-export function RootLayout() {
+/**
+ * The layout's hooks that follow the session and the account's settings, in a component of their
+ * own: when those answers arrive only it renders again, not the whole page around it.
+ */
+function SessionEffects() {
   useAdoptAccountTheme();
   useEndSessionOnArrival();
+  return null;
+}
+
+export function RootLayout() {
   return (
     <div className="flex min-h-dvh flex-col">
+      <SessionEffects />
       <a
         href="#main"
         className="sr-only z-50 rounded-md bg-background px-4 py-2 focus:not-sr-only focus:fixed focus:left-4 focus:top-4"

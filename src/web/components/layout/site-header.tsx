@@ -4,11 +4,14 @@ import { paths } from "../../config/paths";
 import { site } from "../../config/site";
 import { usePrerendering } from "../../lib/prerender";
 import { useProfile } from "../../lib/profile";
+import { useRouteHandle } from "../../lib/route-handle";
 import { Button } from "../ui/button";
 import { MainNav } from "./main-nav";
 
-// Loaded only for signed-in visitors: the menu's positioning code stays off the landing page's first load.
-const AccountMenu = lazy(() => import("./account-menu").then((module) => ({ default: module.AccountMenu })));
+// Loaded only for signed-in visitors; the menu itself loads only once they reach for it.
+const AccountMenuOnDemand = lazy(() =>
+  import("./account-menu-on-demand").then((module) => ({ default: module.AccountMenuOnDemand })),
+);
 
 const avatarPlaceholder = <span aria-hidden="true" className="size-10 rounded-full bg-muted" />;
 
@@ -20,14 +23,16 @@ const getStarted = (
 
 export function SiteHeader() {
   const { isPending, profile } = useProfile();
-  // A prerendered page is built for a signed-out visitor. Hydration must render what its HTML shows,
-  // and until the session is first known it keeps offering Get Started, so signed-out visitors see
-  // no flicker; a signed-in visitor's menu appears as soon as the session is read.
+  // A prerendered public page is built for a signed-out visitor. Hydration must render what its HTML
+  // shows, and until the session is first known it keeps offering Get Started, so signed-out visitors
+  // see no flicker; a signed-in visitor's menu appears as soon as the session is read. A page for
+  // signed-in visitors (a prerendered My Journey) keeps the menu's place instead.
   const prerendering = usePrerendering();
+  const { signedInOnly } = useRouteHandle();
   const [fromPrerenderedHtml] = useState(prerendering);
   const [sessionKnown, setSessionKnown] = useState(false);
   if (!isPending && !sessionKnown) setSessionKnown(true);
-  const signedOutView = prerendering || (isPending && fromPrerenderedHtml && !sessionKnown);
+  const signedOutView = !signedInOnly && (prerendering || (isPending && fromPrerenderedHtml && !sessionKnown));
   return (
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto flex h-16 max-w-5xl items-center gap-2 px-4 sm:gap-6">
@@ -43,7 +48,7 @@ export function SiteHeader() {
             avatarPlaceholder
           ) : profile ? (
             <Suspense fallback={avatarPlaceholder}>
-              <AccountMenu profile={profile} />
+              <AccountMenuOnDemand profile={profile} />
             </Suspense>
           ) : (
             getStarted

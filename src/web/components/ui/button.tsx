@@ -30,9 +30,10 @@ export const buttonVariants = cva(
 export type ButtonProps = ComponentProps<"button"> & VariantProps<typeof buttonVariants> & { asChild?: boolean };
 
 export function Button({ className, variant, size, asChild = false, type, ...props }: ButtonProps) {
-  // A prerendered form cannot submit before the app has taken over the page: the browser would send
-  // it itself, as a GET with the fields (a password too) in the URL.
-  const beforeHydration = usePrerendering() && type === "submit";
+  // On a prerendered page a button does nothing until the app has taken over: it shows disabled until
+  // then, so a press is not lost (and the browser does not send a form itself, as a GET with its
+  // fields, a password too, in the URL).
+  const beforeHydration = usePrerendering();
   if (asChild) return <Slot.Root className={cn(buttonVariants({ variant, size }), className)} {...props} />;
   return (
     <button

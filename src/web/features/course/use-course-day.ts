@@ -1,12 +1,10 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { useParams } from "react-router";
 import type { Chapter, Day } from "../../../course/course";
 import { findDay } from "../../../course/course";
 import { firstIncompleteDayBefore, isDayUnlocked, type OutlineDay } from "../../../course/progress-rules";
-import { type LearnerState, useLearner, useSaveTask } from "./api/progress";
+import { type Learner, type LearnerState, useLearner, useSaveTask } from "./api/progress";
 import { COURSE, OUTLINE } from "./course-data";
-
-type Learner = Extract<LearnerState, { isPending: false }>;
 
 export type CourseDayState =
   | { kind: "not-found" }
@@ -28,16 +26,27 @@ function contentOf(day: OutlineDay | null) {
 /**
  * The chapter and day named in the URL and whether the viewer may open it: the same rules the
  * server enforces (src/course/progress-rules.ts), so a locked day says why before any request fails.
+ * With `asVisitorWhilePending`, a day open to visitors is open at once, as a visitor sees it, while
+ * the session is read (useLearner); any other day is loading until then.
  */
-export function useCourseDay(): CourseDayState {
+export function useCourseDay({ asVisitorWhilePending = false } = {}): CourseDayState {
   const { chapterId, dayId } = useParams();
   const found = findDay(COURSE, chapterId, dayId);
-  const learner = useLearner();
+  const learner = useLearner({ asVisitorWhilePending });
+  const chapter = found?.chapter;
+  const day = found?.day;
+  // The same object while nothing changes, so the day's page can skip drawing again.
+  return useMemo(() => courseDayState(chapter && day ? { chapter, day } : null, learner), [chapter, day, learner]);
+}
+
+function courseDayState(found: { chapter: Chapter; day: Day } | null, learner: LearnerState): CourseDayState {
   if (!found) return { kind: "not-found" };
   if (learner.isPending) return { kind: "loading", ...found };
   const target = { chapterId: found.chapter.id, dayId: found.day.id };
   const viewer = { signedIn: learner.signedIn, role: learner.role };
   if (isDayUnlocked(OUTLINE, learner.progress, target, viewer)) return { kind: "open", ...found, learner };
+  // Locked to a visitor, the day may still be open to whoever is looking.
+  if (learner.provisional) return { kind: "loading", ...found };
   const earlier = firstIncompleteDayBefore(OUTLINE, learner.progress, target);
   return { kind: "locked", ...found, learner, blockedBy: contentOf(earlier) };
 }

@@ -1,9 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMemo } from "react";
 import type { ProgressMap } from "../../../../course/progress-rules";
 import type { TaskStatus } from "../../../../course/progress-status";
 import type { Role } from "../../../../course/roles";
 import { api } from "../../../lib/api";
 import { useProfile } from "../../../lib/profile";
+import { sessionQuery } from "../../../lib/session";
 import { toast } from "../../../lib/toast";
 
 export interface ProgressResponse {
@@ -28,20 +30,51 @@ export type LearnerState =
       role: Role | null;
       /** The viewer's own progress; empty for visitors, and while it could not be read. */
       progress: ProgressMap;
+      /**
+       * Not known yet, shown as a visitor (useLearner's `asVisitorWhilePending`): the page must not
+       * act on it (save progress, or tell the viewer to sign in) until the session is read.
+       */
+      provisional?: true;
     };
+
+/** A viewer whose progress is known (or shown provisionally). */
+export type Learner = Extract<LearnerState, { isPending: false }>;
+
+const PENDING: LearnerState = { isPending: true };
+const VISITOR: Learner = { isPending: false, signedIn: false, role: null, progress: NO_PROGRESS };
+const PROVISIONAL_VISITOR: Learner = {
+  isPending: false,
+  signedIn: false,
+  role: null,
+  progress: NO_PROGRESS,
+  provisional: true,
+};
 
 /**
  * Who is looking at the course and how far they are. Visitors get an empty map and no request is
  * made; a failed read is only logged (spec section 8) and shows as no progress.
+ *
+ * With `asVisitorWhilePending`, a page shows itself as a visitor sees it until the session and the
+ * progress are read (flagged `provisional`): a course page the build prerendered for visitors
+ * then keeps that HTML on screen instead of a "Loading…" in its place.
  */
-export function useLearner(): LearnerState {
+export function useLearner(options: { asVisitorWhilePending: true }): Learner;
+export function useLearner(options?: { asVisitorWhilePending?: boolean }): LearnerState;
+export function useLearner({ asVisitorWhilePending = false } = {}): LearnerState {
   const { isPending, profile } = useProfile();
-  const query = useQuery({ ...progressQuery, enabled: Boolean(profile) });
-  if (query.isError) console.error("Could not read progress", query.error);
-  if (isPending) return { isPending: true };
-  if (!profile) return { isPending: false, signedIn: false, role: null, progress: NO_PROGRESS };
-  if (query.isPending && !query.isError) return { isPending: true };
-  return { isPending: false, signedIn: true, role: profile.role, progress: query.data ?? NO_PROGRESS };
+  // Asked for as soon as there is a session, beside the profile rather than after it.
+  const hasSession = useQuery(sessionQuery).data != null;
+  const query = useQuery({ ...progressQuery, enabled: hasSession });
+  if (query.isError && profile) console.error("Could not read progress", query.error);
+  // The same object while nothing changes, so pages can skip drawing again (memo, useDeferredValue).
+  const role = profile?.role ?? null;
+  const progress = query.data ?? NO_PROGRESS;
+  const learner = useMemo((): Learner => ({ isPending: false, signedIn: true, role, progress }), [role, progress]);
+  const pending = asVisitorWhilePending ? PROVISIONAL_VISITOR : PENDING;
+  if (isPending) return pending;
+  if (!profile) return VISITOR;
+  if (query.isPending && !query.isError) return pending;
+  return learner;
 }
 
 export interface TaskRef {

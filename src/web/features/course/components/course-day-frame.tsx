@@ -1,5 +1,5 @@
 import { Lock } from "lucide-react";
-import type { ReactNode } from "react";
+import { type ReactNode, useDeferredValue } from "react";
 import { Link } from "react-router";
 import type { Chapter, Day } from "../../../../course/course";
 import { NotFound } from "../../../components/not-found";
@@ -38,10 +38,22 @@ export type OpenDay = Extract<CourseDayState, { kind: "open" }>;
 
 /**
  * Every page of a day goes through here: an unknown day is "not found", a day the viewer may not
- * open says why and links to the day to do first, and an open day renders `children`.
+ * open says why and links to the day to do first, and an open day renders `children`. With
+ * `asVisitorWhilePending` (the story page, which the build prerenders for visitors), a day open to
+ * visitors renders at once as a visitor sees it, its actions disabled until the session is read.
  */
-export function CourseDayFrame({ part, children }: { part: DayPart; children: (open: OpenDay) => ReactNode }) {
-  const state = useCourseDay();
+export function CourseDayFrame({
+  part,
+  asVisitorWhilePending = false,
+  children,
+}: {
+  part: DayPart;
+  asVisitorWhilePending?: boolean;
+  children: (open: OpenDay) => ReactNode;
+}) {
+  // A day's page is large: when the session or the progress arrives it is drawn again in short
+  // slices, as a deferred value, not in one long task that blocks the page.
+  const state = useDeferredValue(useCourseDay({ asVisitorWhilePending }));
   if (state.kind === "not-found") return <NotFound />;
   const { chapter, day } = state;
   const title = dayPageTitle(day, part);

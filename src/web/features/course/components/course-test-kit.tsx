@@ -1,5 +1,5 @@
-import { renderHook } from "@testing-library/react";
-import { vi } from "vitest";
+import { renderHook, screen, waitFor } from "@testing-library/react";
+import { expect, vi } from "vitest";
 import type { ProgressMap } from "../../../../course/progress-rules";
 import type { Role } from "../../../../course/roles";
 import { dismissToast, useCurrentToast } from "../../../lib/toast";
@@ -20,6 +20,14 @@ export function signIn(progress: ProgressMap = {}, { role = "Student" as Role, f
   const store = fakeProgressApi(progress, { failWrites });
   const fetchMock = stubApi(profile, store.handler);
   return { store, fetchMock };
+}
+
+/**
+ * Waits until the page shows the viewer's own state: course pages first show a placeholder or a
+ * visitor's view, marked aria-busy, while the session and the progress load.
+ */
+export async function untilSettled() {
+  await waitFor(() => expect(screen.getByRole("main").querySelector("[aria-busy='true']")).toBeNull());
 }
 
 /** A visitor who is not signed in. */

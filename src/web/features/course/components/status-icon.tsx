@@ -44,3 +44,12 @@ export function StatusIcon({
     </span>
   );
 }
+
+/** Where a StatusIcon goes while the status is still loading: the same size, so nothing moves when it comes. */
+export function StatusPlaceholder({ className }: { className?: string }) {
+  return (
+    <span className={cn("inline-flex items-center", className)}>
+      <span aria-hidden className="size-5 shrink-0 rounded-full bg-muted motion-safe:animate-pulse" />
+    </span>
+  );
+}

@@ -2,7 +2,7 @@ import { screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderApp } from "../../../../testing/render-app";
 import { COURSE } from "../../course-data";
-import { completedDays, resetCourseTest, signIn, visitAnonymously } from "../course-test-kit";
+import { completedDays, resetCourseTest, signIn, untilSettled, visitAnonymously } from "../course-test-kit";
 
 vi.mock("../../../../lib/auth-client", () => import("../../../../testing/fake-auth-client"));
 
@@ -13,6 +13,7 @@ const [CHAPTER_1, CHAPTER_2] = COURSE;
 async function openChapter(path: string) {
   renderApp(path);
   await screen.findByRole("table");
+  await untilSettled();
 }
 
 const badges = () =>

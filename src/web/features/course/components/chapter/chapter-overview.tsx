@@ -7,16 +7,23 @@ import { SignUpPrompt } from "../sign-up-prompt";
 import { BadgesPanel } from "./badges-panel";
 import { DayTable } from "./day-table";
 
+/** Title of a chapter's page: "Chapter 1: The First Steps", "Chapter 2: … (Coming Soon)". */
+export function chapterPageTitle(chapter: Chapter) {
+  const title = `Chapter ${chapter.number}: ${chapter.title}`;
+  return chapter.comingSoon ? `${title} (Coming Soon)` : title;
+}
+
 /**
  * A chapter's page (/chapter-1): its badges and its days. A chapter still being written
  * (`comingSoon`) shows as Coming Soon with its days as an outline. Visitors are asked to sign up.
+ * Until the session is read the page shows what a visitor sees, as the build prerendered it.
  */
 export function ChapterOverview({ chapter }: { chapter: Chapter }) {
-  const learner = useLearner();
+  const learner = useLearner({ asVisitorWhilePending: true });
   const title = `Chapter ${chapter.number}: ${chapter.title}`;
   return (
     <Page
-      title={chapter.comingSoon ? `${title} (Coming Soon)` : title}
+      title={chapterPageTitle(chapter)}
       heading={
         chapter.comingSoon ? (
           <>
@@ -27,24 +34,19 @@ export function ChapterOverview({ chapter }: { chapter: Chapter }) {
         )
       }
       intro={chapter.description}
+      busy={learner.provisional}
     >
       <Breadcrumbs items={[{ label: "My Journey", to: paths.progress }, { label: `Chapter ${chapter.number}` }]} />
-      {learner.isPending ? (
-        <p role="status" className="text-muted-foreground">
-          Loading…
-        </p>
-      ) : (
-        <div className="space-y-8">
-          {!learner.signedIn && <SignUpPrompt />}
-          {!chapter.comingSoon && <BadgesPanel chapter={chapter} progress={learner.progress} />}
-          <section aria-labelledby="days-heading" className="space-y-3">
-            <h2 id="days-heading" className="text-2xl font-semibold tracking-tight">
-              {chapter.comingSoon ? "Days coming soon" : "Days"}
-            </h2>
-            <DayTable chapter={chapter} progress={learner.progress} viewer={learner} />
-          </section>
-        </div>
-      )}
+      <div className="space-y-8">
+        {!learner.signedIn && <SignUpPrompt />}
+        {!chapter.comingSoon && <BadgesPanel chapter={chapter} progress={learner.progress} />}
+        <section aria-labelledby="days-heading" className="space-y-3">
+          <h2 id="days-heading" className="text-2xl font-semibold tracking-tight">
+            {chapter.comingSoon ? "Days coming soon" : "Days"}
+          </h2>
+          <DayTable chapter={chapter} progress={learner.progress} viewer={learner} />
+        </section>
+      </div>
     </Page>
   );
 }

@@ -1,10 +1,15 @@
 import type { Feedback } from "../../../../../course/feedback";
 
-/** A fixed locale, so every learner reads the same "23 Nov 2026" whatever their browser's language. */
-const DATE_FORMAT = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric" });
+/**
+ * A fixed locale, so every learner reads the same "23 Nov 2026" whatever their browser's language.
+ * Made at the first date shown, not when the module loads: a browser's first Intl formatter costs
+ * tens of milliseconds, which every course page would otherwise pay at start, feedback or none.
+ */
+let dateFormat: Intl.DateTimeFormat | undefined;
 
 export function formatFeedbackDate(iso: string): string {
-  return DATE_FORMAT.format(new Date(iso));
+  dateFormat ??= new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric" });
+  return dateFormat.format(new Date(iso));
 }
 
 /** Feedback from tutors, as they wrote it (text only; line breaks kept), with who wrote it and when. */

@@ -5,9 +5,12 @@ import { type ProgressMap, taskStatus, type Viewer } from "../../../../../course
 import { coursePaths } from "../../../../config/paths";
 import { cn } from "../../../../lib/cn";
 import { dayView } from "../chapter/day-display-status";
-import { StatusIcon } from "../status-icon";
+import { StatusIcon, StatusPlaceholder } from "../status-icon";
 
-/** One day on My Journey: its status, a link when it is open, and each task with its status. */
+/**
+ * One day on My Journey: its status, a link when it is open, and each task with its status. While
+ * the progress loads (`progress` null) the statuses are placeholders and the day is not a link yet.
+ */
 export function JourneyDay({
   chapter,
   day,
@@ -17,19 +20,19 @@ export function JourneyDay({
 }: {
   chapter: Chapter;
   day: Day;
-  progress: ProgressMap;
+  progress: ProgressMap | null;
   viewer: Viewer;
   /** Feedback from the learner's tutor on this day, shown under its tasks. */
   tutorFeedback?: ReactNode;
 }) {
-  const view = dayView(progress, viewer, chapter.id, day.id);
+  const view = progress && dayView(progress, viewer, chapter.id, day.id);
   const name = `Day ${day.number} — ${day.subtopic}`;
   return (
-    <li className={cn("rounded-lg border p-4", view.unlocked ? "bg-card" : "bg-muted/50")}>
+    <li className={cn("rounded-lg border p-4", !view || view.unlocked ? "bg-card" : "bg-muted/50")}>
       <div className="flex items-start gap-3">
-        <StatusIcon status={view.status} className="mt-0.5" />
+        {view ? <StatusIcon status={view.status} className="mt-0.5" /> : <StatusPlaceholder className="mt-0.5" />}
         <h3 className="text-lg font-semibold leading-snug">
-          {view.unlocked ? (
+          {view?.unlocked ? (
             <Link
               to={coursePaths.day(chapter.id, day.id)}
               className="text-primary underline underline-offset-4 hover:text-primary-hover"
@@ -37,7 +40,7 @@ export function JourneyDay({
               {name}
             </Link>
           ) : (
-            <span className="text-muted-foreground">{name}</span>
+            <span className={cn(view && "text-muted-foreground")}>{name}</span>
           )}
         </h3>
       </div>
@@ -45,7 +48,11 @@ export function JourneyDay({
         <ul aria-label={`Day ${day.number} tasks`} className="mt-3 space-y-1.5 pl-8">
           {day.tasks.map((task) => (
             <li key={task.id} className="flex items-center gap-2">
-              <StatusIcon status={taskStatus(progress, chapter.id, day.id, task.id)} />
+              {progress ? (
+                <StatusIcon status={taskStatus(progress, chapter.id, day.id, task.id)} />
+              ) : (
+                <StatusPlaceholder />
+              )}
               <span>{task.label}</span>
             </li>
           ))}

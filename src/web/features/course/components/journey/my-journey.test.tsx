@@ -1,9 +1,9 @@
-import { screen, within } from "@testing-library/react";
+import { act, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { findDay } from "../../../../../course/course";
 import { renderApp } from "../../../../testing/render-app";
 import { COURSE } from "../../course-data";
-import { completedDays, resetCourseTest, signIn } from "../course-test-kit";
+import { completedDays, resetCourseTest, signIn, untilSettled } from "../course-test-kit";
 
 vi.mock("../../../../lib/auth-client", () => import("../../../../testing/fake-auth-client"));
 
@@ -24,6 +24,7 @@ async function openJourney() {
   renderApp("/progress");
   expect(await screen.findByRole("heading", { level: 1, name: "My Journey" })).toBeInTheDocument();
   await screen.findByRole("heading", { level: 2, name: /^Chapter 1/ });
+  await untilSettled();
 }
 
 describe("My Journey", () => {
@@ -52,6 +53,42 @@ describe("My Journey", () => {
     expect(tasks.map((task) => task.textContent)).toEqual(
       day1Tasks.map((task, index) => `${["Completed", "In progress"][index] ?? "Not started"}${task.label}`),
     );
+  });
+
+  it("shows the chapters, days and tasks in place while the progress loads, then fills in the statuses", async () => {
+    const { fetchMock } = signIn({ "chapter-1": { "day-1": { "story:read-setting": "completed" } } });
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input) === "/api/progress") await answered;
+      return fetchMock(input, init);
+    });
+    renderApp("/progress");
+    const day1Heading = await screen.findByRole("heading", { level: 3, name: dayName("chapter-1", "day-1") });
+    expect(screen.getByRole("main").querySelector("[aria-busy='true']")).not.toBeNull();
+    for (const chapter of COURSE) {
+      expect(
+        screen.getByRole("heading", { level: 2, name: `Chapter ${chapter.number}: ${chapter.title}` }),
+      ).toBeVisible();
+      const words = chapter.days.reduce((sum, day) => sum + day.vocabulary.length, 0);
+      const section = screen.getByRole("region", { name: `Chapter ${chapter.number}: ${chapter.title}` });
+      expect(within(section).getByText(`Vocabulary learned: – / ${words}`)).toBeInTheDocument();
+      for (const day of chapter.days) {
+        const entry = dayEntry(chapter.id, day.id);
+        expect(within(entry).queryByRole("link")).not.toBeInTheDocument();
+        for (const task of day.tasks) expect(within(entry).getByText(task.label)).toBeInTheDocument();
+      }
+    }
+    expect(screen.queryByText(/^(Completed|In progress|Not started|Locked)$/)).not.toBeInTheDocument();
+
+    act(answer);
+    await untilSettled();
+    expect(dayStatusOf(dayEntry("chapter-1", "day-1"))).toBe("In progress");
+    // The same elements, filled in: nothing was drawn anew in another place.
+    expect(screen.getByRole("heading", { level: 3, name: dayName("chapter-1", "day-1") })).toBe(day1Heading);
+    expect(within(day1Heading).getByRole("link")).toHaveAttribute("href", "/chapter-1/day-1");
   });
 
   it("shows later days locked, not as links, until the days before them are complete", async () => {

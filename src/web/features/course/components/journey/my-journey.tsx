@@ -1,23 +1,34 @@
-import type { ReactNode } from "react";
+import { memo, type ReactNode } from "react";
 import type { Chapter, Day } from "../../../../../course/course";
 import type { ProgressMap, Viewer } from "../../../../../course/progress-rules";
 import { COURSE } from "../../course-data";
 import { JourneyDay } from "./journey-day";
 import { VocabularyProgress } from "./vocabulary-progress";
 
+/** What My Journey says about itself: the page's title and intro, and its prerendered HTML's head. */
+export const journeyMeta = {
+  title: "My Journey",
+  description: "Your progress through the chapters of the story.",
+};
+
 /**
  * My Journey: every chapter in course order with its vocabulary learned and each day's status and
  * tasks. `renderTutorFeedback` is where a day's feedback from the learner's tutor goes.
+ *
+ * With `learner` null (still loading) it shows the same layout with placeholders where statuses and
+ * counts go: the chapters, days and tasks come from the course, so the page has its real size before
+ * the progress arrives, and nothing moves when it does. Memoized: it draws again only when the
+ * learner or their progress changes, not with every answer the page waits for.
  */
-export function MyJourney({
-  progress,
-  viewer,
+export const MyJourney = memo(function MyJourney({
+  learner,
   renderTutorFeedback,
 }: {
-  progress: ProgressMap;
-  viewer: Viewer;
+  learner: (Viewer & { progress: ProgressMap }) | null;
   renderTutorFeedback?: (chapter: Chapter, day: Day) => ReactNode;
 }) {
+  const progress = learner?.progress ?? null;
+  const viewer: Viewer = learner ?? { signedIn: false };
   return (
     <div className="space-y-10">
       {COURSE.map((chapter) => {
@@ -39,7 +50,7 @@ export function MyJourney({
                   day={day}
                   progress={progress}
                   viewer={viewer}
-                  tutorFeedback={renderTutorFeedback?.(chapter, day)}
+                  tutorFeedback={progress && renderTutorFeedback?.(chapter, day)}
                 />
               ))}
             </ol>
@@ -48,4 +59,4 @@ export function MyJourney({
       })}
     </div>
   );
-}
+});

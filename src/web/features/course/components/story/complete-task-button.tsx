@@ -12,7 +12,8 @@ export function signInToSaveToast() {
 
 /**
  * Records one task of the open day as completed. Once it is (now, or from an earlier visit) the
- * button reads "Completed" and is disabled. A visitor is told to sign in and nothing is saved.
+ * button reads "Completed" and is disabled. A visitor is told to sign in and nothing is saved. Until
+ * the session is read (a provisional learner) the button waits, disabled.
  */
 export function CompleteTaskButton({
   open,
@@ -44,7 +45,7 @@ export function CompleteTaskButton({
     save.mutate({ chapterId: chapter.id, dayId: day.id, taskId, status: "completed" }, { onSuccess: onCompleted });
   };
   return (
-    <Button onClick={complete} disabled={save.isPending} aria-busy={save.isPending || undefined}>
+    <Button onClick={complete} disabled={save.isPending || learner.provisional} aria-busy={save.isPending || undefined}>
       {label}
     </Button>
   );

@@ -1,9 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { courseAudioPath, findDay, type StorySection } from "../../../../../course/course";
+import { stubApi } from "../../../../testing/fake-api";
+import { sessionPending, setSession } from "../../../../testing/fake-auth-client";
 import { renderApp } from "../../../../testing/render-app";
 import { COURSE } from "../../course-data";
-import { completedDays, resetCourseTest, signIn, stubAudio, visitAnonymously } from "../course-test-kit";
+import { completedDays, resetCourseTest, signIn, stubAudio, untilSettled, visitAnonymously } from "../course-test-kit";
 
 vi.mock("../../../../lib/auth-client", () => import("../../../../testing/fake-auth-client"));
 
@@ -22,6 +24,7 @@ const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 30))
 async function openDay1() {
   renderApp("/chapter-1/day-1");
   expect(await screen.findByRole("heading", { level: 1, name: `Day 1: ${DAY_1.subtopic}` })).toBeInTheDocument();
+  await untilSettled();
 }
 
 describe("Day 1 story", () => {
@@ -84,6 +87,20 @@ describe("Day 1 story", () => {
       expect(within(section(part.title)).getByRole("button", { name: "Completed" })).toBeDisabled();
     }
     expect(screen.getByRole("link", { name: "Continue to Codebook" })).toBeInTheDocument();
+  });
+
+  it("shows the story at once while the session is read, its buttons waiting until it is", async () => {
+    setSession(sessionPending);
+    const fetchMock = stubApi(null);
+    renderApp("/chapter-1/day-1");
+    expect(await screen.findByRole("heading", { level: 1, name: `Day 1: ${DAY_1.subtopic}` })).toBeInTheDocument();
+    expect(screen.getByRole("main").querySelector("[aria-busy='true']")).not.toBeNull();
+    const complete = within(section(FIRST.title)).getByRole("button", { name: FIRST.completeLabel });
+    expect(complete).toBeDisabled();
+    fireEvent.click(complete);
+    await settle();
+    expect(screen.queryByText(HOLD_ON)).not.toBeInTheDocument();
+    expect(puts(fetchMock)).toEqual([]);
   });
 
   it("asks a visitor to sign in and saves nothing", async () => {

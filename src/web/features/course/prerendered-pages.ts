@@ -1,0 +1,34 @@
+import { findDay } from "../../../course/course";
+import { isDayUnlocked } from "../../../course/progress-rules";
+import { coursePaths, paths } from "../../config/paths";
+import type { PrerenderedPage } from "../../lib/page-head";
+import { chapterPageTitle } from "./components/chapter/chapter-overview";
+import { dayPageTitle } from "./components/course-day-frame";
+import { journeyMeta } from "./components/journey/my-journey";
+import { COURSE, OUTLINE } from "./course-data";
+
+/**
+ * The course pages the build prerenders, as they look before the session is read: My Journey's
+ * layout with placeholders for the progress, each chapter as a visitor sees it, and the story of
+ * each day a visitor may open. Every one needs the app soon (progress, audio), so it starts after
+ * paint. Days a visitor may not open are left to the app: until the session is read they could only
+ * say "Loading…".
+ */
+export const coursePagesToPrerender: PrerenderedPage[] = [
+  { path: paths.progress, meta: journeyMeta, appStart: "after-paint" },
+  ...COURSE.map(
+    (chapter): PrerenderedPage => ({
+      path: coursePaths.chapter(chapter.id),
+      meta: { title: chapterPageTitle(chapter), description: chapter.description },
+      appStart: "after-paint",
+    }),
+  ),
+  ...OUTLINE.filter((day) => isDayUnlocked(OUTLINE, {}, day, { signedIn: false })).map((outlineDay) => {
+    const { day } = findDay(COURSE, outlineDay.chapterId, outlineDay.dayId)!;
+    return {
+      path: coursePaths.day(outlineDay.chapterId, outlineDay.dayId),
+      meta: { title: dayPageTitle(day, "story"), description: day.goal },
+      appStart: "after-paint",
+    } satisfies PrerenderedPage;
+  }),
+];
