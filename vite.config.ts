@@ -20,5 +20,11 @@ export default defineConfig({
   build: {
     outDir: "dist/web",
     emptyOutDir: true,
+    // Vite's preload helper appends a <link rel="modulepreload"> per dependency of every dynamic
+    // import, and in Chromium each append costs main-thread time (100–275 ms in all at a phone's CPU
+    // speed on the course pages, right after first paint; decision 021). Without it a chunk's static
+    // imports are fetched when the chunk is parsed: one more round trip for the app's code, which
+    // loads after paint anyway.
+    modulePreload: false,
   },
 });

@@ -1,6 +1,5 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { StrictMode, startTransition } from "react";
-import { createRoot, hydrateRoot } from "react-dom/client";
 import { createBrowserRouter, type DataRouter, matchRoutes, RouterProvider } from "react-router";
 import { readHydrationData } from "./lib/prerender";
 import { createQueryClient } from "./lib/query-client";
@@ -41,10 +40,13 @@ async function start() {
   const queryClient = createQueryClient();
   // Read the session while the page's code loads rather than after.
   void queryClient.prefetchQuery(sessionQuery);
+  // React DOM is imported on its own rather than with this module, so that evaluating it is a task
+  // of its own instead of part of one long task that evaluates all of the app's code at once.
+  const reactDom = import("react-dom/client");
   const hydrationData = readHydrationData();
   if (hydrationData) {
     // A prerendered public page (see scripts/build-web.ts): take over its HTML.
-    await loadMatchedRoutes(window.location.pathname);
+    const [{ hydrateRoot }] = await Promise.all([reactDom, loadMatchedRoutes(window.location.pathname)]);
     const router = createBrowserRouter(routes, { hydrationData });
     // As a transition, hydration yields to the browser every few milliseconds instead of blocking
     // the main thread for its whole length; the page is already visible meanwhile.
@@ -53,6 +55,7 @@ async function start() {
     });
   } else {
     // The empty shell (app.html) for every other route: render from scratch.
+    const { createRoot } = await reactDom;
     createRoot(container).render(app(createBrowserRouter(routes), queryClient));
   }
 }
