@@ -12,7 +12,7 @@ import {
   received,
   stored,
 } from "./arbitraries";
-import { expectRefusal, expectSuccess, send, signedInAs, tally, watchDatabase } from "./harness";
+import { expectRefusedAndUnchanged, expectSuccess, send, signedInAs, tally, watchDatabase } from "./harness";
 
 const t = await createTestApp();
 const learner = await signedInAs(t);
@@ -82,9 +82,7 @@ describe("POST /api/contact with generated bodies", () => {
           const view = received(body);
           const input = view.kind === "json" ? contactInput(view.value) : null;
           if (!input) {
-            seen.counts.refused += 1;
-            await expectRefusal(response, view.kind === "too-large" ? 413 : 400);
-            await database.expectUnchanged();
+            await expectRefusedAndUnchanged(seen, database, response, view.kind === "too-large" ? 413 : 400);
             return;
           }
           seen.counts.accepted += 1;

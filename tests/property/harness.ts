@@ -116,6 +116,22 @@ export async function filesUnder(directory: string): Promise<string[]> {
 }
 
 /** Counts of the generated requests a property accepted and refused, to show it tried both. */
+/**
+ * A refused request, counted: the expected 4xx in the error shape (expectRefusal), and not one row
+ * version changed since the last check. Answers the error.
+ */
+export async function expectRefusedAndUnchanged(
+  seen: ReturnType<typeof tally>,
+  database: Awaited<ReturnType<typeof watchDatabase>>,
+  response: Response,
+  status?: number,
+) {
+  seen.counts.refused += 1;
+  const error = await expectRefusal(response, status);
+  await database.expectUnchanged();
+  return error;
+}
+
 export function tally() {
   const counts = { accepted: 0, refused: 0 };
   return {

@@ -14,7 +14,15 @@ import {
   stored,
   wire,
 } from "./arbitraries";
-import { expectRefusal, expectSuccess, filesUnder, send, signedInAs, tally, watchDatabase } from "./harness";
+import {
+  expectRefusedAndUnchanged,
+  expectSuccess,
+  filesUnder,
+  send,
+  signedInAs,
+  tally,
+  watchDatabase,
+} from "./harness";
 
 const t = await createTestApp();
 const { id: userId, cookie } = await signedInAs(t);
@@ -62,9 +70,7 @@ describe("PATCH /api/profile with generated bodies", () => {
           const view = received(body);
           const change = view.kind === "json" ? profileChange(view.value) : null;
           if (!change) {
-            seen.counts.refused += 1;
-            await expectRefusal(response, view.kind === "too-large" ? 413 : 400);
-            await database.expectUnchanged();
+            await expectRefusedAndUnchanged(seen, database, response, view.kind === "too-large" ? 413 : 400);
             return;
           }
           seen.counts.accepted += 1;
@@ -278,9 +284,12 @@ describe("PUT /api/profile/avatar with generated uploads", () => {
           const filesBefore = await filesUnder(t.dataDir);
           const response = await request(generated);
           if (!accepted(generated)) {
-            seen.counts.refused += 1;
-            await expectRefusal(response, generated.kind === "oversized" && generated.name !== "" ? 413 : undefined);
-            await database.expectUnchanged();
+            await expectRefusedAndUnchanged(
+              seen,
+              database,
+              response,
+              generated.kind === "oversized" && generated.name !== "" ? 413 : undefined,
+            );
             expect(await filesUnder(t.dataDir)).toEqual(filesBefore);
             return;
           }

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createTestApp } from "../test-app";
 import { bodies, hasOnlyKeys, isPlainObject, RUNS, received, type Segment, taskPath, unroutable } from "./arbitraries";
-import { expectRefusal, expectSuccess, send, signedInAs, tally, watchDatabase } from "./harness";
+import { expectRefusedAndUnchanged, expectSuccess, send, signedInAs, tally, watchDatabase } from "./harness";
 import { type Progress, progressOf, verdictFor } from "./progress-oracle";
 
 const t = await createTestApp();
@@ -56,9 +56,7 @@ describe("PUT /api/progress/:chapterId/:dayId/:taskId with generated ids and bod
               return;
             }
           }
-          seen.counts.refused += 1;
-          await expectRefusal(response, expected);
-          await database.expectUnchanged();
+          await expectRefusedAndUnchanged(seen, database, response, expected);
         }),
       ),
       { numRuns: RUNS },

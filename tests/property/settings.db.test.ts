@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createTestApp } from "../test-app";
 import { bodies, hasOnlyKeys, isPlainObject, RUNS, received } from "./arbitraries";
-import { expectRefusal, expectSuccess, send, signedInAs, tally, watchDatabase } from "./harness";
+import { expectRefusedAndUnchanged, expectSuccess, send, signedInAs, tally, watchDatabase } from "./harness";
 
 const t = await createTestApp();
 const { id: userId, cookie } = await signedInAs(t);
@@ -47,9 +47,7 @@ describe("PATCH /api/settings with generated bodies", () => {
           const view = received(body);
           const change = view.kind === "json" ? settingsChange(view.value) : null;
           if (!change) {
-            seen.counts.refused += 1;
-            await expectRefusal(response, view.kind === "too-large" ? 413 : 400);
-            await database.expectUnchanged();
+            await expectRefusedAndUnchanged(seen, database, response, view.kind === "too-large" ? 413 : 400);
             return;
           }
           seen.counts.accepted += 1;

@@ -14,7 +14,7 @@ import {
   taskPath,
   unroutable,
 } from "./arbitraries";
-import { expectRefusal, expectSuccess, send, signedInAs, tally, watchDatabase } from "./harness";
+import { expectRefusedAndUnchanged, expectSuccess, send, signedInAs, tally, watchDatabase } from "./harness";
 import { type Progress, progressOf, verdictFor } from "./progress-oracle";
 
 const t = await createTestApp();
@@ -70,9 +70,7 @@ describe("PATCH /api/users/:userId/role with generated ids and bodies", () => {
             await database.settle();
             return;
           }
-          seen.counts.refused += 1;
-          await expectRefusal(response, expected);
-          await database.expectUnchanged();
+          await expectRefusedAndUnchanged(seen, database, response, expected);
         }),
       ),
       { numRuns: RUNS },
@@ -142,9 +140,7 @@ describe("PUT /api/users/:userId/progress/:chapterId/:dayId/:taskId with generat
               else await database.settle();
               return;
             }
-            seen.counts.refused += 1;
-            await expectRefusal(response, expected);
-            await database.expectUnchanged();
+            await expectRefusedAndUnchanged(seen, database, response, expected);
           }),
       ),
       { numRuns: RUNS },
@@ -199,9 +195,7 @@ describe("DELETE /api/users/:userId/progress with generated ids and bodies", () 
             await database.settle();
             return;
           }
-          seen.counts.refused += 1;
-          await expectRefusal(response, expected);
-          await database.expectUnchanged();
+          await expectRefusedAndUnchanged(seen, database, response, expected);
         }),
       ),
       { numRuns: RUNS },

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
 import { can, isRole, type Policy } from "../../course/roles";
 import type { Database } from "../db/client";
 import { session as sessionTable, user as userTable } from "../db/schema";
@@ -49,11 +50,13 @@ function createSessionReader(auth: Auth, db: Database) {
     updateAgeMs: context.sessionConfig.updateAge * 1000,
   }));
 
-  return async function read(cookieHeader: string): Promise<SignedIn | typeof ANONYMOUS | typeof ASK_BETTER_AUTH> {
+  /** `cookies`: the request's cookies, parsed and URI-decoded (hono/cookie). */
+  return async function read(
+    cookies: Record<string, string>,
+  ): Promise<SignedIn | typeof ANONYMOUS | typeof ASK_BETTER_AUTH> {
     const { secret, tokenCookie, handledByBetterAuth, expiresInMs, updateAgeMs } = await settings;
-    const cookies = parseCookies(cookieHeader);
-    if (handledByBetterAuth.some((name) => cookies.has(name))) return ASK_BETTER_AUTH;
-    const signed = cookies.get(tokenCookie);
+    if (handledByBetterAuth.some((name) => name in cookies)) return ASK_BETTER_AUTH;
+    const signed = cookies[tokenCookie];
     if (!signed) return ANONYMOUS;
     const token = verifiedToken(signed, secret);
     if (!token) return ANONYMOUS;
@@ -64,7 +67,7 @@ function createSessionReader(auth: Auth, db: Database) {
     // Better Auth's own rules: an expired session is deleted, one last renewed over updateAge ago is extended.
     if (expiresAt < now || expiresAt - expiresInMs + updateAgeMs <= now) return ASK_BETTER_AUTH;
     return {
-      user: { id: row.userId, email: row.email, role: isRole(row.role) ? row.role : "Student" },
+      user: { id: row.userId, email: row.email, role: row.role },
       sessionId: row.sessionId,
     };
   };
@@ -72,10 +75,10 @@ function createSessionReader(auth: Auth, db: Database) {
 
 /**
  * The token of a session cookie signed as Better Auth signs it (`token.base64(HMAC-SHA256(secret,
- * token))`, URI-encoded), or null when the signature does not match.
+ * token))`), or null when the signature does not match. Hono's getSignedCookie checks the same
+ * format, but through WebCrypto with a key import per call, which cost more than the query.
  */
-function verifiedToken(cookieValue: string, secret: string): string | null {
-  const value = tryDecode(cookieValue);
+function verifiedToken(value: string, secret: string): string | null {
   const dot = value.lastIndexOf(".");
   if (dot < 1) return null;
   const token = value.slice(0, dot);
@@ -84,28 +87,6 @@ function verifiedToken(cookieValue: string, secret: string): string | null {
   const signature = Buffer.from(signatureText, "base64");
   const expected = createHmac("sha256", secret).update(token).digest();
   return signature.length === expected.length && timingSafeEqual(signature, expected) ? token : null;
-}
-
-function tryDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
-
-/** Cookie name → raw value, the first of a repeated name winning, as Better Auth parses them. */
-function parseCookies(header: string): Map<string, string> {
-  const cookies = new Map<string, string>();
-  for (const pair of header.split(";")) {
-    const equals = pair.indexOf("=");
-    if (equals < 0) continue;
-    const name = pair.slice(0, equals).trim();
-    let value = pair.slice(equals + 1).trim();
-    if (value.startsWith('"')) value = value.slice(1, -1);
-    if (name && !cookies.has(name)) cookies.set(name, value);
-  }
-  return cookies;
 }
 
 /**
@@ -118,9 +99,8 @@ export function loadSession(auth: Auth, db: Database): MiddlewareHandler<AppEnv>
   return async (c, next) => {
     c.set("user", null);
     c.set("sessionId", null);
-    const cookieHeader = c.req.header("cookie");
-    if (!cookieHeader) return next();
-    const fast = await readSession(cookieHeader);
+    if (!c.req.header("cookie")) return next();
+    const fast = await readSession(getCookie(c));
     if (fast !== ASK_BETTER_AUTH) {
       if (fast !== ANONYMOUS) {
         c.set("user", fast.user);
