@@ -74,6 +74,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, o
     authSecret: env.AUTH_SECRET,
     course,
     webRoot: options.webRoot,
+    rateLimit: env.RATE_LIMIT,
   });
 
   afterAll(async () => {

@@ -15,6 +15,7 @@ import type { Database } from "./db/client";
 import { databaseAnswers } from "./db/client";
 import { audit, pathForLog } from "./http/audit";
 import { limitBody } from "./http/body-limit";
+import { createRequestLimiter } from "./http/request-limit";
 import { clientIp, resolveClientIp, withClientIp } from "./http/client-ip";
 import type { AppEnv } from "./http/context";
 import { createErrorHandler, errorJson, forbidden } from "./http/errors";
@@ -52,6 +53,8 @@ export interface AppDeps {
   webRoot?: string;
   /** TRUST_PROXY: read the client's address from X-Forwarded-For (src/server/http/client-ip.ts). Default off. */
   trustProxy?: boolean;
+  /** RATE_LIMIT: Jalan's own limits on password checks (src/server/http/request-limit.ts). Default off. */
+  rateLimit?: boolean;
 }
 
 /** JSON bodies the API accepts; larger uploads (avatars) set their own limit on their route. */
@@ -128,6 +131,7 @@ export function createApp(deps: AppDeps) {
     return c.json({ status: ok ? "ok" : "unavailable", database: ok }, ok ? 200 : 503);
   });
 
+  const limiter = createRequestLimiter(deps.db, { secret: deps.authSecret, enabled: deps.rateLimit ?? false });
   const api = new Hono<AppEnv>();
   const jsonBodyLimit = limitBody(JSON_BODY_LIMIT);
   api.use(async (c, next) => {
@@ -148,7 +152,7 @@ export function createApp(deps: AppDeps) {
     checkPassword: createPasswordCheck(auth),
   });
   api.use("/account/*", jsonBodyLimit);
-  api.route("/account", accountRoutes(account, auth));
+  api.route("/account", accountRoutes(account, auth, limiter));
   const progress = createProgressService(deps.db, deps.course);
   api.use("/progress/*", jsonBodyLimit);
   api.route("/progress", progressRoutes(progress));

@@ -46,6 +46,7 @@ export async function startServices(env: Env, logger: Logger) {
     course,
     webRoot: existsSync(path.join(webRoot, "index.html")) ? webRoot : undefined,
     trustProxy: env.TRUST_PROXY,
+    rateLimit: env.RATE_LIMIT,
   });
 
   return {

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
+  customType,
   index,
   integer,
   pgEnum,
@@ -68,6 +70,12 @@ export const session = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
+    /**
+     * When the password was last entered again in this session (POST /api/account/confirm-password).
+     * Jalan's own column, unknown to Better Auth: with createdAt it says whether the session is fresh
+     * enough for the account's sensitive reads.
+     */
+    passwordConfirmedAt: timestamp("password_confirmed_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -184,4 +192,65 @@ export const contactMessage = pgTable(
     index("contact_message_created_at_idx").on(table.createdAt),
     index("contact_message_client_key_created_at_idx").on(table.clientKey, table.createdAt),
   ],
+);
+
+/**
+ * Better Auth's rate-limit counts (its "database" storage): one row per client address and path,
+ * shared by every instance and kept across restarts.
+ */
+export const rateLimit = pgTable("rate_limit", {
+  id: text("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  count: integer("count").notNull(),
+  /** Milliseconds since the epoch, as Better Auth writes it. */
+  lastRequest: bigint("last_request", { mode: "number" }).notNull(),
+});
+
+/**
+ * Jalan's own limits (src/server/http/request-limit.ts): failed sign-ins per account, password checks
+ * per user and per address. One row per key and fixed window.
+ */
+export const requestLimit = pgTable(
+  "request_limit",
+  {
+    key: text("key").primaryKey(),
+    windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (table) => [index("request_limit_window_started_at_idx").on(table.windowStartedAt)],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
+
+/** Files behind the storage interface (src/server/storage/storage.ts): avatars today. Keys are made by the server. */
+export const storedFile = pgTable("stored_file", {
+  key: text("key").primaryKey(),
+  contentType: text("content_type").notNull(),
+  data: bytea("data").notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Every email the app sends, written before it is sent, so no message is lost with a process. With
+ * SMTP_URL, any instance delivers waiting rows (src/server/mail/mailer.ts); without it, this table is
+ * the outbox a developer reads (`npm run outbox`).
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    recipient: text("recipient").notNull(),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    /** The link the message is about (verification, reset): it carries a one-time token. */
+    link: text("link"),
+    createdAt: createdAt(),
+    /** When the SMTP server accepted it; null while it waits, and always without SMTP_URL. */
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    attempts: integer("attempts").notNull().default(0),
+    /** An instance is sending it until then; after that another may try (the first one died). */
+    claimedUntil: timestamp("claimed_until", { withTimezone: true }),
+    lastError: text("last_error"),
+  },
+  (table) => [index("mail_outbox_waiting_idx").on(table.createdAt).where(sql`${table.sentAt} is null`)],
 );

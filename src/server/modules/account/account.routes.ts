@@ -2,12 +2,13 @@ import { Hono } from "hono";
 import type { Auth } from "../../auth/auth";
 import { requireUser } from "../../auth/session";
 import type { AppEnv } from "../../http/context";
+import type { RequestLimiter } from "../../http/request-limit";
 import { HttpError, unauthorized } from "../../http/errors";
 import { parseJsonBody } from "../../http/validation";
 import { type AccountService, accountDeletionSchema } from "./account.service";
 
 /** The signed-in account's own data, devices and deletion; no route here takes another account's id. */
-export function accountRoutes(account: AccountService, auth: Auth) {
+export function accountRoutes(account: AccountService, auth: Auth, limiter: RequestLimiter) {
   return new Hono<AppEnv>()
     .get("/export", async (c) => {
       const me = requireUser(c);
