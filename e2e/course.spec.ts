@@ -163,6 +163,13 @@ for (const theme of ["light", "dark"] as const) {
     await page.addInitScript((value) => window.localStorage.setItem("jalan-theme", value), theme);
     await page.goto("/");
     await signUpAndIn(page);
+    // The account's theme wins over the device's once the app has read it (useAdoptAccountTheme): a
+    // new account's "light" would turn a dark page light part-way through the checks below.
+    const settings = await page.request.patch("/api/settings", {
+      data: { theme },
+      headers: { origin: new URL(page.url()).origin },
+    });
+    expect(settings.status()).toBe(200);
     for (const path of [
       "/progress",
       "/chapter-1",
@@ -180,6 +187,7 @@ for (const theme of ["light", "dark"] as const) {
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
       await expect(page.getByText("Loading…")).toHaveCount(0);
       const results = await new AxeBuilder({ page }).analyze();
+      expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
       expect(results.violations.map((violation) => `${path}: ${violation.id} (${violation.nodes.length})`)).toEqual([]);
     }
   });

@@ -277,4 +277,32 @@ test.describe("theme", () => {
     await page.emulateMedia({ colorScheme: "light" });
     await expect.poll(() => isDark(page)).toBe(false);
   });
+
+  test("a theme change recolours everything in the same frame, with no colour easing from the old theme", async ({
+    page,
+  }) => {
+    // Counts the CSS transitions running just after each change of <html>'s class: a link easing its
+    // colour over a background that has already changed fails WCAG contrast while it eases.
+    await page.addInitScript(() => {
+      const running: number[] = [];
+      Object.assign(window, { transitionsOnThemeChange: running });
+      // On the document: the observer is set up before the parser has made <html>.
+      new MutationObserver((records) => {
+        if (!records.some((record) => record.target === document.documentElement)) return;
+        running.push(document.getAnimations().filter((animation) => animation instanceof CSSTransition).length);
+      }).observe(document, { attributes: true, attributeFilter: ["class"], subtree: true });
+    });
+    await page.addInitScript(() => localStorage.setItem("jalan-theme", "system"));
+    await page.goto("/contact");
+    await expect.poll(() => isHydrated(page)).toBe(true);
+    const running = () =>
+      page.evaluate(() => (window as unknown as { transitionsOnThemeChange: number[] }).transitionsOnThemeChange);
+    const before = (await running()).length;
+    await page.emulateMedia({ colorScheme: "dark" });
+    await expect.poll(() => isDark(page)).toBe(true);
+    await page.emulateMedia({ colorScheme: "light" });
+    await expect.poll(() => isDark(page)).toBe(false);
+    // One entry per change (to dark, back to light): the transitions running just after it.
+    expect((await running()).slice(before)).toEqual([0, 0]);
+  });
 });

@@ -31,7 +31,17 @@ export function getTheme(): Theme {
 
 function applyTheme(theme: Theme) {
   const dark = theme === "dark" || (theme === "system" && matchMedia(darkQuery).matches);
-  document.documentElement.classList.toggle("dark", dark);
+  const root = document.documentElement;
+  if (root.classList.contains("dark") === dark) return;
+  // Links and buttons ease their colours (transition-colors) while the page behind them changes at
+  // once: for those 150 ms the old theme's text sat on the new background, below WCAG contrast
+  // (muted text at 2.6:1 on white; docs/decisions/024-dark-theme-contrast.md). Reading a style makes
+  // the browser compute the new colours now, while "theme-switching" turns transitions off
+  // (index.css); removing it afterwards starts none, since no colour changes then.
+  root.classList.add("theme-switching");
+  root.classList.toggle("dark", dark);
+  void getComputedStyle(root).color;
+  root.classList.remove("theme-switching");
 }
 
 /** Applies the theme at once and remembers it on this device for the next visit. */
