@@ -1,6 +1,7 @@
 // Shared by the benchmarks and the load and crash tests: the real server, started in its own process,
 // and a small HTTP client for it.
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 
@@ -20,19 +21,29 @@ export interface StartOptions {
   env?: Record<string, string | undefined>;
   /** Stop waiting (and kill the process) when it is not ready after this long. Unlimited by default. */
   timeoutMs?: number;
+  /** In its own process group, which a test can kill whole, as a supervisor stops a service. */
+  detached?: boolean;
 }
+
+/**
+ * With DATABASE_URL the server and the tools require AUTH_SECRET (src/server/env.ts); unless one is
+ * given, every process of the run gets this one.
+ */
+const runSecret = randomBytes(32).toString("base64url");
+const withSecret = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
+  env.DATABASE_URL && !env.AUTH_SECRET ? { ...env, AUTH_SECRET: runSecret } : env;
 
 /** Starts the server (`entry`) on a fresh or existing DATA_DIR and waits until /healthz answers. */
 export async function startServer(
   dataDir: string,
   port: number,
   nodeEnv: "test" | "production",
-  { entry = "src/server/main.ts", env = {}, timeoutMs = Number.POSITIVE_INFINITY }: StartOptions = {},
+  { entry = "src/server/main.ts", env = {}, timeoutMs = Number.POSITIVE_INFINITY, detached = false }: StartOptions = {},
 ): Promise<{ child: ChildProcess; readyMs: number }> {
   const started = performance.now();
   const args = entry === "scripts/start.mjs" ? [entry] : ["--import", "tsx", entry];
   const child = spawn(process.execPath, args, {
-    env: {
+    env: withSecret({
       ...process.env,
       NODE_ENV: nodeEnv,
       DATA_DIR: dataDir,
@@ -41,8 +52,9 @@ export async function startServer(
       PUBLIC_URL: `http://localhost:${port}`,
       LOG_LEVEL: "warn",
       ...env,
-    },
+    }),
     stdio: ["ignore", "ignore", "inherit"],
+    detached,
   });
   for (;;) {
     const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
@@ -123,6 +135,20 @@ export interface Account {
   password: string;
   firstName: string;
   lastName: string;
+}
+
+/**
+ * Makes an account Admin with `npm run user`, beside the running server on `dataDir` (its embedded
+ * PostgreSQL, or DATABASE_URL from the environment). ADMIN_EMAILS would wait for the address to be
+ * verified; the role takes effect on the account's next request.
+ */
+export async function makeAdmin(dataDir: string, email: string, env: Record<string, string | undefined> = {}) {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/user.ts", "role", email, "Admin"], {
+    env: withSecret({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn", ...env }),
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const code = await new Promise((resolve) => child.once("exit", resolve));
+  if (code !== 0) throw new Error(`npm run user -- role ${email} Admin exited with ${code}`);
 }
 
 /**

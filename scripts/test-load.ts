@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import type { TaskStatus } from "../src/course/progress-status";
 import { loadCourse } from "../src/server/course/content";
-import { freePort, httpClient, signUpAndIn, startServer, stopServer } from "./bench-server";
+import { freePort, httpClient, makeAdmin, signUpAndIn, startServer, stopServer } from "./bench-server";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const LEARNERS = 40;
@@ -50,7 +50,6 @@ const account = (name: string) => ({
   firstName: name,
   lastName: "Load",
 });
-const adminEmail = account("admin").email;
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), "jalan-load-"));
 const port = await freePort();
@@ -58,10 +57,11 @@ const client = httpClient(port);
 // Production, except for the sign-in rate limit: this test signs 42 accounts in from one address. The
 // limit guards only /api/auth/*, which the load itself does not call.
 const { child } = await startServer(dataDir, port, "production", {
-  env: { ADMIN_EMAILS: adminEmail, RATE_LIMIT: "false" },
+  env: { RATE_LIMIT: "false" },
 });
 try {
   const admin = await signUpAndIn(client, account("admin"));
+  await makeAdmin(dataDir, account("admin").email);
   const tutor = await signUpAndIn(client, account("tutor"));
   const promoted = await client.request("PATCH", `/api/users/${tutor.id}/role`, {
     cookie: admin.cookie,

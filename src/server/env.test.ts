@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -74,6 +75,77 @@ describe("loadEnv", () => {
     expect(loadEnv({ DATA_DIR: dataDir(), TRUST_PROXY: "true" }).TRUST_PROXY).toBe(true);
     expect(() => loadEnv({ DATA_DIR: dataDir(), TRUST_PROXY: "nginx" })).toThrow(/TRUST_PROXY/);
   });
+
+  it("requires AUTH_SECRET when DATABASE_URL is set, on one line that names it", () => {
+    const dir = dataDir();
+    let error: unknown;
+    try {
+      loadEnv({ DATA_DIR: dir, DATABASE_URL: "postgres://db.internal/jalan", PORT: "eighty" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(EnvError);
+    expect((error as EnvError).problems).toEqual([
+      expect.stringMatching(/^PORT: /),
+      "AUTH_SECRET: required when DATABASE_URL is set: every instance must sign sessions with the same secret (32+ characters)",
+    ]);
+    const secret = "s".repeat(32);
+    expect(
+      loadEnv({ DATA_DIR: dir, DATABASE_URL: "postgres://db.internal/jalan", AUTH_SECRET: secret }).AUTH_SECRET,
+    ).toBe(secret);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("refuses a kept secret shorter than 32 characters, naming the file, and leaves it as it is", () => {
+    const dir = dataDir();
+    const file = path.join(dir, "auth-secret");
+    for (const kept of ["", "too-short\n"]) {
+      writeFileSync(file, kept);
+      expect(() => loadEnv({ DATA_DIR: dir })).toThrow(EnvError);
+      expect(() => loadEnv({ DATA_DIR: dir })).toThrow(`AUTH_SECRET: ${file} holds ${kept.trim().length} characters`);
+      expect(readFileSync(file, "utf8")).toBe(kept);
+    }
+  });
+
+  it("writes the generated secret readable by its owner only, leaving no temporary file", () => {
+    const dir = dataDir();
+    loadEnv({ DATA_DIR: dir });
+    expect(readdirSync(dir)).toEqual(["auth-secret"]);
+    expect(statSync(path.join(dir, "auth-secret")).mode & 0o777).toBe(0o600);
+  });
+
+  it("gives instances generating the secret at the same moment one secret", async () => {
+    const dir = dataDir();
+    const go = path.join(dataDir(), "go");
+    // Each instance loads, says so, then checks every millisecond for `go`, so all of them look for
+    // the secret within a millisecond or two of each other.
+    const script = `
+      import { existsSync } from "node:fs";
+      const { loadEnv } = await import(${JSON.stringify(path.resolve("src/server/env.ts"))});
+      console.log("loaded");
+      while (!existsSync(process.argv[1])) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+      console.log(loadEnv({ DATA_DIR: process.argv[2] }).AUTH_SECRET);
+    `;
+    const instances = Array.from({ length: 6 }, () => {
+      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, go, dir], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      let output = "";
+      child.stdout.on("data", (chunk) => (output += chunk));
+      const loaded = new Promise<void>((resolve) =>
+        child.stdout.on("data", () => output.includes("loaded") && resolve()),
+      );
+      const secret = new Promise<string>((resolve) => child.once("exit", () => resolve(output.split("\n")[1] ?? "")));
+      return { loaded, secret };
+    });
+    await Promise.all(instances.map((instance) => instance.loaded));
+    writeFileSync(go, "");
+    const secrets = await Promise.all(instances.map((instance) => instance.secret));
+    const kept = readFileSync(path.join(dir, "auth-secret"), "utf8").trim();
+    expect(kept.length).toBeGreaterThanOrEqual(32);
+    expect(secrets).toEqual(secrets.map(() => kept));
+    expect(readdirSync(dir)).toEqual(["auth-secret"]);
+  }, 60_000);
 
   it("treats empty values as unset", () => {
     expect(loadEnv({ DATA_DIR: dataDir(), DATABASE_URL: "", PORT: "" }).PORT).toBe(3000);

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { writeFileAtomic } from "./fs/atomic-write";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", ""])
@@ -81,15 +82,21 @@ function withoutEmpty(source: NodeJS.ProcessEnv): Record<string, string> {
 /**
  * Reads and validates the environment. Every bad variable becomes one line of the error, so an
  * operator sees all the problems at once. AUTH_SECRET, when unset, is generated once and kept in
- * DATA_DIR so sessions survive restarts.
+ * DATA_DIR so sessions survive restarts. With DATABASE_URL it must be given: every instance on that
+ * database must sign sessions with the same secret, which secrets generated per instance are not.
  */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const parsed = envSchema.safeParse(withoutEmpty(source));
-  if (!parsed.success) {
-    throw new EnvError(
-      parsed.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`),
+  const values = withoutEmpty(source);
+  const parsed = envSchema.safeParse(values);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`);
+  if (values.DATABASE_URL !== undefined && values.AUTH_SECRET === undefined) {
+    problems.push(
+      "AUTH_SECRET: required when DATABASE_URL is set: every instance must sign sessions with the same secret (32+ characters)",
     );
   }
+  if (!parsed.success || problems.length > 0) throw new EnvError(problems);
   const env = parsed.data;
   const dataDir = path.resolve(env.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
@@ -104,16 +111,33 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
 
 function persistedSecret(dataDir: string): string {
   const file = path.join(dataDir, "auth-secret");
-  try {
-    return readFileSync(file, "utf8").trim();
-  } catch {
+  for (;;) {
+    const kept = readSecret(file);
+    if (kept !== null) return kept;
     const secret = randomBytes(32).toString("base64url");
-    try {
-      writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
-      return secret;
-    } catch {
-      // Another instance starting at the same moment wrote it first: use theirs.
-      return readFileSync(file, "utf8").trim();
-    }
+    // Instances starting at the same moment all get here; the first secret put in place is kept, and
+    // the others read it on their next turn.
+    if (writeFileAtomic(file, `${secret}\n`, { mode: 0o600, exclusive: true })) return secret;
   }
+}
+
+/**
+ * The kept secret, or null when there is none yet. A secret too short to be one is refused rather
+ * than replaced: a new secret would sign every user out, and the file may only need restoring.
+ */
+function readSecret(file: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+  const secret = text.trim();
+  if (secret.length < 32) {
+    throw new EnvError([
+      `AUTH_SECRET: ${file} holds ${secret.length} characters, fewer than 32: restore it, or set AUTH_SECRET (a new secret signs everyone out)`,
+    ]);
+  }
+  return secret;
 }

@@ -1,9 +1,14 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { Writable } from "node:stream";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { createLogger } from "../logger";
+import { runningEmbeddedPostgres, startEmbeddedPostgres } from "./embedded";
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), "jalan-recovery-"));
 const children: ChildProcess[] = [];
@@ -52,13 +57,20 @@ async function waitForHealth(port: number, timeoutMs: number): Promise<number> {
   throw new Error(`not healthy within ${timeoutMs} ms`);
 }
 
+/** The lock tests' DATA_DIRs: they share one cluster and run in order. */
+const lockDir = await mkdtemp(path.join(os.tmpdir(), "jalan-lock-"));
+const longDir = await mkdtemp(path.join(os.tmpdir(), "jalan-lock-whose-path-is-too-long-for-a-unix-socket-".repeat(2)));
+const longDirLink = `${lockDir}-link`;
+
 afterAll(async () => {
   for (const child of children) child.kill("SIGKILL");
-  const state = await readFile(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").catch(() => "");
-  const pid = Number.parseInt(state.split("\n")[0] ?? "", 10);
-  if (pid > 0) process.kill(pid, "SIGQUIT");
+  for (const dir of [dataDir, lockDir, longDir]) {
+    const state = await readFile(path.join(dir, "postgres", "postmaster.pid"), "utf8").catch(() => "");
+    const pid = Number.parseInt(state.split("\n")[0] ?? "", 10);
+    if (pid > 0) process.kill(pid, "SIGQUIT");
+  }
   await new Promise((resolve) => setTimeout(resolve, 500));
-  await rm(dataDir, { recursive: true, force: true });
+  for (const dir of [dataDir, lockDir, longDir, longDirLink]) await rm(dir, { recursive: true, force: true });
 });
 
 describe("embedded PostgreSQL", () => {
@@ -96,4 +108,212 @@ describe("embedded PostgreSQL", () => {
     expect(code).toBe(0);
     expect(second.output()).toContain('"msg":"stopped"');
   }, 120_000);
+});
+
+/**
+ * Starts the launcher alone in a child process on `dir` and answers once its PostgreSQL runs. With
+ * `unreaped`, the launcher's parent is a shell that has exec'd `sleep`, which never waits for
+ * children: once killed, the launcher stays a zombie, as under a PID 1 that does not reap orphans.
+ * With "launcher and postgres", that parent is also the children's subreaper (prctl, through Python),
+ * so the PostgreSQL it leaves behind is reparented to it and stays a zombie once it exits, too.
+ */
+async function launcher(
+  dir: string,
+  { unreaped }: { unreaped?: "launcher" | "launcher and postgres" } = {},
+): Promise<{ pid: number; url: string; exited: Promise<unknown> }> {
+  const script = `
+    const { startEmbeddedPostgres } = await import(${JSON.stringify(path.resolve("src/server/db/embedded.ts"))});
+    const { createLogger } = await import(${JSON.stringify(path.resolve("src/server/logger.ts"))});
+    const db = await startEmbeddedPostgres(process.argv[1], createLogger("warn"));
+    console.log("ready", process.pid, db.url);
+    process.on("SIGTERM", () => db.stop().then(() => process.exit(0)));
+    setInterval(() => undefined, 60_000);
+  `;
+  const args = ["--import", "tsx", "--input-type=module", "-e", script, dir];
+  const shell = ["sh", "-c", '"$0" "$@" & exec sleep 600', process.execPath, ...args];
+  const subreaper = "import ctypes, os, sys; ctypes.CDLL(None).prctl(36, 1, 0, 0, 0); os.execvp('sh', sys.argv[1:])";
+  const stdio: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
+  const child =
+    unreaped === undefined
+      ? spawn(process.execPath, args, { stdio })
+      : unreaped === "launcher"
+        ? spawn(shell[0]!, shell.slice(1), { stdio })
+        : spawn("python3", ["-c", subreaper, ...shell], { stdio });
+  children.push(child);
+  let output = "";
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  return new Promise((resolve, reject) => {
+    child.stdout?.on("data", (chunk) => {
+      output += chunk;
+      const ready = /^ready (\d+) (\S+)$/m.exec(output);
+      if (ready) resolve({ pid: Number(ready[1]), url: ready[2]!, exited });
+    });
+    // Behind a wrapper that never exits, a failed launcher shows only in what it printed.
+    child.stderr?.on("data", (chunk) => {
+      output += chunk;
+      if (/Error/.test(output)) reject(new Error(`the launcher failed:\n${output}`));
+    });
+    void exited.then(() => reject(new Error(`the launcher exited:\n${output}`)));
+  });
+}
+
+/** The state letter of a process (R, S, Z…), from /proc/<pid>/stat; null when it is gone. */
+async function processState(pid: number): Promise<string | null> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => null);
+  return stat === null ? null : stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+}
+
+async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
+  for (const started = Date.now(); !(await condition()); ) {
+    if (Date.now() - started > 10_000) throw new Error(`${what}: not within 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function query(url: string, sql: string): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+async function postmasterPid(dir: string): Promise<number> {
+  return Number.parseInt((await readFile(path.join(dir, "postgres", "postmaster.pid"), "utf8")).split("\n")[0]!, 10);
+}
+
+/** A logger whose lines the test can read. */
+function capturedLogger() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { logger: createLogger("info", stream), lines };
+}
+
+describe.runIf(process.platform === "linux")("the lock on DATA_DIR", () => {
+  const stateFile = path.join(lockDir, "embedded-postgres.json");
+
+  it("refuses a second instance while the first runs, after waiting for it to go away", async () => {
+    const owner = await launcher(lockDir);
+    // Tools beside a running app use its server.
+    expect(await runningEmbeddedPostgres(lockDir)).toBe(owner.url);
+    const started = Date.now();
+    await expect(startEmbeddedPostgres(lockDir, createLogger("silent"))).rejects.toThrow(
+      `The data directory ${lockDir} is in use by another running instance (pid ${owner.pid})`,
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4_900);
+    expect(await query(owner.url, "select 1 as one")).toEqual([{ one: 1 }]);
+
+    // An instance that dies while a start waits for it is replaced.
+    const next = startEmbeddedPostgres(lockDir, createLogger("silent"));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    process.kill(owner.pid, "SIGKILL");
+    await (await next).stop();
+  }, 60_000);
+
+  it("starts at once after the instance was killed with SIGKILL and is not yet reaped", async () => {
+    const owner = await launcher(lockDir, { unreaped: "launcher" });
+    await query(owner.url, "create table kept (n int); insert into kept values (42)");
+    const oldPostmaster = await postmasterPid(lockDir);
+    process.kill(owner.pid, "SIGKILL");
+    await until(async () => (await processState(owner.pid)) === "Z", "the killed launcher as a zombie");
+    // Its PostgreSQL is still running: the lock was not handed down to it.
+    expect(await processState(oldPostmaster)).toMatch(/^[RSD]$/);
+    expect(await runningEmbeddedPostgres(lockDir)).toBeNull();
+
+    const { logger, lines } = capturedLogger();
+    const started = Date.now();
+    const restarted = await startEmbeddedPostgres(lockDir, logger);
+    try {
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(await processState(owner.pid)).toBe("Z");
+      expect(lines.join("")).toContain("stopping a PostgreSQL left running by an earlier start");
+      expect(await query(restarted.url, "select n from kept")).toEqual([{ n: 42 }]);
+    } finally {
+      await restarted.stop();
+    }
+  }, 60_000);
+
+  it.runIf(spawnSync("python3", ["--version"]).status === 0)(
+    "does not wait on the PostgreSQL left behind when, once stopped, it stays a zombie",
+    async () => {
+      const owner = await launcher(lockDir, { unreaped: "launcher and postgres" });
+      const oldPostmaster = await postmasterPid(lockDir);
+      process.kill(owner.pid, "SIGKILL");
+      await until(async () => (await processState(owner.pid)) === "Z", "the killed launcher as a zombie");
+
+      const started = Date.now();
+      const restarted = await startEmbeddedPostgres(lockDir, createLogger("silent"));
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(await processState(oldPostmaster)).toBe("Z");
+      await restarted.stop();
+    },
+    60_000,
+  );
+
+  it("starts when postmaster.pid names a zombie or a process that reused the pid, and leaves that process alone", async () => {
+    const running = await startEmbeddedPostgres(lockDir, createLogger("silent"));
+    const pidFile = path.join(lockDir, "postgres", "postmaster.pid");
+    const lines = (await readFile(pidFile, "utf8")).split("\n");
+    await running.stop();
+
+    // PostgreSQL takes a pid that its signal reaches for a live postmaster. As root it runs as the
+    // "postgres" user, whose signals reach only that user's processes: the stand-ins run as it too.
+    const user =
+      process.getuid?.() === 0
+        ? { uid: Number(execFileSync("id", ["-u", "postgres"])), gid: Number(execFileSync("id", ["-g", "postgres"])) }
+        : {};
+    // A zombie: `sleep 0` exits, and its parent, having exec'd `sleep 600`, never reaps it.
+    const zombieParent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 600"], {
+      ...user,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    children.push(zombieParent);
+    const zombie = await new Promise<number>((resolve) =>
+      zombieParent.stdout?.once("data", (chunk) => resolve(Number(String(chunk).trim()))),
+    );
+    await until(async () => (await processState(zombie)) === "Z", "the zombie");
+    const stranger = spawn("sleep", ["600"], user);
+    children.push(stranger);
+
+    for (const pid of [zombie, stranger.pid!]) {
+      await writeFile(pidFile, [String(pid), ...lines.slice(1)].join("\n"));
+      const started = Date.now();
+      const db = await startEmbeddedPostgres(lockDir, createLogger("silent"));
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(await query(db.url, "select n from kept")).toEqual([{ n: 42 }]);
+      await db.stop();
+    }
+    expect(await processState(zombie)).toBe("Z");
+    expect(await processState(stranger.pid!)).toMatch(/^[RS]$/);
+  }, 60_000);
+
+  it("does not make up a password for a cluster that exists when its state file is missing or unreadable", async () => {
+    await rename(stateFile, `${stateFile}.saved`);
+    const refusal = `${stateFile} is missing or unreadable, but the embedded PostgreSQL in ${path.join(lockDir, "postgres")} exists`;
+    await expect(startEmbeddedPostgres(lockDir, createLogger("silent"))).rejects.toThrow(refusal);
+    expect(existsSync(stateFile)).toBe(false);
+    await writeFile(stateFile, "{");
+    await expect(startEmbeddedPostgres(lockDir, createLogger("silent"))).rejects.toThrow(refusal);
+    expect(await readFile(stateFile, "utf8")).toBe("{");
+
+    // The refusals released the lock: with the file back, it starts.
+    await rename(`${stateFile}.saved`, stateFile);
+    await (await startEmbeddedPostgres(lockDir, createLogger("silent"))).stop();
+  }, 60_000);
+
+  it("keeps the lock of a directory whose socket path would be too long in the temporary directory, found from any spelling", async () => {
+    const owner = await launcher(longDir);
+    expect(existsSync(path.join(longDir, "instance.sock"))).toBe(false);
+    await symlink(longDir, longDirLink);
+    expect(await runningEmbeddedPostgres(longDirLink)).toBe(owner.url);
+    process.kill(owner.pid, "SIGTERM");
+    await owner.exited;
+  }, 60_000);
 });
