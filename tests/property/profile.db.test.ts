@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fc from "fast-check";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
@@ -275,14 +276,29 @@ describe("PUT /api/profile/avatar with generated uploads", () => {
     return rows[0].avatar_path;
   }
 
-  it(`answers ${UPLOAD_RUNS} uploads: whole images stored re-encoded under the server's names, the rest a 4xx that stores nothing`, async () => {
+  /** Every row version of stored_file (see fingerprint in harness.ts): equal before and after means nothing was stored. */
+  async function storedFileVersions(): Promise<string> {
+    const { rows } = await t.pool.query<{ digest: string }>(
+      `select md5(coalesce(string_agg(key || ctid::text || xmin::text, ',' order by key), '')) as digest from stored_file`,
+    );
+    return rows[0]!.digest;
+  }
+
+  async function storedKeys(): Promise<string[]> {
+    const { rows } = await t.pool.query<{ key: string }>(`select key from stored_file order by key`);
+    return rows.map((row) => row.key);
+  }
+
+  it(`answers ${UPLOAD_RUNS} uploads: whole images stored re-encoded under names of their content hash, the rest a 4xx that stores nothing`, async () => {
     const seen = tally();
     const database = await watchDatabase(t);
     await fc.assert(
       fc.asyncProperty(upload, (generated) =>
         database.run(async () => {
           const filesBefore = await filesUnder(t.dataDir);
+          const storedBefore = await storedFileVersions();
           const response = await request(generated);
+          // No file on disk either way: avatars live in stored_file.
           if (!accepted(generated)) {
             await expectRefusedAndUnchanged(
               seen,
@@ -290,22 +306,25 @@ describe("PUT /api/profile/avatar with generated uploads", () => {
               response,
               generated.kind === "oversized" && generated.name !== "" ? 413 : undefined,
             );
+            expect(await storedFileVersions(), "stored_file rows written").toBe(storedBefore);
             expect(await filesUnder(t.dataDir)).toEqual(filesBefore);
             return;
           }
           seen.counts.accepted += 1;
           const { avatar } = (await expectSuccess(response)).profile;
           const prefix = await avatarPath();
-          expect(prefix).toMatch(new RegExp(`^avatars/${userId}-\\d+$`));
           expect(avatar).toEqual({ small: `/media/${prefix}-100.webp`, large: `/media/${prefix}-200.webp` });
-          // Only the two new files: the old ones are gone, and no name of the client's was used.
-          const uploads = (await filesUnder(t.dataDir)).filter((file) => !filesBefore.includes(file));
-          expect(uploads.sort()).toEqual([`uploads/${prefix}-100.webp`, `uploads/${prefix}-200.webp`]);
-          expect((await filesUnder(t.uploadsDir)).sort()).toEqual([`${prefix}-100.webp`, `${prefix}-200.webp`]);
+          // Only the two new rows, the replaced ones gone, under the server's names, never the client's.
+          expect(await storedKeys()).toEqual([`${prefix}-100.webp`, `${prefix}-200.webp`]);
+          expect(await filesUnder(t.dataDir)).toEqual(filesBefore);
+          const hash = createHash("sha256");
           for (const size of [100, 200]) {
-            const meta = await sharp(`${t.uploadsDir}/${prefix}-${size}.webp`).metadata();
+            const served = Buffer.from(await (await t.request(`/media/${prefix}-${size}.webp`)).arrayBuffer());
+            hash.update(served);
+            const meta = await sharp(served).metadata();
             expect([meta.format, meta.width, meta.height]).toEqual(["webp", size, size]);
           }
+          expect(prefix).toBe(`avatars/${userId}-${hash.digest("hex").slice(0, 16)}`);
           await database.settle();
         }),
       ),

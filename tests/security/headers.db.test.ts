@@ -127,6 +127,10 @@ describe("security headers", () => {
     expect(uploaded.status).toBe(200);
     const image = await plain.request((await uploaded.json()).profile.avatar.small);
     expect(image.status).toBe(200);
+    // Read from PostgreSQL, sent whole: its own type and length, cached for good under its hashed name.
+    expect(image.headers.get("content-type")).toBe("image/webp");
+    expect(image.headers.get("content-length")).toBe(String((await image.clone().arrayBuffer()).byteLength));
+    expect(image.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     const csp = cspOf(image);
     // default-src 'none' covers object-src and script-src; sandbox stops the file acting as a page.
     expect(csp.get("default-src")).toEqual(["'none'"]);

@@ -3,8 +3,25 @@ import sharp, { type Metadata } from "sharp";
 import { AVATAR_MAX_BYTES, AVATAR_SIZES } from "../../../course/account-rules";
 import { badRequest, HttpError, payloadTooLarge } from "../../http/errors";
 
-/** Largest picture we agree to decode: 40 megapixels is far above any phone camera's avatar. */
-const MAX_INPUT_PIXELS = 40_000_000;
+/**
+ * Largest picture we agree to decode: 24 megapixels, a 6000 x 4000 photo, above the 12 MP most phone
+ * cameras save by default. The decode streams rows (see encodeAvatar); the widest 16-bit RGBA picture
+ * within this limit still costs about 80 MB while it runs (docs/decisions/006-avatars.md).
+ */
+const MAX_INPUT_PIXELS = 24_000_000;
+
+/**
+ * How many uploads are decoded at once; the others wait their turn. Each decode holds libvips'
+ * buffers for a full-size picture's rows, so this, not the number of requests, bounds the memory
+ * avatars take (docs/decisions/006-avatars.md).
+ */
+const MAX_CONCURRENT_DECODES = 2;
+
+/**
+ * Longest side of the decoded picture before the square is cut from it. 20 times the avatar's side
+ * keeps every picture up to 20:1 at full detail, and bounds what a 1 x 24,000,000 picture costs.
+ */
+const MAX_DECODED_SIDE = 20 * AVATAR_SIZES.large.size;
 
 /**
  * Most a PNG's compressed metadata (zTXt, compressed iTXt, iCCP) may inflate to, all chunks together.
@@ -190,6 +207,40 @@ function checkStructure(data: Uint8Array, format: "png" | "jpeg"): void {
 
 // Encoding ----------------------------------------------------------------------------------------
 
+let decoding = 0;
+const waiting: Array<() => void> = [];
+
+/** Runs `work` once fewer than MAX_CONCURRENT_DECODES run; a finished one hands its turn to the next. */
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (decoding < MAX_CONCURRENT_DECODES) decoding += 1;
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else decoding -= 1;
+  }
+}
+
+/**
+ * The size to decode a picture to: its shorter side at the large avatar's size, as a cover crop
+ * needs, with the longer side at most MAX_DECODED_SIDE.
+ */
+function decodedSize(width: number, height: number) {
+  const scale = Math.min(AVATAR_SIZES.large.size / Math.min(width, height), MAX_DECODED_SIDE / Math.max(width, height));
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+type Raw = { data: Buffer; info: { width: number; height: number; channels: 1 | 2 | 3 | 4 } };
+
+/**
+ * Raw pixels back into sharp. `premultiplied` is left out on purpose: sharp reports it for alpha
+ * images, but the pixels it hands out are already unpremultiplied, and passing it on darkens them.
+ */
+const fromRaw = ({ data, info }: Raw) =>
+  sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+
 /**
  * Checks the bytes (not the name or the declared type), refuses images that would be too big to
  * decode, and re-encodes to the two avatar sizes. Nothing of the upload is kept as sent.
@@ -201,7 +252,6 @@ export async function encodeAvatar(data: Uint8Array): Promise<EncodedAvatar> {
   if (!sniffed) throw notAnImage();
   checkStructure(data, sniffed);
 
-  const input = () => sharp(data, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error", sequentialRead: true });
   let metadata: Metadata;
   try {
     // Reading the header decodes no pixels, so the pixel limit is checked below with a clear message.
@@ -215,14 +265,29 @@ export async function encodeAvatar(data: Uint8Array): Promise<EncodedAvatar> {
   }
 
   try {
-    // Every pixel is decoded once first, streamed and not kept: libvips does not report a JPEG cut
-    // short near its end when the resize below enlarges a small picture, but this read does
-    // (found by tests/property/profile.db.test.ts).
-    await input().stats();
-    const resize = ({ size, quality }: { size: number; quality: number }) =>
-      input().rotate().resize(size, size, { fit: "cover" }).webp({ quality }).toBuffer();
-    const [small, large] = await Promise.all([resize(AVATAR_SIZES.small), resize(AVATAR_SIZES.large)]);
-    return { small, large };
+    // The one decode. It shrinks the whole picture rather than cutting the square as it goes: a cut
+    // leaves rows at the bottom unread, and libvips then never sees a file cut short there (found by
+    // tests/property/profile.db.test.ts). `rotate()` turns the picture as its EXIF orientation says,
+    // so the size is computed from the turned dimensions.
+    const { width, height } = metadata.autoOrient;
+    const size = decodedSize(width, height);
+    const decoded: Raw = await inTurn(() =>
+      sharp(data, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error", sequentialRead: true })
+        .rotate()
+        .resize(size.width, size.height, { fit: "fill" })
+        .raw()
+        .toBuffer({ resolveWithObject: true }),
+    );
+    const { large, small } = AVATAR_SIZES;
+    const square: Raw = await fromRaw(decoded)
+      .resize(large.size, large.size, { fit: "cover" })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const [smallFile, largeFile] = await Promise.all([
+      fromRaw(square).resize(small.size, small.size).webp({ quality: small.quality }).toBuffer(),
+      fromRaw(square).webp({ quality: large.quality }).toBuffer(),
+    ]);
+    return { small: smallFile, large: largeFile };
   } catch {
     throw unreadable();
   }

@@ -1,12 +1,18 @@
-import { readdir } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { crc32 } from "node:zlib";
-import { eq } from "drizzle-orm";
+import { eq, like } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { filesUnder } from "../../../../tests/property/harness";
 import { createTestApp } from "../../../../tests/test-app";
-import { user as userTable } from "../../db/schema";
+import { storedFile, user as userTable } from "../../db/schema";
 
 const t = await createTestApp();
+/** A second instance of the app on the same database, with a data directory of its own, as on another machine. */
+const other = await createTestApp();
 
 const png = (width = 300, height = 240) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 60 } } })
@@ -19,8 +25,25 @@ function upload(cookie: string, bytes: Uint8Array, name = "me.png", type = "imag
   return t.request("/api/profile/avatar", { method: "PUT", cookie, body: form });
 }
 
-async function storedFiles(): Promise<string[]> {
-  return readdir(`${t.uploadsDir}/avatars`).catch(() => []);
+/** The keys in stored_file of this account's avatars, after failing if any avatar was written to disk. */
+async function storedFiles(userId?: string): Promise<string[]> {
+  expect(await filesUnder(t.uploadsDir)).toEqual([]);
+  const rows = await t.db
+    .select({ key: storedFile.key })
+    .from(storedFile)
+    .where(like(storedFile.key, `avatars/${userId ?? ""}%`))
+    .orderBy(storedFile.key);
+  return rows.map((row) => row.key);
+}
+
+const idOf = async (email: string) => (await rowOf(email)).id;
+
+/** The first 16 hex digits of the SHA-256 of the small file then the large one, as served. */
+async function servedHash(avatar: { small: string; large: string }, app = t): Promise<string> {
+  const hash = createHash("sha256");
+  for (const url of [avatar.small, avatar.large])
+    hash.update(Buffer.from(await (await app.request(url)).arrayBuffer()));
+  return hash.digest("hex").slice(0, 16);
 }
 
 async function rowOf(email: string) {
@@ -157,17 +180,90 @@ describe("PUT /api/profile/avatar", () => {
   });
 
   it("accepts a JPEG even when it is named .png, and removes the old files on replace", async () => {
-    const { cookie } = await t.signedInUser();
+    const { user, cookie } = await t.signedInUser();
     const first = (await (await upload(cookie, await png())).json()).profile.avatar;
     const jpeg = await sharp(await png(120, 90))
       .jpeg()
       .toBuffer();
     const second = await upload(cookie, jpeg, "holiday.png", "image/png");
     expect(second.status).toBe(200);
-    const files = await storedFiles();
-    expect(files).not.toContain(first.small.split("/").pop());
-    expect(files).not.toContain(first.large.split("/").pop());
+    const { avatar } = (await second.json()).profile;
+    const id = await idOf(user.email);
+    expect(await storedFiles(id)).toEqual(
+      [avatar.small, avatar.large].map((url: string) => url.slice("/media/".length)),
+    );
     expect((await t.request(first.small)).status).toBe(404);
+    expect((await t.request(first.large)).status).toBe(404);
+  });
+
+  it("names the files after the hash of their content: the same picture keeps its URLs, another gets new ones", async () => {
+    const { user, cookie } = await t.signedInUser();
+    const id = await idOf(user.email);
+    const first = (await (await upload(cookie, await png())).json()).profile.avatar;
+    const hash = await servedHash(first);
+    expect(first).toEqual({
+      small: `/media/avatars/${id}-${hash}-100.webp`,
+      large: `/media/avatars/${id}-${hash}-200.webp`,
+    });
+    expect((await rowOf(user.email)).avatarPath).toBe(`avatars/${id}-${hash}`);
+
+    const again = (await (await upload(cookie, await png(), "again.png")).json()).profile.avatar;
+    expect(again).toEqual(first);
+    expect((await t.request(first.small)).status).toBe(200);
+    expect(await storedFiles(id)).toHaveLength(2);
+
+    const negative = await sharp(await png())
+      .negate()
+      .png()
+      .toBuffer();
+    const changed = (await (await upload(cookie, negative)).json()).profile.avatar;
+    const changedHash = await servedHash(changed);
+    expect(changedHash).not.toBe(hash);
+    expect(changed.small).toBe(`/media/avatars/${id}-${changedHash}-100.webp`);
+    expect((await t.request(first.small)).status).toBe(404);
+  });
+
+  it("serves an avatar from every instance of the app, the same bytes under the same immutable headers", async () => {
+    const { cookie } = await t.signedInUser();
+    const { avatar } = (await (await upload(cookie, await png())).json()).profile;
+    for (const url of [avatar.small, avatar.large]) {
+      const [here, there] = await Promise.all([t.request(url), other.request(url)]);
+      expect(there.status).toBe(200);
+      for (const header of ["content-type", "content-length", "cache-control", "x-content-type-options"]) {
+        expect(there.headers.get(header), header).toBe(here.headers.get(header));
+      }
+      expect(there.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+      expect(Buffer.from(await there.arrayBuffer())).toEqual(Buffer.from(await here.arrayBuffer()));
+    }
+    expect(await filesUnder(other.uploadsDir)).toEqual([]);
+  });
+
+  it("removes the avatar's rows with the account", async () => {
+    const { user, cookie } = await t.signedInUser();
+    const id = await idOf(user.email);
+    const { avatar } = (await (await upload(cookie, await png())).json()).profile;
+    expect(await storedFiles(id)).toHaveLength(2);
+    const deleted = await t.request("/api/account", { method: "DELETE", cookie, json: { password: user.password } });
+    expect(deleted.status).toBe(200);
+    expect(await storedFiles(id)).toEqual([]);
+    expect((await other.request(avatar.large)).status).toBe(404);
+  });
+
+  it("keeps the blend of a half-transparent picture: pixels are not darkened on the way to 100 pixels", async () => {
+    const { cookie } = await t.signedInUser();
+    const translucent = await sharp({
+      create: { width: 300, height: 300, channels: 4, background: { r: 250, g: 20, b: 60, alpha: 0.5 } },
+    })
+      .png()
+      .toBuffer();
+    const { avatar } = (await (await upload(cookie, translucent)).json()).profile;
+    for (const url of [avatar.small, avatar.large]) {
+      const served = Buffer.from(await (await t.request(url)).arrayBuffer());
+      const { data } = await sharp(served).raw().toBuffer({ resolveWithObject: true });
+      // WebP at quality 75 to 80 moves a flat colour by a few levels at most.
+      expect(Math.abs(data[0]! - 250), url).toBeLessThan(8);
+      expect(Math.abs(data[3]! - 128), url).toBeLessThan(8);
+    }
   });
 
   it.each([
@@ -177,11 +273,11 @@ describe("PUT /api/profile/avatar", () => {
     ["a truncated PNG", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), 400],
   ])("refuses %s and stores nothing", async (_label, bytes, status) => {
     const { user, cookie } = await t.signedInUser();
-    const before = (await storedFiles()).length;
+    const before = await storedFiles();
     const response = await upload(cookie, bytes);
     expect(response.status).toBe(status);
     expect((await response.json()).error.message).toMatch(/PNG or JPEG|image|empty/);
-    expect((await storedFiles()).length).toBe(before);
+    expect(await storedFiles()).toEqual(before);
     expect((await rowOf(user.email)).avatarPath).toBeNull();
   });
 
@@ -222,6 +318,64 @@ describe("PUT /api/profile/avatar", () => {
     const form = new FormData();
     form.set("avatar", new File([await png()], "a.png", { type: "image/png" }));
     expect((await t.request("/api/profile/avatar", { method: "PUT", body: form })).status).toBe(401);
+  });
+});
+
+describe("avatars saved before they moved into PostgreSQL", () => {
+  /** An avatar as the server used to save it: two files under DATA_DIR/uploads, named with a timestamp. */
+  async function legacyAvatar(email: string) {
+    const id = await idOf(email);
+    const avatarPath = `avatars/${id}-1700000000000`;
+    const files: Record<string, Buffer> = {};
+    for (const size of [100, 200]) {
+      const key = `${avatarPath}-${size}.webp`;
+      files[key] = await sharp(await png(size, size))
+        .webp()
+        .toBuffer();
+      await mkdir(path.join(t.uploadsDir, "avatars"), { recursive: true });
+      await writeFile(path.join(t.uploadsDir, key), files[key]);
+    }
+    await t.db.update(userTable).set({ avatarPath }).where(eq(userTable.id, id));
+    return { id, avatarPath, files };
+  }
+
+  it("are moved into the table on their first read, so the old URLs keep working on every instance", async () => {
+    const { user, cookie } = await t.signedInUser();
+    const { id, avatarPath, files } = await legacyAvatar(user.email);
+    const { avatar } = (await (await t.request("/api/profile", { cookie })).json()).profile;
+    expect(avatar).toEqual({ small: `/media/${avatarPath}-100.webp`, large: `/media/${avatarPath}-200.webp` });
+    // Only the machine that has the files can move them in.
+    expect((await other.request(avatar.small)).status).toBe(404);
+
+    for (const url of [avatar.small, avatar.large]) {
+      const key = url.slice("/media/".length);
+      const image = await t.request(url);
+      expect(image.status).toBe(200);
+      expect(image.headers.get("content-type")).toBe("image/webp");
+      expect(image.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(Buffer.from(await image.arrayBuffer())).toEqual(files[key]);
+      expect(existsSync(path.join(t.uploadsDir, key))).toBe(false);
+      expect(Buffer.from(await (await other.request(url)).arrayBuffer())).toEqual(files[key]);
+    }
+    expect(await storedFiles(id)).toEqual(Object.keys(files));
+
+    // Replacing the avatar removes the moved rows.
+    const replaced = await upload(cookie, await png());
+    expect(replaced.status).toBe(200);
+    expect(await storedFiles(id)).not.toContain(`${avatarPath}-100.webp`);
+    expect((await other.request(avatar.small)).status).toBe(404);
+  });
+
+  it("are removed with the account, whether moved in or not", async () => {
+    const { user, cookie } = await t.signedInUser();
+    const { id, files } = await legacyAvatar(user.email);
+    const [movedIn, onDisk] = Object.keys(files);
+    expect((await t.request(`/media/${movedIn}`)).status).toBe(200);
+    expect(existsSync(path.join(t.uploadsDir, onDisk!))).toBe(true);
+
+    const deleted = await t.request("/api/account", { method: "DELETE", cookie, json: { password: user.password } });
+    expect(deleted.status).toBe(200);
+    expect(await storedFiles(id)).toEqual([]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Profile } from "../../../course/profile";
@@ -5,7 +6,7 @@ import type { Database } from "../../db/client";
 import { user } from "../../db/schema";
 import { notFound } from "../../http/errors";
 import type { FileStorage } from "../../storage/storage";
-import { encodeAvatar } from "./avatar-image";
+import { type EncodedAvatar, encodeAvatar } from "./avatar-image";
 
 const nameField = (label: string) =>
   z
@@ -36,6 +37,22 @@ export const avatarKeys = (avatarPath: string) => ({
   large: `${avatarPath}-200.webp`,
 });
 const mediaUrl = (key: string) => `/media/${key}`;
+
+/** Hex digits of the content hash in an avatar's names: 64 bits, so two pictures of one account practically never share them. */
+const HASH_LENGTH = 16;
+
+/**
+ * The SHA-256 of both files, shortened: the names change exactly when the picture does, which is what
+ * lets /media/avatars answer with an immutable cache.
+ */
+function contentHash(encoded: EncodedAvatar): string {
+  return createHash("sha256").update(encoded.small).update(encoded.large).digest("hex").slice(0, HASH_LENGTH);
+}
+
+export async function removeAvatarFiles(storage: FileStorage, avatarPath: string): Promise<void> {
+  const keys = avatarKeys(avatarPath);
+  await Promise.all([storage.remove(keys.small), storage.remove(keys.large)]);
+}
 
 /** The URLs of an account's avatar, or null when it has none. */
 export function avatarUrls(avatarPath: string | null): Profile["avatar"] {
@@ -80,24 +97,34 @@ export function createProfileService(db: Database, storage: FileStorage) {
       return toProfile(row);
     },
 
-    /** Stores the re-encoded avatar under a new server-made name, then removes the old files. */
+    /**
+     * Stores the re-encoded avatar under names made of its content hash, points the account at it,
+     * then removes the files it replaced. The same picture again keeps its names and its files.
+     */
     async replaceAvatar(userId: string, upload: Uint8Array): Promise<Profile> {
       const encoded = await encodeAvatar(upload);
-      const previous = (await findUser(userId)).avatarPath;
-      const avatarPath = `${AVATAR_PREFIX}${userId}-${Date.now()}`;
+      const avatarPath = `${AVATAR_PREFIX}${userId}-${contentHash(encoded)}`;
       const keys = avatarKeys(avatarPath);
       await storage.put(keys.small, encoded.small);
       await storage.put(keys.large, encoded.large);
-      const [row] = await db.update(user).set({ avatarPath }).where(eq(user.id, userId)).returning();
-      if (!row) {
-        await Promise.all([storage.remove(keys.small), storage.remove(keys.large)]);
+      // The replaced path is read under the row's lock, so of two uploads at once each removes
+      // exactly the files it replaced.
+      const replaced = await db.transaction(async (tx) => {
+        const [old] = await tx
+          .select({ avatarPath: user.avatarPath })
+          .from(user)
+          .where(eq(user.id, userId))
+          .for("update");
+        if (!old) return null;
+        const [row] = await tx.update(user).set({ avatarPath }).where(eq(user.id, userId)).returning();
+        return { row: row!, previous: old.avatarPath };
+      });
+      if (!replaced) {
+        await removeAvatarFiles(storage, avatarPath);
         throw notFound("This account no longer exists.");
       }
-      if (previous && previous !== avatarPath) {
-        const old = avatarKeys(previous);
-        await Promise.all([storage.remove(old.small), storage.remove(old.large)]);
-      }
-      return toProfile(row);
+      if (replaced.previous && replaced.previous !== avatarPath) await removeAvatarFiles(storage, replaced.previous);
+      return toProfile(replaced.row);
     },
   };
 }
