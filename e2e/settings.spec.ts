@@ -1,5 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { type Browser, expect, type Page, test } from "@playwright/test";
+import pg from "pg";
+import { runningEmbeddedPostgres } from "../src/server/db/embedded";
 import { totpCode } from "../tests/totp";
 
 const password = "kopi-o-kosong";
@@ -33,6 +35,25 @@ async function signInThroughApi(page: Page, email: string) {
     headers: { origin },
   });
   expect(response.status()).toBe(200);
+}
+
+/**
+ * Moves the sign-in of the account's sessions an hour back, in the embedded PostgreSQL of the server
+ * under test (playwright.config.ts's DATA_DIR): they are no longer fresh (decision 025).
+ */
+async function signedInAnHourAgo(email: string) {
+  const url = await runningEmbeddedPostgres(process.env.E2E_DATA_DIR!);
+  if (!url) throw new Error("The server under test is not running on E2E_DATA_DIR.");
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `update session set created_at = now() - interval '1 hour' where user_id = (select id from "user" where email = $1)`,
+      [email],
+    );
+  } finally {
+    await client.end();
+  }
 }
 
 async function expectToast(page: Page, title: string, description?: string) {
@@ -104,6 +125,35 @@ test("Export My Data downloads everything stored about the learner, without secr
   const token = cookies.find((cookie) => cookie.name.includes("session_token"))?.value ?? "missing";
   expect(text).not.toContain(decodeURIComponent(token).split(".")[0]!);
   expect(text).not.toContain(password);
+});
+
+test("a session signed in an hour ago enters the password again, then exports and sees its devices", async ({
+  browser,
+}) => {
+  const { page, email } = await newLearner(browser);
+  await signedInAnHourAgo(email);
+  await page.goto("/settings");
+  await expect(
+    page.getByText("You signed in a while ago. Enter your password again to see your devices."),
+  ).toBeVisible();
+  await expect(page.getByRole("list", { name: "Signed-in devices" })).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Export My Data" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Enter your password" });
+  await expect(dialog.getByLabel("Password")).toBeFocused();
+  await dialog.getByLabel("Password").fill("not-my-password");
+  await dialog.getByRole("button", { name: "Continue" }).click();
+  await expect(dialog.getByText("That password is not correct.")).toBeVisible();
+  await dialog.getByLabel("Password").fill(password);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    dialog.getByRole("button", { name: "Continue" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^jalan-my-data-\d{4}-\d{2}-\d{2}\.json$/);
+  expect(JSON.parse(await readFile((await download.path())!, "utf8")).profile).toMatchObject({ email });
+  await expect(dialog).toBeHidden();
+  // The same confirmation opens the device list.
+  await expect(page.getByRole("list", { name: "Signed-in devices" }).getByText("This device")).toBeVisible();
 });
 
 test("two-factor sign-in: turned on with a code from the secret, then asked for at sign-in", async ({ browser }) => {

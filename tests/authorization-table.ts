@@ -22,12 +22,20 @@ export const ACTORS = [
   "expiredSession",
   /** An Admin's session that was signed out, its old cookie sent again. */
   "revokedSession",
+  /**
+   * An Admin's live session that signed in over FRESH_SESSION_MS ago and has not entered the
+   * password again since (src/server/auth/session.ts): the other actors' sessions are fresh.
+   */
+  "staleSession",
 ] as const;
 
 export type Actor = (typeof ACTORS)[number];
 
-/** "allow": any 2xx; otherwise the exact status. */
-export type Outcome = "allow" | "401" | "403";
+/**
+ * "allow": any 2xx; "403-password": 403 PASSWORD_REQUIRED, the session must enter the password
+ * again first; otherwise the exact status (401 UNAUTHORIZED, 403 FORBIDDEN).
+ */
+export type Outcome = "allow" | "401" | "403" | "403-password";
 
 export interface RequestContext {
   /** The first learner's id: what every route with a user id addresses. */
@@ -70,6 +78,7 @@ const ANYONE: Record<Actor, Outcome> = {
   admin: "allow",
   expiredSession: "allow",
   revokedSession: "allow",
+  staleSession: "allow",
 };
 
 const SIGNED_IN: Record<Actor, Outcome> = {
@@ -80,7 +89,11 @@ const SIGNED_IN: Record<Actor, Outcome> = {
   admin: "allow",
   expiredSession: "401",
   revokedSession: "401",
+  staleSession: "allow",
 };
+
+/** Anyone signed in, with a fresh session: the account's most revealing reads. */
+const SIGNED_IN_FRESH: Record<Actor, Outcome> = { ...SIGNED_IN, staleSession: "403-password" };
 
 /** Tutor and Admin (policy "tutor:view"). */
 const STAFF: Record<Actor, Outcome> = { ...SIGNED_IN, learner: "403", otherLearner: "403" };
@@ -159,14 +172,21 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
   {
     method: "GET",
     route: "/api/account/export",
-    expected: SIGNED_IN,
+    expected: SIGNED_IN_FRESH,
     request: () => ({ path: "/api/account/export" }),
   },
   {
     method: "GET",
     route: "/api/account/sessions",
-    expected: SIGNED_IN,
+    expected: SIGNED_IN_FRESH,
     request: () => ({ path: "/api/account/sessions" }),
+  },
+  {
+    // How a stale session becomes fresh again; it writes only the caller's own session.
+    method: "POST",
+    route: "/api/account/confirm-password",
+    expected: SIGNED_IN,
+    request: ({ password }) => ({ path: "/api/account/confirm-password", json: { password } }),
   },
   {
     // The stale sessions' accounts are signed in on a second device too, which this would sign out.

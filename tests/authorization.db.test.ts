@@ -17,7 +17,7 @@ interface Account {
   role: Role;
 }
 
-/** The accounts behind the actors; the expired and revoked sessions belong to Admins of their own. */
+/** The accounts behind the actors; the expired, revoked and stale sessions are Admins of their own. */
 const accounts = {} as Record<Exclude<Actor, "anonymous">, Account>;
 let expiredSessionRow: typeof session.$inferSelect;
 
@@ -26,6 +26,9 @@ async function account(role: Role): Promise<Account> {
   const [row] = await t.db.update(user).set({ role }).where(eq(user.email, details.email)).returning({ id: user.id });
   return { id: row!.id, email: details.email, cookie, role };
 }
+
+/** Longer ago than FRESH_SESSION_MS (src/server/auth/session.ts): the stale session's sign-in. */
+const STALE_SIGN_IN = sql`now() - interval '1 hour'`;
 
 const profileStatus = async (cookie: string) => (await t.request("/api/profile", { cookie })).status;
 
@@ -65,6 +68,11 @@ async function newActor(
       await t.signIn({ email: revoked.email, password: DEFAULT_PASSWORD });
       return revoked;
     }
+    case "staleSession": {
+      const stale = await account("Admin");
+      await t.db.update(session).set({ createdAt: STALE_SIGN_IN }).where(eq(session.userId, stale.id));
+      return stale;
+    }
   }
 }
 
@@ -81,7 +89,8 @@ beforeAll(async () => {
  * The same data before every cell: the actors' roles and default settings, some progress for both
  * learners, feedback the first learner received and one contact message, so that a wrongly allowed write, change or delete
  * would show in the snapshot. The expired session is put back too (Better Auth deletes an expired
- * session when it meets one).
+ * session when it meets one). Every session is fresh but the stale actor's, however long the run
+ * has taken, and none has entered its password again.
  */
 async function resetWorld() {
   for (const { id, role } of Object.values(accounts)) {
@@ -125,11 +134,16 @@ async function resetWorld() {
     .insert(session)
     .values(expiredSessionRow)
     .onConflictDoUpdate({ target: session.id, set: { expiresAt: expiredSessionRow.expiresAt } });
+  await t.db.update(session).set({
+    createdAt: sql`case when ${session.userId} = ${accounts.staleSession.id} then ${STALE_SIGN_IN} else now() end`,
+    passwordConfirmedAt: null,
+  });
 }
 
 /**
- * Everything an API call could write: accounts (roles, profiles, settings), live sessions, progress,
- * feedback, contact messages. Expired sessions are left out: Better Auth deletes one when it meets it.
+ * Everything an API call could write: accounts (roles, profiles, settings), live sessions and their
+ * password confirmations, progress, feedback, contact messages. Expired sessions are left out:
+ * Better Auth deletes one when it meets it.
  */
 async function snapshot() {
   const [users, sessions, progress, feedback, messages] = await Promise.all([
@@ -149,7 +163,11 @@ async function snapshot() {
       .from(user)
       .orderBy(asc(user.id)),
     t.db
-      .select({ id: session.id, userId: session.userId })
+      .select({
+        id: session.id,
+        userId: session.userId,
+        passwordConfirmedAt: sql<string | null>`${session.passwordConfirmedAt}::text`,
+      })
       .from(session)
       .where(gt(session.expiresAt, sql`now()`))
       .orderBy(asc(session.id)),
@@ -170,7 +188,12 @@ async function snapshot() {
   return { users, sessions, progress, feedback, messages };
 }
 
-const statusOf = (outcome: Outcome) => (outcome === "allow" ? "2xx" : outcome);
+const statusOf = (outcome: Outcome) => (outcome === "allow" ? "2xx" : outcome.slice(0, 3));
+const ERROR_CODES: Record<Exclude<Outcome, "allow">, string> = {
+  "401": "UNAUTHORIZED",
+  "403": "FORBIDDEN",
+  "403-password": "PASSWORD_REQUIRED",
+};
 const statusClass = (status: number) => (status >= 200 && status < 300 ? "2xx" : String(status));
 
 let serial = 0;
@@ -223,7 +246,7 @@ describe.each(AUTHORIZATION_TABLE.map((rule) => [`${rule.method} ${rule.route}`,
       expect(statusClass(response.status), await response.clone().text()).toBe(statusOf(outcome));
       if (outcome !== "allow") {
         const { error } = await response.json();
-        expect(error.code).toBe(outcome === "401" ? "UNAUTHORIZED" : "FORBIDDEN");
+        expect(error.code).toBe(ERROR_CODES[outcome]);
         expect(await snapshot()).toEqual(before);
       } else if (rule.deletesCaller) {
         expect(await t.db.select().from(user).where(eq(user.id, caller!.id))).toEqual([]);

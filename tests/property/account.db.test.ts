@@ -25,27 +25,27 @@ async function rowsOf(userId: string) {
   return rows[0];
 }
 
+/** Fewer bodies with a password to check: each check costs a password hash. */
+const password = fc.oneof(
+  { weight: 1, arbitrary: fc.constant(PASSWORD) },
+  {
+    weight: 2,
+    arbitrary: fc.oneof(
+      anyText(40),
+      fc.constantFrom(` ${PASSWORD}`, PASSWORD.toUpperCase(), PASSWORD.slice(0, -1), "x".repeat(129)),
+    ),
+  },
+);
+
+/** The password, 1 to 128 characters, and nothing else. */
+function passwordOf(value: unknown): string | null {
+  if (!isPlainObject(value) || !hasOnlyKeys(value, ["password"])) return null;
+  const { password: sent } = value;
+  if (typeof sent !== "string" || sent.length === 0 || characters(sent) > 128 || sent.includes("\u0000")) return null;
+  return sent;
+}
+
 describe("DELETE /api/account with generated bodies", () => {
-  /** Fewer bodies with a password to check: each check costs a password hash. */
-  const password = fc.oneof(
-    { weight: 1, arbitrary: fc.constant(PASSWORD) },
-    {
-      weight: 2,
-      arbitrary: fc.oneof(
-        anyText(40),
-        fc.constantFrom(` ${PASSWORD}`, PASSWORD.toUpperCase(), PASSWORD.slice(0, -1), "x".repeat(129)),
-      ),
-    },
-  );
-
-  /** The password, 1 to 128 characters, and nothing else. */
-  function passwordOf(value: unknown): string | null {
-    if (!isPlainObject(value) || !hasOnlyKeys(value, ["password"])) return null;
-    const { password: sent } = value;
-    if (typeof sent !== "string" || sent.length === 0 || characters(sent) > 128 || sent.includes("\u0000")) return null;
-    return sent;
-  }
-
   it(`answers ${RUNS} bodies: the right password deletes the account, the rest a 4xx that writes nothing`, async () => {
     const seen = tally();
     let me = await account();
@@ -75,6 +75,46 @@ describe("DELETE /api/account with generated bodies", () => {
       ),
       { numRuns: RUNS },
     );
+    seen.expectBoth(0.01);
+  }, 300_000);
+});
+
+describe("POST /api/account/confirm-password with generated bodies", () => {
+  it(`answers ${RUNS} bodies: the right password confirms this session, the rest a 4xx that writes nothing`, async () => {
+    const seen = tally();
+    const me = await account();
+    const confirmedAt = async () =>
+      (
+        await t.pool.query<{ at: Date | null }>(`select password_confirmed_at as at from session where user_id = $1`, [
+          me.id,
+        ])
+      ).rows.map((row) => row.at);
+    const database = await watchDatabase(t);
+    await fc.assert(
+      fc.asyncProperty(bodies(fc.record({ password }), ["password"], { validWeight: 1 }), (body) =>
+        database.run(async () => {
+          const response = await send(t, "POST", "/api/account/confirm-password", body, { cookie: me.cookie });
+          const view = received(body);
+          const sent = view.kind === "json" ? passwordOf(view.value) : null;
+          if (sent !== PASSWORD) {
+            seen.counts.refused += 1;
+            const error = await expectRefusal(response, view.kind === "too-large" ? 413 : 400);
+            if (sent !== null)
+              expect(error).toEqual({ code: "INVALID_PASSWORD", message: "That password is not correct." });
+            await database.expectUnchanged();
+            return;
+          }
+          seen.counts.accepted += 1;
+          const before = Date.now();
+          expect(await expectSuccess(response)).toEqual({ confirmed: true });
+          const [at] = await confirmedAt();
+          expect(at!.getTime()).toBeGreaterThan(before - 5_000);
+          await database.settle();
+        }),
+      ),
+      { numRuns: RUNS },
+    );
+    expect(await confirmedAt()).toHaveLength(1);
     seen.expectBoth(0.01);
   }, 300_000);
 });

@@ -50,6 +50,7 @@ const ROUTES: Route[] = [
   { method: "PATCH", path: "/api/settings", cookie: learner.cookie },
   { method: "DELETE", path: "/api/account", cookie: learner.cookie },
   { method: "POST", path: "/api/account/sessions/revoke-others", cookie: learner.cookie },
+  { method: "POST", path: "/api/account/confirm-password", cookie: learner.cookie },
   { method: "POST", path: "/api/contact" },
   { method: "PUT", path: "/api/progress/chapter-1/day-1/story:read-setting", cookie: learner.cookie },
   { method: "PATCH", path: `/api/users/${learner.id}/role`, cookie: admin.cookie },

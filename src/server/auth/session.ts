@@ -9,15 +9,15 @@ import type { AppEnv, SessionUser } from "../http/context";
 import { forbidden, unauthorized } from "../http/errors";
 import type { Auth } from "./auth";
 
-interface SignedIn {
+export interface SignedIn {
   user: SessionUser;
   sessionId: string;
 }
 
 /** No usable session cookie: the request is anonymous, exactly as Better Auth would judge it. */
-const ANONYMOUS = "anonymous";
+export const ANONYMOUS = "anonymous";
 /** Better Auth must answer: the session is missing, expired or due for renewal, or a cookie it cleans up is present. */
-const ASK_BETTER_AUTH = "ask-better-auth";
+export const ASK_BETTER_AUTH = "ask-better-auth";
 
 /**
  * Reads the session behind the request's cookie. The usual case, a valid session that is not yet
@@ -27,7 +27,7 @@ const ASK_BETTER_AUTH = "ask-better-auth";
  * then clears the cookie, deletes an expired session or renews the session as its rules say
  * (docs/decisions/022-lean-request-path.md).
  */
-function createSessionReader(auth: Auth, db: Database) {
+export function createSessionReader(auth: Auth, db: Database) {
   const bySessionToken = db
     .select({
       sessionId: sessionTable.id,
@@ -74,6 +74,13 @@ function createSessionReader(auth: Auth, db: Database) {
 }
 
 /**
+ * A signature as Better Auth writes it: standard base64 of 32 bytes. Buffer.from(…, "base64") would
+ * also take base64url's "-" and "_" and skip other characters, where Better Auth's atob refuses
+ * them, so a cookie it judges anonymous could have signed in here.
+ */
+const SIGNATURE = /^[A-Za-z0-9+/]{43}=$/;
+
+/**
  * The token of a session cookie signed as Better Auth signs it (`token.base64(HMAC-SHA256(secret,
  * token))`), or null when the signature does not match. Hono's getSignedCookie checks the same
  * format, but through WebCrypto with a key import per call, which cost more than the query.
@@ -83,7 +90,7 @@ function verifiedToken(value: string, secret: string): string | null {
   if (dot < 1) return null;
   const token = value.slice(0, dot);
   const signatureText = value.slice(dot + 1);
-  if (signatureText.length !== 44 || !signatureText.endsWith("=")) return null;
+  if (!SIGNATURE.test(signatureText)) return null;
   const signature = Buffer.from(signatureText, "base64");
   const expected = createHmac("sha256", secret).update(token).digest();
   return signature.length === expected.length && timingSafeEqual(signature, expected) ? token : null;
@@ -125,6 +132,23 @@ export function loadSession(auth: Auth, db: Database): MiddlewareHandler<AppEnv>
 }
 
 const cookieName = (setCookie: string) => setCookie.slice(0, setCookie.indexOf("="));
+
+/**
+ * How long a session stays fresh after it signed in or its password was entered again (POST
+ * /api/account/confirm-password). Reading the account's export or its devices needs a fresh
+ * session, so a cookie stolen or a device left signed in does not hand over everything
+ * (docs/decisions/025-fresh-session.md).
+ */
+export const FRESH_SESSION_MS = 10 * 60 * 1000;
+
+/** Whether the session signed in, or had its password entered again, within FRESH_SESSION_MS. */
+export function isFreshSession(
+  session: { createdAt: Date; passwordConfirmedAt: Date | null },
+  now: number = Date.now(),
+): boolean {
+  const since = Math.max(session.createdAt.getTime(), session.passwordConfirmedAt?.getTime() ?? 0);
+  return now - since < FRESH_SESSION_MS;
+}
 
 export function requireUser(c: Context<AppEnv>): SessionUser {
   const user = c.get("user");

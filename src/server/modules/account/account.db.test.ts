@@ -1,23 +1,28 @@
-import { readdir } from "node:fs/promises";
-import { eq, inArray, or, sql } from "drizzle-orm";
+import { eq, inArray, like, or, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { cookieFrom, cookieJar, createTestApp, type TestUser } from "../../../../tests/test-app";
 import { parseTotpUri } from "../../../../tests/totp";
 import { enableTwoFactor } from "../../../../tests/two-factor";
+import { FRESH_SESSION_MS } from "../../auth/session";
 import {
   account as accountTable,
   contactMessage,
   session as sessionTable,
+  storedFile,
   taskProgress,
   tutorFeedback,
   twoFactor as twoFactorTable,
   user as userTable,
   verification,
 } from "../../db/schema";
+import { LIMITS } from "../../http/request-limit";
 import { lockAdminChanges } from "../users/users.service";
 
 const t = await createTestApp();
+// The same database and secret with Jalan's own limits on (RATE_LIMIT=true): a cookie from `t` signs
+// in here too, while accounts are still made through `t`, free of Better Auth's sign-up limits.
+const limited = await createTestApp({ RATE_LIMIT: "true", AUTH_SECRET: t.env.AUTH_SECRET });
 
 async function idOf(email: string): Promise<string> {
   const [row] = await t.db.select({ id: userTable.id }).from(userTable).where(eq(userTable.email, email));
@@ -44,8 +49,10 @@ async function uploadAvatar(cookie: string) {
   return (await response.json()).profile.avatar as { small: string; large: string };
 }
 
+/** The names of the stored avatar files (rows of stored_file, src/server/storage/storage.ts). */
 async function avatarFiles(): Promise<string[]> {
-  return readdir(`${t.uploadsDir}/avatars`).catch(() => []);
+  const rows = await t.db.select({ key: storedFile.key }).from(storedFile).where(like(storedFile.key, "avatars/%"));
+  return rows.map((row) => row.key.slice("avatars/".length));
 }
 
 let contactSerial = 0;
@@ -65,6 +72,30 @@ async function makeRole(email: string, role: "Student" | "Tutor" | "Admin") {
 }
 
 const deleteAccount = (cookie: string, json: unknown) => t.request("/api/account", { method: "DELETE", cookie, json });
+const confirmPassword = (cookie: string, json: unknown) =>
+  t.request("/api/account/confirm-password", { method: "POST", cookie, json });
+
+/** The session behind a cookie: the token is the signed value's part before the dot. */
+async function sessionOf(cookie: string) {
+  const token = decodeURIComponent(cookie.split("=")[1]!).split(".")[0]!;
+  const [row] = await t.db.select().from(sessionTable).where(eq(sessionTable.token, token));
+  return row!;
+}
+
+/** Sets, in minutes ago, when the cookie's session signed in and when its password was last entered again. */
+async function setSessionTimes(cookie: string, times: { signedIn: number; passwordConfirmed?: number }) {
+  const { id } = await sessionOf(cookie);
+  const ago = (minutes: number) => sql`now() - make_interval(mins => ${minutes})`;
+  await t.db
+    .update(sessionTable)
+    .set({
+      createdAt: ago(times.signedIn),
+      passwordConfirmedAt: times.passwordConfirmed === undefined ? null : ago(times.passwordConfirmed),
+    })
+    .where(eq(sessionTable.id, id));
+}
+
+const FRESH_MINUTES = FRESH_SESSION_MS / 60_000;
 
 describe("GET /api/account/sessions", () => {
   it("needs a session", async () => {
@@ -520,4 +551,157 @@ describe("DELETE /api/account", () => {
     expect(sessionCookies[0]).toMatch(/^better-auth\.session_token=;/);
     expect(cookieFrom(response)).not.toMatch(/session_token=[^;]/);
   });
+});
+
+describe("a fresh session for the export and the device list", () => {
+  const PASSWORD_REQUIRED = { code: "PASSWORD_REQUIRED", message: "Please enter your password again to continue." };
+
+  it.each(["/api/account/export", "/api/account/sessions"])(
+    "%s answers 403 PASSWORD_REQUIRED unless the session signed in, or entered its password, within the last minutes",
+    async (path) => {
+      const { user, cookie } = await t.signedInUser();
+      const statusAfter = async (times: { signedIn: number; passwordConfirmed?: number }) => {
+        await setSessionTimes(cookie, times);
+        return (await t.request(path, { cookie })).status;
+      };
+      expect(await statusAfter({ signedIn: FRESH_MINUTES - 1 })).toBe(200);
+      expect(await statusAfter({ signedIn: 60, passwordConfirmed: FRESH_MINUTES - 1 })).toBe(200);
+      expect(await statusAfter({ signedIn: 60, passwordConfirmed: FRESH_MINUTES + 1 })).toBe(403);
+
+      await setSessionTimes(cookie, { signedIn: FRESH_MINUTES + 1 });
+      const refused = await t.request(path, { cookie });
+      expect(refused.status).toBe(403);
+      const text = await refused.text();
+      expect(JSON.parse(text)).toEqual({ error: PASSWORD_REQUIRED });
+      expect(text).not.toContain(user.email);
+      expect(refused.headers.get("content-disposition")).toBeNull();
+    },
+  );
+
+  it("confirm-password checks the password and makes this session fresh, and only this one", async () => {
+    const { user, cookie, otherDevice } = await learnerOnTwoDevices();
+    for (const device of [cookie, otherDevice]) await setSessionTimes(device, { signedIn: 60 });
+    expect((await t.request("/api/account/export", { cookie })).status).toBe(403);
+
+    const before = Date.now();
+    const response = await confirmPassword(cookie, { password: user.password });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ confirmed: true });
+    const confirmedAt = (await sessionOf(cookie)).passwordConfirmedAt!.getTime();
+    expect(confirmedAt).toBeGreaterThanOrEqual(before - 1000);
+    expect(confirmedAt).toBeLessThanOrEqual(Date.now() + 1000);
+    expect((await sessionOf(otherDevice)).passwordConfirmedAt).toBeNull();
+
+    expect((await t.request("/api/account/export", { cookie })).status).toBe(200);
+    expect((await t.request("/api/account/sessions", { cookie })).status).toBe(200);
+    for (const path of ["/api/account/export", "/api/account/sessions"]) {
+      expect((await t.request(path, { cookie: otherDevice })).status).toBe(403);
+    }
+  });
+
+  it("a renewal of the session does not make it fresh: only signing in or the password does", async () => {
+    const { cookie } = await t.signedInUser();
+    await setSessionTimes(cookie, { signedIn: 25 * 60 });
+    const { id } = await sessionOf(cookie);
+    await t.db
+      .update(sessionTable)
+      .set({ expiresAt: sql`now() + interval '29 days' - interval '1 hour'` })
+      .where(eq(sessionTable.id, id));
+    const response = await t.request("/api/account/sessions", { cookie });
+    expect(response.status).toBe(403);
+    // Better Auth did renew it on this very request.
+    expect(response.headers.getSetCookie().some((value) => value.startsWith("better-auth.session_token="))).toBe(true);
+    expect((await t.request("/api/account/sessions", { cookie })).status).toBe(403);
+  });
+
+  it.each([
+    ["a wrong password", { password: "teh-tarik" }, "INVALID_PASSWORD"],
+    ["no password", {}, "BAD_REQUEST"],
+    ["an empty password", { password: "" }, "BAD_REQUEST"],
+    ["a password that is not text", { password: 123456 }, "BAD_REQUEST"],
+    ["a password longer than any allowed", { password: "x".repeat(129) }, "BAD_REQUEST"],
+  ])(
+    "confirm-password refuses %s with 400 'That password is not correct.' and confirms nothing",
+    async (_label, body, code) => {
+      const { cookie } = await t.signedInUser();
+      await setSessionTimes(cookie, { signedIn: 60 });
+      const response = await confirmPassword(cookie, body);
+      expect(response.status).toBe(400);
+      expect((await response.json()).error).toMatchObject({ code, message: "That password is not correct." });
+      expect((await sessionOf(cookie)).passwordConfirmedAt).toBeNull();
+      expect((await t.request("/api/account/export", { cookie })).status).toBe(403);
+    },
+  );
+
+  it("confirm-password needs a session", async () => {
+    expect((await confirmPassword("", { password: "kopi-o-kosong" })).status).toBe(401);
+  });
+});
+
+describe("password checks with RATE_LIMIT on", () => {
+  let addresses = 0;
+  /** A client address no other request in this file used. */
+  const newAddress = () => {
+    addresses += 1;
+    return `198.51.${Math.floor(addresses / 250)}.${(addresses % 250) + 1}`;
+  };
+  const send = (path: string, method: string, cookie: string, password: string, clientIp: string) =>
+    limited.request(path, { method, cookie, json: { password }, clientIp });
+  const tryToDelete = (cookie: string, password: string, clientIp: string) =>
+    send("/api/account", "DELETE", cookie, password, clientIp);
+  const tryToConfirm = (cookie: string, password: string, clientIp: string) =>
+    send("/api/account/confirm-password", "POST", cookie, password, clientIp);
+
+  async function expectLimited(response: Response, rule: { windowSeconds: number }) {
+    expect(response.status).toBe(429);
+    const { error } = await response.json();
+    expect(error.code).toBe("TOO_MANY_REQUESTS");
+    expect(error.message).toMatch(/^Too many password attempts\. Please try again in \d+ minutes?\.$/);
+    const retryAfter = Number(response.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(rule.windowSeconds);
+  }
+
+  const userRows = (id: string) => t.db.select({ id: userTable.id }).from(userTable).where(eq(userTable.id, id));
+
+  it("limits one account's checks from any number of addresses; past it even the right password changes nothing", async () => {
+    const { user, cookie, id } = await learnerOnTwoDevices();
+    await setSessionTimes(cookie, { signedIn: 60 });
+    const rule = LIMITS.passwordChecksPerUser;
+    // Both routes count against the same limit, each guess from a new address.
+    for (let attempt = 0; attempt < rule.max; attempt += 1) {
+      const guess = attempt % 2 === 0 ? tryToDelete : tryToConfirm;
+      expect((await guess(cookie, `guess-${attempt}`, newAddress())).status).toBe(400);
+    }
+
+    await expectLimited(await tryToDelete(cookie, user.password, newAddress()), rule);
+    await expectLimited(await tryToConfirm(cookie, user.password, newAddress()), rule);
+    expect(await userRows(id)).toHaveLength(1);
+    expect(await profileStatus(cookie)).toBe(200);
+    expect((await sessionOf(cookie)).passwordConfirmedAt).toBeNull();
+    expect((await limited.request("/api/account/export", { cookie })).status).toBe(403);
+
+    // Someone else's checks, from an address this account used, go on.
+    const other = await t.signedInUser();
+    expect((await tryToConfirm(other.cookie, other.user.password, `198.51.0.${addresses}`)).status).toBe(200);
+  });
+
+  it("limits one address's checks across accounts; the same account elsewhere is not held back", async () => {
+    const address = newAddress();
+    const rule = LIMITS.passwordChecksPerAddress;
+    for (let account = 0; account < rule.max; account += 1) {
+      const { cookie } = await t.signedInUser();
+      expect((await tryToConfirm(cookie, "teh-tarik", address)).status).toBe(400);
+    }
+
+    const { user, cookie, id } = await learnerOnTwoDevices();
+    await expectLimited(await tryToDelete(cookie, user.password, address), rule);
+    await expectLimited(await tryToConfirm(cookie, user.password, address), rule);
+    expect(await userRows(id)).toHaveLength(1);
+    expect(await profileStatus(cookie)).toBe(200);
+    expect((await sessionOf(cookie)).passwordConfirmedAt).toBeNull();
+
+    expect((await tryToDelete(cookie, user.password, newAddress())).status).toBe(200);
+    expect(await userRows(id)).toEqual([]);
+  }, 60_000);
 });

@@ -1,25 +1,74 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { Auth } from "../../auth/auth";
 import { requireUser } from "../../auth/session";
+import { clientIp } from "../../http/client-ip";
 import type { AppEnv } from "../../http/context";
-import type { RequestLimiter } from "../../http/request-limit";
 import { HttpError, unauthorized } from "../../http/errors";
+import { LIMITS, type RequestLimiter, tooManyRequests } from "../../http/request-limit";
 import { parseJsonBody } from "../../http/validation";
-import { type AccountService, accountDeletionSchema } from "./account.service";
+import { type AccountService, passwordRequired, passwordSchema } from "./account.service";
 
 /** The signed-in account's own data, devices and deletion; no route here takes another account's id. */
 export function accountRoutes(account: AccountService, auth: Auth, limiter: RequestLimiter) {
+  /**
+   * The caller, when their session is fresh (signed in or password entered again within minutes,
+   * isFreshSession); otherwise 403 PASSWORD_REQUIRED, which the web app answers by asking for it.
+   */
+  async function requireFreshSession(c: Context<AppEnv>) {
+    const me = requireUser(c);
+    const sessionId = c.get("sessionId");
+    if (!sessionId || !(await account.isSessionFresh(sessionId))) throw passwordRequired();
+    return me;
+  }
+
+  /**
+   * Counts one password check against the caller and against their address, as Better Auth limits
+   * its own password routes. Past either limit the check is refused before the password is looked
+   * at, so a right password changes nothing either: guessing is capped per account even across
+   * addresses, and per address even across accounts.
+   */
+  async function limitPasswordChecks(c: Context<AppEnv>, userId: string) {
+    const verdicts = await Promise.all([
+      limiter.hit("password-checks-per-user", userId, LIMITS.passwordChecksPerUser),
+      limiter.hit("password-checks-per-address", clientIp(c), LIMITS.passwordChecksPerAddress),
+    ]);
+    const waits = verdicts.flatMap((verdict) => (verdict.allowed ? [] : [verdict.retryAfterSeconds]));
+    if (waits.length === 0) return;
+    const retryAfterSeconds = Math.max(...waits);
+    c.header("retry-after", String(retryAfterSeconds));
+    throw tooManyRequests(retryAfterSeconds, "Too many password attempts.");
+  }
+
   return new Hono<AppEnv>()
     .get("/export", async (c) => {
-      const me = requireUser(c);
+      const me = await requireFreshSession(c);
       const data = await account.export(me.id, c.get("sessionId"));
       const day = data.exportedAt.toISOString().slice(0, 10);
       c.header("content-disposition", `attachment; filename="jalan-my-data-${day}.json"`);
       return c.json(data);
     })
     .get("/sessions", async (c) => {
-      const me = requireUser(c);
+      const me = await requireFreshSession(c);
       return c.json({ sessions: await account.sessions(me.id, c.get("sessionId")) });
+    })
+    .post("/confirm-password", async (c) => {
+      const me = requireUser(c);
+      const sessionId = c.get("sessionId");
+      if (!sessionId) throw unauthorized();
+      const { password } = await parseJsonBody(c, passwordSchema, { messageFromIssues: true });
+      let confirmed: boolean;
+      try {
+        await limitPasswordChecks(c, me.id);
+        confirmed = await account.confirmPassword(me.id, sessionId, password);
+      } catch (error) {
+        if (error instanceof HttpError) {
+          c.get("logger").warn({ userId: me.id, code: error.code }, "password confirmation refused");
+        }
+        throw error;
+      }
+      // The session was signed out while its password was being checked.
+      if (!confirmed) throw unauthorized();
+      return c.json({ confirmed: true });
     })
     .post("/sessions/revoke-others", async (c) => {
       const me = requireUser(c);
@@ -29,9 +78,10 @@ export function accountRoutes(account: AccountService, auth: Auth, limiter: Requ
     })
     .delete("/", async (c) => {
       const me = requireUser(c);
-      const { password } = await parseJsonBody(c, accountDeletionSchema, { messageFromIssues: true });
+      const { password } = await parseJsonBody(c, passwordSchema, { messageFromIssues: true });
       const log = c.get("logger");
       try {
+        await limitPasswordChecks(c, me.id);
         await account.delete(me.id, password);
       } catch (error) {
         if (error instanceof HttpError) log.warn({ userId: me.id, code: error.code }, "account deletion refused");

@@ -5,18 +5,19 @@ import { displayName, MAX_PASSWORD_LENGTH } from "../../../course/account-rules"
 import type { Profile } from "../../../course/profile";
 import type { TaskStatus } from "../../../course/progress-status";
 import type { PasswordCheck } from "../../auth/password-check";
+import { isFreshSession } from "../../auth/session";
 import type { Database } from "../../db/client";
 import { contactMessage, session, taskProgress, tutorFeedback, user, verification } from "../../db/schema";
 import { HttpError, notFound, unauthorized } from "../../http/errors";
 import type { FileStorage } from "../../storage/storage";
-import { avatarKeys, avatarUrls } from "../profile/profile.service";
+import { avatarUrls, removeAvatarFiles } from "../profile/profile.service";
 import { type Settings, settingsColumns } from "../settings/settings.service";
 import { assertNotLastAdmin, lockAdminChanges } from "../users/users.service";
 
 export const WRONG_PASSWORD_MESSAGE = "That password is not correct.";
 
-/** The password, asked again before the account is deleted. */
-export const accountDeletionSchema = z
+/** The password, asked again before the account is deleted or to confirm a session (confirm-password). */
+export const passwordSchema = z
   .object({
     password: z
       .string({ error: WRONG_PASSWORD_MESSAGE })
@@ -58,6 +59,10 @@ export interface AccountExport {
 
 const wrongPassword = () => new HttpError(400, "INVALID_PASSWORD", WRONG_PASSWORD_MESSAGE);
 
+/** A 403 of its own code, so the web app knows to ask for the password rather than say "not allowed". */
+export const passwordRequired = () =>
+  new HttpError(403, "PASSWORD_REQUIRED", "Please enter your password again to continue.");
+
 const tutor = alias(user, "tutor");
 
 /**
@@ -86,6 +91,30 @@ export function createAccountService(deps: { db: Database; storage: FileStorage;
 
   return {
     sessions,
+
+    /** Whether the session is fresh (isFreshSession); a session that is gone is not. */
+    async isSessionFresh(sessionId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ createdAt: session.createdAt, passwordConfirmedAt: session.passwordConfirmedAt })
+        .from(session)
+        .where(eq(session.id, sessionId));
+      return row !== undefined && isFreshSession(row);
+    },
+
+    /**
+     * Checks the password and marks the session as having entered it now. The time comes from this
+     * process's clock, as does the session's createdAt (Better Auth writes it), so both are judged
+     * against the same clock. False when the session is no longer there.
+     */
+    async confirmPassword(userId: string, sessionId: string, password: string): Promise<boolean> {
+      if (!(await checkPassword(userId, password))) throw wrongPassword();
+      const updated = await db
+        .update(session)
+        .set({ passwordConfirmedAt: new Date() })
+        .where(and(eq(session.id, sessionId), eq(session.userId, userId)))
+        .returning({ id: session.id });
+      return updated.length === 1;
+    },
 
     /** Signs out every other device: deletes the account's sessions but the current one. */
     async revokeOtherSessions(userId: string, currentSessionId: string): Promise<number> {
@@ -177,8 +206,9 @@ export function createAccountService(deps: { db: Database; storage: FileStorage;
      * the foreign keys take with it its sessions, its credential, its two-factor secret, its
      * progress, the feedback it received and the contact messages it sent; feedback it wrote as a
      * tutor stays, without its author. The transaction holds the lock role changes take, so the
-     * last Admin can neither be deleted nor be demoted while their deletion runs. The avatar files
-     * go last: a failure there leaves unreachable files, never an account without its picture.
+     * last Admin can neither be deleted nor be demoted while their deletion runs. The avatar's stored
+     * files (rows of stored_file, or a file not yet moved in from the old uploads directory) go last:
+     * a failure there leaves unreachable files, never an account without its picture.
      */
     async delete(userId: string, password: string): Promise<void> {
       if (!(await checkPassword(userId, password))) throw wrongPassword();
@@ -203,10 +233,7 @@ export function createAccountService(deps: { db: Database; storage: FileStorage;
         await tx.delete(user).where(eq(user.id, userId));
         return account.avatarPath;
       });
-      if (avatarPath) {
-        const keys = avatarKeys(avatarPath);
-        await Promise.all([storage.remove(keys.small), storage.remove(keys.large)]);
-      }
+      if (avatarPath) await removeAvatarFiles(storage, avatarPath);
     },
   };
 }

@@ -97,6 +97,27 @@ export function useRevokeOtherSessions() {
   });
 }
 
+/**
+ * The server's answer to reading the export or the device list on a session that signed in too long
+ * ago: the password must be entered again (useConfirmPassword), then the read repeated.
+ */
+export function needsPassword(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 403 && error.code === "PASSWORD_REQUIRED";
+}
+
+export function useConfirmPassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (password: string) =>
+      api<{ confirmed: true }>("/api/account/confirm-password", { method: "POST", body: { password } }),
+    // Whichever read asked for it, the device list is readable now too. Not awaited: the caller's
+    // own retry need not wait for the list.
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: accountSessionsQueryKey });
+    },
+  });
+}
+
 export function useDeleteAccount() {
   return useMutation({
     mutationFn: (password: string) => api<{ deleted: true }>("/api/account", { method: "DELETE", body: { password } }),

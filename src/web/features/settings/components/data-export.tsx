@@ -1,21 +1,26 @@
 import { Download } from "lucide-react";
+import { useState } from "react";
 import { Button } from "../../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card";
 import { describeError } from "../../../lib/api";
 import { toast } from "../../../lib/toast";
-import { useExportData } from "../api/settings";
+import { needsPassword, useExportData } from "../api/settings";
+import { ConfirmPasswordDialog } from "./confirm-password-dialog";
 
 export function DataExport() {
   const exportData = useExportData();
+  const [askingForPassword, setAskingForPassword] = useState(false);
 
   function onExport() {
     exportData.mutate(undefined, {
-      onError: (error) =>
+      onError: (error) => {
+        if (needsPassword(error)) return setAskingForPassword(true);
         toast({
           title: "Export Failed",
           description: describeError(error, "Could not export your data."),
           variant: "destructive",
-        }),
+        });
+      },
     });
   }
 
@@ -36,6 +41,12 @@ export function DataExport() {
         <p role="status" className="text-sm text-muted-foreground">
           {exportData.isPending ? "Preparing your file…" : ""}
         </p>
+        <ConfirmPasswordDialog
+          open={askingForPassword}
+          onOpenChange={setAskingForPassword}
+          description="You signed in a while ago. Enter your password again to download your data."
+          onConfirmed={onExport}
+        />
       </CardContent>
     </Card>
   );

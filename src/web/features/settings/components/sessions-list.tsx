@@ -1,10 +1,12 @@
 import { LogOut } from "lucide-react";
+import { useState } from "react";
 import { Button } from "../../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card";
 import { describeError } from "../../../lib/api";
 import { toast } from "../../../lib/toast";
-import { type AccountSession, useAccountSessions, useRevokeOtherSessions } from "../api/settings";
+import { type AccountSession, needsPassword, useAccountSessions, useRevokeOtherSessions } from "../api/settings";
 import { deviceName } from "../device-name";
+import { ConfirmPasswordDialog } from "./confirm-password-dialog";
 
 const DATE_FORMAT = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric" });
 const RELATIVE_FORMAT = new Intl.RelativeTimeFormat("en-GB", { numeric: "auto" });
@@ -44,6 +46,7 @@ function SessionItem({ session }: { session: AccountSession }) {
 export function SessionsList() {
   const sessions = useAccountSessions();
   const revokeOthers = useRevokeOtherSessions();
+  const [askingForPassword, setAskingForPassword] = useState(false);
   const others = sessions.data?.filter((session) => !session.current).length ?? 0;
   // This device first, then the most recently active.
   const ordered = [...(sessions.data ?? [])].sort(
@@ -74,7 +77,15 @@ export function SessionsList() {
             Loading…
           </p>
         )}
-        {sessions.isError && (
+        {sessions.isError && needsPassword(sessions.error) && (
+          <div className="flex flex-wrap items-center gap-3 text-sm">
+            <p>You signed in a while ago. Enter your password again to see your devices.</p>
+            <Button variant="outline" size="sm" onClick={() => setAskingForPassword(true)}>
+              Enter password
+            </Button>
+          </div>
+        )}
+        {sessions.isError && !needsPassword(sessions.error) && (
           <div role="alert" className="flex flex-wrap items-center gap-3 text-sm">
             <p>{describeError(sessions.error, "We could not load your sessions.")}</p>
             <Button variant="outline" size="sm" onClick={() => void sessions.refetch()}>
@@ -89,6 +100,12 @@ export function SessionsList() {
             ))}
           </ul>
         )}
+        {/* Once the password is confirmed, the list is fetched again (useConfirmPassword). */}
+        <ConfirmPasswordDialog
+          open={askingForPassword}
+          onOpenChange={setAskingForPassword}
+          description="You signed in a while ago. Enter your password again to see the devices signed in to your account."
+        />
         <div>
           <Button
             variant="outline"

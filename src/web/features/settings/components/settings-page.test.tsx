@@ -62,6 +62,8 @@ const error = (status: number, code: string, message: string) => json(status, { 
 /**
  * The settings and account routes as the server answers them, in memory. `fail` makes a route answer
  * 500; DELETE /api/account with the right password ends the fake session, as the server clears the cookie.
+ * While `fresh` is false the export and the device list answer 403 PASSWORD_REQUIRED, until
+ * POST /api/account/confirm-password gets the right password.
  */
 function fakeAccountApi(settings: Partial<Settings> = {}) {
   const store = {
@@ -70,6 +72,7 @@ function fakeAccountApi(settings: Partial<Settings> = {}) {
     exported: { profile: { email: "siti@example.com" }, progress: {} },
     fail: { patch: false, export: false, revoke: false },
     deleted: false,
+    fresh: true,
     requests: [] as Request[],
     handler: (request: Request): Response | undefined => {
       const answer = route(request);
@@ -78,6 +81,7 @@ function fakeAccountApi(settings: Partial<Settings> = {}) {
     },
   };
   const failure = () => error(500, "INTERNAL", "Something went wrong on our side.");
+  const passwordRequired = () => error(403, "PASSWORD_REQUIRED", "Please enter your password again to continue.");
 
   function route({ method, path, body }: Request): Response | undefined {
     if (path === "/api/settings" && method === "GET") return json(200, { settings: store.settings });
@@ -87,6 +91,7 @@ function fakeAccountApi(settings: Partial<Settings> = {}) {
       return json(200, { settings: store.settings });
     }
     if (path === "/api/account/export" && method === "GET") {
+      if (!store.fresh) return passwordRequired();
       if (store.fail.export) return error(503, "UNAVAILABLE", "Exports are paused for maintenance.");
       return new Response(JSON.stringify(store.exported), {
         status: 200,
@@ -96,7 +101,16 @@ function fakeAccountApi(settings: Partial<Settings> = {}) {
         },
       });
     }
-    if (path === "/api/account/sessions" && method === "GET") return json(200, { sessions: store.sessions });
+    if (path === "/api/account/sessions" && method === "GET") {
+      return store.fresh ? json(200, { sessions: store.sessions }) : passwordRequired();
+    }
+    if (path === "/api/account/confirm-password" && method === "POST") {
+      if ((body as { password?: string } | null)?.password !== PASSWORD) {
+        return error(400, "INVALID_PASSWORD", "That password is not correct.");
+      }
+      store.fresh = true;
+      return json(200, { confirmed: true });
+    }
     if (path === "/api/account/sessions/revoke-others" && method === "POST") {
       if (store.fail.revoke) return failure();
       const revoked = store.sessions.filter((session) => !session.current).length;
@@ -125,8 +139,10 @@ function signIn(settings: Partial<Settings> = {}) {
   return { store, fetchMock };
 }
 
-async function openSettings(settings: Partial<Settings> = {}) {
+/** /settings, signed in; `fresh: false` for a session that signed in too long ago. */
+async function openSettings(settings: Partial<Settings> = {}, { fresh = true } = {}) {
   const { store, fetchMock } = signIn(settings);
+  store.fresh = fresh;
   const app = renderApp("/settings");
   await screen.findByRole("heading", { level: 1, name: "Settings" });
   // The settings have loaded once the email switch can be used.
@@ -312,6 +328,48 @@ describe("export my data", { timeout: 20_000 }, () => {
     );
   });
 
+  it("asks a session that signed in a while ago for the password, then downloads", async () => {
+    const { store } = await openSettings({}, { fresh: false });
+    const { clicked } = catchDownloads();
+    fireEvent.click(screen.getByRole("button", { name: "Export My Data" }));
+    const dialog = await screen.findByRole("alertdialog", { name: "Enter your password" });
+    expect(dialog).toHaveAccessibleDescription(/Enter your password again to download your data/);
+    expect(clicked).toHaveLength(0);
+
+    fireEvent.change(within(dialog).getByLabelText("Password"), { target: { value: "teh-tarik" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Continue" }));
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent("That password is not correct.");
+    expect(clicked).toHaveLength(0);
+
+    fireEvent.change(within(dialog).getByLabelText("Password"), { target: { value: PASSWORD } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Continue" }));
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    expect(clicked[0]!.download).toBe(EXPORT_FILENAME);
+    expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument();
+    expect(screen.queryByText("Export Failed")).not.toBeInTheDocument();
+    expect(store.requests.filter((request) => request.path === "/api/account/confirm-password")).toEqual([
+      { method: "POST", path: "/api/account/confirm-password", body: { password: "teh-tarik" } },
+      { method: "POST", path: "/api/account/confirm-password", body: { password: PASSWORD } },
+    ]);
+    // The device list, refused until now, is shown without asking again.
+    expect(await screen.findByRole("list", { name: "Signed-in devices" })).toBeInTheDocument();
+  });
+
+  it("downloads nothing when the password is not given", async () => {
+    const { store } = await openSettings({}, { fresh: false });
+    const { clicked } = catchDownloads();
+    const exportButton = screen.getByRole("button", { name: "Export My Data" });
+    exportButton.focus();
+    fireEvent.click(exportButton);
+    const dialog = await screen.findByRole("alertdialog", { name: "Enter your password" });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
+    expect(exportButton).toHaveFocus();
+    expect(clicked).toHaveLength(0);
+    expect(store.requests.some((request) => request.path === "/api/account/confirm-password")).toBe(false);
+    expect(screen.queryByText("Export Failed")).not.toBeInTheDocument();
+  });
+
   it("shows the server's message when the export fails", async () => {
     const { store } = await openSettings();
     store.fail.export = true;
@@ -349,6 +407,21 @@ describe("sessions", { timeout: 20_000 }, () => {
       { method: "POST", path: "/api/account/sessions/revoke-others", body: undefined },
     ]);
     expect(screen.getByRole("button", { name: "Sign out of all other devices" })).toBeDisabled();
+  });
+
+  it("asks a session that signed in a while ago for the password before listing the devices", async () => {
+    await openSettings({}, { fresh: false });
+    expect(await screen.findByText(/Enter your password again to see your devices/)).toBeInTheDocument();
+    expect(screen.queryByRole("list", { name: "Signed-in devices" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "Enter password" }));
+    const dialog = await screen.findByRole("alertdialog", { name: "Enter your password" });
+    fireEvent.change(within(dialog).getByLabelText("Password"), { target: { value: PASSWORD } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Continue" }));
+    await screen.findByRole("list", { name: "Signed-in devices" });
+    expect(devices()).toHaveLength(3);
+    expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument();
+    expect(screen.queryByText(/Enter your password again/)).not.toBeInTheDocument();
   });
 
   it("shows the server's message when signing out the other devices fails", async () => {
