@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect, type Page, test } from "@playwright/test";
+import { newestLinkTo } from "./outbox";
 
 const password = "kopi-o-kosong";
 const ADMIN_EMAIL = "admin@e2e.jalan.test"; // in ADMIN_EMAILS (playwright.config.ts)
@@ -56,6 +57,12 @@ test("an admin makes a tutor, who corrects a learner's progress, leaves feedback
     await learner.page.goto(path);
     await expect(learner.page).toHaveURL(/\/progress$/);
   }
+
+  // An address in ADMIN_EMAILS is Admin only once its owner opens the verification link.
+  await admin.page.goto("/admin");
+  await expect(admin.page).toHaveURL(/\/progress$/);
+  const verified = await admin.page.request.get(await newestLinkTo(ADMIN_EMAIL), { maxRedirects: 0 });
+  expect(verified.status()).toBeLessThan(400);
 
   // The admin promotes Farid to Tutor.
   await admin.page.goto("/admin");

@@ -1,9 +1,19 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { cookieFrom, createTestApp, newUser, ORIGIN } from "../../../tests/test-app";
+import { cookieFrom, createTestApp, newUser, ORIGIN, type TestApp } from "../../../tests/test-app";
+import { PASSWORD_RESET_ANSWER_MS } from "../app";
+import { promoteAdmins } from "../db/admins";
 import { session as sessionTable, user as userTable } from "../db/schema";
 
 const t = await createTestApp({ ADMIN_EMAILS: "boss@example.com" });
+
+/** Opens the newest verification link emailed to `email`, as its owner would. */
+async function followVerificationLink(app: TestApp, email: string) {
+  const mail = (await app.outbox()).filter((message) => message.to === email.toLowerCase()).at(-1);
+  const link = new URL(mail!.link!);
+  const response = await app.request(`${link.pathname}${link.search}`, { redirect: "manual" });
+  expect(response.status).toBeLessThan(400);
+}
 
 async function roleOf(email: string) {
   const [row] = await t.db.select({ role: userTable.role }).from(userTable).where(eq(userTable.email, email));
@@ -53,9 +63,31 @@ describe("sign-up", () => {
     expect(warning?.subject).toBe("Someone tried to sign up to Jalan with your email");
   });
 
-  it("makes accounts listed in ADMIN_EMAILS Admin", async () => {
-    await t.signUp(newUser({ email: "Boss@example.com" }));
+  it("keeps an ADMIN_EMAILS sign-up a Student until its address is verified, then makes it Admin", async () => {
+    const boss = await t.signUp(newUser({ email: "Boss@example.com" }));
+    expect(await roleOf("boss@example.com")).toBe("Student");
+    const cookie = await t.signIn(boss);
+    expect((await t.request("/api/users", { cookie })).status).toBe(403);
+
+    await followVerificationLink(t, "boss@example.com");
     expect(await roleOf("boss@example.com")).toBe("Admin");
+    // The session it already had is an Admin's on its next request.
+    expect((await t.request("/api/users", { cookie })).status).toBe(200);
+  });
+
+  it("makes no one Admin by verifying an address that is not listed", async () => {
+    const user = await t.signUp();
+    await followVerificationLink(t, user.email);
+    expect(await roleOf(user.email)).toBe("Student");
+  });
+
+  it("promotes at start only the listed accounts whose address is verified", async () => {
+    const verified = await t.signUp(newUser({ email: `verified-${Date.now()}@example.com` }));
+    const unverified = await t.signUp(newUser({ email: `unverified-${Date.now()}@example.com` }));
+    await t.db.update(userTable).set({ emailVerified: true }).where(eq(userTable.email, verified.email));
+    await promoteAdmins(t.db, [verified.email, unverified.email]);
+    expect(await roleOf(verified.email)).toBe("Admin");
+    expect(await roleOf(unverified.email)).toBe("Student");
   });
 
   it("refuses a password shorter than 6 characters and writes nothing", async () => {
@@ -146,7 +178,14 @@ describe("sign-in and sessions", () => {
 });
 
 describe("email verification required", async () => {
-  const strict = await createTestApp({ REQUIRE_EMAIL_VERIFICATION: "true" });
+  const strict = await createTestApp({ REQUIRE_EMAIL_VERIFICATION: "true", ADMIN_EMAILS: "strict-boss@example.com" });
+
+  it("keeps an ADMIN_EMAILS sign-up a Student until the link is followed", async () => {
+    const boss = await strict.signUp(newUser({ email: "strict-boss@example.com" }));
+    expect(await roleOf(boss.email)).toBe("Student");
+    await followVerificationLink(strict, boss.email);
+    expect(await roleOf(boss.email)).toBe("Admin");
+  });
 
   it("refuses sign-in before the email is verified, then accepts it after the link is followed", async () => {
     const user = await strict.signUp();
@@ -190,6 +229,18 @@ describe("password reset and change", () => {
     expect(await t.signIn({ email: user.email, password: "teh-tarik-kurang-manis" })).toContain("session_token");
   });
 
+  it("has no endpoint that lists the devices around the fresh-session rule", async () => {
+    const { cookie } = await t.signedInUser();
+    const { profile } = await (await t.request("/api/profile", { cookie })).json();
+    // Signed in an hour ago: past the ten fresh minutes, within Better Auth's day.
+    await t.db
+      .update(sessionTable)
+      .set({ createdAt: new Date(Date.now() - 60 * 60 * 1000) })
+      .where(eq(sessionTable.userId, profile.id));
+    expect((await t.request("/api/auth/list-sessions", { cookie })).status).toBe(404);
+    expect((await t.request("/api/account/sessions", { cookie })).status).toBe(403);
+  });
+
   it("has no endpoint that updates the user around the profile rules", async () => {
     const { cookie } = await t.signedInUser();
     const response = await t.request("/api/auth/update-user", { method: "POST", cookie, json: { firstName: "  " } });
@@ -202,6 +253,38 @@ describe("password reset and change", () => {
       json: { email: "nobody-here@example.com", redirectTo: "/reset-password" },
     });
     expect(response.status).toBe(200);
+  });
+
+  it("answers a reset request for a known and an unknown address in the same time", async () => {
+    const known = await t.signUp();
+    const ask = async (email: string) => {
+      const started = performance.now();
+      const response = await t.request("/api/auth/request-password-reset", {
+        method: "POST",
+        json: { email, redirectTo: "/reset-password" },
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({
+        status: true,
+        message: "If this email exists in our system, check your email for the reset link",
+      });
+      return performance.now() - started;
+    };
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const knownMs: number[] = [];
+    const unknownMs: number[] = [];
+    for (let round = 0; round < 10; round += 1) {
+      knownMs.push(await ask(known.email));
+      unknownMs.push(await ask(`nobody-${round}-${Date.now()}@example.com`));
+    }
+    // Storing a token and writing the email takes a few milliseconds more than finding no account;
+    // every answer waits for the same floor, far above that, so neither shows through.
+    for (const ms of [...knownMs, ...unknownMs]) expect(ms).toBeGreaterThanOrEqual(PASSWORD_RESET_ANSWER_MS - 1);
+    expect(Math.abs(median(knownMs) - median(unknownMs))).toBeLessThan(3);
+    const resets = (await t.outbox()).filter(
+      (message) => message.to === known.email && message.subject === "Reset your Jalan password",
+    );
+    expect(resets).toHaveLength(10);
   });
 
   it("changes the password only with the current one", async () => {

@@ -5,11 +5,13 @@ import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { twoFactor } from "better-auth/plugins";
 import type { Logger } from "pino";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../course/account-rules";
+import { promoteVerifiedAdmin } from "../db/admins";
 import type { Database } from "../db/client";
 import * as schema from "../db/schema";
 import type { Env } from "../env";
 import { audit } from "../http/audit";
 import { CLIENT_IP_HEADER } from "../http/client-ip";
+import { createRequestLimiter, LIMITS, type RequestLimiter, tooManyRequests } from "../http/request-limit";
 import type { Mailer } from "../mail/mailer";
 
 export interface AuthDeps {
@@ -48,7 +50,7 @@ function requiredName(value: unknown, label: string): string {
 
 export function createAuth({ db, env, mailer, logger }: AuthDeps) {
   const log = logger.child({ component: "auth" });
-  const adminEmails = new Set(env.ADMIN_EMAILS);
+  const limiter = createRequestLimiter(db, { secret: env.AUTH_SECRET, enabled: env.RATE_LIMIT });
   return betterAuth({
     appName: "Jalan",
     baseURL: env.PUBLIC_URL,
@@ -60,9 +62,11 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
     // Profile changes go through PATCH /api/profile, which validates them; Better Auth's own
     // update endpoint would accept names without those rules. The second factor is an authenticator
     // app (TOTP) or a backup code; codes sent by email or SMS (the plugin's OTP) are not offered.
-    disabledPaths: ["/update-user", "/two-factor/send-otp", "/two-factor/verify-otp"],
+    // The signed-in devices are listed by GET /api/account/sessions, which asks for a fresh session
+    // (decision 025); Better Auth's own list would show them, tokens included, to a day-old one.
+    disabledPaths: ["/update-user", "/two-factor/send-otp", "/two-factor/verify-otp", "/list-sessions"],
     // The audit plugin comes after twoFactor, so its hook sees whether a second factor was asked for.
-    plugins: [twoFactor({ issuer: "Jalan" }), signInAudit(logger)],
+    plugins: [twoFactor({ issuer: "Jalan" }), failedSignInsPerAccount(limiter), signInAudit(logger)],
     hooks: {
       // A password change always signs out the account's other sessions, whatever the client asks.
       before: createAuthMiddleware(async (ctx) => {
@@ -116,6 +120,11 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
     emailVerification: {
       sendOnSignUp: true,
       autoSignInAfterVerification: false,
+      // ADMIN_EMAILS names addresses, and an address is only someone's once they have opened a link
+      // sent to it: until then a sign-up with it is a Student like any other (docs/decisions/027).
+      async afterEmailVerification(user) {
+        if (env.ADMIN_EMAILS.includes(user.email.toLowerCase())) await promoteVerifiedAdmin(db, user.id);
+      },
       async sendVerificationEmail({ user, url }) {
         await mailer.send({
           to: user.email,
@@ -137,8 +146,9 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       useSecureCookies: env.PUBLIC_URL.startsWith("https://"),
     },
-    // Memory storage: counts live in this process and restart with it (docs/decisions/018).
-    rateLimit: { enabled: env.RATE_LIMIT, storage: "memory", customRules: AUTH_RATE_LIMITS },
+    // In PostgreSQL (the rate_limit table): every instance counts in one place, and a restart
+    // forgets nothing (docs/decisions/018).
+    rateLimit: { enabled: env.RATE_LIMIT, storage: "database", customRules: AUTH_RATE_LIMITS },
     databaseHooks: {
       user: {
         create: {
@@ -151,7 +161,7 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
                 firstName,
                 lastName,
                 name: `${firstName} ${lastName}`,
-                role: adminEmails.has(user.email.toLowerCase()) ? "Admin" : "Student",
+                role: "Student",
               },
             };
           },
@@ -167,6 +177,54 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
       },
     },
   });
+}
+
+/**
+ * A limit on wrong passwords per account, beside Better Auth's per-address one: guessing one
+ * learner's password from many addresses is stopped too. Past the limit even the right password
+ * waits for the window to end; a successful sign-in clears the count. Every address is counted,
+ * with an account or not, so the answers say nothing about which addresses have one.
+ */
+function failedSignInsPerAccount(limiter: RequestLimiter): BetterAuthPlugin {
+  const KIND = "sign-in-failures";
+  const emailOf = (ctx: { body?: unknown }) => {
+    const email = (ctx.body as { email?: unknown } | undefined)?.email;
+    return typeof email === "string" ? email.trim().toLowerCase() : null;
+  };
+  return {
+    id: "failed-sign-ins-per-account",
+    hooks: {
+      before: [
+        {
+          matcher: (ctx) => ctx.path === "/sign-in/email",
+          handler: createAuthMiddleware(async (ctx) => {
+            const email = emailOf(ctx);
+            if (!email) return;
+            const verdict = await limiter.check(KIND, email, LIMITS.failedSignInsPerAccount);
+            if (verdict.allowed) return;
+            const error = tooManyRequests(verdict.retryAfterSeconds, "Too many wrong passwords for this account.");
+            throw new APIError(
+              "TOO_MANY_REQUESTS",
+              { message: error.message, code: error.code },
+              { "retry-after": String(verdict.retryAfterSeconds) },
+            );
+          }),
+        },
+      ],
+      after: [
+        {
+          matcher: (ctx) => ctx.path === "/sign-in/email",
+          handler: createAuthMiddleware(async (ctx) => {
+            const email = emailOf(ctx);
+            if (!email) return;
+            const returned = ctx.context.returned;
+            if (!isAPIError(returned)) await limiter.reset(KIND, email);
+            else if (returned.statusCode === 401) await limiter.hit(KIND, email, LIMITS.failedSignInsPerAccount);
+          }),
+        },
+      ],
+    },
+  };
 }
 
 /**

@@ -1,0 +1,24 @@
+import pg from "pg";
+import { runningEmbeddedPostgres } from "../src/server/db/embedded";
+
+/**
+ * The link of the newest email to `email` in the app's outbox table, read from the embedded
+ * PostgreSQL of the server under test (playwright.config.ts's DATA_DIR), as `npm run outbox` would.
+ */
+export async function newestLinkTo(email: string): Promise<string> {
+  const url = await runningEmbeddedPostgres(process.env.E2E_DATA_DIR!);
+  if (!url) throw new Error("The server under test is not running on E2E_DATA_DIR.");
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ link: string | null }>(
+      "select link from mail_outbox where recipient = $1 order by created_at desc limit 1",
+      [email],
+    );
+    const link = rows[0]?.link;
+    if (!link) throw new Error(`No email with a link to ${email} in the outbox.`);
+    return link;
+  } finally {
+    await client.end();
+  }
+}
