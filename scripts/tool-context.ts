@@ -17,7 +17,7 @@ export async function runTool(work: (context: ToolContext) => Promise<void>): Pr
   const logger = createLogger(process.env.LOG_LEVEL ?? "warn");
   const opened = await openDatabaseForTool(env, logger);
   const database = connectDatabase(opened.url, logger, { max: 2 });
-  const mailer = createMailerFromEnv(env, logger);
+  const mailer = createMailerFromEnv(env, database.db, logger);
   const auth = createAuth({ db: database.db, env, mailer, logger });
   let failed = false;
   try {
@@ -26,6 +26,7 @@ export async function runTool(work: (context: ToolContext) => Promise<void>): Pr
     failed = true;
     console.error(error instanceof Error ? error.message : error);
   } finally {
+    await mailer.close();
     await database.close();
     await opened.stop();
   }

@@ -1,16 +1,19 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
+import { asc } from "drizzle-orm";
 import { afterAll } from "vitest";
-import { createApp } from "../src/server/app";
+import { type AppDeps, createApp } from "../src/server/app";
 import { createAuth } from "../src/server/auth/auth";
 import { loadCourse } from "../src/server/course/content";
 import { connectDatabase } from "../src/server/db/client";
+import { mailOutbox } from "../src/server/db/schema";
 import { loadEnv } from "../src/server/env";
 import { createLogger } from "../src/server/logger";
-import { createMailer, outboxFile } from "../src/server/mail/mailer";
-import { createLocalStorage } from "../src/server/storage/storage";
+import { createMailer } from "../src/server/mail/mailer";
+import { createDatabaseStorage } from "../src/server/storage/storage";
 
 export const ORIGIN = "http://localhost:3000";
 
@@ -44,6 +47,8 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, o
     DATA_DIR: dataDir,
     PUBLIC_URL: ORIGIN,
     DATABASE_URL: process.env.TEST_DATABASE_URL,
+    // Required with DATABASE_URL; each app gets its own, as each instance once generated one.
+    AUTH_SECRET: randomBytes(32).toString("base64url"),
     LOG_LEVEL: "info",
     ...envOverrides,
   });
@@ -58,16 +63,17 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, o
     }),
   );
   const database = connectDatabase(env.DATABASE_URL!, logger, { max: 5 });
-  const mailer = createMailer({ from: env.MAIL_FROM, dataDir, logger });
+  const mailer = createMailer({ db: database.db, from: env.MAIL_FROM, logger });
   const auth = createAuth({ db: database.db, env, mailer, logger });
+  // Where avatars were kept before they moved into PostgreSQL; the storage moves them in from here.
   const uploadsDir = path.join(dataDir, "uploads");
   // The course as the server loads it, without the media check: tests need no generated audio.
   const course = loadCourse({ publicDir: null });
-  const app = createApp({
+  const deps: AppDeps = {
     db: database.db,
     pool: database.pool,
     auth,
-    storage: createLocalStorage(uploadsDir),
+    storage: createDatabaseStorage(database.db, { legacyDir: uploadsDir }),
     mailer,
     logger,
     publicUrl: env.PUBLIC_URL,
@@ -75,9 +81,13 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, o
     course,
     webRoot: options.webRoot,
     rateLimit: env.RATE_LIMIT,
-  });
+  };
+  const app = createApp(deps);
+  /** Another app on the same database and logs, as a second instance would be, with some deps changed. */
+  const appWith = (changes: Partial<AppDeps>) => createApp({ ...deps, ...changes });
 
   afterAll(async () => {
+    await mailer.close();
     await database.close();
     await rm(dataDir, { recursive: true, force: true });
   });
@@ -126,16 +136,20 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, o
     return { user, cookie: await signIn(user) };
   }
 
+  /** The messages in the outbox table, oldest first (this test file's database: every app it made). */
   async function outbox(): Promise<Array<{ to: string; subject: string; text: string; link?: string }>> {
-    const text = await readFile(outboxFile(dataDir), "utf8").catch(() => "");
-    return text
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
+    const rows = await database.db.select().from(mailOutbox).orderBy(asc(mailOutbox.createdAt));
+    return rows.map((row) => ({
+      to: row.recipient,
+      subject: row.subject,
+      text: row.body,
+      link: row.link ?? undefined,
+    }));
   }
 
   return {
     app,
+    appWith,
     auth,
     logger,
     mailer,

@@ -10,7 +10,7 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from "./db/embedded";
 import { migrateDatabase } from "./db/migrate";
 import type { Env } from "./env";
 import { createMailerFromEnv } from "./mail/mailer";
-import { createLocalStorage } from "./storage/storage";
+import { createDatabaseStorage } from "./storage/storage";
 
 /**
  * Everything the server needs, in start order: the course content, the database (embedded unless
@@ -31,14 +31,14 @@ export async function startServices(env: Env, logger: Logger) {
   const database = connectDatabase(databaseUrl, logger);
   await promoteAdmins(database.db, env.ADMIN_EMAILS);
 
-  const mailer = createMailerFromEnv(env, logger);
+  const mailer = createMailerFromEnv(env, database.db, logger);
   const auth = createAuth({ db: database.db, env, mailer, logger });
   const webRoot = path.resolve("dist/web");
   const app = createApp({
     db: database.db,
     pool: database.pool,
     auth,
-    storage: createLocalStorage(path.join(env.DATA_DIR, "uploads")),
+    storage: createDatabaseStorage(database.db, { legacyDir: path.join(env.DATA_DIR, "uploads") }),
     mailer,
     logger,
     publicUrl: env.PUBLIC_URL,
@@ -54,6 +54,7 @@ export async function startServices(env: Env, logger: Logger) {
     auth,
     database,
     async close() {
+      await mailer.close();
       await database.close();
       await embedded?.stop();
     },

@@ -298,7 +298,7 @@ describe("log secrecy", () => {
   it("keeps the password-reset token out of the request log, which records its path redacted", () => {
     const withToken = logEntries().filter((entry) => JSON.stringify(entry).includes(resetToken));
     // Only the development outbox's line carries the emailed link; production does not log links.
-    expect(withToken.map((entry) => entry.msg)).toEqual(["email written to the local outbox"]);
+    expect(withToken.map((entry) => entry.msg)).toEqual(["email written to the outbox"]);
     expect(logEntries()).toContainEqual(
       expect.objectContaining({ msg: "request", method: "GET", path: "/api/auth/reset-password/[redacted]" }),
     );

@@ -1,28 +1,16 @@
-import { eq } from "drizzle-orm";
+import { eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/server/app";
-import { AUTH_RATE_LIMITS } from "../../src/server/auth/auth";
-import { user as userTable } from "../../src/server/db/schema";
+import { AUTH_RATE_LIMITS, createAuth } from "../../src/server/auth/auth";
+import { rateLimit, user as userTable } from "../../src/server/db/schema";
 import { CLIENT_IP_HEADER } from "../../src/server/http/client-ip";
+import { LIMITS } from "../../src/server/http/request-limit";
 import { CONTACT_MESSAGES_PER_HOUR } from "../../src/server/modules/contact/contact.service";
-import { createLocalStorage } from "../../src/server/storage/storage";
 import { createTestApp, newUser, ORIGIN } from "../test-app";
 
 // RATE_LIMIT on, as in production; TRUST_PROXY off (the default): X-Forwarded-For is not believed.
 const t = await createTestApp({ RATE_LIMIT: "true" });
 // The same app and accounts, configured to sit behind one trusted reverse proxy (TRUST_PROXY=true).
-const behindProxy = createApp({
-  db: t.db,
-  pool: t.pool,
-  auth: t.auth,
-  storage: createLocalStorage(t.uploadsDir),
-  mailer: t.mailer,
-  logger: t.logger,
-  publicUrl: t.env.PUBLIC_URL,
-  authSecret: t.env.AUTH_SECRET,
-  course: t.course,
-  trustProxy: true,
-});
+const behindProxy = t.appWith({ trustProxy: true });
 
 const member = await t.signUp();
 
@@ -48,9 +36,10 @@ const targets: Target[] = [
     name: "sign-in",
     path: "/api/auth/sign-in/email",
     max: AUTH_RATE_LIMITS["/sign-in/email"].max,
-    // Password guessing: every attempt within the limit is a wrong password.
+    // Password guessing: every attempt within the limit is a wrong password, each for another
+    // address, so the per-account limit (tested below) stays out of the way.
     allowed: 401,
-    body: () => ({ email: member.email, password: "wrong-guess" }),
+    body: () => ({ email: newUser().email, password: "wrong-guess" }),
   },
   {
     name: "sign-up",
@@ -182,3 +171,70 @@ describe("rate limits", () => {
     }
   });
 });
+
+describe("the per-account limit on wrong passwords", () => {
+  const signIn = targets[0]!;
+  const perAccount = LIMITS.failedSignInsPerAccount.max;
+
+  it("stops guesses at one account from many addresses, the right password too, and says so", async () => {
+    const victim = await t.signUp();
+    for (let i = 1; i <= perAccount; i += 1) {
+      const guess = await post(signIn, { socket: newAddress(), body: { email: victim.email, password: `guess-${i}` } });
+      expect(guess.status, `guess ${i}`).toBe(401);
+    }
+    const right = await post(signIn, {
+      socket: newAddress(),
+      body: { email: victim.email, password: victim.password },
+    });
+    expect(right.status).toBe(429);
+    expect(right.headers.getSetCookie()).toEqual([]);
+    expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await right.json()).message).toMatch(
+      /^Too many wrong passwords for this account\. Please try again in 15 minutes\.$/,
+    );
+    // Another account is not held up by it.
+    const other = await t.signUp();
+    expect((await post(signIn, { socket: newAddress(), body: other })).status).toBe(200);
+  });
+
+  it("answers an address without an account exactly as one with an account", async () => {
+    const nobody = newUser().email;
+    for (let i = 1; i <= perAccount; i += 1) {
+      expect((await post(signIn, { socket: newAddress(), body: { email: nobody, password: "x-guess" } })).status).toBe(
+        401,
+      );
+    }
+    expect((await post(signIn, { socket: newAddress(), body: { email: nobody, password: "x-guess" } })).status).toBe(
+      429,
+    );
+  });
+
+  it("forgets the wrong passwords once the owner signs in", async () => {
+    const owner = await t.signUp();
+    const wrong = () => post(signIn, { socket: newAddress(), body: { email: owner.email, password: "typo-typo" } });
+    for (let i = 1; i < perAccount; i += 1) expect((await wrong()).status).toBe(401);
+    expect((await post(signIn, { socket: newAddress(), body: owner })).status).toBe(200);
+    for (let i = 1; i <= perAccount; i += 1) expect((await wrong()).status, `after sign-in, guess ${i}`).toBe(401);
+  });
+});
+
+describe("rate-limit counts", () => {
+  it("live in PostgreSQL: an instance started later on the same database carries on the count", async () => {
+    const socket = newAddress();
+    for (let i = 1; i <= signInMax(); i += 1) expect((await post(targets[0]!, { socket })).status).toBe(401);
+    // Better Auth keys its count on the address and the path (its memory store would hold it in
+    // this process, shared by every instance made here, so the table is checked as well).
+    const [row] = await t.db
+      .select()
+      .from(rateLimit)
+      .where(like(rateLimit.key, `${socket}%/sign-in/email`));
+    expect(row?.count).toBe(signInMax());
+    // A second instance (or this one after a restart): its own Better Auth, nothing shared in memory.
+    const restarted = t.appWith({ auth: createAuth({ db: t.db, env: t.env, mailer: t.mailer, logger: t.logger }) });
+    expect((await post(targets[0]!, { app: restarted, socket })).status).toBe(429);
+  });
+});
+
+function signInMax() {
+  return AUTH_RATE_LIMITS["/sign-in/email"].max;
+}

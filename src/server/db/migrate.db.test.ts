@@ -23,7 +23,11 @@ describe("migrateDatabase", () => {
     expect(tables.rows.map((row) => row.table_name)).toEqual([
       "account",
       "contact_message",
+      "mail_outbox",
+      "rate_limit",
+      "request_limit",
       "session",
+      "stored_file",
       "task_progress",
       "tutor_feedback",
       "two_factor",

@@ -13,7 +13,7 @@ export interface LimitRule {
 export type LimitResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /**
- * Jalan's own limits, beside Better Auth's per-address ones (docs/decisions/023): failed sign-ins
+ * Jalan's own limits, beside Better Auth's per-address ones (docs/decisions/026): failed sign-ins
  * per account, password checks per user and per address. Their counts live in PostgreSQL
  * (`request_limit`), so every instance sees the same count and a restart forgets nothing.
  */

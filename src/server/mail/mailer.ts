@@ -1,7 +1,8 @@
-import { appendFile, mkdir } from "node:fs/promises";
-import path from "node:path";
-import nodemailer from "nodemailer";
+import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import nodemailer, { type Transporter } from "nodemailer";
 import type { Logger } from "pino";
+import type { Database } from "../db/client";
+import { mailOutbox } from "../db/schema";
 
 export interface MailMessage {
   to: string;
@@ -12,7 +13,13 @@ export interface MailMessage {
 }
 
 export interface Mailer {
+  /**
+   * Writes the message to the outbox table. Once this resolves the message is in PostgreSQL, so no
+   * process that dies afterwards loses it; with SMTP it is delivered in the background.
+   */
   send(message: MailMessage): Promise<void>;
+  /** Stops delivering (at shutdown); waiting messages stay in the outbox for another instance. */
+  close(): Promise<void>;
 }
 
 /** Header values must be one line: a CR or LF could otherwise start a new header. */
@@ -20,77 +27,152 @@ export function singleLine(value: string): string {
   return value.replace(/[\r\n]+/g, " ").trim();
 }
 
+/** How often each instance looks for messages left waiting (by a failure, or a process that died). */
+const SWEEP_INTERVAL_MS = 30_000;
+/** How long an instance has a claimed message to itself before another may try it. */
+const CLAIM_SECONDS = 120;
+/** Messages taken in one delivery pass. */
+const BATCH = 10;
+/** After this many failed tries a message stays in the outbox, with its last error, for a person to read. */
+export const MAX_ATTEMPTS = 8;
+
 /**
- * SMTP when SMTP_URL is set. Otherwise messages land in DATA_DIR/outbox/messages.jsonl (one JSON
- * object per line) and the log carries the link, so a developer can follow it without a mail server.
+ * Every message is first a row of `mail_outbox` (docs/decisions/026-several-instances.md). With SMTP (the
+ * `transport`), every instance delivers waiting rows: right after it writes one, and every 30 s for
+ * rows another instance left behind. A row is claimed for a while with `for update skip locked`, so
+ * two instances never send it at the same time, and it is marked sent once the SMTP server accepts
+ * it; a failure is retried later, with a growing pause. Without SMTP the table is the outbox a
+ * developer reads (`npm run outbox`), and the log line carries the link.
  */
 export function createMailer(options: {
-  smtpUrl?: string;
+  db: Database;
   from: string;
-  dataDir: string;
   logger: Logger;
+  /** Where messages are delivered; none keeps them in the outbox. */
+  transport?: Transporter;
   /** Put the message's link in the log line (development); links carry one-time tokens. */
   logLinks?: boolean;
 }): Mailer {
-  const { smtpUrl, from, dataDir, logger, logLinks = true } = options;
-  if (smtpUrl) {
-    // Short timeouts: a request that sends mail (the contact form) must not hang on a dead server.
-    const url = new URL(smtpUrl);
-    for (const [name, ms] of [
-      ["connectionTimeout", "10000"],
-      ["greetingTimeout", "10000"],
-      ["socketTimeout", "20000"],
-    ] as const) {
-      if (!url.searchParams.has(name)) url.searchParams.set(name, ms);
-    }
-    const transport = nodemailer.createTransport(url.toString());
-    return {
-      async send(message) {
-        await transport.sendMail({
-          from,
-          to: singleLine(message.to),
-          subject: singleLine(message.subject),
-          text: message.text,
-        });
-        logger.info({ to: message.to, subject: message.subject }, "email sent");
-      },
-    };
+  const { db, from, logger, transport, logLinks = true } = options;
+  const log = logger.child({ component: "mail" });
+  let delivering: Promise<void> | null = null;
+  let again = false;
+  let closed = false;
+
+  /** Claims up to BATCH waiting messages for this instance. */
+  async function claim() {
+    const waiting = db
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(
+        and(
+          isNull(mailOutbox.sentAt),
+          lt(mailOutbox.attempts, MAX_ATTEMPTS),
+          or(isNull(mailOutbox.claimedUntil), lt(mailOutbox.claimedUntil, sql`now()`)),
+        ),
+      )
+      .orderBy(asc(mailOutbox.createdAt))
+      .limit(BATCH)
+      .for("update", { skipLocked: true });
+    return db
+      .update(mailOutbox)
+      .set({
+        claimedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`,
+        attempts: sql`${mailOutbox.attempts} + 1`,
+      })
+      .where(inArray(mailOutbox.id, waiting))
+      .returning();
   }
-  const outboxDir = path.join(dataDir, "outbox");
-  const outboxFile = path.join(outboxDir, "messages.jsonl");
+
+  async function deliverWaiting(smtp: Transporter) {
+    for (;;) {
+      const rows = await claim();
+      for (const row of rows) {
+        try {
+          await smtp.sendMail({ from, to: row.recipient, subject: row.subject, text: row.body });
+          await db
+            .update(mailOutbox)
+            .set({ sentAt: sql`now()`, claimedUntil: null, lastError: null })
+            .where(eq(mailOutbox.id, row.id));
+          log.info({ to: row.recipient, subject: row.subject }, "email sent");
+        } catch (error) {
+          // Tried again after 1, 4, 9… minutes; the claim keeps other instances off it until then.
+          const message = error instanceof Error ? error.message : String(error);
+          await db
+            .update(mailOutbox)
+            .set({ lastError: message, claimedUntil: sql`now() + make_interval(mins => ${row.attempts ** 2})` })
+            .where(eq(mailOutbox.id, row.id));
+          log.warn({ to: row.recipient, subject: row.subject, attempts: row.attempts, err: message }, "email not sent");
+        }
+      }
+      if (rows.length < BATCH) return;
+    }
+  }
+
+  /** Runs a delivery pass, or asks the running one to look again when it ends. */
+  function kick() {
+    if (!transport || closed) return;
+    if (delivering) {
+      again = true;
+      return;
+    }
+    delivering = (async () => {
+      do {
+        again = false;
+        await deliverWaiting(transport).catch((error: unknown) => log.warn({ err: error }, "mail delivery failed"));
+      } while (again && !closed);
+      delivering = null;
+    })();
+  }
+
+  const sweep = transport ? setInterval(kick, SWEEP_INTERVAL_MS) : null;
+  sweep?.unref();
+  kick();
+
   return {
     async send(message) {
-      await mkdir(outboxDir, { recursive: true });
-      const entry = {
-        ...message,
-        from,
-        to: singleLine(message.to),
-        subject: singleLine(message.subject),
-        sentAt: new Date().toISOString(),
-      };
-      await appendFile(outboxFile, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
-      logger.info(
-        { to: entry.to, subject: entry.subject, link: logLinks ? message.link : undefined, outbox: outboxFile },
-        "email written to the local outbox",
-      );
+      const to = singleLine(message.to);
+      const subject = singleLine(message.subject);
+      await db.insert(mailOutbox).values({ recipient: to, subject, body: message.text, link: message.link });
+      if (transport) {
+        kick();
+        return;
+      }
+      log.info({ to, subject, link: logLinks ? message.link : undefined }, "email written to the outbox");
+    },
+    async close() {
+      closed = true;
+      if (sweep) clearInterval(sweep);
+      await delivering;
+      transport?.close();
     },
   };
 }
 
-export function outboxFile(dataDir: string): string {
-  return path.join(dataDir, "outbox", "messages.jsonl");
+/** The SMTP transport for SMTP_URL, with short timeouts: a dead server must not hold a delivery pass for long. */
+export function smtpTransport(smtpUrl: string): Transporter {
+  const url = new URL(smtpUrl);
+  for (const [name, ms] of [
+    ["connectionTimeout", "10000"],
+    ["greetingTimeout", "10000"],
+    ["socketTimeout", "20000"],
+  ] as const) {
+    if (!url.searchParams.has(name)) url.searchParams.set(name, ms);
+  }
+  return nodemailer.createTransport(url.toString());
 }
 
 /** The app's mailer as the environment configures it; links are logged outside production only. */
 export function createMailerFromEnv(
-  env: { SMTP_URL?: string; MAIL_FROM: string; DATA_DIR: string; NODE_ENV: string },
+  env: { SMTP_URL?: string; MAIL_FROM: string; NODE_ENV: string },
+  db: Database,
   logger: Logger,
 ): Mailer {
   return createMailer({
-    smtpUrl: env.SMTP_URL,
+    db,
     from: env.MAIL_FROM,
-    dataDir: env.DATA_DIR,
     logger,
+    transport: env.SMTP_URL ? smtpTransport(env.SMTP_URL) : undefined,
     logLinks: env.NODE_ENV !== "production",
   });
 }

@@ -1,9 +1,7 @@
 import { count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createTestApp } from "../../../../tests/test-app";
-import { createApp } from "../../app";
 import { contactMessage, user as userTable } from "../../db/schema";
-import { createLocalStorage } from "../../storage/storage";
 import { contactClientKey } from "./client-key";
 
 const t = await createTestApp();
@@ -223,21 +221,15 @@ describe("staff email", () => {
 
   it("keeps the message and answers 201 when the email cannot be sent", async () => {
     await makeRole((await t.signUp()).email, "Admin");
-    const app = createApp({
-      db: t.db,
-      course: t.course,
-      pool: t.pool,
-      auth: t.auth,
-      storage: createLocalStorage(t.uploadsDir),
+    const app = t.appWith({
       mailer: {
         send: async () => {
-          throw new Error("SMTP server unreachable");
+          throw new Error("the outbox could not be written");
         },
+        close: async () => undefined,
       },
-      logger: t.logger,
-      publicUrl: t.env.PUBLIC_URL,
-      authSecret: t.env.AUTH_SECRET,
     });
+
     const before = await storedCount();
     const response = await app.request(
       "/api/contact",

@@ -1,8 +1,6 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { createTestApp } from "../../../../tests/test-app";
-import { createApp } from "../../app";
-import { createLocalStorage } from "../../storage/storage";
 
 const t = await createTestApp();
 
@@ -19,17 +17,7 @@ describe("GET /healthz", () => {
       connectionTimeoutMillis: 500,
     });
     unreachable.on("error", () => undefined);
-    const app = createApp({
-      db: t.db,
-      course: t.course,
-      pool: unreachable,
-      auth: t.auth,
-      storage: createLocalStorage(t.uploadsDir),
-      mailer: t.mailer,
-      logger: t.logger,
-      publicUrl: t.env.PUBLIC_URL,
-      authSecret: t.env.AUTH_SECRET,
-    });
+    const app = t.appWith({ pool: unreachable });
     const response = await app.request("/healthz");
     expect(response.status).toBe(503);
     expect(await response.json()).toEqual({ status: "unavailable", database: false });

@@ -1,0 +1,164 @@
+import { eq, inArray, sql } from "drizzle-orm";
+import nodemailer from "nodemailer";
+import pino from "pino";
+import { afterAll, describe, expect, it } from "vitest";
+import { connectDatabase } from "../db/client";
+import { mailOutbox } from "../db/schema";
+import { createMailer, MAX_ATTEMPTS, singleLine } from "./mailer";
+
+const silent = pino({ level: "silent" });
+const database = connectDatabase(process.env.TEST_DATABASE_URL!, silent, { max: 6 });
+const { db } = database;
+afterAll(() => database.close());
+
+interface Delivered {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/**
+ * A stand-in for the SMTP server (a third party): a real nodemailer transport whose `send` records
+ * the message, or fails while `failing` is set.
+ */
+function fakeSmtp(options: { failing?: boolean; delayMs?: number } = {}) {
+  const delivered: Delivered[] = [];
+  const state = { failing: options.failing ?? false };
+  const transport = nodemailer.createTransport({
+    name: "fake-smtp",
+    version: "1",
+    send(mail, callback) {
+      setTimeout(() => {
+        if (state.failing) return callback(new Error("421 try again later"), undefined as never);
+        const data = mail.data as { from: string; to: string; subject: string; text: string };
+        delivered.push({ from: data.from, to: data.to, subject: data.subject, text: data.text });
+        callback(null, { envelope: mail.message.getEnvelope(), messageId: "x" } as never);
+      }, options.delayMs ?? 0);
+    },
+  });
+  return { transport, delivered, state };
+}
+
+const to = (label: string) => `${label}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+async function rowsFor(recipients: string[]) {
+  return db.select().from(mailOutbox).where(inArray(mailOutbox.recipient, recipients));
+}
+
+async function until(check: () => Promise<boolean>, what: string) {
+  for (let waited = 0; waited < 10_000; waited += 25) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
+
+describe("singleLine", () => {
+  it("removes CR and LF so a value cannot start a new mail header", () => {
+    expect(singleLine("Hi\r\nBcc: victim@example.com")).toBe("Hi Bcc: victim@example.com");
+  });
+});
+
+describe("without SMTP", () => {
+  it("writes each message to the outbox table before send resolves, headers on one line", async () => {
+    const mailer = createMailer({ db, from: "Jalan <a@b.c>", logger: silent });
+    const recipient = to("outbox");
+    await mailer.send({ to: `${recipient}\n`, subject: "Hello\r\nBcc: x@y.z", text: "Body", link: "http://l/ink" });
+    const [row] = await rowsFor([recipient]);
+    expect(row).toMatchObject({ subject: "Hello Bcc: x@y.z", body: "Body", link: "http://l/ink", sentAt: null });
+    await mailer.close();
+  });
+
+  it("logs the link only when links may be logged", async () => {
+    for (const logLinks of [true, false]) {
+      const lines: string[] = [];
+      const logger = pino({ level: "info" }, { write: (line: string) => lines.push(line) });
+      const mailer = createMailer({ db, from: "Jalan <a@b.c>", logger, logLinks });
+      await mailer.send({ to: to("log"), subject: "Reset", text: "t", link: "http://l/reset?token=secret-token" });
+      expect(lines.join("").includes("secret-token")).toBe(logLinks);
+      await mailer.close();
+    }
+  });
+});
+
+describe("with SMTP", () => {
+  it("delivers a message in the background and marks it sent", async () => {
+    const smtp = fakeSmtp({ delayMs: 200 });
+    const mailer = createMailer({ db, from: "Jalan <a@b.c>", logger: silent, transport: smtp.transport });
+    const recipient = to("smtp");
+    const started = performance.now();
+    await mailer.send({ to: recipient, subject: "Confirm", text: "Open the link" });
+    // send() waits for the outbox row, not for the SMTP server's 200 ms.
+    expect(performance.now() - started).toBeLessThan(200);
+    await until(async () => (await rowsFor([recipient]))[0]?.sentAt != null, "the message is marked sent");
+    expect(smtp.delivered.filter((mail) => mail.to === recipient)).toEqual([
+      { from: "Jalan <a@b.c>", to: recipient, subject: "Confirm", text: "Open the link" },
+    ]);
+    await mailer.close();
+  });
+
+  it("delivers at start what a process that died left claimed and unsent", async () => {
+    const recipient = to("orphan");
+    // Claimed by an instance that was killed mid-send: its claim has run out.
+    await db.insert(mailOutbox).values({
+      recipient,
+      subject: "Left behind",
+      body: "b",
+      attempts: 1,
+      claimedUntil: sql`now() - interval '1 second'`,
+    });
+    const smtp = fakeSmtp();
+    const mailer = createMailer({ db, from: "Jalan <a@b.c>", logger: silent, transport: smtp.transport });
+    await until(async () => (await rowsFor([recipient]))[0]?.sentAt != null, "the orphan is sent");
+    expect(smtp.delivered.filter((mail) => mail.to === recipient)).toHaveLength(1);
+    await mailer.close();
+  });
+
+  it("sends each message once when two instances deliver at the same time", async () => {
+    const recipients = Array.from({ length: 30 }, (_, index) => to(`pair${index}`));
+    await db.insert(mailOutbox).values(recipients.map((recipient) => ({ recipient, subject: "Pair", body: "b" })));
+    const [a, b] = [fakeSmtp({ delayMs: 5 }), fakeSmtp({ delayMs: 5 })];
+    const mailers = [a, b].map((smtp) =>
+      createMailer({ db, from: "Jalan <a@b.c>", logger: silent, transport: smtp.transport }),
+    );
+    await until(
+      async () => (await rowsFor(recipients)).every((row) => row.sentAt !== null),
+      "every message is marked sent",
+    );
+    const sent = [...a.delivered, ...b.delivered].filter((mail) => recipients.includes(mail.to)).map((mail) => mail.to);
+    expect(sent.sort()).toEqual([...recipients].sort());
+    await Promise.all(mailers.map((mailer) => mailer.close()));
+  });
+
+  it("keeps a message the server refused, with the error, and tries it again later", async () => {
+    const smtp = fakeSmtp({ failing: true });
+    const mailer = createMailer({ db, from: "Jalan <a@b.c>", logger: silent, transport: smtp.transport });
+    const recipient = to("refused");
+    await mailer.send({ to: recipient, subject: "Try", text: "b" });
+    await until(async () => (await rowsFor([recipient]))[0]?.lastError != null, "the failure is recorded");
+    await mailer.close();
+    const [row] = await rowsFor([recipient]);
+    expect(row).toMatchObject({ sentAt: null, attempts: 1, lastError: "421 try again later" });
+    expect(row!.claimedUntil!.getTime()).toBeGreaterThan(Date.now());
+
+    // The pause is over: the next instance to look delivers it.
+    await db.update(mailOutbox).set({ claimedUntil: null }).where(eq(mailOutbox.recipient, recipient));
+    smtp.state.failing = false;
+    const next = createMailer({ db, from: "Jalan <a@b.c>", logger: silent, transport: smtp.transport });
+    await until(async () => (await rowsFor([recipient]))[0]?.sentAt != null, "the retry is sent");
+    expect((await rowsFor([recipient]))[0]).toMatchObject({ attempts: 2, lastError: null });
+    await next.close();
+  });
+
+  it("stops trying after MAX_ATTEMPTS, leaving the message for a person to read", async () => {
+    const recipient = to("given-up");
+    await db.insert(mailOutbox).values({ recipient, subject: "Gone", body: "b", attempts: MAX_ATTEMPTS });
+    const smtp = fakeSmtp();
+    const mailer = createMailer({ db, from: "Jalan <a@b.c>", logger: silent, transport: smtp.transport });
+    await mailer.send({ to: to("after"), subject: "After", text: "b" });
+    await until(async () => smtp.delivered.some((mail) => mail.subject === "After"), "a later message is sent");
+    await mailer.close();
+    expect(smtp.delivered.some((mail) => mail.to === recipient)).toBe(false);
+  });
+});
