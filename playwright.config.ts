@@ -43,7 +43,7 @@ export default defineConfig({
       PUBLIC_URL: BASE_URL,
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
-      // e2e/staff.spec.ts signs up this account and finds it an Admin.
+      // e2e/staff.spec.ts signs up this account, opens its verification link and finds it an Admin.
       ADMIN_EMAILS: "admin@e2e.jalan.test",
     },
   },
