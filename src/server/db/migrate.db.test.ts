@@ -22,7 +22,9 @@ describe("migrateDatabase", () => {
     await client.end();
     expect(tables.rows.map((row) => row.table_name)).toEqual([
       "account",
+      "answer",
       "contact_message",
+      "day_completion",
       "mail_outbox",
       "rate_limit",
       "request_limit",
