@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 
 /**
@@ -214,6 +215,30 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     route: "/api/progress/:chapterId/:dayId/:taskId",
     expected: SIGNED_IN,
     request: () => ({ path: "/api/progress/chapter-1/day-1/story:read-dialog", json: { status: "completed" } }),
+  },
+  {
+    // The caller's own answer to an item of day 1's practice set (tests/fixtures/course.ts), open to all.
+    method: "POST",
+    route: "/api/answers",
+    expected: SIGNED_IN,
+    request: () => ({
+      path: "/api/answers",
+      json: {
+        clientId: randomUUID(),
+        chapterId: "chapter-1",
+        dayId: "day-1",
+        taskId: "codebook:practice",
+        itemId: "what-alex-ordered",
+        given: { choiceId: "kopi-o" },
+      },
+    }),
+  },
+  {
+    // The caller's own answers: which items of the set they have answered right.
+    method: "GET",
+    route: "/api/answers/:chapterId/:dayId/:taskId",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/answers/chapter-1/day-1/codebook:practice" }),
   },
   {
     method: "GET",

@@ -1,11 +1,13 @@
 import { asc, eq, gt, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "../src/course/roles";
-import { contactMessage, session, taskProgress, tutorFeedback, user } from "../src/server/db/schema";
+import { answer, contactMessage, session, taskProgress, tutorFeedback, user } from "../src/server/db/schema";
 import { ACTORS, type Actor, AUTHORIZATION_TABLE, type Outcome, pathMatchesRoute } from "./authorization-table";
+import { FIXTURE_COURSE } from "./fixtures/course";
 import { createTestApp, newUser } from "./test-app";
 
-const t = await createTestApp();
+/** The fixture course: its day 1 has the story tasks the table names and a practice set to answer. */
+const t = await createTestApp({}, { course: FIXTURE_COURSE });
 
 /** Every account made here has newUser's password. */
 const DEFAULT_PASSWORD = newUser().password;
@@ -87,8 +89,8 @@ beforeAll(async () => {
 
 /**
  * The same data before every cell: the actors' roles and default settings, some progress for both
- * learners, feedback the first learner received and one contact message, so that a wrongly allowed write, change or delete
- * would show in the snapshot. The expired session is put back too (Better Auth deletes an expired
+ * learners, an answer of the first learner, feedback the first learner received and one contact
+ * message, so that a wrongly allowed write, change or delete would show in the snapshot. The expired session is put back too (Better Auth deletes an expired
  * session when it meets one). Every session is fresh but the stale actor's, however long the run
  * has taken, and none has entered its password again.
  */
@@ -120,6 +122,17 @@ async function resetWorld() {
       status: "in-progress",
     },
   ]);
+  await t.db.delete(answer);
+  await t.db.insert(answer).values({
+    userId: accounts.learner.id,
+    clientId: "00000000-0000-4000-8000-000000000001",
+    chapterId: "chapter-1",
+    dayId: "day-1",
+    taskId: "codebook:practice",
+    itemId: "say-price",
+    given: { choiceId: "right" },
+    correct: true,
+  });
   await t.db.delete(tutorFeedback);
   await t.db.insert(tutorFeedback).values({
     studentId: accounts.learner.id,
@@ -142,11 +155,11 @@ async function resetWorld() {
 
 /**
  * Everything an API call could write: accounts (roles, profiles, settings), live sessions and their
- * password confirmations, progress, feedback, contact messages. Expired sessions are left out:
- * Better Auth deletes one when it meets it.
+ * password confirmations, progress, answers, feedback, contact messages. Expired sessions are left
+ * out: Better Auth deletes one when it meets it.
  */
 async function snapshot() {
-  const [users, sessions, progress, feedback, messages] = await Promise.all([
+  const [users, sessions, progress, answers, feedback, messages] = await Promise.all([
     t.db
       .select({
         id: user.id,
@@ -182,10 +195,11 @@ async function snapshot() {
       })
       .from(taskProgress)
       .orderBy(asc(taskProgress.userId), asc(taskProgress.sectionId), asc(taskProgress.taskId)),
+    t.db.select().from(answer).orderBy(asc(answer.id)),
     t.db.select().from(tutorFeedback).orderBy(asc(tutorFeedback.id)),
     t.db.select().from(contactMessage).orderBy(asc(contactMessage.id)),
   ]);
-  return { users, sessions, progress, feedback, messages };
+  return { users, sessions, progress, answers, feedback, messages };
 }
 
 const statusOf = (outcome: Outcome) => (outcome === "allow" ? "2xx" : outcome.slice(0, 3));

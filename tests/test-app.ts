@@ -5,6 +5,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { asc } from "drizzle-orm";
 import { afterAll } from "vitest";
+import type { Chapter } from "../src/course/course";
 import { type AppDeps, createApp } from "../src/server/app";
 import { createAuth } from "../src/server/auth/auth";
 import { loadCourse } from "../src/server/course/content";
@@ -40,7 +41,11 @@ export function newUser(overrides: Partial<TestUser> = {}): TestUser {
  * The real app, in process, on this test file's own database (tests/setup-db.ts). Logs are kept in
  * memory so a test can read what was logged.
  */
-export async function createTestApp(envOverrides: Record<string, string> = {}, options: { webRoot?: string } = {}) {
+export async function createTestApp(
+  envOverrides: Record<string, string> = {},
+  /** `course`: the course the app holds (a fixture, tests/fixtures/course.ts); the content files by default. */
+  options: { webRoot?: string; course?: Chapter[] } = {},
+) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "jalan-test-data-"));
   const env = loadEnv({
     NODE_ENV: "test",
@@ -68,7 +73,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}, o
   // Where avatars were kept before they moved into PostgreSQL; the storage moves them in from here.
   const uploadsDir = path.join(dataDir, "uploads");
   // The course as the server loads it, without the media check: tests need no generated audio.
-  const course = loadCourse({ publicDir: null });
+  const course = options.course ?? loadCourse({ publicDir: null });
   const deps: AppDeps = {
     db: database.db,
     pool: database.pool,

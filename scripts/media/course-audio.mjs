@@ -5,7 +5,8 @@
 //   node scripts/media/course-audio.mjs --force    remake every clip
 //   node scripts/media/course-audio.mjs --check    change nothing; exit 1 if a clip is missing or stale
 //
-// Reads content/chapter-*.json and writes public/media/course/<chapter>/<day>/<id>.mp3 (npm run media:course).
+// Reads content/chapter-*.json and writes public/media/course/<chapter>/<day>/<id>.mp3 (npm run media:course),
+// speaking each item's `say` (its pronunciation text) when it has one, else its Malay.
 // Needs espeak-ng and ffmpeg on PATH (Debian: apt-get install -y espeak-ng ffmpeg). Plain Node, no npm packages.
 
 import { createHash } from "node:crypto";
@@ -62,54 +63,76 @@ function voiceFor(speaker) {
 /** courseAudioPath(chapterId, dayId, id) in src/course/course.ts. */
 const courseAudioPath = (chapterId, dayId, id) => `/media/course/${chapterId}/${dayId}/${id}.mp3`;
 
-function readChapters() {
+/** The chapter files in course order, as { file, data }; `file` is relative to the working directory. */
+export function readChapters(contentDir = CONTENT_DIR) {
   return fs
-    .readdirSync(CONTENT_DIR)
+    .readdirSync(contentDir)
     .filter((name) => /^chapter-\d+\.json$/.test(name))
     .sort((a, b) => Number(/\d+/.exec(a)[0]) - Number(/\d+/.exec(b)[0]))
     .map((name) => {
+      const file = path.relative(process.cwd(), path.join(contentDir, name)) || name;
       try {
-        return JSON.parse(fs.readFileSync(path.join(CONTENT_DIR, name), "utf8"));
+        return { file, data: JSON.parse(fs.readFileSync(path.join(contentDir, name), "utf8")) };
       } catch (e) {
-        throw new Error(`content/${name}: ${e.message}`);
+        throw new Error(`${file}: ${e.message}`);
       }
     });
 }
 
-/** Every clip: { path, text, voice, hash } for spoken items, { path, lines: [{text, voice}], hash } for dialogues. */
-function courseClips(chapters) {
+/** What the voice speaks for an item: its `say` (pronunciation text, never shown) if given, else the Malay shown. */
+const spokenText = (item, shown) => item.say ?? shown;
+
+/**
+ * Every clip: { path, text, voice, hash } for spoken items, { path, lines: [{text, voice}], hash } for
+ * dialogues, each with where it comes from: `file` (content/chapter-1.json), `field` (the path of the
+ * item in it, e.g. days.0.story.sections.1.lines.2) and `where` (chapter-1/day-1 "line-3").
+ * The hash covers the text actually spoken, so a new `say` remakes the clip.
+ */
+export function courseClips(chapters) {
   const clips = new Map();
-  const add = (clip, where) => {
+  const add = (clip, origin) => {
     const previous = clips.get(clip.path);
     if (previous)
-      throw new Error(`${where}: ${clip.path} is also used by ${previous.where} (ids must be unique in a day)`);
-    clips.set(clip.path, { ...clip, where });
+      throw new Error(`${origin.where}: ${clip.path} is also used by ${previous.where} (ids must be unique in a day)`);
+    clips.set(clip.path, { ...clip, ...origin });
   };
-  for (const chapter of chapters) {
-    for (const day of chapter.days ?? []) {
-      const where = (id) => `${chapter.id}/${day.id} "${id}"`;
-      const spoken = (item, text = item.malay, speaker = item.speaker) => {
+  for (const { file, data: chapter } of chapters) {
+    (chapter.days ?? []).forEach((day, dayIndex) => {
+      const origin = (id, field) => ({
+        file,
+        field: `days.${dayIndex}.${field}`,
+        where: `${chapter.id}/${day.id} "${id}"`,
+      });
+      const spoken = (item, field, shown = item.malay, speaker = item.speaker) => {
+        const text = spokenText(item, shown);
         if (!item.id || !text)
-          throw new Error(`${where(item.id ?? "?")}: a spoken item needs an id and its Malay text`);
+          throw new Error(`${file}: days.${dayIndex}.${field}: a spoken item needs an id and its Malay text`);
         const voice = voiceFor(speaker);
-        add({ path: courseAudioPath(chapter.id, day.id, item.id), text, voice }, where(item.id));
+        add({ path: courseAudioPath(chapter.id, day.id, item.id), text, voice }, origin(item.id, field));
         return { text, voice };
       };
       // daySpokenItems order: vocabulary, story sections (narration, lines), cards (their back), live phrases
-      for (const entry of day.vocabulary ?? []) spoken(entry);
-      for (const section of day.story?.sections ?? []) {
-        for (const line of section.narration ?? []) spoken(line, line.malay, undefined);
-        const lines = (section.lines ?? []).map((line) => spoken(line));
+      for (const [i, entry] of (day.vocabulary ?? []).entries()) spoken(entry, `vocabulary.${i}`);
+      (day.story?.sections ?? []).forEach((section, s) => {
+        const at = `story.sections.${s}`;
+        for (const [i, line] of (section.narration ?? []).entries()) {
+          spoken(line, `${at}.narration.${i}`, line.malay, undefined);
+        }
+        const lines = (section.lines ?? []).map((line, i) => spoken(line, `${at}.lines.${i}`));
         // dayDialogueRecordings: the section the Codebook's listen-and-shadow plays also has all its
         // lines in one file named after the section
         if (lines.length > 0 && day.codebook?.listen.sectionId === section.id)
-          add({ path: courseAudioPath(chapter.id, day.id, section.id), lines }, where(section.id));
+          add({ path: courseAudioPath(chapter.id, day.id, section.id), lines }, origin(section.id, at));
+      });
+      for (const [i, card] of (day.codebook?.cards?.items ?? []).entries()) {
+        spoken(card, `codebook.cards.items.${i}`, card.back, undefined);
       }
-      for (const card of day.codebook?.cards?.items ?? []) spoken(card, card.back, undefined);
-      for (const practice of day.liveSession?.practice ?? []) {
-        for (const phrase of practice.phrases ?? []) spoken(phrase, phrase.malay, undefined);
+      for (const [p, practice] of (day.liveSession?.practice ?? []).entries()) {
+        for (const [i, phrase] of (practice.phrases ?? []).entries()) {
+          spoken(phrase, `liveSession.practice.${p}.phrases.${i}`, phrase.malay, undefined);
+        }
       }
-    }
+    });
   }
   for (const clip of clips.values()) {
     const what = clip.lines ? { lines: clip.lines } : { text: clip.text, voice: clip.voice };
@@ -119,6 +142,21 @@ function courseClips(chapters) {
       .slice(0, 16);
   }
   return [...clips.values()];
+}
+
+/**
+ * The committed clips against the content: every clip, those `missing` (no file) or `outdated` (the
+ * manifest's hash is not the clip's: its spoken text, voice or SETTINGS changed), and the `unused`
+ * .mp3 files under media/course that no content names (as /media/... paths). Needs no espeak-ng.
+ */
+export function courseAudioStatus({ contentDir = CONTENT_DIR, publicDir = PUBLIC_DIR, manifestFile = MANIFEST } = {}) {
+  const clips = courseClips(readChapters(contentDir));
+  const manifest = readManifest(manifestFile);
+  const wanted = new Set(clips.map((clip) => clip.path));
+  const missing = clips.filter((clip) => !fs.existsSync(fileOf(publicDir, clip.path)));
+  const outdated = clips.filter((clip) => !missing.includes(clip) && manifest[clip.path] !== clip.hash);
+  const unused = existingClips(publicDir).filter((p) => !wanted.has(p));
+  return { clips, manifest, missing, outdated, unused };
 }
 
 // ------------------------------------------------------------------------------------- synthesis
@@ -167,9 +205,9 @@ function encodeMp3(pcm, file) {
 
 // ---------------------------------------------------------------------------------------- files
 
-function readManifest() {
+function readManifest(manifestFile = MANIFEST) {
   try {
-    const json = JSON.parse(fs.readFileSync(MANIFEST, "utf8"));
+    const json = JSON.parse(fs.readFileSync(manifestFile, "utf8"));
     return json && typeof json === "object" ? json : {};
   } catch {
     return {};
@@ -177,12 +215,12 @@ function readManifest() {
 }
 
 /** Every .mp3 under public/media/course, as /media/... paths. Videos and other files are left alone. */
-function existingClips(dir = COURSE_DIR) {
+function existingClips(publicDir = PUBLIC_DIR, dir = path.join(publicDir, "media/course")) {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return existingClips(full);
-    return entry.name.endsWith(".mp3") ? [`/${path.relative(PUBLIC_DIR, full).split(path.sep).join("/")}`] : [];
+    if (entry.isDirectory()) return existingClips(publicDir, full);
+    return entry.name.endsWith(".mp3") ? [`/${path.relative(publicDir, full).split(path.sep).join("/")}`] : [];
   });
 }
 
@@ -193,7 +231,7 @@ function removeEmptyDirs(dir) {
   if (dir !== COURSE_DIR && fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
 }
 
-const fileOf = (mediaPath) => path.join(PUBLIC_DIR, ...mediaPath.split("/").filter(Boolean));
+const fileOf = (publicDir, mediaPath) => path.join(publicDir, ...mediaPath.split("/").filter(Boolean));
 
 // ----------------------------------------------------------------------------------------- main
 
@@ -206,21 +244,19 @@ function main(argv) {
       fs
         .readFileSync(fileURLToPath(import.meta.url), "utf8")
         .split("\n")
-        .slice(1, 9)
+        .slice(1, 10)
         .join("\n"),
     );
     return;
   }
   if (unknown.length) throw new Error(`unknown option ${unknown[0]} (--force | --check)`);
 
-  const clips = courseClips(readChapters());
-  const manifest = readManifest();
-  const wanted = new Set(clips.map((clip) => clip.path));
-  const stale = clips.filter((clip) => force || manifest[clip.path] !== clip.hash || !fs.existsSync(fileOf(clip.path)));
-  const unused = existingClips().filter((p) => !wanted.has(p));
+  const { clips, manifest, missing, outdated, unused } = courseAudioStatus();
+  const stale = force ? clips : clips.filter((clip) => missing.includes(clip) || outdated.includes(clip));
 
   if (check) {
-    for (const clip of stale) console.log(`  stale or missing: ${clip.path} (${clip.where})`);
+    for (const clip of missing) console.log(`  missing: ${clip.path} (${clip.file}: ${clip.field})`);
+    for (const clip of outdated) console.log(`  out of date: ${clip.path} (${clip.file}: ${clip.field})`);
     for (const p of unused) console.log(`  not used by the content: ${p}`);
     const ok = stale.length === 0 && unused.length === 0;
     console.log(ok ? `Course audio is up to date (${clips.length} clips).` : "Run: npm run media:course");
@@ -236,7 +272,7 @@ function main(argv) {
   try {
     for (const clip of clips) {
       if (stale.includes(clip)) {
-        const file = fileOf(clip.path);
+        const file = fileOf(PUBLIC_DIR, clip.path);
         fs.mkdirSync(path.dirname(file), { recursive: true });
         encodeMp3(clipPcm(clip, tmp, cache), file);
         made++;
@@ -259,12 +295,12 @@ function main(argv) {
   }
 
   for (const p of unused) {
-    fs.rmSync(fileOf(p));
+    fs.rmSync(fileOf(PUBLIC_DIR, p));
     console.log(`  removed ${p} (no longer in the content)`);
   }
   removeEmptyDirs(COURSE_DIR);
 
-  const bytes = clips.reduce((sum, clip) => sum + fs.statSync(fileOf(clip.path)).size, 0);
+  const bytes = clips.reduce((sum, clip) => sum + fs.statSync(fileOf(PUBLIC_DIR, clip.path)).size, 0);
   const dialogues = clips.filter((clip) => clip.lines).length;
   console.log(
     `Course audio: ${clips.length} clips (${clips.length - dialogues} lines, ${dialogues} whole dialogues): ` +
@@ -272,9 +308,12 @@ function main(argv) {
   );
 }
 
-try {
-  main(process.argv.slice(2));
-} catch (e) {
-  console.error(e.message);
-  process.exit(1);
+// Run as a script; imported (by scripts/content-check.ts), it only exports courseAudioStatus and friends.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    main(process.argv.slice(2));
+  } catch (e) {
+    console.error(e.message);
+    process.exit(1);
+  }
 }

@@ -3,6 +3,7 @@ import {
   chapterBadges,
   dayStatus,
   firstIncompleteDayBefore,
+  isDayFinished,
   isDayUnlocked,
   type OutlineDay,
   type ProgressMap,
@@ -110,6 +111,48 @@ describe("isDayUnlocked", () => {
   it("names the first day to finish", () => {
     expect(firstIncompleteDayBefore(outline, completed(day1), day4)?.dayId).toBe("day-2");
     expect(firstIncompleteDayBefore(outline, completed(day1), day2)).toBeNull();
+  });
+});
+
+describe("a day completed once (decision 030)", () => {
+  // Day 1 as it is after the course gave it a new task, for a learner who had completed every task
+  // it had before: the new one is not started.
+  const day1WithPractice: OutlineDay = { ...day1, taskIds: [...day1.taskIds, "practice:greetings"] };
+  const grown = [day1WithPractice, ...outline.slice(1)];
+  const finishedBefore = completed(day1);
+  const once = [{ chapterId: "chapter-1", dayId: "day-1" }];
+
+  it("keeps the next day open when the day gains a task that is not done", () => {
+    expect(isDayUnlocked(grown, finishedBefore, day2, learner, once)).toBe(true);
+    expect(firstIncompleteDayBefore(grown, finishedBefore, day2, once)).toBeNull();
+    expect(isDayFinished(finishedBefore, day1WithPractice, once)).toBe(true);
+  });
+  it("does not open the next day without the completion when a task is not done", () => {
+    expect(isDayUnlocked(grown, finishedBefore, day2, learner)).toBe(false);
+    expect(isDayUnlocked(grown, finishedBefore, day2, learner, [])).toBe(false);
+    expect(firstIncompleteDayBefore(grown, finishedBefore, day2, [])?.dayId).toBe("day-1");
+    // Another day's completion does not stand in for day 1's.
+    const otherDay = [{ chapterId: "chapter-1", dayId: "day-2" }];
+    expect(isDayUnlocked(grown, completed(day2), day3, learner, otherDay)).toBe(false);
+    expect(firstIncompleteDayBefore(grown, completed(day2), day3, otherDay)?.dayId).toBe("day-1");
+  });
+  it("counts only for the days before: a later day still needs every day between finished", () => {
+    expect(isDayUnlocked(grown, finishedBefore, day3, learner, once)).toBe(false);
+    expect(isDayUnlocked(grown, completed(day1, day2), day3, learner, once)).toBe(true);
+    expect(firstIncompleteDayBefore(grown, finishedBefore, day4, once)?.dayId).toBe("day-2");
+  });
+  it("still opens the next day when every current task is complete, without the completion", () => {
+    expect(isDayUnlocked(grown, completed(day1WithPractice), day2, learner, [])).toBe(true);
+  });
+  it("shows the day in progress, with the new task not started, until the new task is done", () => {
+    expect(dayStatus(finishedBefore, day1WithPractice)).toBe("in-progress");
+    expect(taskStatus(finishedBefore, "chapter-1", "day-1", "practice:greetings")).toBe("not-started");
+    expect(dayStatus(completed(day1WithPractice), day1WithPractice)).toBe("completed");
+  });
+  it("keeps the Day n Mission badge earned by completing the day once", () => {
+    const chapter1 = grown.filter((entry) => entry.chapterId === "chapter-1");
+    expect(chapterBadges(chapter1, finishedBefore, 1, once).map((badge) => badge.title)).toEqual(["Day 1 Mission"]);
+    expect(chapterBadges(chapter1, finishedBefore, 1).map((badge) => badge.kind)).toEqual(["invitation"]);
   });
 });
 

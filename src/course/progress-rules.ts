@@ -20,6 +20,16 @@ export interface OutlineDay {
 
 export type DayStatus = "completed" | "in-progress" | "locked";
 
+/** A day by its ids. */
+export type DayRef = Pick<OutlineDay, "chapterId" | "dayId">;
+
+/**
+ * The days a learner has completed once (table day_completion; `completedDays` in GET
+ * /api/progress). Such a day stays finished for unlocking and badges after the course gives it a
+ * new task (docs/decisions/030-completed-days-stay-complete.md). None for a visitor.
+ */
+export type CompletedDays = readonly DayRef[];
+
 export interface Viewer {
   signedIn: boolean;
   role?: Role | null;
@@ -32,6 +42,21 @@ export function taskStatus(progress: ProgressMap, chapterId: string, dayId: stri
 /** A day is complete when every one of its tasks is completed. */
 export function isDayComplete(progress: ProgressMap, day: OutlineDay): boolean {
   return day.taskIds.every((taskId) => taskStatus(progress, day.chapterId, day.dayId, taskId) === "completed");
+}
+
+/** Whether the learner has completed this day once (a row of day_completion), whatever its tasks are now. */
+export function wasCompletedOnce(completedDays: CompletedDays, day: DayRef): boolean {
+  return completedDays.some((done) => done.chapterId === day.chapterId && done.dayId === day.dayId);
+}
+
+/**
+ * Whether a day counts as finished for unlocking the days after it and for its badge: the learner
+ * completed it once, or every one of its current tasks is completed. A task added to a day later
+ * therefore never locks a learner out again (decision 030). Its status (dayStatus) still comes from
+ * the current tasks, so that day shows in progress until the new task is done.
+ */
+export function isDayFinished(progress: ProgressMap, day: OutlineDay, completedDays: CompletedDays = []): boolean {
+  return wasCompletedOnce(completedDays, day) || isDayComplete(progress, day);
 }
 
 /**
@@ -48,13 +73,15 @@ export function dayStatus(progress: ProgressMap, day: OutlineDay): DayStatus {
 /**
  * Whether a viewer may open a day. Tutors and admins see every day open. For learners the first day
  * is always open; any other day opens only when every earlier day, in course order and across
- * chapters, is complete, the day has content, and (for days that ask it) the viewer is signed in.
+ * chapters, is finished (isDayFinished: completed once, or every current task completed), the day
+ * has content, and (for days that ask it) the viewer is signed in.
  */
 export function isDayUnlocked(
   outline: readonly OutlineDay[],
   progress: ProgressMap,
-  target: Pick<OutlineDay, "chapterId" | "dayId">,
+  target: DayRef,
   viewer: Viewer,
+  completedDays: CompletedDays = [],
 ): boolean {
   const index = outline.findIndex((day) => day.chapterId === target.chapterId && day.dayId === target.dayId);
   if (index === -1) return false;
@@ -62,17 +89,20 @@ export function isDayUnlocked(
   const day = outline[index]!;
   if (!day.available) return false;
   if (day.requiresSignIn && !viewer.signedIn) return false;
-  return outline.slice(0, index).every((earlier) => isDayComplete(progress, earlier));
+  return outline.slice(0, index).every((earlier) => isDayFinished(progress, earlier, completedDays));
 }
 
 /** The first earlier day a learner still has to finish before `target` opens, if any. */
 export function firstIncompleteDayBefore(
   outline: readonly OutlineDay[],
   progress: ProgressMap,
-  target: Pick<OutlineDay, "chapterId" | "dayId">,
+  target: DayRef,
+  completedDays: CompletedDays = [],
 ): OutlineDay | null {
   const index = outline.findIndex((day) => day.chapterId === target.chapterId && day.dayId === target.dayId);
-  return outline.slice(0, Math.max(index, 0)).find((earlier) => !isDayComplete(progress, earlier)) ?? null;
+  return (
+    outline.slice(0, Math.max(index, 0)).find((earlier) => !isDayFinished(progress, earlier, completedDays)) ?? null
+  );
 }
 
 export type Badge =
@@ -85,10 +115,18 @@ export const CHAPTER_COMPLETE_DAYS = 4;
 
 /**
  * Badges of a chapter (spec section 4): an invitation while no day is complete; a "Day n Mission"
- * badge per complete day; and "Chapter 1 Complete" once at least four days are.
+ * badge per complete day; and "Chapter 1 Complete" once at least four days are. A badge is earned by
+ * completing the day once: a task the day gains later does not take it away (decision 030).
  */
-export function chapterBadges(days: readonly OutlineDay[], progress: ProgressMap, chapterNumber: number): Badge[] {
-  const complete = days.filter((day) => day.taskIds.length > 0 && isDayComplete(progress, day));
+export function chapterBadges(
+  days: readonly OutlineDay[],
+  progress: ProgressMap,
+  chapterNumber: number,
+  completedDays: CompletedDays = [],
+): Badge[] {
+  const complete = days.filter(
+    (day) => wasCompletedOnce(completedDays, day) || (day.taskIds.length > 0 && isDayComplete(progress, day)),
+  );
   if (complete.length === 0) return [{ kind: "invitation", title: "Complete your first day to earn a badge" }];
   const badges: Badge[] = complete.map((day) => ({
     kind: "day-mission",

@@ -10,11 +10,13 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from "./db/embedded";
 import { migrateDatabase } from "./db/migrate";
 import type { Env } from "./env";
 import { createMailerFromEnv } from "./mail/mailer";
+import { backfillDayCompletions } from "./modules/progress/progress.service";
 import { createDatabaseStorage } from "./storage/storage";
 
 /**
  * Everything the server needs, in start order: the course content, the database (embedded unless
- * DATABASE_URL is set), migrations, admin promotion, then the app. `close` releases them in reverse
+ * DATABASE_URL is set), migrations, admin promotion, the days completed before completions were
+ * recorded, then the app. `close` releases them in reverse
  * order. Broken content throws a ContentError before anything is started.
  */
 export async function startServices(env: Env, logger: Logger) {
@@ -30,6 +32,9 @@ export async function startServices(env: Env, logger: Logger) {
   }
   const database = connectDatabase(databaseUrl, logger);
   await promoteAdmins(database.db, env.ADMIN_EMAILS);
+  // Days finished before they were recorded stay finished when the course adds a task (decision 030).
+  const backfilled = await backfillDayCompletions(database.db, course);
+  if (backfilled > 0) logger.info({ days: backfilled }, "recorded days completed before completions were kept");
 
   const mailer = createMailerFromEnv(env, database.db, logger);
   const auth = createAuth({ db: database.db, env, mailer, logger });

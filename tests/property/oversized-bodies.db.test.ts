@@ -51,6 +51,7 @@ const ROUTES: Route[] = [
   { method: "DELETE", path: "/api/account", cookie: learner.cookie },
   { method: "POST", path: "/api/account/sessions/revoke-others", cookie: learner.cookie },
   { method: "POST", path: "/api/account/confirm-password", cookie: learner.cookie },
+  { method: "POST", path: "/api/answers", cookie: learner.cookie },
   { method: "POST", path: "/api/contact" },
   { method: "PUT", path: "/api/progress/chapter-1/day-1/story:read-setting", cookie: learner.cookie },
   { method: "PATCH", path: `/api/users/${learner.id}/role`, cookie: admin.cookie },

@@ -15,7 +15,14 @@ import {
   unroutable,
 } from "./arbitraries";
 import { expectRefusedAndUnchanged, expectSuccess, send, signedInAs, tally, watchDatabase } from "./harness";
-import { type Progress, progressOf, verdictFor } from "./progress-oracle";
+import {
+  completedAfterStaffSet,
+  completedDaysOf,
+  dayKeys,
+  type Progress,
+  progressOf,
+  verdictFor,
+} from "./progress-oracle";
 
 const t = await createTestApp();
 const admin = await signedInAs(t, "Admin");
@@ -100,6 +107,7 @@ describe("PUT /api/users/:userId/progress/:chapterId/:dayId/:taskId with generat
           database.run(async () => {
             const known = user.value !== null && (await rolesById()).has(user.value);
             const before = known ? await progressOf(t, user.value!) : {};
+            const completed = known ? await completedDaysOf(t, user.value!) : [];
             const response = await send(
               t,
               "PUT",
@@ -134,13 +142,25 @@ describe("PUT /api/users/:userId/progress/:chapterId/:dayId/:taskId with generat
                 after[chapterId][dayId] ??= {};
                 after[chapterId][dayId][taskId] = status;
               }
-              expect((await expectSuccess(response)).progress).toEqual(after);
+              const completedAfter = completedAfterStaffSet(
+                t.course,
+                [chapterId, dayId, taskId],
+                status,
+                before,
+                after,
+                completed,
+              );
+              const answer = await expectSuccess(response);
+              expect(answer.progress).toEqual(after);
+              expect(dayKeys(answer.completedDays)).toEqual(completedAfter);
               expect(await progressOf(t, user.value)).toEqual(after);
+              expect(await completedDaysOf(t, user.value)).toEqual(completedAfter);
               if (current === status) await database.expectUnchanged();
               else await database.settle();
               return;
             }
             await expectRefusedAndUnchanged(seen, database, response, expected);
+            if (known) expect(await completedDaysOf(t, user.value!)).toEqual(completed);
           }),
       ),
       { numRuns: RUNS },
@@ -173,9 +193,17 @@ describe("DELETE /api/users/:userId/progress with generated ids and bodies", () 
                values ($1, $2, $3, $4, 'completed') on conflict do nothing`,
               [seed.owner, chapterId, dayId, taskId],
             );
+            // As if the day was completed once, under a course in which this was its last task.
+            await t.pool.query(
+              `insert into day_completion (user_id, chapter_id, day_id) values ($1, $2, $3) on conflict do nothing`,
+              [seed.owner, chapterId, dayId],
+            );
           }
           await database.settle();
           const others = new Map(await Promise.all(everyone.map(async (id) => [id, await progressOf(t, id)] as const)));
+          const completedByOthers = new Map(
+            await Promise.all(everyone.map(async (id) => [id, await completedDaysOf(t, id)] as const)),
+          );
           const { rows } = await t.pool.query(`select count(*)::int as n from task_progress where user_id = $1`, [
             user.value?.replaceAll("\u0000", "") ?? "",
           ]);
@@ -191,11 +219,13 @@ describe("DELETE /api/users/:userId/progress with generated ids and bodies", () 
             expect(await expectSuccess(response)).toEqual({ deleted: rows[0].n });
             for (const id of everyone) {
               expect(await progressOf(t, id)).toEqual(id === user.value ? {} : others.get(id));
+              expect(await completedDaysOf(t, id)).toEqual(id === user.value ? [] : completedByOthers.get(id));
             }
             await database.settle();
             return;
           }
           await expectRefusedAndUnchanged(seen, database, response, expected);
+          for (const id of everyone) expect(await completedDaysOf(t, id)).toEqual(completedByOthers.get(id));
         }),
       ),
       { numRuns: RUNS },

@@ -21,7 +21,11 @@ export function Component() {
   const learner = useLearner();
   const progress = learner.isPending ? null : learner.progress;
   const role = learner.isPending ? null : learner.role;
-  const journeyLearner = useMemo(() => progress && { signedIn: true, role, progress }, [progress, role]);
+  const completedDays = learner.isPending ? undefined : learner.completedDays;
+  const journeyLearner = useMemo(
+    () => progress && { signedIn: true, role, progress, completedDays },
+    [progress, role, completedDays],
+  );
   // Drawing every chapter, day and task again is the page's largest piece of work. Deferred, it runs
   // in short slices after the answer arrives instead of as one long task that blocks the page.
   const shown = useDeferredValue(journeyLearner);

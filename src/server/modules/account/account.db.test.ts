@@ -190,12 +190,16 @@ describe("GET /api/account/export", () => {
       json: { firstName: "Alex", lastName: "Tan", nickname: "Lex" },
     });
     await t.request("/api/settings", { method: "PATCH", cookie, json: { theme: "dark", emailNotifications: false } });
-    const progress = await t.request("/api/progress/chapter-1/day-1/story:read-dialog", {
-      method: "PUT",
-      cookie,
-      json: { status: "completed" },
-    });
-    expect(progress.status).toBe(200);
+    // Every task of day 1, so the export holds the day's completion too.
+    const dayOneTasks = t.course[0]!.days[0]!.tasks.map((task) => task.id).sort();
+    for (const taskId of dayOneTasks) {
+      const saved = await t.request(`/api/progress/chapter-1/day-1/${taskId}`, {
+        method: "PUT",
+        cookie,
+        json: { status: "completed" },
+      });
+      expect(saved.status).toBe(200);
+    }
     await sendContactMessage(cookie, "Terima kasih, Jalan!");
 
     const tutor = await t.signedInUser({ firstName: "Siti", lastName: "Aminah" });
@@ -240,9 +244,15 @@ describe("GET /api/account/export", () => {
         avatar,
       },
       settings: { theme: "dark", emailNotifications: false, twoFactorEnabled: true },
-      progress: [
-        { chapterId: "chapter-1", dayId: "day-1", taskId: "story:read-dialog", status: "completed", updatedAt: iso },
-      ],
+      progress: dayOneTasks.map((taskId) => ({
+        chapterId: "chapter-1",
+        dayId: "day-1",
+        taskId,
+        status: "completed",
+        updatedAt: iso,
+      })),
+      completedDays: [{ chapterId: "chapter-1", dayId: "day-1", completedAt: iso }],
+      answers: [],
       feedbackReceived: [
         {
           chapterId: "chapter-1",

@@ -7,7 +7,16 @@ import type { TaskStatus } from "../../../course/progress-status";
 import type { PasswordCheck } from "../../auth/password-check";
 import { isFreshSession } from "../../auth/session";
 import type { Database } from "../../db/client";
-import { contactMessage, session, taskProgress, tutorFeedback, user, verification } from "../../db/schema";
+import {
+  answer,
+  contactMessage,
+  dayCompletion,
+  session,
+  taskProgress,
+  tutorFeedback,
+  user,
+  verification,
+} from "../../db/schema";
 import { HttpError, notFound, unauthorized } from "../../http/errors";
 import type { FileStorage } from "../../storage/storage";
 import { avatarUrls, removeAvatarFiles } from "../profile/profile.service";
@@ -45,6 +54,19 @@ export interface AccountExport {
   profile: Profile & { emailVerified: boolean; createdAt: Date; updatedAt: Date };
   settings: Settings;
   progress: Array<{ chapterId: string; dayId: string; taskId: string; status: TaskStatus; updatedAt: Date }>;
+  /** The days completed once, which stay complete for unlocking (decision 030), oldest first. */
+  completedDays: Array<{ chapterId: string; dayId: string; completedAt: Date }>;
+  /** Every answer given to a practice item, oldest first: what was given and whether it was right. */
+  answers: Array<{
+    clientId: string;
+    chapterId: string;
+    dayId: string;
+    taskId: string;
+    itemId: string;
+    given: unknown;
+    correct: boolean;
+    answeredAt: Date;
+  }>;
   feedbackReceived: Array<{
     chapterId: string;
     dayId: string;
@@ -129,7 +151,7 @@ export function createAccountService(deps: { db: Database; storage: FileStorage;
 
     async export(userId: string, currentSessionId: string | null): Promise<AccountExport> {
       const exportedAt = new Date();
-      const [[account], progress, feedbackReceived, contactMessages, devices] = await Promise.all([
+      const [[account], progress, answers, feedbackReceived, contactMessages, devices] = await Promise.all([
         db
           .select({
             id: user.id,
@@ -159,6 +181,20 @@ export function createAccountService(deps: { db: Database; storage: FileStorage;
           .orderBy(asc(taskProgress.chapterId), asc(taskProgress.sectionId), asc(taskProgress.taskId)),
         db
           .select({
+            clientId: answer.clientId,
+            chapterId: answer.chapterId,
+            dayId: answer.dayId,
+            taskId: answer.taskId,
+            itemId: answer.itemId,
+            given: answer.given,
+            correct: answer.correct,
+            answeredAt: answer.answeredAt,
+          })
+          .from(answer)
+          .where(eq(answer.userId, userId))
+          .orderBy(asc(answer.answeredAt), asc(answer.id)),
+        db
+          .select({
             chapterId: tutorFeedback.chapterId,
             dayId: tutorFeedback.dayId,
             feedback: tutorFeedback.feedback,
@@ -185,12 +221,23 @@ export function createAccountService(deps: { db: Database; storage: FileStorage;
         sessions(userId, currentSessionId),
       ]);
       if (!account) throw notFound("This account no longer exists.");
+      const completedDays = await db
+        .select({
+          chapterId: dayCompletion.chapterId,
+          dayId: dayCompletion.dayId,
+          completedAt: dayCompletion.completedAt,
+        })
+        .from(dayCompletion)
+        .where(eq(dayCompletion.userId, userId))
+        .orderBy(asc(dayCompletion.completedAt), asc(dayCompletion.chapterId), asc(dayCompletion.dayId));
       const { avatarPath, theme, emailNotifications, twoFactorEnabled, ...profile } = account;
       return {
         exportedAt,
         profile: { ...profile, avatar: avatarUrls(avatarPath) },
         settings: { theme, emailNotifications, twoFactorEnabled },
         progress,
+        completedDays,
+        answers,
         feedbackReceived: feedbackReceived.map(({ tutorId, firstName, lastName, nickname, ...feedback }) => ({
           ...feedback,
           tutorName: tutorId ? displayName({ firstName, lastName, nickname }) : null,
@@ -204,11 +251,12 @@ export function createAccountService(deps: { db: Database; storage: FileStorage;
     /**
      * Deletes the account once its password is confirmed. The user row goes in one transaction, and
      * the foreign keys take with it its sessions, its credential, its two-factor secret, its
-     * progress, the feedback it received and the contact messages it sent; feedback it wrote as a
-     * tutor stays, without its author. The transaction holds the lock role changes take, so the
-     * last Admin can neither be deleted nor be demoted while their deletion runs. The avatar's stored
-     * files (rows of stored_file, or a file not yet moved in from the old uploads directory) go last:
-     * a failure there leaves unreachable files, never an account without its picture.
+     * progress, its answers, the feedback it received and the contact messages it sent; feedback it
+     * wrote as a tutor stays, without its author. The transaction holds the lock role changes take,
+     * so the last Admin can neither be deleted nor be demoted while their deletion runs. The
+     * avatar's stored files (rows of stored_file, or a file not yet moved in from the old uploads
+     * directory) go last: a failure there leaves unreachable files, never an account without its
+     * picture.
      */
     async delete(userId: string, password: string): Promise<void> {
       if (!(await checkPassword(userId, password))) throw wrongPassword();

@@ -1,9 +1,11 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { createTestApp, ORIGIN } from "../../../../tests/test-app";
-import { findDay } from "../../../course/course";
+import { type Chapter, courseOutline, findDay } from "../../../course/course";
+import { dayStatus, isDayUnlocked } from "../../../course/progress-rules";
 import type { Role } from "../../../course/roles";
-import { taskProgress, user as userTable } from "../../db/schema";
+import { dayCompletion, taskProgress, user as userTable } from "../../db/schema";
+import { backfillDayCompletions } from "./progress.service";
 
 const t = await createTestApp();
 
@@ -67,7 +69,7 @@ describe("GET /api/progress", () => {
     const response = await t.request("/api/progress", { cookie });
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
-    expect(await response.json()).toEqual({ progress: {} });
+    expect(await response.json()).toEqual({ progress: {}, completedDays: [] });
   });
 
   it("leaves out records whose status is not-started", async () => {
@@ -79,6 +81,7 @@ describe("GET /api/progress", () => {
     const response = await t.request("/api/progress", { cookie });
     expect(await response.json()).toEqual({
       progress: { "chapter-1": { "day-1": { "story:read-dialog": "in-progress" } } },
+      completedDays: [],
     });
   });
 });
@@ -100,6 +103,7 @@ describe("PUT /api/progress/:chapterId/:dayId/:taskId", () => {
     expect(started.status).toBe(200);
     expect(await started.json()).toEqual({
       progress: { "chapter-1": { "day-1": { "story:read-setting": "in-progress" } } },
+      completedDays: [],
     });
 
     await put(cookie, ["chapter-1", "day-1", "story:read-dialog"], { status: "in-progress" });
@@ -107,6 +111,7 @@ describe("PUT /api/progress/:chapterId/:dayId/:taskId", () => {
     expect(completed.status).toBe(200);
     const expected = {
       progress: { "chapter-1": { "day-1": { "story:read-setting": "completed", "story:read-dialog": "in-progress" } } },
+      completedDays: [],
     };
     expect(await completed.json()).toEqual(expected);
     expect(await (await t.request("/api/progress", { cookie })).json()).toEqual(expected);
@@ -170,6 +175,7 @@ describe("PUT /api/progress/:chapterId/:dayId/:taskId", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       progress: { "chapter-1": { "day-1": { "story:read-setting": "completed" } } },
+      completedDays: [],
     });
     expect(await rowsOf(id)).toEqual([before]);
   });
@@ -348,7 +354,10 @@ describe("whose progress", () => {
     await put(a.cookie, ["chapter-1", "day-1", "story:read-setting"], { status: "completed" });
     const aRows = await rowsOf(a.id);
 
-    expect(await (await t.request("/api/progress", { cookie: b.cookie })).json()).toEqual({ progress: {} });
+    expect(await (await t.request("/api/progress", { cookie: b.cookie })).json()).toEqual({
+      progress: {},
+      completedDays: [],
+    });
 
     // A user id in the query string is not how the API is addressed; the session decides.
     const written = await t.request(`${taskPath("chapter-1", "day-1", "story:read-dialog")}?userId=${a.id}`, {
@@ -359,11 +368,13 @@ describe("whose progress", () => {
     expect(written.status).toBe(200);
     expect(await written.json()).toEqual({
       progress: { "chapter-1": { "day-1": { "story:read-dialog": "in-progress" } } },
+      completedDays: [],
     });
     expect((await rowsOf(b.id)).map((row) => row.taskId)).toEqual(["story:read-dialog"]);
     expect(await rowsOf(a.id)).toEqual(aRows);
     expect(await (await t.request("/api/progress", { cookie: a.cookie })).json()).toEqual({
       progress: { "chapter-1": { "day-1": { "story:read-setting": "completed" } } },
+      completedDays: [],
     });
   });
 
@@ -429,5 +440,274 @@ describe("the stored rows", () => {
         status: "completed",
       }),
     ]);
+  });
+});
+
+/** The days a user has completed once, as stored. */
+async function completionsOf(userId: string) {
+  const rows = await t.db
+    .select({ chapterId: dayCompletion.chapterId, dayId: dayCompletion.dayId })
+    .from(dayCompletion)
+    .where(eq(dayCompletion.userId, userId))
+    .orderBy(dayCompletion.chapterId, dayCompletion.dayId);
+  return rows.map(({ chapterId, dayId }) => `${chapterId}/${dayId}`);
+}
+
+/** Every row version of day_completion (ctid and the transaction that wrote it): any write changes it. */
+async function completionVersions() {
+  const { rows } = await t.pool.query(`select ctid::text, xmin::text from day_completion order by ctid`);
+  return rows;
+}
+
+/** The course as it will be once day 1 gains a Practice task (item 5 of "The course engine"). */
+const NEW_TASK = "practice:greetings";
+function courseWithNewTaskOnDayOne(): Chapter[] {
+  const course = structuredClone(t.course);
+  course[0]!.days[0]!.tasks.push({ id: NEW_TASK, label: "Practise the greetings" });
+  return course;
+}
+
+/** A request to another app on the same database (a restart with new content), as the browser sends it. */
+function requestTo(
+  app: ReturnType<typeof t.appWith>,
+  path: string,
+  { cookie, method = "GET", json }: { cookie: string; method?: string; json?: unknown },
+) {
+  const headers: Record<string, string> = { cookie, origin: ORIGIN };
+  if (json !== undefined) headers["content-type"] = "application/json";
+  return app.request(path, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
+}
+
+const dayOne = { chapterId: "chapter-1", dayId: "day-1" };
+
+describe("a day completed once stays complete for unlocking (decision 030)", () => {
+  it("records the day when its last task is completed, and answers it beside the progress", async () => {
+    const { cookie, id } = await signedInAs();
+    const tasks = taskIdsOf("chapter-1", "day-1");
+    for (const taskId of tasks.slice(0, -1)) {
+      const answer = await (await put(cookie, ["chapter-1", "day-1", taskId], { status: "completed" })).json();
+      expect(answer.completedDays).toEqual([]);
+    }
+    // In progress is not complete.
+    await put(cookie, ["chapter-1", "day-1", tasks.at(-1)!], { status: "in-progress" });
+    expect(await completionsOf(id)).toEqual([]);
+
+    const last = await put(cookie, ["chapter-1", "day-1", tasks.at(-1)!], { status: "completed" });
+    expect((await last.json()).completedDays).toEqual([dayOne]);
+    expect(await completionsOf(id)).toEqual(["chapter-1/day-1"]);
+    expect((await (await t.request("/api/progress", { cookie })).json()).completedDays).toEqual([dayOne]);
+
+    await completeDays(cookie, [["chapter-1", "day-2"]]);
+    expect((await (await t.request("/api/progress", { cookie })).json()).completedDays).toEqual([
+      dayOne,
+      { chapterId: "chapter-1", dayId: "day-2" },
+    ]);
+  });
+
+  it("keeps day 2 open after day 1 gains a task, which shows as not started on a day in progress", async () => {
+    const finished = await signedInAs();
+    const unfinished = await signedInAs();
+    await completeDays(finished.cookie, [["chapter-1", "day-1"]]);
+    const dayOneTasks = taskIdsOf("chapter-1", "day-1");
+    for (const taskId of dayOneTasks.slice(0, -1)) {
+      await put(unfinished.cookie, ["chapter-1", "day-1", taskId], { status: "completed" });
+    }
+
+    // The server restarts with the new content: the same database, the course with a new task on day 1.
+    const course = courseWithNewTaskOnDayOne();
+    const grown = t.appWith({ course });
+    const outline = courseOutline(course);
+
+    const dayTwo = await requestTo(grown, taskPath("chapter-1", "day-2", "story:read-story"), {
+      cookie: finished.cookie,
+      method: "PUT",
+      json: { status: "in-progress" },
+    });
+    expect(dayTwo.status).toBe(200);
+    const own = await (await requestTo(grown, "/api/progress", { cookie: finished.cookie })).json();
+    expect(own.completedDays).toEqual([dayOne]);
+    expect(Object.keys(own.progress["chapter-1"]["day-1"])).not.toContain(NEW_TASK);
+    expect(own.progress["chapter-1"]["day-2"]).toEqual({ "story:read-story": "in-progress" });
+    // The web's rules read the answer the same way: day 1 in progress, day 2 open.
+    expect(dayStatus(own.progress, outline[0]!)).toBe("in-progress");
+    expect(
+      isDayUnlocked(outline, own.progress, outline[1]!, { signedIn: true, role: "Student" }, own.completedDays),
+    ).toBe(true);
+
+    // The learner who had not finished day 1 is still locked out of day 2, now until the new task is done too.
+    const lockedOut = () =>
+      requestTo(grown, taskPath("chapter-1", "day-2", "story:read-story"), {
+        cookie: unfinished.cookie,
+        method: "PUT",
+        json: { status: "in-progress" },
+      });
+    const refused = await lockedOut();
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).error.message).toBe("Day 2 is locked. Finish Day 1 first.");
+    await requestTo(grown, taskPath("chapter-1", "day-1", dayOneTasks.at(-1)!), {
+      cookie: unfinished.cookie,
+      method: "PUT",
+      json: { status: "completed" },
+    });
+    expect((await lockedOut()).status).toBe(409);
+    expect(await completionsOf(unfinished.id)).toEqual([]);
+
+    const newTask = await requestTo(grown, taskPath("chapter-1", "day-1", NEW_TASK), {
+      cookie: unfinished.cookie,
+      method: "PUT",
+      json: { status: "completed" },
+    });
+    expect((await newTask.json()).completedDays).toEqual([dayOne]);
+    expect((await lockedOut()).status).toBe(200);
+  });
+
+  it("writes no completion again on a repeated save, and waits for no lock on it", async () => {
+    const { cookie, id } = await signedInAs();
+    await completeDays(cookie, [["chapter-1", "day-1"]]);
+    const versions = await completionVersions();
+    const lastTask: [string, string, string] = ["chapter-1", "day-1", taskIdsOf("chapter-1", "day-1").at(-1)!];
+    expect((await put(cookie, lastTask, { status: "completed" })).status).toBe(200);
+    expect((await put(cookie, ["chapter-1", "day-2", "story:read-story"], { status: "in-progress" })).status).toBe(200);
+    expect(await completionVersions()).toEqual(versions);
+
+    const queries = vi.spyOn(t.pool, "query");
+    const holder = await t.pool.connect();
+    try {
+      await holder.query("begin");
+      await holder.query("select 1 from day_completion where user_id = $1 for update", [id]);
+      const answer = await Promise.race([
+        Promise.resolve(put(cookie, ["chapter-1", "day-2", "story:read-story"], { status: "in-progress" })).then(
+          (response) => response.status,
+        ),
+        pause(3000).then(() => "still waiting"),
+      ]);
+      expect(answer).toBe(200);
+      // The session check and the save: the gate and the completions are in the save's one statement.
+      expect(queries).toHaveBeenCalledTimes(2);
+    } finally {
+      queries.mockRestore();
+      await holder.query("rollback");
+      holder.release();
+    }
+  });
+
+  it("records a finished day whose row is missing at the next save after it, never on a refused one", async () => {
+    const { cookie, id } = await signedInAs();
+    await completeDays(cookie, [["chapter-1", "day-1"]]);
+    // As when two saves completed the day's last two tasks at the same moment: neither saw the day complete.
+    await t.db.delete(dayCompletion).where(eq(dayCompletion.userId, id));
+
+    expect((await put(cookie, ["chapter-1", "day-3", "story:read-story"], { status: "in-progress" })).status).toBe(409);
+    expect(await completionsOf(id)).toEqual([]);
+
+    const dayTwo = await put(cookie, ["chapter-1", "day-2", "story:read-story"], { status: "in-progress" });
+    expect((await dayTwo.json()).completedDays).toEqual([dayOne]);
+    expect(await completionsOf(id)).toEqual(["chapter-1/day-1"]);
+  });
+
+  it("records a staff member's own completed days too, though they are never locked out", async () => {
+    const { cookie, id } = await signedInAs("Tutor");
+    await completeDays(cookie, [["chapter-1", "day-2"]]);
+    expect(await completionsOf(id)).toEqual(["chapter-1/day-2"]);
+  });
+});
+
+describe("backfillDayCompletions, at start", () => {
+  /** A learner whose progress was stored before completions were recorded: rows written directly. */
+  async function learnerWithStoredProgress(
+    days: Array<[string, string]>,
+    partly: Array<[string, string, string]> = [],
+  ) {
+    const { id, cookie } = await signedInAs();
+    const rows = days.flatMap(([chapterId, dayId]) =>
+      taskIdsOf(chapterId, dayId).map((taskId) => ({ chapterId, dayId, taskId })),
+    );
+    await t.db.insert(taskProgress).values([
+      ...rows.map(({ chapterId, dayId, taskId }) => ({
+        userId: id,
+        chapterId,
+        sectionId: dayId,
+        taskId,
+        status: "completed" as const,
+      })),
+      ...partly.map(([chapterId, dayId, taskId]) => ({
+        userId: id,
+        chapterId,
+        sectionId: dayId,
+        taskId,
+        status: "completed" as const,
+      })),
+    ]);
+    return { id, cookie };
+  }
+
+  it("records every day a user's stored progress completes, once, and nothing else", async () => {
+    const { id: first } = await learnerWithStoredProgress(
+      [
+        ["chapter-1", "day-1"],
+        ["chapter-1", "day-2"],
+      ],
+      [["chapter-1", "day-3", "story:read-story"]],
+    );
+    const { id: second } = await learnerWithStoredProgress([], [["chapter-1", "day-1", "story:read-setting"]]);
+    // An in-progress task does not complete its day.
+    const { id: third } = await signedInAs();
+    await t.db.insert(taskProgress).values(
+      taskIdsOf("chapter-1", "day-1").map((taskId, index) => ({
+        userId: third,
+        chapterId: "chapter-1",
+        sectionId: "day-1",
+        taskId,
+        status: index === 0 ? ("in-progress" as const) : ("completed" as const),
+      })),
+    );
+
+    expect(await backfillDayCompletions(t.db, t.course)).toBeGreaterThanOrEqual(2);
+    expect(await completionsOf(first)).toEqual(["chapter-1/day-1", "chapter-1/day-2"]);
+    expect(await completionsOf(second)).toEqual([]);
+    expect(await completionsOf(third)).toEqual([]);
+
+    const versions = await completionVersions();
+    expect(await backfillDayCompletions(t.db, t.course)).toBe(0);
+    expect(await completionVersions()).toEqual(versions);
+  });
+
+  it("is safe when several instances start at once", async () => {
+    const learners = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        learnerWithStoredProgress([
+          ["chapter-1", "day-1"],
+          ["chapter-1", "day-2"],
+          ["chapter-1", "day-3"],
+        ]),
+      ),
+    );
+    const inserted = await Promise.all([
+      backfillDayCompletions(t.db, t.course),
+      backfillDayCompletions(t.db, t.course),
+      backfillDayCompletions(t.db, t.course),
+    ]);
+    expect(inserted.reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(15);
+    for (const { id } of learners) {
+      expect(await completionsOf(id)).toEqual(["chapter-1/day-1", "chapter-1/day-2", "chapter-1/day-3"]);
+    }
+  });
+
+  it("keeps day 2 open for a learner who finished day 1 before completions were recorded, once day 1 gains a task", async () => {
+    const { cookie } = await learnerWithStoredProgress([["chapter-1", "day-1"]]);
+    await backfillDayCompletions(t.db, t.course);
+    const grown = t.appWith({ course: courseWithNewTaskOnDayOne() });
+    const dayTwo = await requestTo(grown, taskPath("chapter-1", "day-2", "story:read-story"), {
+      cookie,
+      method: "PUT",
+      json: { status: "in-progress" },
+    });
+    expect(dayTwo.status).toBe(200);
+  });
+
+  it("judges days by the course it is given: a day with a task the learner never had is not recorded", async () => {
+    const { id } = await learnerWithStoredProgress([["chapter-1", "day-1"]]);
+    await backfillDayCompletions(t.db, courseWithNewTaskOnDayOne());
+    expect(await completionsOf(id)).toEqual([]);
   });
 });

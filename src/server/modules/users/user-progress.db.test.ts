@@ -1,8 +1,9 @@
 import { count, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp } from "../../../../tests/test-app";
+import { createTestApp, ORIGIN } from "../../../../tests/test-app";
+import { type Chapter, findDay } from "../../../course/course";
 import type { Role } from "../../../course/roles";
-import { taskProgress, user as userTable } from "../../db/schema";
+import { dayCompletion, taskProgress, user as userTable } from "../../db/schema";
 import { HttpError } from "../../http/errors";
 import { unlessUserVanished } from "./users.service";
 
@@ -75,7 +76,10 @@ describe("GET /api/users/:userId/progress", () => {
       expect(response.headers.get("cache-control")).toBe("no-store");
       expect(await response.json()).toEqual(own);
     }
-    expect(own).toEqual({ progress: { "chapter-1": { "day-1": { "story:read-setting": "completed" } } } });
+    expect(own).toEqual({
+      progress: { "chapter-1": { "day-1": { "story:read-setting": "completed" } } },
+      completedDays: [],
+    });
   });
 
   it("answers 404 for an unknown user", async () => {
@@ -101,6 +105,7 @@ describe("PUT /api/users/:userId/progress/:chapterId/:dayId/:taskId", () => {
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({
         progress: { "chapter-1": { "day-1": { "story:read-setting": status } } },
+        completedDays: [],
       });
       statuses.push((await rowsOf(learner.id)).map((row) => row.status));
     }
@@ -108,6 +113,7 @@ describe("PUT /api/users/:userId/progress/:chapterId/:dayId/:taskId", () => {
     expect(await rowsOf(tutor.id)).toEqual([]);
     expect(await (await t.request("/api/progress", { cookie: learner.cookie })).json()).toEqual({
       progress: { "chapter-1": { "day-1": { "story:read-setting": "in-progress" } } },
+      completedDays: [],
     });
   });
 
@@ -119,6 +125,7 @@ describe("PUT /api/users/:userId/progress/:chapterId/:dayId/:taskId", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       progress: { "chapter-1": { "day-1": { "story:read-dialog": "in-progress" } } },
+      completedDays: [],
     });
     expect((await rowsOf(learner.id)).map((row) => row.taskId)).toEqual(["story:read-dialog"]);
 
@@ -250,7 +257,10 @@ describe("DELETE /api/users/:userId/progress", () => {
     expect(await response.json()).toEqual({ deleted: 3 });
     expect(await rowsOf(learner.id)).toEqual([]);
     expect(await rowsOf(bystander.id)).toEqual(kept);
-    expect(await (await t.request("/api/progress", { cookie: learner.cookie })).json()).toEqual({ progress: {} });
+    expect(await (await t.request("/api/progress", { cookie: learner.cookie })).json()).toEqual({
+      progress: {},
+      completedDays: [],
+    });
 
     const again = await t.request(progressPath(learner.id), { method: "DELETE", cookie: admin.cookie });
     expect(await again.json()).toEqual({ deleted: 0 });
@@ -269,5 +279,127 @@ describe("DELETE /api/users/:userId/progress", () => {
     expect((await t.request(progressPath(learner.id), { method: "DELETE", cookie: learner.cookie })).status).toBe(403);
     expect((await t.request(progressPath(learner.id), { method: "DELETE" })).status).toBe(401);
     expect(await rowsOf(learner.id)).toEqual(before);
+  });
+});
+
+/** The days a user has completed once, as stored. */
+async function completionsOf(userId: string) {
+  const rows = await t.db
+    .select({ chapterId: dayCompletion.chapterId, dayId: dayCompletion.dayId })
+    .from(dayCompletion)
+    .where(eq(dayCompletion.userId, userId))
+    .orderBy(dayCompletion.chapterId, dayCompletion.dayId);
+  return rows.map(({ chapterId, dayId }) => `${chapterId}/${dayId}`);
+}
+
+const dayOneTasks = () => findDay(t.course, "chapter-1", "day-1")!.day.tasks.map((task) => task.id);
+const dayOne = { chapterId: "chapter-1", dayId: "day-1" };
+
+/** A learner's own save of a day-2 task: 200 when day 2 is open to them, 409 when it is locked. */
+async function dayTwoStatusFor(learner: Session, app = t.app) {
+  const response = await app.request("/api/progress/chapter-1/day-2/story:read-story", {
+    method: "PUT",
+    headers: { cookie: learner.cookie, origin: ORIGIN, "content-type": "application/json" },
+    body: JSON.stringify({ status: "in-progress" }),
+  });
+  return response.status;
+}
+
+/** A learner who completed every task of day 1 themself. */
+async function learnerWhoFinishedDayOne() {
+  const learner = await signedInAs("Student");
+  for (const taskId of dayOneTasks()) {
+    await t.request(`/api/progress/chapter-1/day-1/${taskId}`, {
+      method: "PUT",
+      cookie: learner.cookie,
+      json: { status: "completed" },
+    });
+  }
+  expect(await completionsOf(learner.id)).toEqual(["chapter-1/day-1"]);
+  return learner;
+}
+
+describe("days completed once, under staff corrections (decision 030)", () => {
+  it("shows staff the learner's completed days, as GET /api/progress does", async () => {
+    const learner = await learnerWhoFinishedDayOne();
+    const own = await (await t.request("/api/progress", { cookie: learner.cookie })).json();
+    expect(own.completedDays).toEqual([dayOne]);
+    expect(await (await t.request(progressPath(learner.id), { cookie: tutor.cookie })).json()).toEqual(own);
+  });
+
+  it("records the day when staff complete its last task, which opens the next day to the learner", async () => {
+    const learner = await signedInAs("Student");
+    const tasks = dayOneTasks();
+    for (const taskId of tasks.slice(0, -1)) {
+      const answer = await setTask(tutor.cookie, learner.id, ["chapter-1", "day-1", taskId], { status: "completed" });
+      expect((await answer.json()).completedDays).toEqual([]);
+    }
+    expect(await dayTwoStatusFor(learner)).toBe(409);
+    const last = await setTask(tutor.cookie, learner.id, ["chapter-1", "day-1", tasks.at(-1)!], {
+      status: "completed",
+    });
+    expect((await last.json()).completedDays).toEqual([dayOne]);
+    expect(await completionsOf(learner.id)).toEqual(["chapter-1/day-1"]);
+    expect(await dayTwoStatusFor(learner)).toBe(200);
+  });
+
+  it.each(["in-progress", "not-started"])(
+    "relocks the days after when staff set a completed task %s: the tutor says the day is not done",
+    async (status) => {
+      const learner = await learnerWhoFinishedDayOne();
+      const response = await setTask(admin.cookie, learner.id, readSetting, { status });
+      expect(response.status).toBe(200);
+      expect((await response.json()).completedDays).toEqual([]);
+      expect(await completionsOf(learner.id)).toEqual([]);
+      expect(await dayTwoStatusFor(learner)).toBe(409);
+      // Completing it again completes the day again.
+      await setTask(admin.cookie, learner.id, readSetting, { status: "completed" });
+      expect(await completionsOf(learner.id)).toEqual(["chapter-1/day-1"]);
+      expect(await dayTwoStatusFor(learner)).toBe(200);
+    },
+  );
+
+  it("relocks a learner who finished day 1 before it gained a task, when staff move one of its tasks back", async () => {
+    const learner = await learnerWhoFinishedDayOne();
+    const course: Chapter[] = structuredClone(t.course);
+    course[0]!.days[0]!.tasks.push({ id: "practice:greetings", label: "Practise the greetings" });
+    const grown = t.appWith({ course });
+    expect(await dayTwoStatusFor(learner, grown)).toBe(200);
+
+    // Staff progress on the new task is not a correction: the day stays completed once.
+    const started = await grown.request(`${progressPath(learner.id)}/chapter-1/day-1/practice:greetings`, {
+      method: "PUT",
+      headers: { cookie: tutor.cookie, origin: ORIGIN, "content-type": "application/json" },
+      body: JSON.stringify({ status: "in-progress" }),
+    });
+    expect((await started.json()).completedDays).toEqual([dayOne]);
+    expect(await dayTwoStatusFor(learner, grown)).toBe(200);
+
+    const movedBack = await grown.request(`${progressPath(learner.id)}/chapter-1/day-1/story:read-setting`, {
+      method: "PUT",
+      headers: { cookie: tutor.cookie, origin: ORIGIN, "content-type": "application/json" },
+      body: JSON.stringify({ status: "in-progress" }),
+    });
+    expect((await movedBack.json()).completedDays).toEqual([]);
+    expect(await dayTwoStatusFor(learner, grown)).toBe(409);
+  });
+
+  it("leaves the completion when staff set an unchanged or another day's status", async () => {
+    const learner = await learnerWhoFinishedDayOne();
+    await setTask(tutor.cookie, learner.id, readSetting, { status: "completed" });
+    await setTask(tutor.cookie, learner.id, dayTwoStory, { status: "not-started" });
+    await setTask(tutor.cookie, learner.id, dayTwoStory, { status: "in-progress" });
+    expect(await completionsOf(learner.id)).toEqual(["chapter-1/day-1"]);
+  });
+
+  it("removes every completed day with the reset, and only that learner's", async () => {
+    const learner = await learnerWhoFinishedDayOne();
+    const bystander = await learnerWhoFinishedDayOne();
+    const response = await t.request(progressPath(learner.id), { method: "DELETE", cookie: tutor.cookie });
+    expect(await response.json()).toEqual({ deleted: dayOneTasks().length });
+    expect(await completionsOf(learner.id)).toEqual([]);
+    expect(await completionsOf(bystander.id)).toEqual(["chapter-1/day-1"]);
+    expect(await dayTwoStatusFor(learner)).toBe(409);
+    expect(await dayTwoStatusFor(bystander)).toBe(200);
   });
 });

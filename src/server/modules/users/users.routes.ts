@@ -35,13 +35,13 @@ export function usersRoutes(users: UsersService, progress: ProgressService) {
     })
     .get("/:userId/progress", async (c) => {
       requireRole(c, "tutor:view");
-      return c.json({ progress: await progress.readFor(c.req.param("userId")) });
+      return c.json(await progress.readFor(c.req.param("userId")));
     })
     .put("/:userId/progress/:chapterId/:dayId/:taskId", async (c) => {
       const staff = requireRole(c, "tutor:view");
       const { status } = await parseJsonBody(c, staffProgressUpdateSchema);
       const { userId, chapterId, dayId, taskId } = c.req.param();
-      return c.json({ progress: await progress.setFor(staff, userId, { chapterId, dayId, taskId }, status) });
+      return c.json(await progress.setFor(staff, userId, { chapterId, dayId, taskId }, status));
     })
     .delete("/:userId/progress", async (c) => {
       const staff = requireRole(c, "tutor:view");

@@ -44,10 +44,11 @@ function courseDayState(found: { chapter: Chapter; day: Day } | null, learner: L
   if (learner.isPending) return { kind: "loading", ...found };
   const target = { chapterId: found.chapter.id, dayId: found.day.id };
   const viewer = { signedIn: learner.signedIn, role: learner.role };
-  if (isDayUnlocked(OUTLINE, learner.progress, target, viewer)) return { kind: "open", ...found, learner };
+  const { progress, completedDays } = learner;
+  if (isDayUnlocked(OUTLINE, progress, target, viewer, completedDays)) return { kind: "open", ...found, learner };
   // Locked to a visitor, the day may still be open to whoever is looking.
   if (learner.provisional) return { kind: "loading", ...found };
-  const earlier = firstIncompleteDayBefore(OUTLINE, learner.progress, target);
+  const earlier = firstIncompleteDayBefore(OUTLINE, progress, target, completedDays);
   return { kind: "locked", ...found, learner, blockedBy: contentOf(earlier) };
 }
 

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo } from "react";
-import type { ProgressMap } from "../../../../course/progress-rules";
+import type { CompletedDays, ProgressMap } from "../../../../course/progress-rules";
 import type { TaskStatus } from "../../../../course/progress-status";
 import type { Role } from "../../../../course/roles";
 import { api } from "../../../lib/api";
@@ -8,19 +8,27 @@ import { useProfile } from "../../../lib/profile";
 import { sessionQuery } from "../../../lib/session";
 import { toast } from "../../../lib/toast";
 
+const NO_PROGRESS: ProgressMap = {};
+const NO_COMPLETED_DAYS: CompletedDays = [];
+
+/** What GET /api/progress and a save answer: the task map, and the days completed once (decision 030). */
 export interface ProgressResponse {
   progress: ProgressMap;
+  completedDays: CompletedDays;
+}
+
+/** An answer from a server without completed days (an older instance) is read as having none. */
+function learnerProgressOf(answer: Pick<ProgressResponse, "progress"> & Partial<ProgressResponse>): ProgressResponse {
+  return { progress: answer.progress, completedDays: answer.completedDays ?? NO_COMPLETED_DAYS };
 }
 
 export const progressQueryKey = ["progress"] as const;
 
 export const progressQuery = queryOptions({
   queryKey: progressQueryKey,
-  queryFn: async () => (await api<ProgressResponse>("/api/progress")).progress,
+  queryFn: async () => learnerProgressOf(await api<ProgressResponse>("/api/progress")),
   staleTime: 30_000,
 });
-
-const NO_PROGRESS: ProgressMap = {};
 
 export type LearnerState =
   | { isPending: true }
@@ -30,6 +38,11 @@ export type LearnerState =
       role: Role | null;
       /** The viewer's own progress; empty for visitors, and while it could not be read. */
       progress: ProgressMap;
+      /**
+       * The days the viewer completed once: they keep the days after them open after the course adds
+       * a task to them (decision 030). None (or absent) for visitors.
+       */
+      completedDays?: CompletedDays;
       /**
        * Not known yet, shown as a visitor (useLearner's `asVisitorWhilePending`): the page must not
        * act on it (save progress, or tell the viewer to sign in) until the session is read.
@@ -41,14 +54,14 @@ export type LearnerState =
 export type Learner = Extract<LearnerState, { isPending: false }>;
 
 const PENDING: LearnerState = { isPending: true };
-const VISITOR: Learner = { isPending: false, signedIn: false, role: null, progress: NO_PROGRESS };
-const PROVISIONAL_VISITOR: Learner = {
+const VISITOR: Learner = {
   isPending: false,
   signedIn: false,
   role: null,
   progress: NO_PROGRESS,
-  provisional: true,
+  completedDays: NO_COMPLETED_DAYS,
 };
+const PROVISIONAL_VISITOR: Learner = { ...VISITOR, provisional: true };
 
 /**
  * Who is looking at the course and how far they are. Visitors get an empty map and no request is
@@ -68,8 +81,12 @@ export function useLearner({ asVisitorWhilePending = false } = {}): LearnerState
   if (query.isError && profile) console.error("Could not read progress", query.error);
   // The same object while nothing changes, so pages can skip drawing again (memo, useDeferredValue).
   const role = profile?.role ?? null;
-  const progress = query.data ?? NO_PROGRESS;
-  const learner = useMemo((): Learner => ({ isPending: false, signedIn: true, role, progress }), [role, progress]);
+  const progress = query.data?.progress ?? NO_PROGRESS;
+  const completedDays = query.data?.completedDays ?? NO_COMPLETED_DAYS;
+  const learner = useMemo(
+    (): Learner => ({ isPending: false, signedIn: true, role, progress, completedDays }),
+    [role, progress, completedDays],
+  );
   const pending = asVisitorWhilePending ? PROVISIONAL_VISITOR : PENDING;
   if (isPending) return pending;
   if (!profile) return VISITOR;
@@ -97,7 +114,7 @@ export function useSaveTask() {
   return useMutation({
     mutationFn: ({ status, ...task }: TaskRef & { status: Exclude<TaskStatus, "not-started"> }) =>
       saveTaskStatus(task, status),
-    onSuccess: ({ progress }) => queryClient.setQueryData(progressQueryKey, progress),
+    onSuccess: (answer) => queryClient.setQueryData(progressQueryKey, learnerProgressOf(answer)),
     onError: (error) => {
       console.error("Could not save progress", error);
       toast({ title: "Progress Update Failed", description: "Could not save your progress.", variant: "destructive" });

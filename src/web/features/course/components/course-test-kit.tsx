@@ -1,9 +1,9 @@
 import { renderHook, screen, waitFor } from "@testing-library/react";
 import { expect, vi } from "vitest";
-import type { ProgressMap } from "../../../../course/progress-rules";
+import type { CompletedDays, ProgressMap } from "../../../../course/progress-rules";
 import type { Role } from "../../../../course/roles";
 import { dismissToast, useCurrentToast } from "../../../lib/toast";
-import { makeProfile, stubApi } from "../../../testing/fake-api";
+import { json, makeProfile, stubApi } from "../../../testing/fake-api";
 import { setSession, signedInAs, signedOut } from "../../../testing/fake-auth-client";
 import { fakeProgressApi } from "../../../testing/fake-progress";
 import { OUTLINE } from "../course-data";
@@ -13,12 +13,26 @@ import { OUTLINE } from "../course-data";
  * `vi.mock("<path>/lib/auth-client", () => import("<path>/testing/fake-auth-client"))`.
  */
 
-/** Signs in a learner (or staff) whose stored progress is `progress`; returns the fake progress API. */
-export function signIn(progress: ProgressMap = {}, { role = "Student" as Role, failWrites = false } = {}) {
+/**
+ * Signs in a learner (or staff) whose stored progress is `progress`, and who completed the days
+ * `completedDays` once (decision 030: the progress answers carry them); returns the fake progress API.
+ */
+export function signIn(
+  progress: ProgressMap = {},
+  {
+    role = "Student" as Role,
+    failWrites = false,
+    completedDays = [] as CompletedDays,
+  }: { role?: Role; failWrites?: boolean; completedDays?: CompletedDays } = {},
+) {
   const profile = makeProfile({ role });
   setSession(signedInAs(profile.id));
   const store = fakeProgressApi(progress, { failWrites });
-  const fetchMock = stubApi(profile, store.handler);
+  const fetchMock = stubApi(profile, (request) => {
+    const answer = store.handler(request);
+    if (answer?.ok) return json(answer.status, { progress: store.progress, completedDays });
+    return answer;
+  });
   return { store, fetchMock };
 }
 

@@ -1,16 +1,27 @@
 import { Award, Sparkles, Trophy } from "lucide-react";
 import type { Chapter } from "../../../../../course/course";
-import { type Badge, chapterBadges, type ProgressMap } from "../../../../../course/progress-rules";
+import { type Badge, type CompletedDays, chapterBadges, type ProgressMap } from "../../../../../course/progress-rules";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../../components/ui/card";
 import { cn } from "../../../../lib/cn";
 import { OUTLINE } from "../../course-data";
 
 const BADGE_ICONS = { invitation: Sparkles, "day-mission": Award, "chapter-complete": Trophy } as const;
 
-/** The chapter's badges (spec section 4): an invitation until a day is complete, then one badge per complete day. */
-export function BadgesPanel({ chapter, progress }: { chapter: Chapter; progress: ProgressMap }) {
+/**
+ * The chapter's badges (spec section 4): an invitation until a day is complete, then one badge per
+ * complete day. A day completed once keeps its badge after the course adds a task to it (decision 030).
+ */
+export function BadgesPanel({
+  chapter,
+  progress,
+  completedDays,
+}: {
+  chapter: Chapter;
+  progress: ProgressMap;
+  completedDays?: CompletedDays;
+}) {
   const days = OUTLINE.filter((day) => day.chapterId === chapter.id);
-  const badges = chapterBadges(days, progress, chapter.number);
+  const badges = chapterBadges(days, progress, chapter.number, completedDays);
   return (
     <Card>
       <CardHeader>

@@ -69,6 +69,18 @@ describe("chapter overview", () => {
     expect(within(rows()[2]!).queryByRole("link")).not.toBeInTheDocument();
   });
 
+  it("keeps day 2 open and the Day 1 Mission badge for a learner who completed day 1 once, after it gained a task", async () => {
+    const progress = completedDays(1);
+    delete progress["chapter-1"]!["day-1"]![CHAPTER_1!.days[0]!.tasks.at(-1)!.id];
+    signIn(progress, { completedDays: [{ chapterId: "chapter-1", dayId: "day-1" }] });
+    await openChapter("/chapter-1");
+    expect(badges()).toEqual(["Day 1 Mission"]);
+    expect(within(rows()[0]!).getByText("In progress")).toBeInTheDocument();
+    expect(within(rows()[1]!).getByRole("link", { name: "Day 2" })).toHaveAttribute("href", "/chapter-1/day-2");
+    expect(within(rows()[1]!).getByText("Not started")).toBeInTheDocument();
+    expect(within(rows()[2]!).queryByRole("link")).not.toBeInTheDocument();
+  });
+
   it("awards Chapter 1 Complete with four days complete", async () => {
     signIn(completedDays(4));
     await openChapter("/chapter-1");

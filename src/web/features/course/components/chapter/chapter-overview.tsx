@@ -39,12 +39,19 @@ export function ChapterOverview({ chapter }: { chapter: Chapter }) {
       <Breadcrumbs items={[{ label: "My Journey", to: paths.progress }, { label: `Chapter ${chapter.number}` }]} />
       <div className="space-y-8">
         {!learner.signedIn && <SignUpPrompt />}
-        {!chapter.comingSoon && <BadgesPanel chapter={chapter} progress={learner.progress} />}
+        {!chapter.comingSoon && (
+          <BadgesPanel chapter={chapter} progress={learner.progress} completedDays={learner.completedDays} />
+        )}
         <section aria-labelledby="days-heading" className="space-y-3">
           <h2 id="days-heading" className="text-2xl font-semibold tracking-tight">
             {chapter.comingSoon ? "Days coming soon" : "Days"}
           </h2>
-          <DayTable chapter={chapter} progress={learner.progress} viewer={learner} />
+          <DayTable
+            chapter={chapter}
+            progress={learner.progress}
+            completedDays={learner.completedDays}
+            viewer={learner}
+          />
         </section>
       </div>
     </Page>

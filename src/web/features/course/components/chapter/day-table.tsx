@@ -1,7 +1,7 @@
 import { Lock } from "lucide-react";
 import { Link } from "react-router";
 import type { Chapter } from "../../../../../course/course";
-import type { ProgressMap, Viewer } from "../../../../../course/progress-rules";
+import type { CompletedDays, ProgressMap, Viewer } from "../../../../../course/progress-rules";
 import { coursePaths } from "../../../../config/paths";
 import { cn } from "../../../../lib/cn";
 import { StatusIcon } from "../status-icon";
@@ -11,7 +11,17 @@ import { dayView } from "./day-display-status";
  * A chapter's days: number, subtopic (the day's mission), learning goal and status. A day the
  * viewer may open links to it; a locked day shows a lock and is not a link.
  */
-export function DayTable({ chapter, progress, viewer }: { chapter: Chapter; progress: ProgressMap; viewer: Viewer }) {
+export function DayTable({
+  chapter,
+  progress,
+  completedDays,
+  viewer,
+}: {
+  chapter: Chapter;
+  progress: ProgressMap;
+  completedDays?: CompletedDays;
+  viewer: Viewer;
+}) {
   return (
     <table className="w-full border-collapse text-left text-sm sm:text-base">
       <caption className="sr-only">Days of Chapter {chapter.number}</caption>
@@ -33,7 +43,7 @@ export function DayTable({ chapter, progress, viewer }: { chapter: Chapter; prog
       </thead>
       <tbody>
         {chapter.days.map((day) => {
-          const view = dayView(progress, viewer, chapter.id, day.id);
+          const view = dayView(progress, viewer, chapter.id, day.id, completedDays);
           return (
             <tr
               key={day.id}

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Chapter, Day } from "../../../../../course/course";
-import { type ProgressMap, taskStatus, type Viewer } from "../../../../../course/progress-rules";
+import { type CompletedDays, type ProgressMap, taskStatus, type Viewer } from "../../../../../course/progress-rules";
 import { coursePaths } from "../../../../config/paths";
 import { cn } from "../../../../lib/cn";
 import { dayView } from "../chapter/day-display-status";
@@ -15,17 +15,20 @@ export function JourneyDay({
   chapter,
   day,
   progress,
+  completedDays,
   viewer,
   tutorFeedback,
 }: {
   chapter: Chapter;
   day: Day;
   progress: ProgressMap | null;
+  /** The days the learner completed once: they keep the days after them open (decision 030). */
+  completedDays?: CompletedDays;
   viewer: Viewer;
   /** Feedback from the learner's tutor on this day, shown under its tasks. */
   tutorFeedback?: ReactNode;
 }) {
-  const view = progress && dayView(progress, viewer, chapter.id, day.id);
+  const view = progress && dayView(progress, viewer, chapter.id, day.id, completedDays);
   const name = `Day ${day.number} — ${day.subtopic}`;
   return (
     <li className={cn("rounded-lg border p-4", !view || view.unlocked ? "bg-card" : "bg-muted/50")}>

@@ -113,6 +113,37 @@ describe("My Journey", () => {
     expect(within(dayEntry("chapter-1", "day-3")).queryByRole("link")).not.toBeInTheDocument();
   });
 
+  it("keeps day 2 open for a learner who completed day 1 once, after day 1 gained a task (decision 030)", async () => {
+    // Day 1 as a learner has it once the course adds a task to it: every task but the new one completed.
+    const day1Tasks = findDay(COURSE, "chapter-1", "day-1")!.day.tasks;
+    const newTask = day1Tasks.at(-1)!;
+    const progress = completedDays(1);
+    delete progress["chapter-1"]!["day-1"]![newTask.id];
+    signIn(progress, { completedDays: [{ chapterId: "chapter-1", dayId: "day-1" }] });
+    await openJourney();
+
+    const day1 = dayEntry("chapter-1", "day-1");
+    expect(dayStatusOf(day1)).toBe("In progress");
+    const tasks = within(within(day1).getByRole("list", { name: "Day 1 tasks" })).getAllByRole("listitem");
+    expect(tasks.at(-1)!.textContent).toBe(`Not started${newTask.label}`);
+    const day2 = dayEntry("chapter-1", "day-2");
+    expect(dayStatusOf(day2)).toBe("Not started");
+    expect(within(day2).getByRole("link", { name: dayName("chapter-1", "day-2") })).toHaveAttribute(
+      "href",
+      "/chapter-1/day-2",
+    );
+    expect(within(dayEntry("chapter-1", "day-3")).queryByRole("link")).not.toBeInTheDocument();
+  });
+
+  it("keeps day 2 locked when day 1 has a task not done and was never completed", async () => {
+    const progress = completedDays(1);
+    delete progress["chapter-1"]!["day-1"]![findDay(COURSE, "chapter-1", "day-1")!.day.tasks.at(-1)!.id];
+    signIn(progress);
+    await openJourney();
+    expect(dayStatusOf(dayEntry("chapter-1", "day-2"))).toBe("Locked");
+    expect(within(dayEntry("chapter-1", "day-2")).queryByRole("link")).not.toBeInTheDocument();
+  });
+
   it("shows a tutor every day open", async () => {
     signIn({}, { role: "Tutor" });
     await openJourney();

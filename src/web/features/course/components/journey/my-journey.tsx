@@ -1,6 +1,6 @@
 import { memo, type ReactNode } from "react";
 import type { Chapter, Day } from "../../../../../course/course";
-import type { ProgressMap, Viewer } from "../../../../../course/progress-rules";
+import type { CompletedDays, ProgressMap, Viewer } from "../../../../../course/progress-rules";
 import { COURSE } from "../../course-data";
 import { JourneyDay } from "./journey-day";
 import { VocabularyProgress } from "./vocabulary-progress";
@@ -24,10 +24,11 @@ export const MyJourney = memo(function MyJourney({
   learner,
   renderTutorFeedback,
 }: {
-  learner: (Viewer & { progress: ProgressMap }) | null;
+  learner: (Viewer & { progress: ProgressMap; completedDays?: CompletedDays }) | null;
   renderTutorFeedback?: (chapter: Chapter, day: Day) => ReactNode;
 }) {
   const progress = learner?.progress ?? null;
+  const completedDays = learner?.completedDays;
   const viewer: Viewer = learner ?? { signedIn: false };
   return (
     <div className="space-y-10">
@@ -49,6 +50,7 @@ export const MyJourney = memo(function MyJourney({
                   chapter={chapter}
                   day={day}
                   progress={progress}
+                  completedDays={completedDays}
                   viewer={viewer}
                   tutorFeedback={progress && renderTutorFeedback?.(chapter, day)}
                 />

@@ -1,0 +1,126 @@
+// npm run content:check (tsx scripts/content-check.ts): checks the whole course before it ships.
+//
+// - every content/chapter-<n>.json against the schema (src/course/content-schema.ts): fields, task
+//   references, ids, and spoken text the speech voice reads wrongly (digits, "RM", "x2", the words in
+//   MISREAD_WORDS) without a `say` pronunciation text, or in one;
+// - every spoken item and whole-dialogue recording has its clip, made from the text now spoken
+//   (course-audio.manifest.json, the same rule as `node scripts/media/course-audio.mjs --check`), and
+//   no clip is left over;
+// - the other media the content names (the notes videos) exist (loadCourse(), as at server start).
+//
+// Prints one line per problem naming the file and the path of the field, and exits 1; or
+// "Course content OK: N days, M spoken lines, K clips".
+
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ContentError, parseChapters } from "../src/course/content-schema.ts";
+import { type Chapter, daySpokenItems } from "../src/course/course.ts";
+import { loadCourse } from "../src/server/course/content.ts";
+import { type ChapterFile, type CourseAudioStatus, courseAudioStatus, readChapters } from "./media/course-audio.mjs";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+export interface ContentCheckOptions {
+  contentDir?: string;
+  publicDir?: string;
+  manifestFile?: string;
+}
+
+export interface ContentCheckResult {
+  /** One line each: `content/chapter-1.json: days.0.vocabulary.2.malay: …`. Empty when all is well. */
+  problems: string[];
+  days: number;
+  spokenLines: number;
+  clips: number;
+}
+
+export function checkContent({
+  contentDir = path.join(ROOT, "content"),
+  publicDir = path.join(ROOT, "public"),
+  manifestFile = path.join(ROOT, "scripts/media/course-audio.manifest.json"),
+}: ContentCheckOptions = {}): ContentCheckResult {
+  const result: ContentCheckResult = { problems: [], days: 0, spokenLines: 0, clips: 0 };
+  const problems = result.problems;
+  const collect = (error: unknown) => {
+    if (error instanceof ContentError) problems.push(...error.problems.map((line) => `${error.file}: ${line}`));
+    else problems.push((error as Error).message);
+  };
+
+  let files: ChapterFile[];
+  try {
+    files = readChapters(contentDir);
+  } catch (error) {
+    collect(error);
+    return result;
+  }
+  if (files.length === 0) {
+    problems.push(`${path.relative(process.cwd(), contentDir) || contentDir}: no chapter-<n>.json files`);
+    return result;
+  }
+
+  // Each file on its own, so every file's problems are listed, then the course as a whole.
+  for (const file of files) {
+    try {
+      parseChapters([file]);
+    } catch (error) {
+      collect(error);
+    }
+  }
+  if (problems.length > 0) return result;
+  let chapters: Chapter[];
+  try {
+    chapters = parseChapters(files);
+  } catch (error) {
+    collect(error);
+    return result;
+  }
+  for (const chapter of chapters) {
+    result.days += chapter.days.length;
+    for (const day of chapter.days) result.spokenLines += daySpokenItems(chapter, day).length;
+  }
+
+  // The clips, against what the content now says.
+  let audio: CourseAudioStatus;
+  try {
+    audio = courseAudioStatus({ contentDir, publicDir, manifestFile });
+  } catch (error) {
+    collect(error);
+    return result;
+  }
+  result.clips = audio.clips.length;
+  const what = (clip: { lines?: unknown }) => (clip.lines ? "its whole-dialogue clip" : "its clip");
+  for (const clip of audio.missing) {
+    problems.push(`${clip.file}: ${clip.field}: ${what(clip)} ${clip.path} is missing; run npm run media:course`);
+  }
+  for (const clip of audio.outdated) {
+    problems.push(
+      `${clip.file}: ${clip.field}: ${what(clip)} ${clip.path} was made from other text than it now speaks; run npm run media:course`,
+    );
+  }
+  for (const mediaPath of audio.unused) {
+    problems.push(`public${mediaPath}: no content uses this clip; npm run media:course removes it`);
+  }
+
+  // Everything else the content names (videos, posters, captions), as the server checks it at start.
+  // Missing clips are reported above with the field they belong to.
+  try {
+    loadCourse({ contentDir, publicDir });
+  } catch (error) {
+    if (!(error instanceof ContentError)) throw error;
+    const reported = audio.missing.map((clip) => clip.path);
+    for (const line of error.problems) {
+      if (!reported.some((mediaPath) => line.includes(mediaPath))) problems.push(`${error.file}: ${line}`);
+    }
+  }
+  return result;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { problems, days, spokenLines, clips } = checkContent();
+  if (problems.length > 0) {
+    for (const problem of problems) console.error(problem);
+    console.error(`${problems.length} problem${problems.length === 1 ? "" : "s"} in the course content.`);
+    process.exit(1);
+  }
+  console.log(`Course content OK: ${days} days, ${spokenLines} spoken lines, ${clips} clips`);
+}

@@ -1,0 +1,194 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { FIXTURE_COURSE } from "../../tests/fixtures/course";
+import { parseChapters } from "./content-schema";
+import { EXERCISE_KINDS, givenSchema, isPracticeTask } from "./exercise-schema";
+import { MAX_TYPED_LENGTH } from "./grading";
+
+/** The fixture's chapter as content (the parsed form is valid input), to break one field at a time. */
+const chapter = () =>
+  structuredClone(FIXTURE_COURSE[0]!) as unknown as {
+    days: Array<{ tasks: Array<{ id: string }>; codebook: { cards: { taskId: string }; practice: Practice } }>;
+  };
+type Practice = { taskId: string; items: Array<Record<string, unknown>> };
+
+function problemsOf(data: unknown): string[] {
+  try {
+    parseChapters([{ file: "fixture.json", data }]);
+    return [];
+  } catch (error) {
+    return (error as { problems: string[] }).problems;
+  }
+}
+
+const practiceOf = (data: ReturnType<typeof chapter>) => data.days[0]!.codebook.practice;
+
+describe("a practice set in a day's Codebook", () => {
+  it("holds items of every exercise kind (the fixture course)", () => {
+    expect(problemsOf(chapter())).toEqual([]);
+    expect(new Set(practiceOf(chapter()).items.map((item) => item.kind))).toEqual(new Set(EXERCISE_KINDS));
+    expect(EXERCISE_KINDS).toHaveLength(8);
+  });
+
+  it("needs a task that is one of the day's tasks", () => {
+    const data = chapter();
+    practiceOf(data).taskId = "codebook:quiz";
+    expect(problemsOf(data)).toEqual([
+      'days.0.codebook.practice.taskId: "codebook:quiz" is not one of the day\'s tasks',
+    ]);
+  });
+
+  it("needs a task of its own: not one another block completes", () => {
+    const data = chapter();
+    practiceOf(data).taskId = data.days[0]!.codebook.cards.taskId;
+    expect(problemsOf(data)).toEqual([
+      'days.0.codebook.practice.taskId: "codebook:review-vocab" is completed by another block of the day; a practice set needs a task of its own',
+    ]);
+  });
+
+  it("needs item ids unique within the set", () => {
+    const data = chapter();
+    practiceOf(data).items[3]!.id = practiceOf(data).items[0]!.id;
+    expect(problemsOf(data)).toEqual([
+      'days.0.codebook.practice.items.3.id: "what-alex-ordered" is used twice in this practice set',
+    ]);
+  });
+
+  it("needs at least one item", () => {
+    const data = chapter();
+    practiceOf(data).items = [];
+    expect(problemsOf(data)).toEqual(["days.0.codebook.practice.items: a practice set has at least one item"]);
+  });
+
+  it("plays only clips of the day's spoken items", () => {
+    const data = chapter();
+    practiceOf(data).items[1]!.audio = "line-nowhere";
+    expect(problemsOf(data)).toEqual([
+      'days.0.codebook.practice.items.1.audio: "line-nowhere" is not a spoken item of this day (vocabulary, story line or card)',
+    ]);
+  });
+
+  it.each([
+    [
+      "a comprehension item with two choices",
+      0,
+      (item: Record<string, unknown>) => {
+        item.choices = (item.choices as unknown[]).slice(0, 2);
+      },
+      "days.0.codebook.practice.items.0.choices: has 3 or 4 choices",
+    ],
+    [
+      "a right answer that is not a choice",
+      0,
+      (item: Record<string, unknown>) => {
+        item.answer = "coffee";
+      },
+      'days.0.codebook.practice.items.0.answer: "coffee" is not one of the item\'s choices',
+    ],
+    [
+      "a listening item without its clip",
+      1,
+      (item: Record<string, unknown>) => {
+        delete item.audio;
+      },
+      "days.0.codebook.practice.items.1.audio: Invalid input: expected string, received undefined",
+    ],
+    [
+      "a tile order naming no tile",
+      2,
+      (item: Record<string, unknown>) => {
+        (item.answers as string[][])[1]![0] = "kami";
+      },
+      'days.0.codebook.practice.items.2.answers.1.0: "kami" is not one of the item\'s tiles',
+    ],
+    [
+      "a typed item without answers",
+      3,
+      (item: Record<string, unknown>) => {
+        item.answers = [];
+      },
+      "days.0.codebook.practice.items.3.answers: lists at least one right answer",
+    ],
+    [
+      "a pair id used twice",
+      5,
+      (item: Record<string, unknown>) => {
+        (item.pairs as Array<{ id: string }>)[2]!.id = "pagi";
+      },
+      'days.0.codebook.practice.items.5.pairs.2.id: pair "pagi" is used twice in this item',
+    ],
+    [
+      "a price that is not one",
+      6,
+      (item: Record<string, unknown>) => {
+        item.price = "seven fifty";
+      },
+      'days.0.codebook.practice.items.6.price: must be a price such as "RM 7.50"',
+    ],
+    [
+      "an unknown kind",
+      7,
+      (item: Record<string, unknown>) => {
+        item.kind = "essay";
+      },
+      "days.0.codebook.practice.items.7.kind: Invalid discriminator value. Expected 'comprehension' | 'listen-choose' | 'build-sentence' | 'type-heard' | 'type-malay' | 'match-pairs' | 'type-price' | 'choose-price'",
+    ],
+    [
+      "a field items do not have",
+      4,
+      (item: Record<string, unknown>) => {
+        item.hint = "Say thanks";
+      },
+      'days.0.codebook.practice.items.4: Unrecognized key: "hint"',
+    ],
+  ])("refuses %s", (_name, index, breakIt, problem) => {
+    const data = chapter();
+    breakIt(practiceOf(data).items[index]!);
+    expect(problemsOf(data)).toEqual([problem]);
+  });
+
+  it("is not in the real content yet: day 1 stays completable without the practice UI", () => {
+    const read = (file: string) => ({ file, data: JSON.parse(readFileSync(file, "utf8")) as unknown });
+    const course = parseChapters([read("content/chapter-1.json"), read("content/chapter-2.json")]);
+    expect(course.flatMap((each) => each.days).filter((day) => day.codebook?.practice)).toEqual([]);
+  });
+
+  it("makes its task a practice task, and no other", () => {
+    expect(
+      isPracticeTask(FIXTURE_COURSE, { chapterId: "chapter-1", dayId: "day-1", taskId: "codebook:practice" }),
+    ).toBe(true);
+    expect(
+      isPracticeTask(FIXTURE_COURSE, { chapterId: "chapter-1", dayId: "day-1", taskId: "story:read-setting" }),
+    ).toBe(false);
+    expect(
+      isPracticeTask(FIXTURE_COURSE, { chapterId: "chapter-1", dayId: "day-3", taskId: "codebook:practice" }),
+    ).toBe(false);
+  });
+});
+
+describe("givenSchema", () => {
+  it("takes the four forms of answer and nothing else", () => {
+    expect(givenSchema.safeParse({ choiceId: "a" }).success).toBe(true);
+    expect(givenSchema.safeParse({ tileIds: ["a", "b"] }).success).toBe(true);
+    expect(givenSchema.safeParse({ text: "Saya" }).success).toBe(true);
+    expect(givenSchema.safeParse({ pairs: [{ malay: "a", english: "a" }] }).success).toBe(true);
+    for (const wrong of [
+      {},
+      { choiceId: 1 },
+      { choiceId: "a", text: "b" },
+      { tileIds: [] },
+      "a",
+      null,
+      { pairs: [{}] },
+    ]) {
+      expect(givenSchema.safeParse(wrong).success, JSON.stringify(wrong)).toBe(false);
+    }
+  });
+
+  it("refuses empty and overlong text, and stores a lone surrogate as U+FFFD", () => {
+    expect(givenSchema.safeParse({ text: "   " }).error?.issues[0]?.message).toBe("Type an answer first.");
+    expect(givenSchema.safeParse({ text: "a".repeat(MAX_TYPED_LENGTH + 1) }).success).toBe(false);
+    expect(givenSchema.parse({ text: "kopi\ud800" })).toEqual({ text: "kopi\ufffd" });
+    expect(givenSchema.parse({ text: "😀" })).toEqual({ text: "😀" });
+  });
+});

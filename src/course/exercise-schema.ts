@@ -1,0 +1,251 @@
+import { z } from "zod";
+import type { Chapter, Day } from "./course.ts";
+import { MAX_TYPED_LENGTH, parsePrice } from "./grading.ts";
+
+/**
+ * Graded exercise items (/work/shared/CONTENT.md, "Exercise types") and the answers a learner gives
+ * to them. A practice set is a Codebook block (`codebook.practice` in content-schema.ts): a task whose
+ * items the learner answers, graded by src/course/grading.ts on the server and in the browser.
+ */
+
+// The same rules as content-schema.ts's ids and text, which imports this file.
+const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be lower-case words joined by hyphens");
+const text = z.string().trim().min(1, "must not be empty");
+
+const price = z.string().refine((value) => parsePrice(value) !== null, 'must be a price such as "RM 7.50"');
+
+/** A choice of a choose-one item: its id is what the learner's answer names. */
+const choiceSchema = z.strictObject({ id: slug, text });
+/** A word tile of build-the-sentence; two tiles may carry the same word. */
+const tileSchema = z.strictObject({ id: slug, text });
+/** A pair of match-pairs: the learner links each Malay side to its English side. */
+const pairSchema = z.strictObject({ id: slug, malay: text, english: text });
+
+/**
+ * Fields every item has. `audio` names a spoken item of the same day (a vocabulary entry, a story
+ * line, a card): the clip the learner hears for listening items, and the right answer's clip in the
+ * feedback of every item. Its file is courseAudioPath(chapter, day, audio), so items need no media
+ * of their own.
+ */
+const itemFields = {
+  /** Unique within its practice set. */
+  id: slug,
+  /** The instruction or question shown above the item. */
+  prompt: text,
+};
+const listenedTo = slug;
+const rightAnswerAudio = slug.optional();
+
+type IssueAdder = (path: (string | number)[], message: string) => void;
+
+function checkUnique(ids: readonly string[], at: string, add: IssueAdder, what: string) {
+  const seen = new Set<string>();
+  ids.forEach((id, index) => {
+    if (seen.has(id)) add([at, index, "id"], `${what} "${id}" is used twice in this item`);
+    seen.add(id);
+  });
+}
+
+function refineChoices(item: { choices: readonly { id: string }[]; answer: string }, context: z.RefinementCtx): void {
+  const add: IssueAdder = (path, message) => context.addIssue({ code: "custom", path, message });
+  checkUnique(
+    item.choices.map((choice) => choice.id),
+    "choices",
+    add,
+    "choice",
+  );
+  if (!item.choices.some((choice) => choice.id === item.answer)) {
+    add(["answer"], `"${item.answer}" is not one of the item's choices`);
+  }
+}
+
+/** Comprehension: a question about the story, 3-4 choices, one right. */
+export const comprehensionItemSchema = z
+  .strictObject({
+    ...itemFields,
+    kind: z.literal("comprehension"),
+    choices: z.array(choiceSchema).min(3, "has 3 or 4 choices").max(4, "has 3 or 4 choices"),
+    answer: slug,
+    audio: rightAnswerAudio,
+  })
+  .superRefine(refineChoices);
+
+/** Listen and choose: hear a line (`audio`), pick its meaning or the Malay heard. */
+export const listenChooseItemSchema = z
+  .strictObject({
+    ...itemFields,
+    kind: z.literal("listen-choose"),
+    audio: listenedTo,
+    choices: z.array(choiceSchema).min(2, "has 2 to 4 choices").max(4, "has 2 to 4 choices"),
+    answer: slug,
+  })
+  .superRefine(refineChoices);
+
+/**
+ * Build the sentence: English shown, Malay built from word tiles (some may be extra). Each of
+ * `answers` is a right order of tile ids, the first shown in feedback; orders are compared by the
+ * tiles' words, so two tiles with the same word are interchangeable.
+ */
+export const buildSentenceItemSchema = z
+  .strictObject({
+    ...itemFields,
+    kind: z.literal("build-sentence"),
+    english: text,
+    tiles: z.array(tileSchema).min(2, "has 2 to 16 tiles").max(16, "has 2 to 16 tiles"),
+    answers: z.array(z.array(slug).min(1)).min(1, "lists at least one right order"),
+    audio: rightAnswerAudio,
+  })
+  .superRefine((item, context) => {
+    const add: IssueAdder = (path, message) => context.addIssue({ code: "custom", path, message });
+    checkUnique(
+      item.tiles.map((tile) => tile.id),
+      "tiles",
+      add,
+      "tile",
+    );
+    const tileIds = new Set(item.tiles.map((tile) => tile.id));
+    item.answers.forEach((order, answerIndex) => {
+      order.forEach((id, index) => {
+        if (!tileIds.has(id)) add(["answers", answerIndex, index], `"${id}" is not one of the item's tiles`);
+        else if (order.indexOf(id) !== index) add(["answers", answerIndex, index], `tile "${id}" is used twice`);
+      });
+    });
+  });
+
+/** Accepted typed answers: the first is the form feedback shows when nothing was close. */
+const typedAnswers = z.array(text).min(1, "lists at least one right answer");
+
+/** Type what you hear: the Malay of the clip `audio`, typed. */
+export const typeHeardItemSchema = z.strictObject({
+  ...itemFields,
+  kind: z.literal("type-heard"),
+  audio: listenedTo,
+  answers: typedAnswers,
+});
+
+/** Type the Malay: English shown, the Malay typed; every listed answer is right. */
+export const typeMalayItemSchema = z.strictObject({
+  ...itemFields,
+  kind: z.literal("type-malay"),
+  english: text,
+  answers: typedAnswers,
+  audio: rightAnswerAudio,
+});
+
+/** Match pairs: every Malay side linked to its English side. */
+export const matchPairsItemSchema = z
+  .strictObject({
+    ...itemFields,
+    kind: z.literal("match-pairs"),
+    pairs: z.array(pairSchema).min(2, "has 2 to 8 pairs").max(8, "has 2 to 8 pairs"),
+  })
+  .superRefine((item, context) => {
+    checkUnique(
+      item.pairs.map((pair) => pair.id),
+      "pairs",
+      (path, message) => context.addIssue({ code: "custom", path, message }),
+      "pair",
+    );
+  });
+
+/** Numbers and prices, heard: the clip `audio` says a price; the learner types it ("RM 7.50"). */
+export const typePriceItemSchema = z.strictObject({
+  ...itemFields,
+  kind: z.literal("type-price"),
+  audio: listenedTo,
+  price,
+});
+
+/** Numbers and prices, seen: `price` shown; the learner chooses how it is said. */
+export const choosePriceItemSchema = z
+  .strictObject({
+    ...itemFields,
+    kind: z.literal("choose-price"),
+    price,
+    choices: z.array(choiceSchema).min(2, "has 2 to 4 choices").max(4, "has 2 to 4 choices"),
+    answer: slug,
+    audio: rightAnswerAudio,
+  })
+  .superRefine(refineChoices);
+
+export const exerciseItemSchema = z.discriminatedUnion("kind", [
+  comprehensionItemSchema,
+  listenChooseItemSchema,
+  buildSentenceItemSchema,
+  typeHeardItemSchema,
+  typeMalayItemSchema,
+  matchPairsItemSchema,
+  typePriceItemSchema,
+  choosePriceItemSchema,
+]);
+
+export type ExerciseItem = z.output<typeof exerciseItemSchema>;
+export type ExerciseKind = ExerciseItem["kind"];
+export const EXERCISE_KINDS = exerciseItemSchema.options.map((option) => option.shape.kind.value);
+
+/** A practice set as the course holds it: `codebook.practice` of a day. */
+export interface PracticeSet {
+  taskId: string;
+  title: string;
+  description: string;
+  items: ExerciseItem[];
+}
+
+// What a learner gives. Ids are bounded here and checked against the item in grading.ts.
+const givenId = z.string().min(1).max(100);
+
+export const choiceGivenSchema = z.strictObject({ choiceId: givenId });
+export const tilesGivenSchema = z.strictObject({ tileIds: z.array(givenId).min(1).max(16) });
+export const textGivenSchema = z.strictObject({
+  text: z
+    .string()
+    .max(MAX_TYPED_LENGTH, `The answer can be at most ${MAX_TYPED_LENGTH} characters.`)
+    .refine((value) => value.trim().length > 0, "Type an answer first.")
+    // A lone UTF-16 surrogate is no character: stored as U+FFFD, as PostgreSQL's text would have it.
+    .transform((value) => value.replace(/[\uD800-\uDFFF]/gu, "\uFFFD")),
+});
+export const pairsGivenSchema = z.strictObject({
+  pairs: z
+    .array(z.strictObject({ malay: givenId, english: givenId }))
+    .min(1)
+    .max(8),
+});
+
+/**
+ * An answer: `{ choiceId }` for comprehension, listen-choose and choose-price; `{ tileIds }` in the
+ * built order for build-sentence; `{ text }` for type-heard, type-malay and type-price; `{ pairs }`
+ * linking each pair's Malay side (its id) to an English side (a pair id) for match-pairs.
+ */
+export const givenSchema = z.union([choiceGivenSchema, tilesGivenSchema, textGivenSchema, pairsGivenSchema], {
+  error: 'The answer must be { "choiceId" }, { "tileIds" }, { "text" } or { "pairs" }.',
+});
+
+export type Given = z.output<typeof givenSchema>;
+export type ChoiceGiven = z.output<typeof choiceGivenSchema>;
+export type TilesGiven = z.output<typeof tilesGivenSchema>;
+export type TextGiven = z.output<typeof textGivenSchema>;
+export type PairsGiven = z.output<typeof pairsGivenSchema>;
+
+/** The practice set a day holds under this task id, if that task is one. */
+export function practiceSetOf(day: Day, taskId: string): PracticeSet | undefined {
+  const practice = day.codebook?.practice;
+  return practice?.taskId === taskId ? practice : undefined;
+}
+
+/** True when the course has a practice set under these ids: a task completed only by answering. */
+export function isPracticeTask(
+  course: readonly Chapter[],
+  target: { chapterId: string; dayId: string; taskId: string },
+): boolean {
+  const day = course
+    .find((chapter) => chapter.id === target.chapterId)
+    ?.days.find((candidate) => candidate.id === target.dayId);
+  return day !== undefined && practiceSetOf(day, target.taskId) !== undefined;
+}
+
+/** Spoken-item ids each item refers to (its `audio`), with where, for the day's content check. */
+export function itemAudioReferences(items: readonly ExerciseItem[]): { id: string; path: (string | number)[] }[] {
+  return items.flatMap((item, index) =>
+    "audio" in item && item.audio ? [{ id: item.audio, path: [index, "audio"] }] : [],
+  );
+}

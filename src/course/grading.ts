@@ -1,0 +1,261 @@
+import type { ExerciseItem, Given, PairsGiven } from "./exercise-schema.ts";
+
+/**
+ * Grading of exercise items: pure, the same on the server (which records the answer) and in the
+ * browser (which answers at once), and without zod, so the browser can grade without it.
+ * docs/decisions/032-graded-answers.md.
+ */
+
+/** Longer than any answer the course asks for, short enough to bound the work of grading. */
+export const MAX_TYPED_LENGTH = 200;
+
+/**
+ * A price as the course writes it and a learner may type it: "RM 7.50", "rm7.5", "7.50", "RM 1,200",
+ * "50 sen". Answers the amount in sen, or null when the text is not a price.
+ */
+export function parsePrice(input: string): number | null {
+  const value = input.trim().toLowerCase();
+  const sen = /^(\d{1,6})\s*sen$/.exec(value);
+  if (sen) return Number(sen[1]);
+  const ringgit = /^(?:rm\s*)?(\d{1,3}(?:,\d{3})+|\d{1,7})(?:\.(\d{1,2}))?$/.exec(value);
+  if (!ringgit) return null;
+  const whole = Number(ringgit[1]!.replaceAll(",", ""));
+  const cents = ringgit[2] === undefined ? 0 : Number(ringgit[2].padEnd(2, "0"));
+  return whole * 100 + cents;
+}
+
+/** How feedback shows a price: "RM 7.50", "RM 1,200.00". */
+export function formatPrice(sen: number): string {
+  const ringgit = Math.floor(sen / 100).toLocaleString("en-US");
+  return `RM ${ringgit}.${String(sen % 100).padStart(2, "0")}`;
+}
+
+/** "almost" is a near miss of typed text: not right (the item is asked again), but told so. */
+export const GRADES = ["right", "almost", "wrong"] as const;
+export type Grade = (typeof GRADES)[number];
+
+/** The right answer, for feedback: its text, the answer in the form a learner gives it, and its clip. */
+export interface RightAnswer {
+  text: string;
+  answer: Given;
+  /** A spoken item of the day (courseAudioPath gives its file), or null when the item has none. */
+  audioId: string | null;
+}
+
+export interface Graded {
+  grade: Grade;
+  correct: RightAnswer;
+}
+
+export interface GivenIssue {
+  path: string;
+  message: string;
+}
+
+const CHOICE_KINDS = ["comprehension", "listen-choose", "choose-price"] as const;
+const TEXT_KINDS = ["type-heard", "type-malay", "type-price"] as const;
+
+/** The form an item's answer takes, as the error for a given of another form says it. */
+function expectedForm(item: ExerciseItem): string {
+  switch (item.kind) {
+    case "comprehension":
+    case "listen-choose":
+    case "choose-price":
+      return '{ "choiceId" }';
+    case "build-sentence":
+      return '{ "tileIds" }';
+    case "match-pairs":
+      return '{ "pairs": [{ "malay", "english" }] }';
+    default:
+      return '{ "text" }';
+  }
+}
+
+/**
+ * Whether `given` is an answer to this item: the form its kind takes, naming only the item's own
+ * choices, tiles or pairs, a tile at most once, and every pair's two sides exactly once. An answer
+ * of the right form is graded, however wrong; anything else is refused before it is stored.
+ */
+export function checkGiven(item: ExerciseItem, given: Given): GivenIssue[] {
+  const wrongForm = [{ path: "given", message: `A ${item.kind} item is answered with ${expectedForm(item)}.` }];
+  if ((CHOICE_KINDS as readonly string[]).includes(item.kind)) {
+    if (!("choiceId" in given) || !("choices" in item)) return wrongForm;
+    return item.choices.some((choice) => choice.id === given.choiceId)
+      ? []
+      : [{ path: "given.choiceId", message: `"${given.choiceId}" is not one of this item's choices.` }];
+  }
+  if ((TEXT_KINDS as readonly string[]).includes(item.kind)) return "text" in given ? [] : wrongForm;
+  if (item.kind === "build-sentence") {
+    if (!("tileIds" in given)) return wrongForm;
+    const tiles = new Set(item.tiles.map((tile) => tile.id));
+    return given.tileIds.flatMap((id, index) => {
+      if (!tiles.has(id))
+        return [{ path: `given.tileIds.${index}`, message: `"${id}" is not one of this item's tiles.` }];
+      if (given.tileIds.indexOf(id) !== index) {
+        return [{ path: `given.tileIds.${index}`, message: `The tile "${id}" is used twice.` }];
+      }
+      return [];
+    });
+  }
+  if (item.kind === "match-pairs") {
+    if (!("pairs" in given)) return wrongForm;
+    return checkPairs(
+      item.pairs.map((pair) => pair.id),
+      given,
+    );
+  }
+  return wrongForm;
+}
+
+function checkPairs(ids: readonly string[], given: PairsGiven): GivenIssue[] {
+  const issues: GivenIssue[] = [];
+  if (given.pairs.length !== ids.length) {
+    issues.push({ path: "given.pairs", message: `Match all ${ids.length} pairs: each side once.` });
+  }
+  for (const side of ["malay", "english"] as const) {
+    const seen = new Set<string>();
+    given.pairs.forEach((pair, index) => {
+      const id = pair[side];
+      if (!ids.includes(id)) {
+        issues.push({ path: `given.pairs.${index}.${side}`, message: `"${id}" is not one of this item's pairs.` });
+      } else if (seen.has(id)) {
+        issues.push({ path: `given.pairs.${index}.${side}`, message: `"${id}" is matched twice.` });
+      }
+      seen.add(id);
+    });
+  }
+  return issues;
+}
+
+/**
+ * Typed text as it is compared: accents and other marks dropped, lower case, apostrophes removed,
+ * hyphens, other punctuation and symbols read as spaces, spaces collapsed and trimmed. "Kopi-O!"
+ * and "kopi o" are the same; so are "Café" and "cafe", and "Touch 'n Go" and "touch n go".
+ */
+export function normaliseTyped(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/['’‘`ʼ]/gu, "")
+    .replace(/[\p{P}\p{S}\p{Z}\s]+/gu, " ")
+    .trim();
+}
+
+/**
+ * The Damerau-Levenshtein distance (optimal string alignment) between two strings, by code point:
+ * insertions, deletions, substitutions and swaps of two neighbours each count one.
+ */
+export function editDistance(a: string, b: string): number {
+  const s = [...a];
+  const t = [...b];
+  let previous2: number[] = [];
+  let previous = Array.from({ length: t.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= s.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= t.length; j++) {
+      const cost = s[i - 1] === t[j - 1] ? 0 : 1;
+      let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1])
+        best = Math.min(best, previous2[j - 2]! + 1);
+      current.push(best);
+    }
+    previous2 = previous;
+    previous = current;
+  }
+  return previous[t.length]!;
+}
+
+/**
+ * How far (in edits, after normalisation) a typed answer may be from a right one and be "almost":
+ * none for words of up to three letters (tak and nak differ by one and mean no and want), one up
+ * to nine characters, two from ten.
+ */
+export function almostDistance(rightAnswer: string): number {
+  const length = [...rightAnswer].length;
+  if (length <= 3) return 0;
+  return length < 10 ? 1 : 2;
+}
+
+/** Grades typed text against the accepted answers; feedback shows the nearest one as written. */
+function gradeTyped(answers: readonly string[], text: string): { grade: Grade; shown: string } {
+  const typed = normaliseTyped(text.slice(0, MAX_TYPED_LENGTH));
+  let nearest = { answer: answers[0]!, distance: Number.POSITIVE_INFINITY, allowed: 0 };
+  for (const answer of answers) {
+    const right = normaliseTyped(answer);
+    const distance = typed === right ? 0 : editDistance(typed, right);
+    if (distance < nearest.distance) nearest = { answer, distance, allowed: almostDistance(right) };
+  }
+  if (nearest.distance === 0) return { grade: "right", shown: nearest.answer };
+  if (nearest.distance <= nearest.allowed) return { grade: "almost", shown: nearest.answer };
+  return { grade: "wrong", shown: answers[0]! };
+}
+
+/** The words of a tile order, joined as the sentence reads. */
+function sentenceOf(tiles: readonly { id: string; text: string }[], order: readonly string[]): string {
+  return order.map((id) => tiles.find((tile) => tile.id === id)?.text ?? "").join(" ");
+}
+
+/** The right answer of an item, as feedback shows it when the answer given was not near any other. */
+export function rightAnswer(item: ExerciseItem): RightAnswer {
+  return grade(item, null).correct;
+}
+
+/**
+ * Grades an answer to an item (checked first with checkGiven): choices by id, tiles by the words of
+ * the exact order, match pairs by the whole set, typed text forgivingly with "almost" for a near
+ * miss, prices by amount. With a null answer, grades nothing and answers the right answer.
+ */
+export function grade(item: ExerciseItem, given: Given | null): Graded {
+  const audioId = "audio" in item && item.audio ? item.audio : null;
+  switch (item.kind) {
+    case "comprehension":
+    case "listen-choose":
+    case "choose-price": {
+      const right = item.choices.find((choice) => choice.id === item.answer)!;
+      const correct = { text: right.text, answer: { choiceId: right.id }, audioId };
+      const isRight = given !== null && "choiceId" in given && given.choiceId === item.answer;
+      return { grade: isRight ? "right" : "wrong", correct };
+    }
+    case "build-sentence": {
+      const built = given && "tileIds" in given ? sentenceOf(item.tiles, given.tileIds) : null;
+      const matched = item.answers.find((order) => sentenceOf(item.tiles, order) === built);
+      const shown = matched ?? item.answers[0]!;
+      return {
+        grade: matched ? "right" : "wrong",
+        correct: { text: sentenceOf(item.tiles, shown), answer: { tileIds: [...shown] }, audioId },
+      };
+    }
+    case "type-heard":
+    case "type-malay": {
+      const typed = given && "text" in given ? gradeTyped(item.answers, given.text) : null;
+      const shown = typed?.shown ?? item.answers[0]!;
+      return { grade: typed?.grade ?? "wrong", correct: { text: shown, answer: { text: shown }, audioId } };
+    }
+    case "type-price": {
+      const sen = parsePrice(item.price)!;
+      const isRight = given !== null && "text" in given && parsePrice(given.text) === sen;
+      const text = formatPrice(sen);
+      return { grade: isRight ? "right" : "wrong", correct: { text, answer: { text }, audioId } };
+    }
+    case "match-pairs": {
+      const english = new Map(item.pairs.map((pair) => [pair.id, pair.english]));
+      // By meaning, so two pairs with the same English may be matched either way round.
+      const isRight =
+        given !== null &&
+        "pairs" in given &&
+        given.pairs.length === item.pairs.length &&
+        new Set(given.pairs.map((pair) => pair.malay)).size === item.pairs.length &&
+        new Set(given.pairs.map((pair) => pair.english)).size === item.pairs.length &&
+        given.pairs.every((pair) => english.has(pair.malay) && english.get(pair.malay) === english.get(pair.english));
+      return {
+        grade: isRight ? "right" : "wrong",
+        correct: {
+          text: item.pairs.map((pair) => `${pair.malay} = ${pair.english}`).join("; "),
+          answer: { pairs: item.pairs.map((pair) => ({ malay: pair.id, english: pair.id })) },
+          audioId: null,
+        },
+      };
+    }
+  }
+}
