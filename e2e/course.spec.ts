@@ -158,6 +158,69 @@ test("a visitor browses day 1 without saving, and is asked to sign in", async ({
   await expect(page.getByRole("heading", { level: 1 })).toContainText("locked");
 });
 
+test("a visitor studies the day 1 story: slower lines, English hidden, a word's meaning by keyboard", async ({
+  page,
+}) => {
+  // Records the speed of every clip the page plays: the line players are not in the document.
+  await page.addInitScript(() => {
+    const played: { src: string; rate: number }[] = [];
+    Object.assign(window, { played });
+    const play = HTMLMediaElement.prototype.play;
+    HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+      played.push({ src: this.src, rate: this.playbackRate });
+      return play.call(this);
+    };
+  });
+  await page.goto("/chapter-1/day-1");
+  const line = "Saya mahu kopi-O satu.";
+  const playLine = page.getByRole("button", { name: `Play: ${line}` });
+  await expect(playLine).toBeEnabled(); // hydrated
+
+  // The speed, by keyboard: arrow keys move through the choices (Space chooses the one focused).
+  await expect(page.getByRole("radio", { name: "1x" })).toBeChecked();
+  await page.getByRole("radio", { name: "1x" }).focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByRole("radio", { name: "0.75x" })).toBeFocused();
+  await page.keyboard.press("Space");
+  await expect(page.getByRole("radio", { name: "0.75x" })).toBeChecked();
+  await playLine.click();
+  await expect(page.getByRole("button", { name: `Stop: ${line}` })).toBeVisible();
+  const lastPlayed = () =>
+    page.evaluate(() => (window as unknown as { played: { src: string; rate: number }[] }).played.at(-1));
+  expect(await lastPlayed()).toEqual({ src: expect.stringContaining("/dialogue-3.mp3"), rate: 0.75 });
+  // It ends by itself and plays again, at the same speed.
+  await expect(playLine).toHaveAttribute("aria-pressed", "false", { timeout: 10_000 });
+  await playLine.click();
+  await expect(page.getByRole("button", { name: `Stop: ${line}` })).toBeVisible();
+  expect(await lastPlayed()).toEqual({ src: expect.stringContaining("/dialogue-3.mp3"), rate: 0.75 });
+
+  // The English goes, for screen readers too, and comes back.
+  const english = page.getByRole("switch", { name: "Show English" });
+  await expect(page.getByText("Hot or iced?")).toBeVisible();
+  await english.focus();
+  await page.keyboard.press("Space");
+  await expect(english).not.toBeChecked();
+  await expect(page.getByText("Hot or iced?")).toHaveCount(0);
+  await expect(page.getByRole("main")).not.toContainText("Good morning, uncle. How are you?");
+
+  // A word's meaning, by keyboard.
+  const word = page.getByRole("button", { name: "kopi-O", exact: true });
+  await word.focus();
+  await page.keyboard.press("Enter");
+  const meaning = page.getByRole("dialog", { name: "Meaning of kopi-O" });
+  await expect(meaning).toBeVisible();
+  await expect(meaning).toContainText("black coffee with sugar");
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((violation) => `${violation.id} (${violation.nodes.length})`)).toEqual([]);
+  await page.keyboard.press("Escape");
+  await expect(meaning).toHaveCount(0);
+  await expect(word).toBeFocused();
+
+  // The speed is kept for the visit.
+  await page.reload();
+  await expect(page.getByRole("radio", { name: "0.75x" })).toBeChecked();
+});
+
 for (const theme of ["light", "dark"] as const) {
   test(`axe finds no violations on the course pages in the ${theme} theme`, async ({ page }) => {
     await page.addInitScript((value) => window.localStorage.setItem("jalan-theme", value), theme);

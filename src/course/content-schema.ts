@@ -49,6 +49,13 @@ export const phraseCardSchema = z
   })
   .superRefine(speakable("back"));
 
+/**
+ * A word or phrase of a day's story with its meaning, shown when the learner taps or focuses it.
+ * `malay` is the form as it appears in the story (matched ignoring case; a phrase matches as one unit).
+ * Not spoken, so it has no id and no audio.
+ */
+export const glossaryEntrySchema = z.strictObject({ malay: text, english: text, note: text.optional() });
+
 export const videoSchema = z.strictObject({
   title: text,
   webm: mediaPath,
@@ -132,6 +139,23 @@ export const daySchema = z
       message: "task ids must be unique within a day",
     }),
     vocabulary: z.array(vocabularyEntrySchema).default([]),
+    glossary: z
+      .array(glossaryEntrySchema)
+      .default([])
+      .superRefine((entries, context) => {
+        const seen = new Set<string>();
+        entries.forEach((entry, index) => {
+          const key = entry.malay.toLowerCase();
+          if (seen.has(key)) {
+            context.addIssue({
+              code: "custom",
+              path: [index, "malay"],
+              message: `"${entry.malay}" is in the glossary twice`,
+            });
+          }
+          seen.add(key);
+        });
+      }),
     story: storySchema.optional(),
     codebook: codebookSchema.optional(),
     liveSession: liveSessionSchema.optional(),

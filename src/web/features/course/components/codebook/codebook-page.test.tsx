@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { findDay } from "../../../../../course/course";
 import type { ProgressMap } from "../../../../../course/progress-rules";
@@ -6,7 +6,9 @@ import { makeProfile, stubApi } from "../../../../testing/fake-api";
 import { setSession, signedInAs, signedOut } from "../../../../testing/fake-auth-client";
 import { fakeProgressApi } from "../../../../testing/fake-progress";
 import { renderApp } from "../../../../testing/render-app";
-import { COURSE } from "../../course-data";
+import { COURSE, courseAudioUrl } from "../../course-data";
+import { stubAudio } from "../course-test-kit";
+import { shadowPauseMs } from "./listen-and-shadow";
 
 vi.mock("../../../../lib/auth-client", () => import("../../../../testing/fake-auth-client"));
 
@@ -92,6 +94,45 @@ describe("Day 1 Codebook", () => {
     expect(store.writes).toEqual([
       { chapterId: chapter.id, dayId: day.id, taskId: codebook.listen.taskId, status: "completed" },
     ]);
+  });
+
+  it("shadows line by line: each line, then a pause to say it; completes at the end of the last line", async () => {
+    const { store } = signIn();
+    const audio = stubAudio();
+    await openCodebook();
+    const listen = mission(codebook.listen.title);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      fireEvent.click(within(listen).getByRole("button", { name: "Shadow line by line" }));
+      const lines = listenSection.lines;
+      for (const [index, line] of lines.entries()) {
+        const clip = audio.clips.at(-1)!;
+        expect(clip.src).toContain(courseAudioUrl(chapter.id, day.id, line.id));
+        expect(within(listen).getByText(`Line ${index + 1} of ${lines.length}: listen`)).toBeInTheDocument();
+        expect(within(listen).getByText(line.english).closest("li")).toHaveAttribute("aria-current", "true");
+        act(() => audio.end(clip));
+        expect(within(listen).getByText(`Line ${index + 1} of ${lines.length}: your turn, say it`)).toBeInTheDocument();
+        // Nothing plays during the pause.
+        act(() => vi.advanceTimersByTime(shadowPauseMs(0) - 1));
+        expect(audio.clips).toHaveLength(index + 1);
+        if (index < lines.length - 1) expect(store.writes).toEqual([]);
+        act(() => vi.advanceTimersByTime(1));
+      }
+      expect(audio.clips).toHaveLength(lines.length);
+      expect(within(listen).getByRole("button", { name: "Shadow line by line" })).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+    await waitFor(() => expect(within(listen).getByText("Completed")).toBeInTheDocument());
+    expect(store.writes).toEqual([
+      { chapterId: chapter.id, dayId: day.id, taskId: codebook.listen.taskId, status: "completed" },
+    ]);
+  });
+
+  it("leaves a pause as long as the line and half a second more, and at least 2.5 s", () => {
+    expect(shadowPauseMs(1.2)).toBe(2500);
+    expect(shadowPauseMs(3)).toBe(3500);
+    expect(shadowPauseMs(Number.NaN)).toBe(2500);
   });
 
   it("asks a visitor to sign in when the recording ends, and saves nothing", async () => {

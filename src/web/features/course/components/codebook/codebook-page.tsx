@@ -98,6 +98,7 @@ function CodebookMissions({ open, codebook }: { open: OpenDay; codebook: Codeboo
           {section && (
             <ListenAndShadow
               src={courseAudioUrl(chapter.id, day.id, section.id)}
+              lineAudio={section.lines.map((line) => courseAudioUrl(chapter.id, day.id, line.id))}
               section={section}
               onPlay={audio.stopClips}
               onEnded={() => tasks.complete(listen.taskId)}

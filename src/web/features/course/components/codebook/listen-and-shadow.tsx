@@ -1,25 +1,50 @@
+import { Pause, Repeat } from "lucide-react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { StorySection } from "../../../../../course/course";
+import { Button } from "../../../../components/ui/button";
+import { cn } from "../../../../lib/cn";
 import { playbackRate } from "../../use-single-audio";
 
 /**
- * The whole dialogue of a story section in one recording, with its transcript to read along and
- * shadow. `onEnded` fires when the recording has played to its end.
+ * The pause after each line when shadowing line by line: long enough to say the line again, at
+ * least 2.5 s, and the line's own length plus half a second for a longer line.
+ */
+export function shadowPauseMs(lineSeconds: number) {
+  return Math.max(2500, Math.round((Number.isFinite(lineSeconds) ? lineSeconds : 0) * 1000) + 500);
+}
+
+/**
+ * The whole dialogue of a story section in one recording, with its transcript to read along, and a
+ * way to shadow it line by line: each line's clip, then a pause to say it. `onEnded` fires when the
+ * recording has played to its end, or when shadowing reaches the end of the last line.
  */
 export function ListenAndShadow({
   src,
+  lineAudio,
   section,
   onPlay,
   onEnded,
 }: {
   src: string;
+  /** Each dialogue line's own clip, in the order of `section.lines`. */
+  lineAudio: readonly string[];
   section: StorySection;
   onPlay: () => void;
   onEnded: () => void;
 }) {
+  const recordingRef = useRef<HTMLAudioElement>(null);
+  const shadowing = useShadowing(lineAudio, onEnded);
+  const current = shadowing.current;
+  const startShadowing = () => {
+    recordingRef.current?.pause();
+    onPlay();
+    shadowing.start();
+  };
   return (
     <div className="space-y-4">
       {/* biome-ignore lint/a11y/useMediaCaption: the transcript below is the recording's text alternative. */}
       <audio
+        ref={recordingRef}
         controls
         preload="none"
         src={src}
@@ -27,17 +52,42 @@ export function ListenAndShadow({
         onLoadedMetadata={(event) => {
           event.currentTarget.playbackRate = playbackRate();
         }}
-        onPlay={onPlay}
+        onPlay={() => {
+          shadowing.stop();
+          onPlay();
+        }}
         onEnded={onEnded}
         className="w-full"
       >
         <a href={src}>Download the dialogue recording</a>
       </audio>
+      <div className="flex flex-wrap items-center gap-3">
+        {current ? (
+          <Button type="button" variant="outline" onClick={shadowing.stop}>
+            <Pause aria-hidden />
+            Stop shadowing
+          </Button>
+        ) : (
+          <Button type="button" variant="outline" onClick={startShadowing}>
+            <Repeat aria-hidden />
+            Shadow line by line
+          </Button>
+        )}
+        <p aria-live="polite" className="text-sm text-muted-foreground">
+          {current
+            ? `Line ${current.index + 1} of ${lineAudio.length}: ${current.phase === "listen" ? "listen" : "your turn, say it"}`
+            : "Each line plays, then pauses for you to say it."}
+        </p>
+      </div>
       <div className="space-y-2">
         <h3 className="text-lg font-semibold">Transcript</h3>
         <ol className="space-y-3">
-          {section.lines.map((line) => (
-            <li key={line.id} className="rounded-lg border p-3">
+          {section.lines.map((line, index) => (
+            <li
+              key={line.id}
+              aria-current={current?.index === index || undefined}
+              className={cn("rounded-lg border p-3", current?.index === index && "border-primary bg-accent")}
+            >
               <p className="text-sm font-semibold text-muted-foreground">{line.speaker}</p>
               <p lang="ms" className="text-lg font-medium leading-snug">
                 {line.malay}
@@ -49,4 +99,66 @@ export function ListenAndShadow({
       </div>
     </div>
   );
+}
+
+type ShadowStep = { index: number; phase: "listen" | "repeat" };
+
+/**
+ * Plays the clips one after another, with a pause after each (`shadowPauseMs`). `onLastLineEnded`
+ * fires when the last clip ends, before its pause.
+ */
+function useShadowing(clips: readonly string[], onLastLineEnded: () => void) {
+  const [current, setCurrent] = useState<ShadowStep | null>(null);
+  const runRef = useRef<{ audio: HTMLAudioElement | null; timer?: ReturnType<typeof setTimeout> } | null>(null);
+  const onLastLineEndedRef = useRef(onLastLineEnded);
+  onLastLineEndedRef.current = onLastLineEnded;
+
+  const stop = useCallback(() => {
+    const run = runRef.current;
+    runRef.current = null;
+    if (run) {
+      clearTimeout(run.timer);
+      if (run.audio) {
+        run.audio.onended = null;
+        run.audio.onerror = null;
+        run.audio.pause();
+      }
+    }
+    setCurrent(null);
+  }, []);
+
+  const start = useCallback(() => {
+    stop();
+    const run: { audio: HTMLAudioElement | null; timer?: ReturnType<typeof setTimeout> } = { audio: null };
+    runRef.current = run;
+    const rate = playbackRate();
+    const fail = (clip: string | undefined, error?: unknown) => {
+      console.error("Could not play audio", clip, error);
+      if (runRef.current === run) stop();
+    };
+    const playLine = (index: number) => {
+      const clip = clips[index];
+      const audio = new Audio(clip);
+      audio.playbackRate = rate;
+      run.audio = audio;
+      setCurrent({ index, phase: "listen" });
+      audio.onended = () => {
+        if (runRef.current !== run) return;
+        const last = index === clips.length - 1;
+        if (last) onLastLineEndedRef.current();
+        setCurrent({ index, phase: "repeat" });
+        run.timer = setTimeout(() => {
+          if (runRef.current !== run) return;
+          if (last) stop();
+          else playLine(index + 1);
+        }, shadowPauseMs(audio.duration) / rate);
+      };
+      audio.onerror = () => fail(clip);
+      audio.play().catch((error: unknown) => fail(clip, error));
+    };
+    if (clips.length > 0) playLine(0);
+  }, [clips, stop]);
+
+  useEffect(() => stop, [stop]);
+  return { current, start, stop };
 }

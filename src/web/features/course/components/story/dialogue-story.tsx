@@ -3,9 +3,9 @@ import { Link, useNavigate } from "react-router";
 import type { Story } from "../../../../../course/course";
 import { Button } from "../../../../components/ui/button";
 import { coursePaths, paths } from "../../../../config/paths";
-import { useSingleAudio } from "../../use-single-audio";
 import type { OpenDay } from "../course-day-frame";
 import { CompleteTaskButton } from "./complete-task-button";
+import { StoryPlayerControls, useStoryPlayer } from "./story-player";
 import { StorySectionView } from "./story-section";
 
 /**
@@ -13,19 +13,21 @@ import { StorySectionView } from "./story-section";
  * records the section's task and goes to /progress. The day's Codebook and live session follow.
  */
 export function DialogueStory({ open, story }: { open: OpenDay; story: Story }) {
-  const audio = useSingleAudio();
+  const player = useStoryPlayer();
   const navigate = useNavigate();
   const { chapter, day } = open;
   return (
     <div className="space-y-8">
+      <StoryPlayerControls player={player} />
       {story.sections.map((section) => (
         <StorySectionView
           key={section.id}
           chapter={chapter}
           day={day}
           section={section}
-          playing={audio.playing}
-          onToggle={audio.toggle}
+          playing={player.playing}
+          onToggle={player.toggle}
+          showEnglish={player.showEnglish}
           action={
             <CompleteTaskButton
               open={open}

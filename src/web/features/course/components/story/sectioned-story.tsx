@@ -5,9 +5,9 @@ import { taskStatus } from "../../../../../course/progress-rules";
 import { Button } from "../../../../components/ui/button";
 import { coursePaths } from "../../../../config/paths";
 import { toast } from "../../../../lib/toast";
-import { useSingleAudio } from "../../use-single-audio";
 import type { OpenDay } from "../course-day-frame";
 import { CompleteTaskButton } from "./complete-task-button";
+import { StoryPlayerControls, useStoryPlayer } from "./story-player";
 import { StorySectionView } from "./story-section";
 
 const HINT_ID = "continue-to-codebook-hint";
@@ -17,21 +17,23 @@ const HINT_ID = "continue-to-codebook-hint";
  * and Continue to Codebook opens once every one is.
  */
 export function SectionedStory({ open, story }: { open: OpenDay; story: Story }) {
-  const audio = useSingleAudio();
+  const player = useStoryPlayer();
   const { chapter, day, learner } = open;
   const allComplete = story.sections.every(
     (section) => taskStatus(learner.progress, chapter.id, day.id, section.taskId) === "completed",
   );
   return (
     <div className="space-y-8">
+      <StoryPlayerControls player={player} />
       {story.sections.map((section) => (
         <StorySectionView
           key={section.id}
           chapter={chapter}
           day={day}
           section={section}
-          playing={audio.playing}
-          onToggle={audio.toggle}
+          playing={player.playing}
+          onToggle={player.toggle}
+          showEnglish={player.showEnglish}
           action={
             <CompleteTaskButton
               open={open}

@@ -1,6 +1,8 @@
 import { cn } from "../../../../lib/cn";
 import { courseAudioUrl } from "../../course-data";
 import { AudioToggle } from "./audio-toggle";
+import { type GlossaryEntry, glossaryParts } from "./glossary";
+import { GlossaryWord } from "./glossary-word";
 
 /** A Malay line with its meaning and its audio: a narration line, a dialogue line, a phrase. */
 export interface SpokenLineItem {
@@ -26,16 +28,22 @@ export function withAudio<Line extends Omit<SpokenLineItem, "audio">>(
 /**
  * Lines to listen to, each with its own play/stop button. The page owns one `useSingleAudio` and
  * passes its `playing` clip and `toggle`, so one line plays at a time across every list on the page.
+ * With `showEnglish` false the meanings are not drawn at all (so not read out either); words that
+ * the `glossary` explains open their meaning.
  */
 export function SpokenLineList({
   lines,
   playing,
   onToggle,
+  showEnglish = true,
+  glossary = [],
   className,
 }: {
   lines: readonly SpokenLineItem[];
   playing: string | null;
   onToggle: (src: string) => void;
+  showEnglish?: boolean;
+  glossary?: readonly GlossaryEntry[];
   className?: string;
 }) {
   return (
@@ -47,13 +55,25 @@ export function SpokenLineList({
             {(line.speaker ?? line.label) && (
               <p className="text-sm font-semibold text-muted-foreground">{line.speaker ?? line.label}</p>
             )}
-            <p lang="ms" className="text-lg font-medium leading-snug">
-              {line.malay}
-            </p>
-            <p className="text-muted-foreground">{line.english}</p>
+            {/* A div, not a p: a glossary word's meaning opens in place, in a div. */}
+            <div lang="ms" className="text-lg font-medium leading-snug">
+              <MalayText text={line.malay} glossary={glossary} />
+            </div>
+            {showEnglish && <p className="text-muted-foreground">{line.english}</p>}
           </div>
         </li>
       ))}
     </ul>
+  );
+}
+
+function MalayText({ text, glossary }: { text: string; glossary: readonly GlossaryEntry[] }) {
+  return glossaryParts(text, glossary).map((part, index) =>
+    part.entry ? (
+      // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed line never move.
+      <GlossaryWord key={index} text={part.text} entry={part.entry} />
+    ) : (
+      part.text
+    ),
   );
 }

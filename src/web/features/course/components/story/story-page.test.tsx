@@ -10,6 +10,7 @@ import { completedDays, resetCourseTest, signIn, stubAudio, untilSettled, visitA
 vi.mock("../../../../lib/auth-client", () => import("../../../../testing/fake-auth-client"));
 
 afterEach(resetCourseTest);
+afterEach(() => sessionStorage.clear());
 
 const DAY_1 = findDay(COURSE, "chapter-1", "day-1")!.day;
 const [FIRST, SECOND] = DAY_1.story!.sections as [StorySection, StorySection];
@@ -18,6 +19,9 @@ const HOLD_ON = "Hold on! You need to be signed in to save your progress.";
 const section = (title: string) => screen.getByRole("region", { name: title });
 const puts = (fetchMock: ReturnType<typeof signIn>["fetchMock"]) =>
   fetchMock.mock.calls.filter(([, init]) => init?.method === "PUT");
+/** A Malay line, whose glossary words are buttons of their own inside it. */
+const malayLine = (malay: string) => (_: string, element: Element | null) =>
+  element?.getAttribute("lang") === "ms" && element.textContent === malay;
 /** Lets effects and the fake API's answers run, for tests that check nothing was sent. */
 const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 30)));
 
@@ -39,7 +43,7 @@ describe("Day 1 story", () => {
       const region = section(part.title);
       if (part.subtitle) expect(within(region).getByText(part.subtitle)).toBeInTheDocument();
       for (const line of [...part.narration, ...part.lines]) {
-        expect(within(region).getByText(line.malay)).toHaveAttribute("lang", "ms");
+        expect(within(region).getByText(malayLine(line.malay))).toHaveAttribute("lang", "ms");
         expect(within(region).getByText(line.english)).toBeInTheDocument();
         expect(within(region).getByRole("button", { name: `Play: ${line.malay}` })).toHaveAttribute(
           "aria-pressed",
@@ -159,6 +163,82 @@ describe("Day 1 story", () => {
     expect(screen.getByRole("button", { name: `Stop: ${narration.malay}` })).toBeInTheDocument();
     act(() => audio.end(audio.clips.at(-1)!));
     expect(play(narration.malay)).toHaveAttribute("aria-pressed", "false");
+  });
+});
+
+describe("the story player", () => {
+  const line = SECOND.lines[2]!; // "Saya mahu kopi-O satu."
+
+  it("plays lines at the chosen speed, also the line playing, and keeps the speed for the visit", async () => {
+    visitAnonymously();
+    const audio = stubAudio();
+    await openDay1();
+    expect(screen.getByRole("radiogroup", { name: "Speed" })).toBeInTheDocument();
+    expect(screen.getByRole("radio", { name: "1x" })).toBeChecked();
+
+    fireEvent.click(screen.getByRole("radio", { name: "0.75x" }));
+    expect(screen.getByRole("radio", { name: "0.75x" })).toBeChecked();
+    fireEvent.click(screen.getByRole("button", { name: `Play: ${line.malay}` }));
+    expect(audio.clips.at(-1)!.playbackRate).toBe(0.75);
+
+    fireEvent.click(screen.getByRole("radio", { name: "0.5x" }));
+    expect(audio.clips.at(-1)!.playbackRate).toBe(0.5);
+    expect(sessionStorage.getItem("jalan-story-speed")).toBe("0.5");
+
+    // Any line plays again after it ends, at the same speed.
+    act(() => audio.end(audio.clips.at(-1)!));
+    fireEvent.click(screen.getByRole("button", { name: `Play: ${line.malay}` }));
+    expect(screen.getByRole("button", { name: `Stop: ${line.malay}` })).toHaveAttribute("aria-pressed", "true");
+    expect(audio.clips).toHaveLength(2);
+    expect(audio.clips.at(-1)!.playbackRate).toBe(0.5);
+  });
+
+  it("starts at the speed chosen earlier in the visit", async () => {
+    sessionStorage.setItem("jalan-story-speed", "0.75");
+    visitAnonymously();
+    await openDay1();
+    await waitFor(() => expect(screen.getByRole("radio", { name: "0.75x" })).toBeChecked());
+  });
+
+  it("hides the English of every line, from screen readers too, and shows it again", async () => {
+    visitAnonymously();
+    await openDay1();
+    const english = screen.getByRole("switch", { name: "Show English" });
+    expect(english).toBeChecked();
+    expect(screen.getByText(line.english)).toBeVisible();
+
+    fireEvent.click(english);
+    expect(english).not.toBeChecked();
+    for (const part of [...FIRST.narration, ...SECOND.narration, ...SECOND.lines]) {
+      expect(screen.queryByText(part.english)).not.toBeInTheDocument();
+    }
+    expect(screen.getByText(malayLine(line.malay))).toBeVisible();
+
+    fireEvent.click(english);
+    expect(screen.getByText(line.english)).toBeVisible();
+  });
+
+  it("opens a word's meaning from the glossary, and Escape gives the focus back to the word", async () => {
+    visitAnonymously();
+    await openDay1();
+    const region = section(SECOND.title);
+    // Words without an entry stay text; a phrase is one button.
+    expect(within(region).queryByRole("button", { name: "Alex" })).not.toBeInTheDocument();
+    expect(within(region).getByRole("button", { name: "Terima kasih" })).toBeInTheDocument();
+
+    const word = within(region).getByRole("button", { name: "kopi-O" });
+    word.focus();
+    expect(word).toHaveFocus();
+    expect(word).toHaveAttribute("aria-expanded", "false");
+    fireEvent.click(word); // what Enter or Space on a focused button does in a browser
+    const meaning = await screen.findByRole("dialog", { name: "Meaning of kopi-O" });
+    expect(meaning).toHaveTextContent("kopi-O: black coffee with sugar");
+    expect(word).toHaveAttribute("aria-expanded", "true");
+    await waitFor(() => expect(meaning).toHaveFocus());
+
+    fireEvent.keyDown(meaning, { key: "Escape" });
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(word).toHaveFocus();
   });
 });
 

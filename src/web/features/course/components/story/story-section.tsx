@@ -4,7 +4,8 @@ import { SpokenLineList, withAudio } from "./spoken-line-list";
 
 /**
  * One part of a day's story: its heading, the narration that sets the scene, the story text and the
- * dialogue, every spoken line with its own play button. `action` is the section's completion button.
+ * dialogue, every spoken line with its own play button, its English shown or not, and its words the
+ * day's glossary explains opening their meaning. `action` is the section's completion button.
  */
 export function StorySectionView({
   chapter,
@@ -12,6 +13,7 @@ export function StorySectionView({
   section,
   playing,
   onToggle,
+  showEnglish,
   action,
 }: {
   chapter: Chapter;
@@ -19,6 +21,7 @@ export function StorySectionView({
   section: StorySection;
   playing: string | null;
   onToggle: (src: string) => void;
+  showEnglish: boolean;
   action?: ReactNode;
 }) {
   const headingId = `section-${section.id}`;
@@ -35,6 +38,8 @@ export function StorySectionView({
           lines={withAudio(chapter.id, day.id, section.narration)}
           playing={playing}
           onToggle={onToggle}
+          showEnglish={showEnglish}
+          glossary={day.glossary}
         />
       )}
       {section.paragraphs.length > 0 && (
@@ -45,7 +50,13 @@ export function StorySectionView({
         </div>
       )}
       {section.lines.length > 0 && (
-        <SpokenLineList lines={withAudio(chapter.id, day.id, section.lines)} playing={playing} onToggle={onToggle} />
+        <SpokenLineList
+          lines={withAudio(chapter.id, day.id, section.lines)}
+          playing={playing}
+          onToggle={onToggle}
+          showEnglish={showEnglish}
+          glossary={day.glossary}
+        />
       )}
       {action && <div className="flex flex-wrap items-center gap-3 pt-2">{action}</div>}
     </section>
