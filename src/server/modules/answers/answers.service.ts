@@ -4,13 +4,13 @@ import type { AnswerResponse, answerRequestSchema, PracticeProgress } from "../.
 import { type Chapter, courseAudioPath, courseOutline, type Day } from "../../../course/course";
 import { type ExerciseItem, givenSchema, type PracticeSet, practiceSetOf } from "../../../course/exercise-schema";
 import { checkGiven, type Grade, grade, type RightAnswer, rightAnswer } from "../../../course/grading";
-import { type DayRef, firstIncompleteDayBefore, isDayUnlocked, type ProgressMap } from "../../../course/progress-rules";
+import { type DayRef, isDayUnlocked, type ProgressMap } from "../../../course/progress-rules";
 import { STAFF_ROLES } from "../../../course/roles";
 import type { Database } from "../../db/client";
 import { answer, dayCompletion, taskProgress } from "../../db/schema";
 import type { SessionUser } from "../../http/context";
 import { badRequest, HttpError } from "../../http/errors";
-import { findCourseDay } from "../progress/progress.service";
+import { dayLockedError, findCourseTask } from "../progress/progress.service";
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 type AnswerInput = z.output<typeof answerRequestSchema>;
@@ -29,8 +29,6 @@ export interface PracticeTarget {
  */
 const ANSWER_LOCK_CLASS = 740_215;
 
-const dayLocked = (message: string) => new HttpError(409, "DAY_LOCKED", message);
-
 /**
  * Graded answers to practice sets (docs/decisions/032-graded-answers.md): every answer is stored
  * once per user and client-made id; the set's task is completed by the server, in the transaction
@@ -45,11 +43,7 @@ export function createAnswersService(db: Database, course: readonly Chapter[]) {
     user: SessionUser,
     { chapterId, dayId, taskId }: PracticeTarget,
   ): { day: Day; set: PracticeSet } {
-    const { day } = findCourseDay(course, chapterId, dayId);
-    if (!day.available && !isStaff(user)) throw dayLocked(`Day ${day.number} is not available yet.`);
-    if (!day.tasks.some((task) => task.id === taskId)) {
-      throw badRequest(`Day ${day.number} of ${chapterId} has no task "${taskId}".`);
-    }
+    const day = findCourseTask(course, { chapterId, dayId, taskId }, user);
     const set = practiceSetOf(day, taskId);
     if (!set) throw badRequest(`"${taskId}" of day ${day.number} is not a practice set.`);
     return { day, set };
@@ -83,10 +77,7 @@ export function createAnswersService(db: Database, course: readonly Chapter[]) {
       progress[row.chapterId]![row.dayId]![row.taskId] = row.status;
     }
     if (isDayUnlocked(outline, progress, target, { signedIn: true, role: user.role }, completed)) return;
-    const blocking = firstIncompleteDayBefore(outline, progress, target, completed);
-    throw dayLocked(
-      blocking ? `Day ${day.number} is locked. Finish Day ${blocking.number} first.` : `Day ${day.number} is locked.`,
-    );
+    throw dayLockedError(outline, day, progress, target, completed);
   }
 
   const ofTask = (userId: string, target: PracticeTarget) =>

@@ -46,6 +46,20 @@ export interface ProgressTarget {
 
 const dayLocked = (message: string) => new HttpError(409, "DAY_LOCKED", message);
 
+/** The 409 a learner gets for a locked day, naming the first earlier day still to finish. */
+export function dayLockedError(
+  outline: readonly OutlineDay[],
+  day: { number: number },
+  progress: ProgressMap,
+  target: DayRef,
+  completedDays: readonly DayRef[],
+): HttpError {
+  const blocking = firstIncompleteDayBefore(outline, progress, target, completedDays);
+  return dayLocked(
+    blocking ? `Day ${day.number} is locked. Finish Day ${blocking.number} first.` : `Day ${day.number} is locked.`,
+  );
+}
+
 /** The chapter and day the course has under these ids; an unknown one is a 400 naming it. */
 export function findCourseDay(course: readonly Chapter[], chapterId: string, dayId: string) {
   const chapter = findChapter(course, chapterId);
@@ -53,6 +67,25 @@ export function findCourseDay(course: readonly Chapter[], chapterId: string, day
   const day = chapter.days.find((candidate) => candidate.id === dayId);
   if (!day) throw badRequest(`"${chapterId}" has no day "${dayId}".`);
   return { chapter, day };
+}
+
+/**
+ * The day of a task the course has under these ids; any unknown one is a 400 naming it. A day without
+ * content has no tasks yet: a learner is told that (409), not that the task is unknown.
+ */
+export function findCourseTask(
+  course: readonly Chapter[],
+  { chapterId, dayId, taskId }: ProgressTarget,
+  user: SessionUser,
+) {
+  const { day } = findCourseDay(course, chapterId, dayId);
+  if (!day.available && !STAFF_ROLES.includes(user.role)) {
+    throw dayLocked(`Day ${day.number} is not available yet.`);
+  }
+  if (!day.tasks.some((task) => task.id === taskId)) {
+    throw badRequest(`Day ${day.number} of ${chapterId} has no task "${taskId}".`);
+  }
+  return day;
 }
 
 function setStatus(progress: ProgressMap, { chapterId, dayId, taskId }: ProgressTarget, status: TaskStatus) {
@@ -349,18 +382,7 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
     return viewOf(rows, outline);
   }
 
-  /** The chapter, day and task the course has under these ids; any unknown one is a 400 naming it. */
-  function findTarget({ chapterId, dayId, taskId }: ProgressTarget, user: SessionUser) {
-    const { day } = findCourseDay(course, chapterId, dayId);
-    // A day without content has no tasks yet; a learner is told that, not that the task is unknown.
-    if (!day.available && !STAFF_ROLES.includes(user.role)) {
-      throw dayLocked(`Day ${day.number} is not available yet.`);
-    }
-    if (!day.tasks.some((task) => task.id === taskId)) {
-      throw badRequest(`Day ${day.number} of ${chapterId} has no task "${taskId}".`);
-    }
-    return day;
-  }
+  const findTarget = (target: ProgressTarget, user: SessionUser) => findCourseTask(course, target, user);
 
   return {
     /** The user's progress (tasks without a record, or recorded as not-started, are left out) and completed days. */
@@ -395,12 +417,7 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
       });
       const view = viewOf(rows, outline);
       if (!rows.find((row) => row.chapter_id === null)?.open) {
-        const blocking = firstIncompleteDayBefore(outline, view.progress, target, view.completedDays);
-        throw dayLocked(
-          blocking
-            ? `Day ${day.number} is locked. Finish Day ${blocking.number} first.`
-            : `Day ${day.number} is locked.`,
-        );
+        throw dayLockedError(outline, day, view.progress, target, view.completedDays);
       }
       if (taskStatus(view.progress, target.chapterId, target.dayId, target.taskId) !== "completed") {
         setStatus(view.progress, target, status);

@@ -3,11 +3,14 @@ import { useCallback, useEffect, useRef, useState } from "react";
 /**
  * One audio clip at a time across a page (spec section 4): playing a clip stops the one playing,
  * pressing the same clip again stops it, and the playing indicator clears when the clip ends or
- * fails (a failure is logged). `playbackRate` lets tests and slow listeners change the speed.
+ * fails (a failure is logged), so any clip can be played again. `speed` (the story player's choice)
+ * is set on the playing clip, also when it changes mid-clip; a test's `?playbackRate=` wins over it,
+ * so end-to-end runs still hear clips to their end quickly.
  */
-export function useSingleAudio() {
+export function useSingleAudio(speed = 1) {
   const audioRef = useRef<HTMLAudioElement | null>(null);
   const [playing, setPlaying] = useState<string | null>(null);
+  const rate = useCallback(() => (playbackRate() === 1 ? speed : playbackRate()), [speed]);
 
   const stop = useCallback(() => {
     const audio = audioRef.current;
@@ -27,7 +30,7 @@ export function useSingleAudio() {
       if (wasPlaying) return;
       const audio = new Audio(src);
       audio.dataset.src = src;
-      audio.playbackRate = playbackRate();
+      audio.playbackRate = rate();
       audioRef.current = audio;
       setPlaying(src);
       const finish = () => {
@@ -48,9 +51,12 @@ export function useSingleAudio() {
         finish();
       });
     },
-    [stop],
+    [stop, rate],
   );
 
+  useEffect(() => {
+    if (audioRef.current) audioRef.current.playbackRate = rate();
+  }, [rate]);
   useEffect(() => stop, [stop]);
   return { playing, toggle, stop };
 }

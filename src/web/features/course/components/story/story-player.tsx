@@ -3,7 +3,7 @@ import { Label } from "../../../../components/ui/label";
 import { RadioGroup, RadioGroupItem } from "../../../../components/ui/radio-group";
 import { Switch } from "../../../../components/ui/switch";
 import { usePrerendering } from "../../../../lib/prerender";
-import { useLineAudio } from "./use-line-audio";
+import { useSingleAudio } from "../../use-single-audio";
 
 /** The speeds a learner can choose for the story's lines. */
 export const STORY_SPEEDS = [1, 0.75, 0.5] as const;
@@ -38,7 +38,7 @@ export function useStoryPlayer() {
       // Storage may be refused (private mode): the speed then lasts for this page only.
     }
   }, []);
-  const audio = useLineAudio(speed);
+  const audio = useSingleAudio(speed);
   return { ...audio, speed, setSpeed, showEnglish, setShowEnglish };
 }
 
