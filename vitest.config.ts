@@ -1,5 +1,5 @@
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { courseContent } from "./scripts/vite-course-content.ts";
 
 export default defineConfig({
@@ -23,7 +23,32 @@ export default defineConfig({
           name: "web",
           environment: "jsdom",
           include: ["src/web/**/*.test.tsx"],
+          exclude: [...configDefaults.exclude, "**/*.db.test.tsx"],
           setupFiles: ["tests/setup-web.ts"],
+        },
+      },
+      {
+        // Component tests against the real app in process (src/web/testing/app-in-process.ts), each
+        // file on its own database, with the page and the server holding the same fixture course.
+        plugins: [
+          react(),
+          courseContent({
+            checkMedia: false,
+            source: { module: "tests/fixtures/course.ts", exportName: "FIXTURE_COURSE" },
+          }),
+        ],
+        test: {
+          name: "web-db",
+          environment: "jsdom",
+          include: ["src/web/**/*.db.test.tsx"],
+          globalSetup: ["tests/db-global-setup.ts"],
+          setupFiles: ["tests/setup-db.ts", "tests/setup-web.ts"],
+          // Each test starts with the real globals and no spies; the app's fetch bridge is installed
+          // again before each test, after this reset.
+          unstubGlobals: true,
+          restoreMocks: true,
+          testTimeout: 20_000,
+          hookTimeout: 60_000,
         },
       },
       {

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { answerPracticeSet, practiceItems, showFeedback } from "./practice";
 
 // Media play at 16x through the real players (src/web/features/course/use-single-audio.ts reads
 // ?playbackRate=), so every `ended` event below is the real end of a real file.
@@ -37,7 +38,7 @@ async function playToEnd(page: Page, selector: string) {
   });
 }
 
-test("a new learner completes the day 1 story and Codebook, reaches the live session, and keeps it all after a reload", async ({
+test("a new learner completes day 1 (its practice with a wrong answer corrected), keeps it after a reload, and day 2 opens", async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -76,7 +77,7 @@ test("a new learner completes the day 1 story and Codebook, reaches the live ses
   await page.getByRole("link", { name: "Continue to Codebook" }).click();
   await expect(page).toHaveURL(/\/chapter-1\/day-1\/codebook$/);
 
-  // The Codebook, at high speed: listen to the end, watch to the end, flip nine cards.
+  // The Codebook, at high speed: listen to the end, watch to the end, flip nine cards, practise.
   await page.goto(`/chapter-1/day-1/codebook${FAST}`);
   await page.getByRole("button", { name: "Proceed to Tutor Hour" }).click();
   await expectToast(page, "Not so fast!", "You haven't completed all tasks in the Day 1 Codebook.");
@@ -98,12 +99,30 @@ test("a new learner completes the day 1 story and Codebook, reaches the live ses
   for (let index = 0; index < 9; index += 1) await cards.nth(index).click();
   await expect(mission(page, "Phrase Cards")).toContainText("Completed");
 
+  // Practice, opened by the cards, is the fourth mission: the Codebook is not done without it, and
+  // its task cannot be completed by a status write, only by answering every item right.
+  await page.getByRole("button", { name: "Proceed to Tutor Hour" }).click();
+  await expectToast(page, "Not so fast!", "You haven't completed all tasks in the Day 1 Codebook.");
+  const origin = new URL(page.url()).origin;
+  const bare = await page.request.put("/api/progress/chapter-1/day-1/codebook:practice", {
+    data: { status: "completed" },
+    headers: { origin },
+  });
+  expect(bare.status()).toBe(409);
+  expect((await bare.json()).error.code).toBe("ANSWER_REQUIRED");
+  const practice = mission(page, "Practice");
+  await expect(practice).not.toContainText("Completed");
+  await answerPracticeSet(page, practiceItems("chapter-1", "day-1", "codebook:practice"));
+  await expect(practice).toContainText("Practice complete");
+  await expect(practice).toContainText("Completed");
+
   // A reload keeps every state.
   await page.reload();
   await expect(mission(page, "Listen and Shadow")).toContainText("Completed");
   await expect(mission(page, "Culture and Grammar Notes")).toContainText("Completed");
   await expect(mission(page, "Phrase Cards")).toContainText("Completed");
   await expect(page.getByText("9 of 9 flipped")).toBeVisible();
+  await expect(mission(page, "Practice")).toContainText("You have completed this practice set.");
   await page.goto("/chapter-1/day-1");
   await expect(page.getByRole("button", { name: "Completed" })).toHaveCount(2);
   await expect(page.getByRole("link", { name: "Continue to Codebook" })).toBeVisible();
@@ -120,7 +139,6 @@ test("a new learner completes the day 1 story and Codebook, reaches the live ses
   await expect(page.getByRole("link", { name: /Day 2/ })).toHaveCount(0);
   await page.goto("/chapter-1/day-2");
   await expect(page.getByText("Finish Day 1 first.")).toBeVisible();
-  const origin = new URL(page.url()).origin;
   const locked = await page.request.put("/api/progress/chapter-1/day-2/story:read-story", {
     data: { status: "completed" },
     headers: { origin },
@@ -233,6 +251,14 @@ for (const theme of ["light", "dark"] as const) {
       headers: { origin: new URL(page.url()).origin },
     });
     expect(settings.status()).toBe(200);
+    // Day 1's Codebook opens with its Practice mission unlocked.
+    for (const task of ["codebook:listen-shadow", "codebook:review-notes", "codebook:review-vocab"]) {
+      const saved = await page.request.put(`/api/progress/chapter-1/day-1/${task}`, {
+        data: { status: "completed" },
+        headers: { origin: new URL(page.url()).origin },
+      });
+      expect(saved.status()).toBe(200);
+    }
     for (const path of [
       "/progress",
       "/chapter-1",
@@ -252,6 +278,12 @@ for (const theme of ["light", "dark"] as const) {
       const results = await new AxeBuilder({ page }).analyze();
       expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
       expect(results.violations.map((violation) => `${path}: ${violation.id} (${violation.nodes.length})`)).toEqual([]);
+      if (path.endsWith("/codebook") && path.includes("day-1")) {
+        // An exercise with its feedback shown: the answer, its clip and Continue.
+        await showFeedback(page, practiceItems("chapter-1", "day-1", "codebook:practice"));
+        const feedback = await new AxeBuilder({ page }).analyze();
+        expect(feedback.violations.map((violation) => `practice feedback: ${violation.id}`)).toEqual([]);
+      }
     }
   });
 }

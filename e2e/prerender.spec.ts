@@ -248,6 +248,33 @@ test.describe("prerendered course pages", () => {
     expect(await layoutShift()).toBeLessThan(0.01);
     expect(problems).toEqual([]);
   });
+
+  test("a day's Codebook takes over its HTML for a learner, with Practice open once the cards are done", async ({
+    page,
+    baseURL,
+  }) => {
+    await signUpAndIn(page, baseURL, "Nur", "Aisyah");
+    const origin = new URL(baseURL!).origin;
+    for (const task of ["codebook:listen-shadow", "codebook:review-notes", "codebook:review-vocab"]) {
+      const saved = await page.request.put(`/api/progress/chapter-1/day-1/${task}`, {
+        data: { status: "completed" },
+        headers: { origin },
+      });
+      expect(saved.status()).toBe(200);
+    }
+    const html = await (await page.request.get("/chapter-1/day-1/codebook")).text();
+    expect(html).toContain("<title>Day 1 Codebook · Jalan</title>");
+    expect(html).toContain("Flip every card to unlock the practice.");
+    const problems = collectProblems(page);
+    const layoutShift = await recordLayoutShifts(page);
+    await page.goto("/chapter-1/day-1/codebook");
+    await expect(page.locator("main [aria-busy='true']")).toHaveCount(0);
+    const practice = page.getByRole("region", { name: "Practice" });
+    await expect(practice.getByRole("button", { name: "Check" })).toBeVisible();
+    await expect(page.getByText("9 of 9 flipped")).toBeVisible();
+    expect(await layoutShift()).toBeLessThan(0.05);
+    expect(problems).toEqual([]);
+  });
 });
 
 test.describe("theme", () => {

@@ -86,6 +86,13 @@ test("an admin makes a tutor, who corrects a learner's progress, leaves feedback
   await vocabulary.click();
   await tutor.page.getByRole("option", { name: "Completed" }).click();
   await expectToast(tutor.page, "Success!", "Student's progress updated.");
+  // A practice set is completed by answering it; the tutor may still set it, as for any task.
+  const practice = tutor.page.getByRole("combobox", { name: "Status of Answer the practice set, Day 1" });
+  await expect(practice).toHaveText(/Not started/);
+  await practice.click();
+  await tutor.page.getByRole("option", { name: "Completed" }).click();
+  await expectToast(tutor.page, "Success!", "Student's progress updated.");
+  await expect(practice).toHaveText(/Completed/);
 
   // In the live session: feedback, then Mark as Complete for Student.
   await tutor.page.goto("/chapter-1/day-1/live-session");

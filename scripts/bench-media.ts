@@ -2,7 +2,7 @@
 // mostly on phones on poor networks: these are the bytes a day costs them, and what the app ships.
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { dayDialogueRecordings, daySpokenItems } from "../src/course/course";
+import { dayDialogueRecordings, daySpokenItems, dayVideos } from "../src/course/course";
 import { loadCourse } from "../src/server/course/content";
 
 const publicDir = path.resolve(import.meta.dirname, "../public");
@@ -25,7 +25,7 @@ for (const chapter of loadCourse()) {
   for (const day of chapter.days) {
     const clips = daySpokenItems(chapter, day).map((item) => size(item.audio));
     const dialogues = dayDialogueRecordings(chapter, day).map(({ audio }) => size(audio));
-    const video = day.codebook?.notes.video;
+    const video = dayVideos(day)[0]?.video;
     if (clips.length === 0 && !video) continue;
     const clipBytes = clips.reduce((sum, bytes) => sum + bytes, 0);
     const dialogueBytes = dialogues.reduce((sum, bytes) => sum + bytes, 0);

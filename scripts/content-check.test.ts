@@ -29,7 +29,9 @@ function course(vocabulary: object[], { clips = true } = {}) {
         number: 1,
         subtopic: "Paying",
         goal: "Say a price.",
-        tasks: [{ id: "story:read-setting", label: "Read" }],
+        story: {
+          blocks: [{ type: "placeholder", task: { id: "story:read-setting", label: "Read" }, next: "codebook" }],
+        },
         vocabulary,
       },
     ],

@@ -20,8 +20,19 @@ const publicDir = path.join(root, "public");
  * - `virtual:jalan-media-versions`: a short hash of every file under public/media, keyed by its URL
  *   path. Media URLs carry it (`?v=`), so the server can let browsers cache them for a year and a
  *   regenerated clip still reaches every learner.
+ *
+ * `source` serves another course as `virtual:jalan-course` instead of the content files: a module's
+ * export of parsed chapters, re-exported as is. Component tests use it for the small fixture course
+ * the in-process server holds too (tests/fixtures/course.ts), so new content never breaks them.
  */
-export function courseContent({ checkMedia = true }: { checkMedia?: boolean } = {}): Plugin {
+export function courseContent({
+  checkMedia = true,
+  source,
+}: {
+  checkMedia?: boolean;
+  /** `module`: a path from the repository's root; `exportName`: its export holding the chapters. */
+  source?: { module: string; exportName: string };
+} = {}): Plugin {
   return {
     name: "jalan-course-content",
     resolveId(id) {
@@ -29,6 +40,10 @@ export function courseContent({ checkMedia = true }: { checkMedia?: boolean } = 
     },
     load(id) {
       if (id === resolved(COURSE_ID)) {
+        if (source) {
+          const file = JSON.stringify(path.join(root, source.module));
+          return `export { ${source.exportName} as default } from ${file};`;
+        }
         for (const name of readdirSync(contentDir)) this.addWatchFile(path.join(contentDir, name));
         const chapters = loadCourse({ contentDir, publicDir: checkMedia ? publicDir : null });
         return `export default ${JSON.stringify(chapters)};`;

@@ -85,7 +85,7 @@ const spokenText = (item, shown) => item.say ?? shown;
 /**
  * Every clip: { path, text, voice, hash } for spoken items, { path, lines: [{text, voice}], hash } for
  * dialogues, each with where it comes from: `file` (content/chapter-1.json), `field` (the path of the
- * item in it, e.g. days.0.story.sections.1.lines.2) and `where` (chapter-1/day-1 "line-3").
+ * item in it, e.g. days.0.story.blocks.1.content.1.lines.2) and `where` (chapter-1/day-1 "line-3").
  * The hash covers the text actually spoken, so a new `say` remakes the clip.
  */
 export function courseClips(chapters) {
@@ -111,26 +111,39 @@ export function courseClips(chapters) {
         add({ path: courseAudioPath(chapter.id, day.id, item.id), text, voice }, origin(item.id, field));
         return { text, voice };
       };
-      // daySpokenItems order: vocabulary, story sections (narration, lines), cards (their back), live phrases
+      // daySpokenItems order: vocabulary, then every block of the story, Codebook and live session pages:
+      // sections (narration and dialogue lines), phrase cards (their back), role-play phrases
       for (const [i, entry] of (day.vocabulary ?? []).entries()) spoken(entry, `vocabulary.${i}`);
-      (day.story?.sections ?? []).forEach((section, s) => {
-        const at = `story.sections.${s}`;
-        for (const [i, line] of (section.narration ?? []).entries()) {
-          spoken(line, `${at}.narration.${i}`, line.malay, undefined);
-        }
-        const lines = (section.lines ?? []).map((line, i) => spoken(line, `${at}.lines.${i}`));
-        // dayDialogueRecordings: the section the Codebook's listen-and-shadow plays also has all its
-        // lines in one file named after the section
-        if (lines.length > 0 && day.codebook?.listen.sectionId === section.id)
-          add({ path: courseAudioPath(chapter.id, day.id, section.id), lines }, origin(section.id, at));
-      });
-      for (const [i, card] of (day.codebook?.cards?.items ?? []).entries()) {
-        spoken(card, `codebook.cards.items.${i}`, card.back, undefined);
+      const listened = new Set();
+      for (const page of ["story", "codebook", "liveSession"]) {
+        for (const block of day[page]?.blocks ?? []) if (block.type === "listen-shadow") listened.add(block.sectionId);
       }
-      for (const [p, practice] of (day.liveSession?.practice ?? []).entries()) {
-        for (const [i, phrase] of (practice.phrases ?? []).entries()) {
-          spoken(phrase, `liveSession.practice.${p}.phrases.${i}`, phrase.malay, undefined);
-        }
+      for (const page of ["story", "codebook", "liveSession"]) {
+        (day[page]?.blocks ?? []).forEach((block, b) => {
+          const at = `${page}.blocks.${b}`;
+          if (block.type === "section") {
+            const lines = [];
+            (block.content ?? []).forEach((content, c) => {
+              for (const [i, line] of (content.lines ?? []).entries()) {
+                const field = `${at}.content.${c}.lines.${i}`;
+                if (content.type === "narration") spoken(line, field, line.malay, undefined);
+                if (content.type === "dialogue") lines.push(spoken(line, field));
+              }
+            });
+            // dayDialogueRecordings: the section the Codebook's listen-and-shadow plays also has all its
+            // lines in one file named after the section
+            if (lines.length > 0 && listened.has(block.id))
+              add({ path: courseAudioPath(chapter.id, day.id, block.id), lines }, origin(block.id, at));
+          }
+          if (block.type === "phrase-cards") {
+            for (const [i, card] of block.items.entries()) spoken(card, `${at}.items.${i}`, card.back, undefined);
+          }
+          if (block.type === "role-play") {
+            for (const [i, phrase] of block.phrases.entries()) {
+              spoken(phrase, `${at}.phrases.${i}`, phrase.malay, undefined);
+            }
+          }
+        });
       }
     });
   }

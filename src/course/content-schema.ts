@@ -64,67 +64,134 @@ export const videoSchema = z.strictObject({
   poster: mediaPath,
 });
 
-export const storySectionSchema = z.strictObject({
+/**
+ * The task a block records: its id (stored in task_progress, named in the spec for days 1-4) and the
+ * label staff and My Journey show. A day's tasks are the tasks of its blocks, in page order.
+ */
+export const taskSchema = z.strictObject({ id: taskId, label: text });
+
+// ------------------------------------------------------------------ blocks a page is made of
+
+/** Lines of narration that set the scene, each spoken. */
+const narrationBlock = z.strictObject({ type: z.literal("narration"), lines: z.array(narrationSchema).min(1) });
+/** Story text in English. */
+const paragraphsBlock = z.strictObject({ type: z.literal("paragraphs"), paragraphs: z.array(text).min(1) });
+/** Lines of dialogue, each spoken in its speaker's voice. */
+const dialogueBlock = z.strictObject({ type: z.literal("dialogue"), lines: z.array(dialogueLineSchema).min(1) });
+/** A note on culture or usage: a title and English paragraphs. */
+const cultureNoteBlock = z.strictObject({
+  type: z.literal("culture-note"),
+  title: text,
+  paragraphs: z.array(text).min(1),
+});
+
+/** What a story section holds, in order. */
+const sectionContentBlock = z.discriminatedUnion("type", [
+  narrationBlock,
+  paragraphsBlock,
+  dialogueBlock,
+  cultureNoteBlock,
+]);
+
+/**
+ * A part of a day's story with its own completion button (`completeLabel`, e.g. "Complete Section"
+ * or "Mark as Complete"), which records `task`.
+ */
+const sectionBlock = z.strictObject({
+  type: z.literal("section"),
+  /** Unique within its day; the section whose dialogue listen-and-shadow plays names its recording. */
   id: slug,
-  /** The task the section's completion button records. */
-  taskId,
+  task: taskSchema,
   title: text,
   subtitle: text.optional(),
-  narration: z.array(narrationSchema).default([]),
-  /** Story text in English, shown above the dialogue. */
-  paragraphs: z.array(text).default([]),
-  lines: z.array(dialogueLineSchema).default([]),
-  /** The completion button's label, e.g. "Complete Section" or "Mark as Complete". */
   completeLabel: text,
+  content: z.array(sectionContentBlock).min(1, "a section has at least one block"),
 });
 
+/** Fields of every block that is a mission: its heading and what to do. */
+const missionFields = { task: taskSchema, title: text, description: text };
+
+/** Listen and shadow: the whole dialogue of the story section `sectionId`; completes when it has played to the end. */
+const listenShadowBlock = z.strictObject({ type: z.literal("listen-shadow"), ...missionFields, sectionId: slug });
+/** A captioned culture and grammar video: completes when it ends. */
+const videoBlock = z.strictObject({ type: z.literal("video"), ...missionFields, video: videoSchema });
+/** Phrase cards: completes once every card is flipped. */
+const phraseCardsBlock = z.strictObject({
+  type: z.literal("phrase-cards"),
+  ...missionFields,
+  items: z.array(phraseCardSchema).min(1, "has at least one card"),
+});
+/** The day's vocabulary as flip cards: completes once every card is flipped. */
+const vocabularyCardsBlock = z.strictObject({ type: z.literal("vocabulary-cards"), ...missionFields });
+/**
+ * A practice set of graded items (src/course/exercise-schema.ts): its task is completed by the
+ * server once every item has been answered right, never by a bare status write.
+ */
+const practiceBlock = z.strictObject({
+  type: z.literal("practice"),
+  ...missionFields,
+  items: z.array(exerciseItemSchema).min(1, "a practice set has at least one item"),
+});
+/** A live-session role-play the tutor runs, with phrases to listen to beforehand; the tutor marks its task. */
+const rolePlayBlock = z.strictObject({
+  type: z.literal("role-play"),
+  ...missionFields,
+  phrases: z.array(narrationSchema).min(1, "has at least one phrase"),
+});
+
+/** Where a placeholder page leads: the day's Codebook or live session, the next day or chapter, My Journey. */
+export const PLACEHOLDER_NEXT = ["codebook", "live-session", "next-day", "next-chapter", "journey"] as const;
+
+/**
+ * A part of the course not written yet (the spec's "under construction" pages): an optional text,
+ * an optional task the learner records from it (Mark as Complete; Complete Live Session on a live
+ * session page), and where it leads.
+ */
+const placeholderBlock = z.strictObject({
+  type: z.literal("placeholder"),
+  title: text.optional(),
+  text: text.optional(),
+  task: taskSchema.optional(),
+  next: z.enum(PLACEHOLDER_NEXT),
+});
+
+export const storyBlockSchema = z.discriminatedUnion("type", [
+  sectionBlock,
+  cultureNoteBlock,
+  practiceBlock,
+  placeholderBlock,
+]);
+export const codebookBlockSchema = z.discriminatedUnion("type", [
+  listenShadowBlock,
+  videoBlock,
+  phraseCardsBlock,
+  vocabularyCardsBlock,
+  practiceBlock,
+  placeholderBlock,
+]);
+export const liveSessionBlockSchema = z.discriminatedUnion("type", [rolePlayBlock, placeholderBlock]);
+
+const blocks = <Block extends z.ZodType>(block: Block) => z.array(block).min(1, "a page has at least one block");
+
+/** The day's first page. */
 export const storySchema = z.strictObject({
-  sections: z.array(storySectionSchema).min(1, "a story has at least one section"),
   /**
-   * Where the story leads once done: `codebook` shows Continue to Codebook, enabled when every
-   * section is complete (day 1); `journey` returns to My Journey right after completing (days 2-4).
+   * Where a story in sections leads once done: `codebook` shows Continue to Codebook, enabled when
+   * every section is complete (day 1); `journey` returns to My Journey right after a section is
+   * completed and links to the day's Codebook and live session (days 2-4).
    */
-  next: z.enum(["codebook", "journey"]),
+  next: z.enum(["codebook", "journey"]).default("journey"),
+  blocks: blocks(storyBlockSchema),
 });
 
-export const codebookSchema = z.strictObject({
-  /** Listen and shadow: completes its task when the recording of a story section's dialogue ends. */
-  listen: z.strictObject({ taskId, title: text, description: text, sectionId: slug }),
-  /** The culture and grammar video: completes its task when it ends; locked until listening is done. */
-  notes: z.strictObject({ taskId, title: text, description: text, video: videoSchema }),
-  /** Phrase cards: locked until the notes are done; completes its task once every card is flipped. */
-  cards: z.strictObject({
-    taskId,
-    title: text,
-    description: text,
-    items: z.array(phraseCardSchema).min(1, "a Codebook has at least one card"),
-  }),
-  /**
-   * A practice set of graded items (src/course/exercise-schema.ts): its task is completed by the
-   * server once every item has been answered right, never by a bare status write.
-   */
-  practice: z
-    .strictObject({
-      taskId,
-      title: text,
-      description: text,
-      items: z.array(exerciseItemSchema).min(1, "a practice set has at least one item"),
-    })
-    .optional(),
-});
+/** The Codebook: its missions in order, each locked until the one before it is done. */
+export const codebookSchema = z.strictObject({ blocks: blocks(codebookBlockSchema) });
 
 /** The learner's view of a live session: what it practises, with phrases to listen to beforehand. */
-export const liveSessionSchema = z.strictObject({
-  intro: text,
-  practice: z
-    .array(z.strictObject({ taskId, title: text, description: text, phrases: z.array(narrationSchema).min(1) }))
-    .min(1),
-});
+export const liveSessionSchema = z.strictObject({ intro: text.optional(), blocks: blocks(liveSessionBlockSchema) });
 
-export const taskSchema = z.strictObject({
-  id: taskId,
-  label: text,
-});
+export const PAGES = ["story", "codebook", "liveSession"] as const;
+export type PageName = (typeof PAGES)[number];
 
 export const daySchema = z
   .strictObject({
@@ -135,9 +202,6 @@ export const daySchema = z
     /** False for a day shown in the table whose content is not written yet. */
     available: z.boolean().default(true),
     requiresSignIn: z.boolean().default(false),
-    tasks: z.array(taskSchema).refine((tasks) => new Set(tasks.map((task) => task.id)).size === tasks.length, {
-      message: "task ids must be unique within a day",
-    }),
     vocabulary: z.array(vocabularyEntrySchema).default([]),
     glossary: z
       .array(glossaryEntrySchema)
@@ -161,39 +225,36 @@ export const daySchema = z
     liveSession: liveSessionSchema.optional(),
   })
   .superRefine((day, context) => {
-    const taskIds = new Set(day.tasks.map((task) => task.id));
-    const requireTask = (id: string, path: (string | number)[]) => {
-      if (!taskIds.has(id))
-        context.addIssue({ code: "custom", path, message: `"${id}" is not one of the day's tasks` });
-    };
-    day.story?.sections.forEach((section, index) => {
-      requireTask(section.taskId, ["story", "sections", index, "taskId"]);
-    });
-    if (day.codebook) {
-      const { listen, notes, cards } = day.codebook;
-      requireTask(listen.taskId, ["codebook", "listen", "taskId"]);
-      requireTask(notes.taskId, ["codebook", "notes", "taskId"]);
-      requireTask(cards.taskId, ["codebook", "cards", "taskId"]);
-      const section = day.story?.sections.find((candidate) => candidate.id === listen.sectionId);
-      if (!section || section.lines.length === 0) {
-        context.addIssue({
-          code: "custom",
-          path: ["codebook", "listen", "sectionId"],
-          message: `"${listen.sectionId}" is not a story section with dialogue lines`,
-        });
-      }
+    const add = (path: (string | number)[], message: string) => context.addIssue({ code: "custom", path, message });
+    // A task is recorded by one block only.
+    const taskAt = new Map<string, string>();
+    for (const { block, path } of dayBlocks(day)) {
+      if (!("task" in block) || !block.task) continue;
+      const previous = taskAt.get(block.task.id);
+      if (previous) add([...path, "task", "id"], `"${block.task.id}" is already the task of ${previous}`);
+      else taskAt.set(block.task.id, path.join("."));
     }
-    day.liveSession?.practice.forEach((practice, index) => {
-      requireTask(practice.taskId, ["liveSession", "practice", index, "taskId"]);
-    });
-    if (day.codebook?.practice) checkPracticeSet(day, day.codebook.practice, context);
+    for (const { block, path } of dayBlocks(day)) {
+      if (block.type === "listen-shadow") {
+        const section = storySections(day).find((candidate) => candidate.id === block.sectionId);
+        if (!section || sectionLines(section).length === 0) {
+          add([...path, "sectionId"], `"${block.sectionId}" is not a story section with dialogue lines`);
+        }
+      }
+      if (block.type === "vocabulary-cards" && day.vocabulary.length === 0) {
+        add([...path, "type"], "vocabulary cards need the day's vocabulary");
+      }
+      if (block.type === "practice") checkPracticeSet(day, block, path, add);
+    }
     // Every spoken item and card names a file of its own within the day.
     const seen = new Set<string>();
     for (const { id, path } of spokenItemIds(day)) {
-      if (seen.has(id)) context.addIssue({ code: "custom", path, message: `"${id}" is used twice in this day` });
+      if (seen.has(id)) add(path, `"${id}" is used twice in this day`);
       seen.add(id);
     }
-  });
+  })
+  // A day's tasks are its blocks' tasks, in page order (story, Codebook, live session).
+  .transform((day) => ({ ...day, tasks: blockTasks(day) }));
 
 export const chapterSchema = z
   .strictObject({
@@ -210,80 +271,99 @@ export const chapterSchema = z
     path: ["days"],
   });
 
-type DayInput = z.infer<typeof daySchema>;
+/** A day's pages and vocabulary, as the checks below read them. */
+interface DayPages {
+  vocabulary: readonly z.output<typeof vocabularyEntrySchema>[];
+  story?: z.output<typeof storySchema> | undefined;
+  codebook?: z.output<typeof codebookSchema> | undefined;
+  liveSession?: z.output<typeof liveSessionSchema> | undefined;
+}
+type AnyBlock =
+  | z.output<typeof storyBlockSchema>
+  | z.output<typeof codebookBlockSchema>
+  | z.output<typeof liveSessionBlockSchema>;
+type Section = z.output<typeof sectionBlock>;
+type Path = (string | number)[];
 
-type IdAt = { id: string; path: (string | number)[] };
-const idsAt = (items: readonly { id: string }[], at: (string | number)[]): IdAt[] =>
+/** Every block of a day's pages in page order, with where it is in the day. */
+export function dayBlocks(day: Omit<DayPages, "vocabulary">): { page: PageName; block: AnyBlock; path: Path }[] {
+  return PAGES.flatMap((page) =>
+    (day[page]?.blocks ?? []).map((block: AnyBlock, index: number) => ({
+      page,
+      block,
+      path: [page, "blocks", index],
+    })),
+  );
+}
+
+/** The sections of a day's story. */
+export function storySections(day: Pick<DayPages, "story">): Section[] {
+  return (day.story?.blocks ?? []).filter((block): block is Section => block.type === "section");
+}
+
+/** A section's dialogue lines, in order. */
+export function sectionLines(section: Section) {
+  return section.content.flatMap((block) => (block.type === "dialogue" ? block.lines : []));
+}
+
+type Task = z.output<typeof taskSchema>;
+
+/** The tasks a day's blocks record, in page order (story, Codebook, live session). */
+function blockTasks(day: Omit<DayPages, "vocabulary">): Task[] {
+  return dayBlocks(day).flatMap(({ block }) => ("task" in block && block.task ? [block.task] : []));
+}
+
+type IdAt = { id: string; path: Path };
+const idsAt = (items: readonly { id: string }[], at: Path): IdAt[] =>
   items.map((item, index) => ({ id: item.id, path: [...at, index, "id"] }));
 
 /** Every id in a day that names an audio file, with where it is in the file (for error messages). */
-function spokenItemIds(day: DayInput): IdAt[] {
+function spokenItemIds(day: DayPages): IdAt[] {
   return [
     ...idsAt(day.vocabulary, ["vocabulary"]),
-    ...(day.story?.sections ?? []).flatMap((section, index) => {
-      const at = ["story", "sections", index];
-      return [
-        { id: section.id, path: [...at, "id"] },
-        ...idsAt(section.narration, [...at, "narration"]),
-        ...idsAt(section.lines, [...at, "lines"]),
-      ];
+    ...dayBlocks(day).flatMap(({ block, path }): IdAt[] => {
+      switch (block.type) {
+        case "section":
+          return [
+            { id: block.id, path: [...path, "id"] },
+            ...block.content.flatMap((content, index) =>
+              content.type === "narration" || content.type === "dialogue"
+                ? idsAt(content.lines, [...path, "content", index, "lines"])
+                : [],
+            ),
+          ];
+        case "phrase-cards":
+          return idsAt(block.items, [...path, "items"]);
+        case "role-play":
+          return idsAt(block.phrases, [...path, "phrases"]);
+        default:
+          return [];
+      }
     }),
-    ...idsAt(day.codebook?.cards.items ?? [], ["codebook", "cards", "items"]),
-    ...(day.liveSession?.practice ?? []).flatMap((practice, index) =>
-      idsAt(practice.phrases, ["liveSession", "practice", index, "phrases"]),
-    ),
   ];
 }
 
-type PracticeInput = NonNullable<NonNullable<DayInput["codebook"]>["practice"]>;
+type PracticeInput = z.output<typeof practiceBlock>;
 
-/**
- * A practice set's task is one of the day's tasks and belongs to no other block (a task completed by
- * answering cannot also be completed by a button); its item ids are unique; every item's `audio`
- * names a spoken item of the day, whose clip it plays.
- */
-function checkPracticeSet(day: DayInput, practice: PracticeInput, context: z.RefinementCtx) {
-  const at = ["codebook", "practice"];
-  if (!day.tasks.some((task) => task.id === practice.taskId)) {
-    context.addIssue({
-      code: "custom",
-      path: [...at, "taskId"],
-      message: `"${practice.taskId}" is not one of the day's tasks`,
-    });
-  }
-  const otherBlocks = [
-    ...(day.story?.sections ?? []).map((section) => section.taskId),
-    day.codebook?.listen.taskId,
-    day.codebook?.notes.taskId,
-    day.codebook?.cards.taskId,
-    ...(day.liveSession?.practice ?? []).map((block) => block.taskId),
-  ];
-  if (otherBlocks.includes(practice.taskId)) {
-    context.addIssue({
-      code: "custom",
-      path: [...at, "taskId"],
-      message: `"${practice.taskId}" is completed by another block of the day; a practice set needs a task of its own`,
-    });
-  }
+/** A practice set's item ids are unique; every item's `audio` names a spoken item of the day, whose clip it plays. */
+function checkPracticeSet(
+  day: DayPages,
+  practice: PracticeInput,
+  at: Path,
+  add: (path: Path, message: string) => void,
+) {
   const itemIds = new Set<string>();
   practice.items.forEach((item, index) => {
-    if (itemIds.has(item.id)) {
-      context.addIssue({
-        code: "custom",
-        path: [...at, "items", index, "id"],
-        message: `"${item.id}" is used twice in this practice set`,
-      });
-    }
+    if (itemIds.has(item.id)) add([...at, "items", index, "id"], `"${item.id}" is used twice in this practice set`);
     itemIds.add(item.id);
   });
   const spoken = new Set(spokenItemIds(day).map(({ id }) => id));
   for (const { id, path } of itemAudioReferences(practice.items)) {
     if (!spoken.has(id)) {
-      context.addIssue({
-        code: "custom",
-        path: [...at, "items", ...path],
-        message: `"${id}" is not a spoken item of this day (vocabulary, story line or card)`,
-      });
+      add(
+        [...at, "items", ...path],
+        `"${id}" is not a spoken item of this day (vocabulary, story line, card or role-play phrase)`,
+      );
     }
   }
 }

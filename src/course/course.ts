@@ -1,14 +1,28 @@
 import type { ChapterContent } from "./content-schema.ts";
+import { dayBlocks, sectionLines, storySections } from "./content-schema.ts";
 import type { OutlineDay } from "./progress-rules.ts";
 
 export type Chapter = ChapterContent;
 export type Day = Chapter["days"][number];
+export type Task = Day["tasks"][number];
 export type Story = NonNullable<Day["story"]>;
-export type StorySection = Story["sections"][number];
 export type Codebook = NonNullable<Day["codebook"]>;
 export type LiveSession = NonNullable<Day["liveSession"]>;
-export type PhraseCard = Codebook["cards"]["items"][number];
+export type StoryBlock = Story["blocks"][number];
+export type CodebookBlock = Codebook["blocks"][number];
+export type LiveSessionBlock = LiveSession["blocks"][number];
+export type StorySection = Extract<StoryBlock, { type: "section" }>;
+export type SectionContent = StorySection["content"][number];
+export type PhraseCard = Extract<CodebookBlock, { type: "phrase-cards" }>["items"][number];
+/** A practice set of graded items, on any page (the Codebook's Practice mission, a review day's quiz). */
+export type PracticeSet = Extract<StoryBlock, { type: "practice" }>;
+export type RolePlay = Extract<LiveSessionBlock, { type: "role-play" }>;
+export type Placeholder = Extract<StoryBlock, { type: "placeholder" }>;
+export type CultureNote = Extract<StoryBlock, { type: "culture-note" }>;
+export type Mission = Exclude<CodebookBlock, Placeholder>;
 export type SpokenLine = { id: string; malay: string; english: string };
+
+export { dayBlocks, sectionLines, storySections };
 
 /** Where the audio generated for a spoken item is served: /media/course/chapter-1/day-1/greeting.mp3. */
 export function courseAudioPath(chapterId: string, dayId: string, id: string): string {
@@ -57,6 +71,30 @@ export function dayAfter(
   return index === -1 ? undefined : all[index + 1];
 }
 
+/** The tasks the blocks of one of a day's pages record, in order. */
+export function pageTasks(day: Day, page: "story" | "codebook" | "liveSession"): Task[] {
+  return dayBlocks(day).flatMap((entry) =>
+    entry.page === page && "task" in entry.block && entry.block.task ? [entry.block.task] : [],
+  );
+}
+
+/** The practice set a day holds under this task id, if that task is one. */
+export function practiceSetOf(day: Day, taskId: string): PracticeSet | undefined {
+  for (const { block } of dayBlocks(day)) {
+    if (block.type === "practice" && block.task.id === taskId) return block;
+  }
+  return undefined;
+}
+
+/** True when the course has a practice set under these ids: a task completed only by answering. */
+export function isPracticeTask(
+  course: readonly Chapter[],
+  target: { chapterId: string; dayId: string; taskId: string },
+): boolean {
+  const found = findDay(course, target.chapterId, target.dayId);
+  return found !== undefined && practiceSetOf(found.day, target.taskId) !== undefined;
+}
+
 /** Every spoken item of a day with the audio file it plays: what the media generator makes. */
 export function daySpokenItems(chapter: Chapter, day: Day): (SpokenLine & { audio: string; speaker?: string })[] {
   const withAudio = (line: SpokenLine & { speaker?: string }) => ({
@@ -68,20 +106,38 @@ export function daySpokenItems(chapter: Chapter, day: Day): (SpokenLine & { audi
   });
   return [
     ...day.vocabulary.map(withAudio),
-    ...(day.story?.sections ?? []).flatMap((section) => [
-      ...section.narration.map(withAudio),
-      ...section.lines.map(withAudio),
-    ]),
-    ...(day.codebook?.cards.items ?? []).map((card) =>
-      withAudio({ id: card.id, malay: card.back, english: card.front }),
-    ),
-    ...(day.liveSession?.practice ?? []).flatMap((practice) => practice.phrases.map(withAudio)),
+    ...dayBlocks(day)
+      .flatMap(({ block }): (SpokenLine & { speaker?: string })[] => {
+        switch (block.type) {
+          case "section":
+            return block.content.flatMap<SpokenLine & { speaker?: string }>((content) => {
+              if (content.type === "narration") return content.lines;
+              if (content.type === "dialogue") return content.lines;
+              return [];
+            });
+          case "phrase-cards":
+            return block.items.map((card) => ({ id: card.id, malay: card.back, english: card.front }));
+          case "role-play":
+            return block.phrases;
+          default:
+            return [];
+        }
+      })
+      .map(withAudio),
   ];
+}
+
+/** The culture and grammar videos of a day's pages, with where each is in the day. */
+export function dayVideos(day: Day) {
+  return dayBlocks(day).flatMap(({ block, path }) => (block.type === "video" ? [{ video: block.video, path }] : []));
 }
 
 /** The recording of a whole section's dialogue that the Codebook's listen-and-shadow mission plays. */
 export function dayDialogueRecordings(chapter: Chapter, day: Day) {
-  return (day.story?.sections ?? [])
-    .filter((section) => section.lines.length > 0 && day.codebook?.listen.sectionId === section.id)
+  const listened = new Set(
+    dayBlocks(day).flatMap(({ block }) => (block.type === "listen-shadow" ? [block.sectionId] : [])),
+  );
+  return storySections(day)
+    .filter((section) => listened.has(section.id) && sectionLines(section).length > 0)
     .map((section) => ({ section, audio: sectionDialogueAudioPath(chapter.id, day.id, section.id) }));
 }

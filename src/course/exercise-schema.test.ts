@@ -1,16 +1,22 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { FIXTURE_COURSE } from "../../tests/fixtures/course";
 import { parseChapters } from "./content-schema";
-import { EXERCISE_KINDS, givenSchema, isPracticeTask } from "./exercise-schema";
+import { isPracticeTask } from "./course";
+import { EXERCISE_KINDS, givenSchema } from "./exercise-schema";
 import { MAX_TYPED_LENGTH } from "./grading";
 
-/** The fixture's chapter as content (the parsed form is valid input), to break one field at a time. */
-const chapter = () =>
-  structuredClone(FIXTURE_COURSE[0]!) as unknown as {
-    days: Array<{ tasks: Array<{ id: string }>; codebook: { cards: { taskId: string }; practice: Practice } }>;
+/**
+ * The fixture's chapter as content, to break one field at a time: the parsed form without the tasks
+ * the schema derives from the blocks is valid input.
+ */
+const chapter = () => {
+  const data = structuredClone(FIXTURE_COURSE[0]!) as unknown as {
+    days: Array<{ tasks?: unknown; codebook: { blocks: Block[] } }>;
   };
-type Practice = { taskId: string; items: Array<Record<string, unknown>> };
+  for (const day of data.days) delete day.tasks;
+  return data;
+};
+type Block = { type: string; task: { id: string }; items: Array<Record<string, unknown>> };
 
 function problemsOf(data: unknown): string[] {
   try {
@@ -21,7 +27,7 @@ function problemsOf(data: unknown): string[] {
   }
 }
 
-const practiceOf = (data: ReturnType<typeof chapter>) => data.days[0]!.codebook.practice;
+const practiceOf = (data: ReturnType<typeof chapter>) => data.days[0]!.codebook.blocks[3]!;
 
 describe("a practice set in a day's Codebook", () => {
   it("holds items of every exercise kind (the fixture course)", () => {
@@ -30,19 +36,11 @@ describe("a practice set in a day's Codebook", () => {
     expect(EXERCISE_KINDS).toHaveLength(8);
   });
 
-  it("needs a task that is one of the day's tasks", () => {
+  it("needs a task of its own: not one another block records", () => {
     const data = chapter();
-    practiceOf(data).taskId = "codebook:quiz";
+    practiceOf(data).task.id = data.days[0]!.codebook.blocks[2]!.task.id;
     expect(problemsOf(data)).toEqual([
-      'days.0.codebook.practice.taskId: "codebook:quiz" is not one of the day\'s tasks',
-    ]);
-  });
-
-  it("needs a task of its own: not one another block completes", () => {
-    const data = chapter();
-    practiceOf(data).taskId = data.days[0]!.codebook.cards.taskId;
-    expect(problemsOf(data)).toEqual([
-      'days.0.codebook.practice.taskId: "codebook:review-vocab" is completed by another block of the day; a practice set needs a task of its own',
+      'days.0.codebook.blocks.3.task.id: "codebook:review-vocab" is already the task of codebook.blocks.2',
     ]);
   });
 
@@ -50,21 +48,21 @@ describe("a practice set in a day's Codebook", () => {
     const data = chapter();
     practiceOf(data).items[3]!.id = practiceOf(data).items[0]!.id;
     expect(problemsOf(data)).toEqual([
-      'days.0.codebook.practice.items.3.id: "what-alex-ordered" is used twice in this practice set',
+      'days.0.codebook.blocks.3.items.3.id: "what-alex-ordered" is used twice in this practice set',
     ]);
   });
 
   it("needs at least one item", () => {
     const data = chapter();
     practiceOf(data).items = [];
-    expect(problemsOf(data)).toEqual(["days.0.codebook.practice.items: a practice set has at least one item"]);
+    expect(problemsOf(data)).toEqual(["days.0.codebook.blocks.3.items: a practice set has at least one item"]);
   });
 
   it("plays only clips of the day's spoken items", () => {
     const data = chapter();
     practiceOf(data).items[1]!.audio = "line-nowhere";
     expect(problemsOf(data)).toEqual([
-      'days.0.codebook.practice.items.1.audio: "line-nowhere" is not a spoken item of this day (vocabulary, story line or card)',
+      'days.0.codebook.blocks.3.items.1.audio: "line-nowhere" is not a spoken item of this day (vocabulary, story line, card or role-play phrase)',
     ]);
   });
 
@@ -75,7 +73,7 @@ describe("a practice set in a day's Codebook", () => {
       (item: Record<string, unknown>) => {
         item.choices = (item.choices as unknown[]).slice(0, 2);
       },
-      "days.0.codebook.practice.items.0.choices: has 3 or 4 choices",
+      "days.0.codebook.blocks.3.items.0.choices: has 3 or 4 choices",
     ],
     [
       "a right answer that is not a choice",
@@ -83,7 +81,7 @@ describe("a practice set in a day's Codebook", () => {
       (item: Record<string, unknown>) => {
         item.answer = "coffee";
       },
-      'days.0.codebook.practice.items.0.answer: "coffee" is not one of the item\'s choices',
+      'days.0.codebook.blocks.3.items.0.answer: "coffee" is not one of the item\'s choices',
     ],
     [
       "a listening item without its clip",
@@ -91,7 +89,7 @@ describe("a practice set in a day's Codebook", () => {
       (item: Record<string, unknown>) => {
         delete item.audio;
       },
-      "days.0.codebook.practice.items.1.audio: Invalid input: expected string, received undefined",
+      "days.0.codebook.blocks.3.items.1.audio: Invalid input: expected string, received undefined",
     ],
     [
       "a tile order naming no tile",
@@ -99,7 +97,7 @@ describe("a practice set in a day's Codebook", () => {
       (item: Record<string, unknown>) => {
         (item.answers as string[][])[1]![0] = "kami";
       },
-      'days.0.codebook.practice.items.2.answers.1.0: "kami" is not one of the item\'s tiles',
+      'days.0.codebook.blocks.3.items.2.answers.1.0: "kami" is not one of the item\'s tiles',
     ],
     [
       "a typed item without answers",
@@ -107,7 +105,7 @@ describe("a practice set in a day's Codebook", () => {
       (item: Record<string, unknown>) => {
         item.answers = [];
       },
-      "days.0.codebook.practice.items.3.answers: lists at least one right answer",
+      "days.0.codebook.blocks.3.items.3.answers: lists at least one right answer",
     ],
     [
       "a pair id used twice",
@@ -115,7 +113,7 @@ describe("a practice set in a day's Codebook", () => {
       (item: Record<string, unknown>) => {
         (item.pairs as Array<{ id: string }>)[2]!.id = "pagi";
       },
-      'days.0.codebook.practice.items.5.pairs.2.id: pair "pagi" is used twice in this item',
+      'days.0.codebook.blocks.3.items.5.pairs.2.id: pair "pagi" is used twice in this item',
     ],
     [
       "a price that is not one",
@@ -123,7 +121,7 @@ describe("a practice set in a day's Codebook", () => {
       (item: Record<string, unknown>) => {
         item.price = "seven fifty";
       },
-      'days.0.codebook.practice.items.6.price: must be a price such as "RM 7.50"',
+      'days.0.codebook.blocks.3.items.6.price: must be a price such as "RM 7.50"',
     ],
     [
       "an unknown kind",
@@ -131,7 +129,7 @@ describe("a practice set in a day's Codebook", () => {
       (item: Record<string, unknown>) => {
         item.kind = "essay";
       },
-      "days.0.codebook.practice.items.7.kind: Invalid discriminator value. Expected 'comprehension' | 'listen-choose' | 'build-sentence' | 'type-heard' | 'type-malay' | 'match-pairs' | 'type-price' | 'choose-price'",
+      "days.0.codebook.blocks.3.items.7.kind: Invalid discriminator value. Expected 'comprehension' | 'listen-choose' | 'build-sentence' | 'type-heard' | 'type-malay' | 'match-pairs' | 'type-price' | 'choose-price'",
     ],
     [
       "a field items do not have",
@@ -139,18 +137,12 @@ describe("a practice set in a day's Codebook", () => {
       (item: Record<string, unknown>) => {
         item.hint = "Say thanks";
       },
-      'days.0.codebook.practice.items.4: Unrecognized key: "hint"',
+      'days.0.codebook.blocks.3.items.4: Unrecognized key: "hint"',
     ],
   ])("refuses %s", (_name, index, breakIt, problem) => {
     const data = chapter();
     breakIt(practiceOf(data).items[index]!);
     expect(problemsOf(data)).toEqual([problem]);
-  });
-
-  it("is not in the real content yet: day 1 stays completable without the practice UI", () => {
-    const read = (file: string) => ({ file, data: JSON.parse(readFileSync(file, "utf8")) as unknown });
-    const course = parseChapters([read("content/chapter-1.json"), read("content/chapter-2.json")]);
-    expect(course.flatMap((each) => each.days).filter((day) => day.codebook?.practice)).toEqual([]);
   });
 
   it("makes its task a practice task, and no other", () => {

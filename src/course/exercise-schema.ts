@@ -1,10 +1,9 @@
 import { z } from "zod";
-import type { Chapter, Day } from "./course.ts";
 import { MAX_TYPED_LENGTH, parsePrice } from "./grading.ts";
 
 /**
  * Graded exercise items (/work/shared/CONTENT.md, "Exercise types") and the answers a learner gives
- * to them. A practice set is a Codebook block (`codebook.practice` in content-schema.ts): a task whose
+ * to them. A practice set is a block of a day's page (`practice` in content-schema.ts): a task whose
  * items the learner answers, graded by src/course/grading.ts on the server and in the browser.
  */
 
@@ -183,14 +182,6 @@ export type ExerciseItem = z.output<typeof exerciseItemSchema>;
 export type ExerciseKind = ExerciseItem["kind"];
 export const EXERCISE_KINDS = exerciseItemSchema.options.map((option) => option.shape.kind.value);
 
-/** A practice set as the course holds it: `codebook.practice` of a day. */
-export interface PracticeSet {
-  taskId: string;
-  title: string;
-  description: string;
-  items: ExerciseItem[];
-}
-
 // What a learner gives. Ids are bounded here and checked against the item in grading.ts.
 const givenId = z.string().min(1).max(100);
 
@@ -225,23 +216,6 @@ export type ChoiceGiven = z.output<typeof choiceGivenSchema>;
 export type TilesGiven = z.output<typeof tilesGivenSchema>;
 export type TextGiven = z.output<typeof textGivenSchema>;
 export type PairsGiven = z.output<typeof pairsGivenSchema>;
-
-/** The practice set a day holds under this task id, if that task is one. */
-export function practiceSetOf(day: Day, taskId: string): PracticeSet | undefined {
-  const practice = day.codebook?.practice;
-  return practice?.taskId === taskId ? practice : undefined;
-}
-
-/** True when the course has a practice set under these ids: a task completed only by answering. */
-export function isPracticeTask(
-  course: readonly Chapter[],
-  target: { chapterId: string; dayId: string; taskId: string },
-): boolean {
-  const day = course
-    .find((chapter) => chapter.id === target.chapterId)
-    ?.days.find((candidate) => candidate.id === target.dayId);
-  return day !== undefined && practiceSetOf(day, target.taskId) !== undefined;
-}
 
 /** Spoken-item ids each item refers to (its `audio`), with where, for the day's content check. */
 export function itemAudioReferences(items: readonly ExerciseItem[]): { id: string; path: (string | number)[] }[] {

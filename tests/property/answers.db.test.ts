@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerResponseSchema } from "../../src/course/answers-contract";
+import { dayBlocks, practiceSetOf } from "../../src/course/course";
 import type { ExerciseItem, Given } from "../../src/course/exercise-schema";
 import { grade } from "../../src/course/grading";
 import { FIXTURE_COURSE } from "../fixtures/course";
@@ -20,10 +21,11 @@ const UUID =
 /** Every item of every practice set of the fixture, with its ids; day 2's is locked for the learner. */
 const ITEMS = FIXTURE_COURSE.flatMap((chapter) =>
   chapter.days.flatMap((day) =>
-    (day.codebook?.practice?.items ?? []).map((item) => ({
-      target: { chapterId: chapter.id, dayId: day.id, taskId: day.codebook!.practice!.taskId },
-      item,
-    })),
+    dayBlocks(day).flatMap(({ block }) =>
+      block.type === "practice"
+        ? block.items.map((item) => ({ target: { chapterId: chapter.id, dayId: day.id, taskId: block.task.id }, item }))
+        : [],
+    ),
   ),
 );
 
@@ -172,8 +174,8 @@ function verdictFor(value: unknown, caller: Caller, stored: Map<string, Stored>)
   const day = chapter?.days.find((each) => each.id === dayId);
   if (!day) return { status: 400 };
   if (!day.available && caller === "learner") return { status: 409 };
-  const set = day.codebook?.practice;
-  if (!set || set.taskId !== taskId || !day.tasks.some((task) => task.id === taskId)) return { status: 400 };
+  const set = practiceSetOf(day, taskId as string);
+  if (!set) return { status: 400 };
   const item = set.items.find((each) => each.id === itemId);
   if (!item || !fits(item, given)) return { status: 400 };
   const target = [chapterId, dayId, taskId, itemId].join("/");

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { isPracticeTask } from "../../src/course/course";
 import { createTestApp } from "../test-app";
 import { bodies, hasOnlyKeys, isPlainObject, RUNS, received, type Segment, taskPath, unroutable } from "./arbitraries";
 import { expectRefusedAndUnchanged, expectSuccess, send, signedInAs, tally, watchDatabase } from "./harness";
@@ -30,6 +31,11 @@ const completedEarlier = fc.oneof(
   { weight: 15, arbitrary: fc.constant(null) },
 );
 
+const target = (ids: Segment[]) => {
+  const [chapterId, dayId, taskId] = ids.map((id) => id.value!) as [string, string, string];
+  return { chapterId, dayId, taskId };
+};
+
 describe("PUT /api/progress/:chapterId/:dayId/:taskId with generated ids and bodies", () => {
   it(`answers ${RUNS} requests: open tasks recorded, only forward, the rest a 4xx that writes nothing`, async () => {
     const seen = tally();
@@ -58,6 +64,9 @@ describe("PUT /api/progress/:chapterId/:dayId/:taskId with generated ids and bod
             if (view.kind === "too-large") expected = 413;
             else if (ids.some(unroutable)) expected = 404;
             else if (!status) expected = 400;
+            // A practice set is completed by its answers, never by a status write (decision 032).
+            else if (status === "completed" && ids.every((id) => id.value) && isPracticeTask(t.course, target(ids)))
+              expected = 409;
             else {
               const verdict = verdictFor(t.course, ids, before, { staff: false }, completed);
               if (verdict !== "open") expected = verdict === "unknown" ? undefined : verdict;

@@ -33,7 +33,11 @@ function chapter(number: number, dayNumber: number) {
         number: dayNumber,
         subtopic: "Greetings",
         goal: "Say hello.",
-        tasks: [{ id: "story:read-story", label: "Read the story" }],
+        story: {
+          blocks: [
+            { type: "placeholder", task: { id: "story:read-story", label: "Read the story" }, next: "codebook" },
+          ],
+        },
         vocabulary: [{ id: "selamat-pagi", malay: "Selamat pagi", english: "Good morning" }],
       },
     ],
@@ -83,12 +87,12 @@ describe("loadCourse", () => {
 
   it("refuses a schema error, naming the file and the path of the bad field", () => {
     const broken = chapter(1, 1);
-    broken.days[0]!.tasks[0]!.id = "read the story";
+    broken.days[0]!.story.blocks[0]!.task.id = "read the story";
     write("chapter-1.json", broken);
     const error = contentErrorOf(() => loadCourse({ contentDir, publicDir: null }));
     expect(error.file).toMatch(/chapter-1\.json$/);
     expect(error.problems).toEqual([
-      expect.stringMatching(/^days\.0\.tasks\.0\.id: must look like "story:read-setting"/),
+      expect.stringMatching(/^days\.0\.story\.blocks\.0\.task\.id: must look like "story:read-setting"/),
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ContentError, parseChapters } from "../../course/content-schema.ts";
-import { type Chapter, dayDialogueRecordings, daySpokenItems } from "../../course/course.ts";
+import { type Chapter, dayDialogueRecordings, daySpokenItems, dayVideos } from "../../course/course.ts";
 
 /** The repository's root, where content/ and public/ are. */
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -59,10 +59,9 @@ function missingMedia(chapter: Chapter, publicDir: string): string[] {
     for (const { section, audio } of dayDialogueRecordings(chapter, day)) {
       check(`days.${dayIndex} section "${section.id}" dialogue`, audio);
     }
-    const video = day.codebook?.notes.video;
-    if (video) {
+    for (const { video, path } of dayVideos(day)) {
       for (const key of ["webm", "mp4", "captions", "poster"] as const) {
-        check(`days.${dayIndex}.codebook.notes.video.${key}`, video[key]);
+        check(`days.${dayIndex}.${path.join(".")}.video.${key}`, video[key]);
       }
     }
   });

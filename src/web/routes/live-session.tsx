@@ -15,7 +15,8 @@ export function Component() {
 
 /** Staff get the tutor controls on a live session that has content; the server checks the role again. */
 function tutorControls({ chapter, day, learner }: OpenDay) {
-  if (!can(learner.role, "tutor:view") || !day.liveSession) return undefined;
-  const tasks = day.liveSession.practice.map((practice) => ({ id: practice.taskId, title: practice.title }));
+  const rolePlays = (day.liveSession?.blocks ?? []).filter((block) => block.type === "role-play");
+  if (!can(learner.role, "tutor:view") || rolePlays.length === 0) return undefined;
+  const tasks = rolePlays.map((rolePlay) => ({ id: rolePlay.task.id, title: rolePlay.title }));
   return <LiveSessionControls chapterId={chapter.id} dayId={day.id} tasks={tasks} />;
 }

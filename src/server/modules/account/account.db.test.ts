@@ -1,9 +1,12 @@
 import { eq, inArray, like, or, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { allAnswered, completeDayAsLearner } from "../../../../tests/complete-day";
 import { cookieFrom, cookieJar, createTestApp, type TestUser } from "../../../../tests/test-app";
 import { parseTotpUri } from "../../../../tests/totp";
 import { enableTwoFactor } from "../../../../tests/two-factor";
+import { practiceSetOf } from "../../../course/course";
+import { rightAnswer } from "../../../course/grading";
 import { FRESH_SESSION_MS } from "../../auth/session";
 import {
   account as accountTable,
@@ -191,15 +194,10 @@ describe("GET /api/account/export", () => {
     });
     await t.request("/api/settings", { method: "PATCH", cookie, json: { theme: "dark", emailNotifications: false } });
     // Every task of day 1, so the export holds the day's completion too.
+    const dayOne = await completeDayAsLearner(t, cookie, "chapter-1", "day-1");
+    expect(dayOne).toEqual(allAnswered(dayOne));
     const dayOneTasks = t.course[0]!.days[0]!.tasks.map((task) => task.id).sort();
-    for (const taskId of dayOneTasks) {
-      const saved = await t.request(`/api/progress/chapter-1/day-1/${taskId}`, {
-        method: "PUT",
-        cookie,
-        json: { status: "completed" },
-      });
-      expect(saved.status).toBe(200);
-    }
+    const dayOnePractice = practiceSetOf(t.course[0]!.days[0]!, "codebook:practice")!;
     await sendContactMessage(cookie, "Terima kasih, Jalan!");
 
     const tutor = await t.signedInUser({ firstName: "Siti", lastName: "Aminah" });
@@ -252,7 +250,17 @@ describe("GET /api/account/export", () => {
         updatedAt: iso,
       })),
       completedDays: [{ chapterId: "chapter-1", dayId: "day-1", completedAt: iso }],
-      answers: [],
+      // Day 1's practice set, every item answered right once, in the order answered.
+      answers: dayOnePractice.items.map((item) => ({
+        clientId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        chapterId: "chapter-1",
+        dayId: "day-1",
+        taskId: dayOnePractice.task.id,
+        itemId: item.id,
+        given: rightAnswer(item).answer,
+        correct: true,
+        answeredAt: iso,
+      })),
       feedbackReceived: [
         {
           chapterId: "chapter-1",

@@ -277,9 +277,12 @@ describe("POST /api/answers", () => {
     expect(await locked.json()).toEqual({
       error: { code: "DAY_LOCKED", message: "Day 2 is locked. Finish Day 1 first." },
     });
-    const unavailable = await post(cookie, body("where", { choiceId: "toilet" }, { dayId: "day-3" }));
+    const unavailable = await post(
+      cookie,
+      body("where", { choiceId: "toilet" }, { chapterId: "chapter-2", dayId: "day-6" }),
+    );
     expect(unavailable.status).toBe(409);
-    expect((await unavailable.json()).error.message).toBe("Day 3 is not available yet.");
+    expect((await unavailable.json()).error.message).toBe("Day 6 is not available yet.");
     expect(await snapshot()).toEqual(before);
 
     // Staff may answer for themselves, like learners, and are never locked out.

@@ -1,8 +1,15 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { AnswerResponse, answerRequestSchema, PracticeProgress } from "../../../course/answers-contract";
-import { type Chapter, courseAudioPath, courseOutline, type Day } from "../../../course/course";
-import { type ExerciseItem, givenSchema, type PracticeSet, practiceSetOf } from "../../../course/exercise-schema";
+import {
+  type Chapter,
+  courseAudioPath,
+  courseOutline,
+  type Day,
+  type PracticeSet,
+  practiceSetOf,
+} from "../../../course/course";
+import { type ExerciseItem, givenSchema } from "../../../course/exercise-schema";
 import { checkGiven, type Grade, grade, type RightAnswer, rightAnswer } from "../../../course/grading";
 import { type DayRef, isDayUnlocked, type ProgressMap } from "../../../course/progress-rules";
 import { STAFF_ROLES } from "../../../course/roles";

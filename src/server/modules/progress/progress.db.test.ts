@@ -1,5 +1,6 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
+import { allAnswered, answerPracticeSets, completeDayAsLearner, statusTaskIdsOf } from "../../../../tests/complete-day";
 import { createTestApp, ORIGIN } from "../../../../tests/test-app";
 import { type Chapter, courseOutline, findDay } from "../../../course/course";
 import { dayStatus, isDayUnlocked } from "../../../course/progress-rules";
@@ -45,13 +46,11 @@ async function allRowCount() {
 const taskIdsOf = (chapterId: string, dayId: string) =>
   findDay(t.course, chapterId, dayId)!.day.tasks.map((task) => task.id);
 
-/** Completes every task of the given days through the API, as the learner would. */
+/** Completes every task of the given days through the API, as the learner would (answering practice sets). */
 async function completeDays(cookie: string, days: Array<[string, string]>) {
   for (const [chapterId, dayId] of days) {
-    for (const taskId of taskIdsOf(chapterId, dayId)) {
-      const response = await put(cookie, [chapterId, dayId, taskId], { status: "completed" });
-      expect(response.status, `${chapterId}/${dayId}/${taskId}`).toBe(200);
-    }
+    const statuses = await completeDayAsLearner(t, cookie, chapterId, dayId);
+    expect(statuses, `${chapterId}/${dayId}`).toEqual(allAnswered(statuses));
   }
 }
 
@@ -274,7 +273,8 @@ describe("day locking", () => {
       error: { code: "DAY_LOCKED", message: "Day 2 is locked. Finish Day 1 first." },
     });
 
-    const dayOne = taskIdsOf("chapter-1", "day-1");
+    expect(await answerPracticeSets(t, cookie, "chapter-1", "day-1")).toEqual({ "codebook:practice": 200 });
+    const dayOne = statusTaskIdsOf(t.course, "chapter-1", "day-1");
     for (const taskId of dayOne.slice(0, -1))
       await put(cookie, ["chapter-1", "day-1", taskId], { status: "completed" });
     // An in-progress last task is not enough.
@@ -483,7 +483,10 @@ const dayOne = { chapterId: "chapter-1", dayId: "day-1" };
 describe("a day completed once stays complete for unlocking (decision 030)", () => {
   it("records the day when its last task is completed, and answers it beside the progress", async () => {
     const { cookie, id } = await signedInAs();
-    const tasks = taskIdsOf("chapter-1", "day-1");
+    // The practice set first: its last answer completes its task, not yet the day.
+    expect(await answerPracticeSets(t, cookie, "chapter-1", "day-1")).toEqual({ "codebook:practice": 200 });
+    expect(await completionsOf(id)).toEqual([]);
+    const tasks = statusTaskIdsOf(t.course, "chapter-1", "day-1");
     for (const taskId of tasks.slice(0, -1)) {
       const answer = await (await put(cookie, ["chapter-1", "day-1", taskId], { status: "completed" })).json();
       expect(answer.completedDays).toEqual([]);
@@ -508,7 +511,8 @@ describe("a day completed once stays complete for unlocking (decision 030)", () 
     const finished = await signedInAs();
     const unfinished = await signedInAs();
     await completeDays(finished.cookie, [["chapter-1", "day-1"]]);
-    const dayOneTasks = taskIdsOf("chapter-1", "day-1");
+    await answerPracticeSets(t, unfinished.cookie, "chapter-1", "day-1");
+    const dayOneTasks = statusTaskIdsOf(t.course, "chapter-1", "day-1");
     for (const taskId of dayOneTasks.slice(0, -1)) {
       await put(unfinished.cookie, ["chapter-1", "day-1", taskId], { status: "completed" });
     }

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Chapter } from "../../../course/course";
-import { isPracticeTask } from "../../../course/exercise-schema";
+import { isPracticeTask } from "../../../course/course";
 import { requireUser } from "../../auth/session";
 import type { AppEnv } from "../../http/context";
 import { HttpError } from "../../http/errors";

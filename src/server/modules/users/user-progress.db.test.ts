@@ -1,5 +1,6 @@
 import { count, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { allAnswered, completeDayAsLearner } from "../../../../tests/complete-day";
 import { createTestApp, ORIGIN } from "../../../../tests/test-app";
 import { type Chapter, findDay } from "../../../course/course";
 import type { Role } from "../../../course/roles";
@@ -308,13 +309,8 @@ async function dayTwoStatusFor(learner: Session, app = t.app) {
 /** A learner who completed every task of day 1 themself. */
 async function learnerWhoFinishedDayOne() {
   const learner = await signedInAs("Student");
-  for (const taskId of dayOneTasks()) {
-    await t.request(`/api/progress/chapter-1/day-1/${taskId}`, {
-      method: "PUT",
-      cookie: learner.cookie,
-      json: { status: "completed" },
-    });
-  }
+  const statuses = await completeDayAsLearner(t, learner.cookie, "chapter-1", "day-1");
+  expect(statuses).toEqual(allAnswered(statuses));
   expect(await completionsOf(learner.id)).toEqual(["chapter-1/day-1"]);
   return learner;
 }

@@ -9,8 +9,8 @@ import { COURSE, OUTLINE } from "./course-data";
 
 /**
  * The course pages the build prerenders, as they look before the session is read: My Journey's
- * layout with placeholders for the progress, each chapter as a visitor sees it, and the story of
- * each day a visitor may open. Every one needs the app soon (progress, audio), so it starts after
+ * layout with placeholders for the progress, each chapter as a visitor sees it, and the story and
+ * Codebook of each day a visitor may open. Every one needs the app soon (progress, audio), so it starts after
  * paint. Days a visitor may not open are left to the app: until the session is read they could only
  * say "Loading…".
  */
@@ -23,12 +23,19 @@ export const coursePagesToPrerender: PrerenderedPage[] = [
       appStart: "after-paint",
     }),
   ),
-  ...OUTLINE.filter((day) => isDayUnlocked(OUTLINE, {}, day, { signedIn: false })).map((outlineDay) => {
+  ...OUTLINE.filter((day) => isDayUnlocked(OUTLINE, {}, day, { signedIn: false })).flatMap((outlineDay) => {
     const { day } = findDay(COURSE, outlineDay.chapterId, outlineDay.dayId)!;
-    return {
-      path: coursePaths.day(outlineDay.chapterId, outlineDay.dayId),
-      meta: { title: dayPageTitle(day, "story"), description: day.goal },
-      appStart: "after-paint",
-    } satisfies PrerenderedPage;
+    return [
+      {
+        path: coursePaths.day(outlineDay.chapterId, outlineDay.dayId),
+        meta: { title: dayPageTitle(day, "story"), description: day.goal },
+        appStart: "after-paint",
+      },
+      {
+        path: coursePaths.codebook(outlineDay.chapterId, outlineDay.dayId),
+        meta: { title: dayPageTitle(day, "codebook"), description: day.goal },
+        appStart: "after-paint",
+      },
+    ] satisfies PrerenderedPage[];
   }),
 ];

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef } from "react";
 import { useParams } from "react-router";
 import type { Chapter, Day } from "../../../course/course";
-import { findDay } from "../../../course/course";
+import { findDay, pageTasks } from "../../../course/course";
 import { firstIncompleteDayBefore, isDayUnlocked, type OutlineDay } from "../../../course/progress-rules";
 import { type Learner, type LearnerState, useLearner, useSaveTask } from "./api/progress";
 import { COURSE, OUTLINE } from "./course-data";
@@ -53,15 +53,15 @@ function courseDayState(found: { chapter: Chapter; day: Day } | null, learner: L
 }
 
 /**
- * Opening a day's story signed in, with nothing recorded for that day yet, marks its first story
- * task in progress (spec section 4), so My Journey shows the day as started.
+ * Opening a day's story signed in, with nothing recorded for that day yet, marks the first task of
+ * its story page in progress (spec section 4), so My Journey shows the day as started.
  */
 export function useStartDay(state: CourseDayState) {
   const save = useSaveTask();
   const started = useRef<string | null>(null);
   const open = state.kind === "open" ? state : null;
   const key = open ? `${open.chapter.id}/${open.day.id}` : null;
-  const firstStoryTask = open?.day.tasks.find((task) => task.id.startsWith("story:"));
+  const firstStoryTask = open ? pageTasks(open.day, "story")[0] : undefined;
   const hasRecords = open ? Object.keys(open.learner.progress[open.chapter.id]?.[open.day.id] ?? {}).length > 0 : true;
   const shouldStart = Boolean(open?.learner.signedIn && firstStoryTask && !hasRecords);
   useEffect(() => {

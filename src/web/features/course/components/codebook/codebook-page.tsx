@@ -1,7 +1,6 @@
 import { useCallback, useRef } from "react";
-import { Link, useNavigate } from "react-router";
-import type { Codebook } from "../../../../../course/course";
-import { VOCABULARY_TASK_ID } from "../../../../../course/progress-rules";
+import { useNavigate } from "react-router";
+import { type Mission, type Placeholder, sectionLines, storySections } from "../../../../../course/course";
 import { Page } from "../../../../components/page";
 import { Button } from "../../../../components/ui/button";
 import { coursePaths } from "../../../../config/paths";
@@ -10,7 +9,8 @@ import { courseAudioUrl } from "../../course-data";
 import { useSingleAudio } from "../../use-single-audio";
 import { Breadcrumbs } from "../breadcrumbs";
 import { dayCrumbs, dayPageTitle, type OpenDay } from "../course-day-frame";
-import { UnderConstruction } from "../under-construction";
+import { defaultPlaceholder, PlaceholderBlock } from "../placeholder-block";
+import { PracticeMission } from "../practice-mission";
 import { CultureNotesVideo } from "./culture-notes-video";
 import { FlipCardDeck } from "./flip-card-deck";
 import { ListenAndShadow } from "./listen-and-shadow";
@@ -18,34 +18,28 @@ import { MissionCard } from "./mission-card";
 import { useCodebookTasks } from "./use-codebook-tasks";
 
 /**
- * A day's Codebook (/chapter-1/day-1/codebook): the three missions when the day has them; the
- * day's words as flip cards when it has only vocabulary to review (docs/decisions/013); otherwise
- * the spec's under-construction page leading on to the live session.
+ * A day's Codebook (/chapter-1/day-1/codebook): its missions in order, each locked until the one
+ * before it is done (listen and shadow, the notes video, phrase cards, practice, or the day's
+ * vocabulary as cards), and Proceed to Tutor Hour once all are. A Codebook not written yet shows the
+ * spec's under-construction notice leading on to the live session.
  */
 export function CodebookPage({ open }: { open: OpenDay }) {
   const { chapter, day } = open;
-  const hasVocabularyTask = day.tasks.some((task) => task.id === VOCABULARY_TASK_ID);
+  const blocks = day.codebook?.blocks ?? [defaultPlaceholder("codebook")];
+  const placeholders = blocks.filter((block): block is Placeholder => block.type === "placeholder");
+  const missions = blocks.filter((block): block is Mission => block.type !== "placeholder");
   return (
-    <Page title={dayPageTitle(day, "codebook")}>
+    <Page title={dayPageTitle(day, "codebook")} busy={open.learner.provisional}>
       <Breadcrumbs items={dayCrumbs(chapter, day, "codebook")} />
-      {day.codebook ? (
-        <CodebookMissions open={open} codebook={day.codebook} />
-      ) : day.vocabulary.length > 0 && hasVocabularyTask ? (
-        <VocabularyReview open={open} />
-      ) : (
-        <UnderConstruction>
-          <LiveSessionLink open={open} />
-        </UnderConstruction>
-      )}
+      <div className="space-y-8">
+        {placeholders.map((block) => (
+          <PlaceholderBlock key={block.task?.id ?? block.next} open={open} page="codebook" block={block} />
+        ))}
+        {missions.length > 0 && (
+          <CodebookMissions open={open} missions={missions} proceed={placeholders.length === 0} />
+        )}
+      </div>
     </Page>
-  );
-}
-
-function LiveSessionLink({ open }: { open: OpenDay }) {
-  return (
-    <Button asChild>
-      <Link to={coursePaths.liveSession(open.chapter.id, open.day.id)}>Go to the Live Session</Link>
-    </Button>
   );
 }
 
@@ -65,22 +59,42 @@ function usePageAudio() {
     },
     [clips.toggle],
   );
-  return { playersRef, playing: clips.playing, toggleClip, stopClips: clips.stop };
+  const stopAll = useCallback(() => {
+    for (const player of playersRef.current?.querySelectorAll("audio, video") ?? []) {
+      (player as HTMLMediaElement).pause();
+    }
+    clips.stop();
+  }, [clips.stop]);
+  return { playersRef, playing: clips.playing, toggleClip, stopClips: clips.stop, stopAll };
 }
 
-function CodebookMissions({ open, codebook }: { open: OpenDay; codebook: Codebook }) {
+/** What finishing a mission is called, to say what unlocks the next one. */
+const FINISH: Record<Mission["type"], (mission: Mission) => string> = {
+  "listen-shadow": (mission) => `Finish ${mission.title}`,
+  video: () => "Watch the notes",
+  "phrase-cards": () => "Flip every card",
+  "vocabulary-cards": () => "Flip every card",
+  practice: () => "Answer every practice item",
+};
+
+/** What a locked mission is called in its hint. */
+const UNLOCKS: Record<Mission["type"], string> = {
+  "listen-shadow": "the listening",
+  video: "the notes",
+  "phrase-cards": "the cards",
+  "vocabulary-cards": "the cards",
+  practice: "the practice",
+};
+
+function CodebookMissions({ open, missions, proceed }: { open: OpenDay; missions: Mission[]; proceed: boolean }) {
   const { chapter, day } = open;
-  const { listen, notes, cards } = codebook;
   const tasks = useCodebookTasks(open);
   const audio = usePageAudio();
   const navigate = useNavigate();
-  const section = day.story?.sections.find((candidate) => candidate.id === listen.sectionId);
-  const listened = tasks.isCompleted(listen.taskId);
-  const watched = tasks.isCompleted(notes.taskId);
-  const flippedAll = tasks.isCompleted(cards.taskId);
+  const allDone = missions.every((mission) => tasks.isCompleted(mission.task.id));
 
-  const proceed = () => {
-    if (listened && watched && flippedAll) {
+  const proceedToTutorHour = () => {
+    if (allDone) {
       navigate(coursePaths.liveSession(chapter.id, day.id));
       return;
     }
@@ -94,91 +108,103 @@ function CodebookMissions({ open, codebook }: { open: OpenDay; codebook: Codeboo
   return (
     <div ref={audio.playersRef} className="space-y-8">
       <ol aria-label="Missions" className="space-y-6">
-        <MissionCard number={1} title={listen.title} description={listen.description} completed={listened}>
-          {section && (
-            <ListenAndShadow
-              src={courseAudioUrl(chapter.id, day.id, section.id)}
-              lineAudio={section.lines.map((line) => courseAudioUrl(chapter.id, day.id, line.id))}
-              section={section}
-              onPlay={audio.stopClips}
-              onEnded={() => tasks.complete(listen.taskId)}
-            />
-          )}
-        </MissionCard>
-        <MissionCard
-          number={2}
-          title={notes.title}
-          description={notes.description}
-          completed={watched}
-          locked={!listened}
-        >
-          <CultureNotesVideo
-            video={notes.video}
-            locked={!listened}
-            onPlay={audio.stopClips}
-            onEnded={() => tasks.complete(notes.taskId)}
-          />
-        </MissionCard>
-        <MissionCard
-          number={3}
-          title={cards.title}
-          description={cards.description}
-          completed={flippedAll}
-          locked={!watched}
-        >
-          <FlipCardDeck
-            items={cards.items.map((card) => ({ ...card, audio: courseAudioUrl(chapter.id, day.id, card.id) }))}
-            completed={flippedAll}
-            lockedHint={watched ? undefined : "Watch the notes to unlock the cards."}
-            onAllFlipped={() => tasks.complete(cards.taskId)}
-            playing={audio.playing}
-            onToggleAudio={audio.toggleClip}
-          />
-        </MissionCard>
+        {missions.map((mission, index) => {
+          const previous = missions[index - 1];
+          const lockedHint =
+            previous && !tasks.isCompleted(previous.task.id)
+              ? `${FINISH[previous.type](previous)} to unlock ${UNLOCKS[mission.type]}.`
+              : undefined;
+          return (
+            <MissionCard
+              key={mission.task.id}
+              number={index + 1}
+              title={mission.title}
+              description={mission.description}
+              completed={tasks.isCompleted(mission.task.id)}
+              locked={Boolean(lockedHint)}
+            >
+              <MissionBody open={open} mission={mission} lockedHint={lockedHint} tasks={tasks} audio={audio} />
+            </MissionCard>
+          );
+        })}
       </ol>
-      <Button size="lg" onClick={proceed}>
-        Proceed to Tutor Hour
-      </Button>
+      {proceed && (
+        <Button size="lg" onClick={proceedToTutorHour}>
+          Proceed to Tutor Hour
+        </Button>
+      )}
     </div>
   );
 }
 
-/** Days whose Codebook is not written yet still let the learner review, and so learn, the day's words. */
-function VocabularyReview({ open }: { open: OpenDay }) {
+function MissionBody({
+  open,
+  mission,
+  lockedHint,
+  tasks,
+  audio,
+}: {
+  open: OpenDay;
+  mission: Mission;
+  lockedHint: string | undefined;
+  tasks: ReturnType<typeof useCodebookTasks>;
+  audio: ReturnType<typeof usePageAudio>;
+}) {
   const { chapter, day } = open;
-  const tasks = useCodebookTasks(open);
-  const audio = usePageAudio();
-  const reviewed = tasks.isCompleted(VOCABULARY_TASK_ID);
-  return (
-    <div className="space-y-8">
-      <UnderConstruction>
-        <p>
-          The full Codebook for Day {day.number} is on its way. Until then, flip every card below to learn the day's
-          words, then go to your live session.
-        </p>
-        <LiveSessionLink open={open} />
-      </UnderConstruction>
-      <ol aria-label="Missions" className="space-y-6">
-        <MissionCard
-          number={1}
-          title="Vocabulary Cards"
-          description="Flip each card to see the Malay and hear it said."
-          completed={reviewed}
-        >
-          <FlipCardDeck
-            items={day.vocabulary.map((entry) => ({
-              id: entry.id,
-              front: entry.english,
-              back: entry.malay,
-              audio: courseAudioUrl(chapter.id, day.id, entry.id),
-            }))}
-            completed={reviewed}
-            onAllFlipped={() => tasks.complete(VOCABULARY_TASK_ID)}
-            playing={audio.playing}
-            onToggleAudio={audio.toggleClip}
-          />
-        </MissionCard>
-      </ol>
-    </div>
-  );
+  const completed = tasks.isCompleted(mission.task.id);
+  const complete = () => tasks.complete(mission.task.id);
+  switch (mission.type) {
+    case "listen-shadow": {
+      const section = storySections(day).find((candidate) => candidate.id === mission.sectionId);
+      if (!section) return null;
+      return (
+        <ListenAndShadow
+          src={courseAudioUrl(chapter.id, day.id, section.id)}
+          lineAudio={sectionLines(section).map((line) => courseAudioUrl(chapter.id, day.id, line.id))}
+          section={section}
+          lockedHint={lockedHint}
+          onPlay={audio.stopClips}
+          onEnded={complete}
+        />
+      );
+    }
+    case "video":
+      return (
+        <CultureNotesVideo video={mission.video} lockedHint={lockedHint} onPlay={audio.stopClips} onEnded={complete} />
+      );
+    case "phrase-cards":
+    case "vocabulary-cards": {
+      const cards =
+        mission.type === "phrase-cards"
+          ? mission.items
+          : day.vocabulary.map((entry) => ({ id: entry.id, front: entry.english, back: entry.malay }));
+      return (
+        <FlipCardDeck
+          items={cards.map((card) => ({ ...card, audio: courseAudioUrl(chapter.id, day.id, card.id) }))}
+          completed={completed}
+          lockedHint={lockedHint}
+          onAllFlipped={complete}
+          playing={audio.playing}
+          onToggleAudio={audio.toggleClip}
+        />
+      );
+    }
+    case "practice":
+      // As tall as an item: the page does not shift when the set unlocks or its code arrives.
+      return (
+        <div className="min-h-80">
+          {lockedHint ? (
+            <p className="text-muted-foreground">{lockedHint}</p>
+          ) : (
+            <PracticeMission
+              open={open}
+              practice={mission}
+              completed={completed}
+              onCompleted={() => tasks.completedByAnswers(mission.task.id)}
+              onPlay={audio.stopAll}
+            />
+          )}
+        </div>
+      );
+  }
 }

@@ -1,23 +1,28 @@
 import { Lock } from "lucide-react";
-import type { Codebook } from "../../../../../course/course";
+import type { Mission } from "../../../../../course/course";
+
+type Video = Extract<Mission, { type: "video" }>["video"];
+
 import { mediaUrl } from "../../../../lib/media";
 import { playbackRate } from "../../use-single-audio";
 
 /**
  * The culture and grammar video, captioned. While `locked` it has no controls, cannot be reached or
- * played, and a notice over it says what unlocks it; `onEnded` fires when it has played to its end.
+ * played, and a notice over it says what unlocks it (`lockedHint`); `onEnded` fires when it has played to its end.
  */
 export function CultureNotesVideo({
   video,
-  locked,
+  lockedHint,
   onPlay,
   onEnded,
 }: {
-  video: Codebook["notes"]["video"];
-  locked: boolean;
+  video: Video;
+  /** Why the video is locked, shown over it; unlocked when undefined. */
+  lockedHint: string | undefined;
   onPlay: () => void;
   onEnded: () => void;
 }) {
+  const locked = lockedHint !== undefined;
   return (
     <div className="relative aspect-video overflow-hidden rounded-lg bg-black">
       <video
@@ -46,7 +51,7 @@ export function CultureNotesVideo({
       {locked && (
         <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-background/90 p-4 text-center">
           <Lock aria-hidden className="size-8" />
-          <p className="max-w-xs text-lg font-medium">Finish Listen and Shadow to unlock the notes.</p>
+          <p className="max-w-xs text-lg font-medium">{lockedHint}</p>
         </div>
       )}
     </div>

@@ -1,6 +1,6 @@
 import { Pause, Repeat } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { StorySection } from "../../../../../course/course";
+import { type StorySection, sectionLines } from "../../../../../course/course";
 import { Button } from "../../../../components/ui/button";
 import { cn } from "../../../../lib/cn";
 import { playbackRate } from "../../use-single-audio";
@@ -22,6 +22,7 @@ export function ListenAndShadow({
   src,
   lineAudio,
   section,
+  lockedHint,
   onPlay,
   onEnded,
 }: {
@@ -29,6 +30,8 @@ export function ListenAndShadow({
   /** Each dialogue line's own clip, in the order of `section.lines`. */
   lineAudio: readonly string[];
   section: StorySection;
+  /** Why listening is locked (an earlier mission is not done); unlocked when undefined. */
+  lockedHint?: string | undefined;
   onPlay: () => void;
   onEnded: () => void;
 }) {
@@ -40,6 +43,7 @@ export function ListenAndShadow({
     onPlay();
     shadowing.start();
   };
+  if (lockedHint) return <p className="text-muted-foreground">{lockedHint}</p>;
   return (
     <div className="space-y-4">
       {/* biome-ignore lint/a11y/useMediaCaption: the transcript below is the recording's text alternative. */}
@@ -82,7 +86,7 @@ export function ListenAndShadow({
       <div className="space-y-2">
         <h3 className="text-lg font-semibold">Transcript</h3>
         <ol className="space-y-3">
-          {section.lines.map((line, index) => (
+          {sectionLines(section).map((line, index) => (
             <li
               key={line.id}
               aria-current={current?.index === index || undefined}

@@ -8,6 +8,7 @@ import type { OpenDay } from "../course-day-frame";
  * The Codebook's tasks for the open day. `complete` records a task once: a signed-in learner's
  * save goes to the server (the cached progress then shows it completed); a visitor is told to sign
  * in (spec section 5) and the task counts as done for this visit only, so the next mission opens.
+ * A practice set is never completed by a status write: its answers complete it (`completedByAnswers`).
  */
 export function useCodebookTasks(open: OpenDay) {
   const { chapter, day, learner } = open;
@@ -38,5 +39,16 @@ export function useCodebookTasks(open: OpenDay) {
     [isCompleted, learner.signedIn, save, chapter.id, day.id],
   );
 
-  return { isCompleted, complete };
+  /**
+   * A practice set answered right to the end. The server completed a signed-in learner's task
+   * itself (the progress is read again); a visitor's counts for this visit only.
+   */
+  const completedByAnswers = useCallback(
+    (taskId: string) => {
+      if (!learner.signedIn) setDoneThisVisit((done) => new Set(done).add(taskId));
+    },
+    [learner.signedIn],
+  );
+
+  return { isCompleted, complete, completedByAnswers };
 }

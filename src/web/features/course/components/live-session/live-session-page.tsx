@@ -1,38 +1,38 @@
 import { Circle, CircleCheck, CircleDashed } from "lucide-react";
 import { type ReactNode, useId } from "react";
-import { Link, useNavigate } from "react-router";
-import { dayAfter, type LiveSession } from "../../../../../course/course";
+import { Link } from "react-router";
+import type { Placeholder, RolePlay } from "../../../../../course/course";
 import { taskStatus } from "../../../../../course/progress-rules";
 import type { TaskStatus } from "../../../../../course/progress-status";
 import { Page } from "../../../../components/page";
 import { Button } from "../../../../components/ui/button";
-import { coursePaths, paths } from "../../../../config/paths";
-import { useSaveTask } from "../../api/progress";
-import { COURSE } from "../../course-data";
+import { paths } from "../../../../config/paths";
 import { useSingleAudio } from "../../use-single-audio";
 import { Breadcrumbs } from "../breadcrumbs";
 import { dayCrumbs, dayPageTitle, type OpenDay } from "../course-day-frame";
-import { signInToSaveToast } from "../story/complete-task-button";
+import { defaultPlaceholder, PlaceholderBlock } from "../placeholder-block";
 import { SpokenLineList, withAudio } from "../story/spoken-line-list";
-import { UnderConstruction } from "../under-construction";
-
-/** The task an unwritten live session records when the learner says it took place. */
-const LIVE_SESSION_TASK_ID = "live-session:task-1";
 
 /**
- * A day's live session (/chapter-1/day-1/live-session). With content, the learner's view of what
+ * A day's live session (/chapter-1/day-1/live-session). With role-plays, the learner's view of what
  * the session practises; `tutorControls` is where staff tools go, shown below a separator (the
- * caller decides who sees them). Without content, the spec's under-construction page whose button
- * records the session and moves on to the next day.
+ * caller decides who sees them). Without, the spec's under-construction page whose button records
+ * the session and moves on to the next day.
  */
 export function LiveSessionPage({ open, tutorControls }: { open: OpenDay; tutorControls?: ReactNode }) {
   const { chapter, day } = open;
+  const blocks = day.liveSession?.blocks ?? [defaultPlaceholder("liveSession")];
+  const rolePlays = blocks.filter((block): block is RolePlay => block.type === "role-play");
+  const placeholders = blocks.filter((block): block is Placeholder => block.type === "placeholder");
   return (
     <Page title={dayPageTitle(day, "live-session")} intro={day.liveSession?.intro}>
       <Breadcrumbs items={dayCrumbs(chapter, day, "live-session")} />
-      {day.liveSession ? (
+      {placeholders.map((block) => (
+        <PlaceholderBlock key={block.task?.id ?? block.next} open={open} page="liveSession" block={block} />
+      ))}
+      {rolePlays.length > 0 && (
         <div className="space-y-8">
-          <PracticeBlocks open={open} liveSession={day.liveSession} />
+          <RolePlays open={open} rolePlays={rolePlays} />
           <p className="rounded-lg bg-muted p-4">
             Your tutor marks each practice complete during the session; it shows here as Completed once they have.
           </p>
@@ -45,27 +45,25 @@ export function LiveSessionPage({ open, tutorControls }: { open: OpenDay; tutorC
             <Link to={paths.progress}>Back to My Journey</Link>
           </Button>
         </div>
-      ) : (
-        <LiveSessionUnderConstruction open={open} />
       )}
     </Page>
   );
 }
 
-function PracticeBlocks({ open, liveSession }: { open: OpenDay; liveSession: LiveSession }) {
+function RolePlays({ open, rolePlays }: { open: OpenDay; rolePlays: RolePlay[] }) {
   const { chapter, day, learner } = open;
   const audio = useSingleAudio();
   return (
     <div className="space-y-6">
-      {liveSession.practice.map((practice) => (
+      {rolePlays.map((rolePlay) => (
         <PracticeBlock
-          key={practice.taskId}
-          title={practice.title}
-          description={practice.description}
-          status={taskStatus(learner.progress, chapter.id, day.id, practice.taskId)}
+          key={rolePlay.task.id}
+          title={rolePlay.title}
+          description={rolePlay.description}
+          status={taskStatus(learner.progress, chapter.id, day.id, rolePlay.task.id)}
         >
           <SpokenLineList
-            lines={withAudio(chapter.id, day.id, practice.phrases)}
+            lines={withAudio(chapter.id, day.id, rolePlay.phrases)}
             playing={audio.playing}
             onToggle={audio.toggle}
           />
@@ -119,52 +117,5 @@ function PracticeBlock({
       </header>
       {children}
     </section>
-  );
-}
-
-/**
- * The spec's page for a live session not written yet: its button records the day's live-session
- * task (for a signed-in learner) and goes on to the next day; the last day leads back to My Journey.
- */
-function LiveSessionUnderConstruction({ open }: { open: OpenDay }) {
-  const { chapter, day, learner } = open;
-  const save = useSaveTask();
-  const navigate = useNavigate();
-  const next = dayAfter(COURSE, chapter.id, day.id);
-
-  if (!next) {
-    return (
-      <UnderConstruction>
-        <Button asChild>
-          <Link to={paths.progress}>Back to My Journey</Link>
-        </Button>
-      </UnderConstruction>
-    );
-  }
-
-  const goOn = () => navigate(coursePaths.day(next.chapter.id, next.day.id));
-  const completeSession = () => {
-    if (!learner.signedIn) {
-      signInToSaveToast();
-      return;
-    }
-    const hasTask = day.tasks.some((task) => task.id === LIVE_SESSION_TASK_ID);
-    if (!hasTask || taskStatus(learner.progress, chapter.id, day.id, LIVE_SESSION_TASK_ID) === "completed") {
-      goOn();
-      return;
-    }
-    save.mutate(
-      { chapterId: chapter.id, dayId: day.id, taskId: LIVE_SESSION_TASK_ID, status: "completed" },
-      { onSuccess: goOn },
-    );
-  };
-
-  return (
-    <UnderConstruction>
-      <p>Had your session with your tutor? Complete it to go on to Day {next.day.number}.</p>
-      <Button onClick={completeSession} disabled={save.isPending} aria-busy={save.isPending || undefined}>
-        Complete Live Session
-      </Button>
-    </UnderConstruction>
   );
 }

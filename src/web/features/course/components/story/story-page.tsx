@@ -1,31 +1,32 @@
-import { memo, type ReactNode } from "react";
+import { ArrowRight, BookOpen, Users } from "lucide-react";
+import { memo, type ReactNode, useId } from "react";
+import { Link, useNavigate } from "react-router";
+import type { Story, StoryBlock } from "../../../../../course/course";
+import { storySections } from "../../../../../course/course";
+import { taskStatus } from "../../../../../course/progress-rules";
 import { Page } from "../../../../components/page";
+import { Button } from "../../../../components/ui/button";
+import { coursePaths, paths } from "../../../../config/paths";
+import { toast } from "../../../../lib/toast";
 import { useStartDay } from "../../use-course-day";
 import { Breadcrumbs } from "../breadcrumbs";
 import { dayCrumbs, dayPageTitle, type OpenDay } from "../course-day-frame";
+import { CultureNoteCard } from "../culture-note-card";
 import { DayFeedbackCard } from "../feedback/day-feedback";
-import { DayWithoutStory } from "./day-without-story";
-import { DialogueStory } from "./dialogue-story";
-import { SectionedStory } from "./sectioned-story";
+import { defaultPlaceholder, PlaceholderBlock } from "../placeholder-block";
+import { PracticeMission } from "../practice-mission";
+import { CompleteTaskButton } from "./complete-task-button";
+import { type StoryPlayer, StoryPlayerControls, useStoryPlayer } from "./story-player";
+import { StorySectionView } from "./story-section";
 
 /**
- * A day's first page (/chapter-1/day-1): its story, in the form the content gives it. Opening it
- * signed in with nothing recorded for the day marks the day as started. Memoized: it draws again
- * only when the day or the learner changes.
+ * A day's first page (/chapter-1/day-1): its story's blocks in order (sections with their
+ * completion buttons, culture notes, a practice set, or a placeholder while the story is not
+ * written). Opening it signed in with nothing recorded for the day marks the day as started.
+ * Memoized: it draws again only when the day or the learner changes.
  */
 export const StoryPage = memo(function StoryPage({ open }: { open: OpenDay }) {
   useStartDay(open);
-  const { day } = open;
-  return (
-    <StoryDayLayout open={open}>
-      {day.story?.next === "codebook" && <SectionedStory open={open} story={day.story} />}
-      {day.story?.next === "journey" && <DialogueStory open={open} story={day.story} />}
-      {!day.story && <DayWithoutStory open={open} />}
-    </StoryDayLayout>
-  );
-});
-
-function StoryDayLayout({ open, children }: { open: OpenDay; children: ReactNode }) {
   const { chapter, day } = open;
   return (
     <Page
@@ -36,7 +37,156 @@ function StoryDayLayout({ open, children }: { open: OpenDay; children: ReactNode
     >
       <Breadcrumbs items={dayCrumbs(chapter, day, "story")} />
       <DayFeedbackCard chapterId={chapter.id} dayId={day.id} />
-      {children}
+      {day.story ? (
+        <StoryBlocks open={open} story={day.story} />
+      ) : (
+        <PlaceholderBlock open={open} page="story" block={defaultPlaceholder("story")} />
+      )}
     </Page>
+  );
+});
+
+function StoryBlocks({ open, story }: { open: OpenDay; story: Story }) {
+  const player = useStoryPlayer();
+  const hasSections = storySections({ story }).length > 0;
+  return (
+    <div className="space-y-8">
+      {hasSections && <StoryPlayerControls player={player} />}
+      {story.blocks.map((block) => (
+        <StoryBlockView key={blockKey(block)} open={open} story={story} block={block} player={player} />
+      ))}
+      {hasSections && story.next === "codebook" && <ContinueToCodebook open={open} story={story} />}
+      {hasSections && story.next === "journey" && <MoreOfTheDay open={open} />}
+    </div>
+  );
+}
+
+const blockKey = (block: StoryBlock) =>
+  block.type === "section" ? block.id : `${block.type}:${"task" in block ? block.task?.id : block.title}`;
+
+function StoryBlockView({
+  open,
+  story,
+  block,
+  player,
+}: {
+  open: OpenDay;
+  story: Story;
+  block: StoryBlock;
+  player: StoryPlayer;
+}) {
+  const navigate = useNavigate();
+  const { chapter, day } = open;
+  switch (block.type) {
+    case "section":
+      return (
+        <StorySectionView
+          chapter={chapter}
+          day={day}
+          section={block}
+          playing={player.playing}
+          onToggle={player.toggle}
+          showEnglish={player.showEnglish}
+          action={
+            <CompleteTaskButton
+              open={open}
+              taskId={block.task.id}
+              label={block.completeLabel}
+              onCompleted={
+                story.next === "codebook"
+                  ? () => toast({ title: "Section Completed!", description: "Great job, you're making progress!" })
+                  : () => navigate(paths.progress)
+              }
+            />
+          }
+        />
+      );
+    case "culture-note":
+      return <CultureNoteCard note={block} />;
+    case "practice":
+      return (
+        <PracticeSection title={block.title} description={block.description}>
+          <PracticeMission open={open} practice={block} onPlay={player.stop} />
+        </PracticeSection>
+      );
+    case "placeholder":
+      return <PlaceholderBlock open={open} page="story" block={block} />;
+  }
+}
+
+/** A practice set in the flow of a story page (a review day's quiz): its heading, what to do, the set. */
+function PracticeSection({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description: string;
+  children: ReactNode;
+}) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="space-y-5 rounded-xl border bg-card p-4 shadow-sm sm:p-6">
+      <header className="space-y-1">
+        <h2 id={headingId} className="text-2xl font-semibold tracking-tight">
+          {title}
+        </h2>
+        <p className="text-muted-foreground">{description}</p>
+      </header>
+      <div className="min-h-80">{children}</div>
+    </section>
+  );
+}
+
+const HINT_ID = "continue-to-codebook-hint";
+
+/** A story in sections that leads on to the Codebook (day 1): Continue to Codebook opens once every section is complete. */
+function ContinueToCodebook({ open, story }: { open: OpenDay; story: Story }) {
+  const { chapter, day, learner } = open;
+  const allComplete = storySections({ story }).every(
+    (section) => taskStatus(learner.progress, chapter.id, day.id, section.task.id) === "completed",
+  );
+  return (
+    <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+      {allComplete ? (
+        <Button asChild size="lg">
+          <Link to={coursePaths.codebook(chapter.id, day.id)}>
+            Continue to Codebook
+            <ArrowRight aria-hidden />
+          </Link>
+        </Button>
+      ) : (
+        <>
+          <Button size="lg" disabled aria-describedby={HINT_ID}>
+            Continue to Codebook
+            <ArrowRight aria-hidden />
+          </Button>
+          <p id={HINT_ID} className="text-sm text-muted-foreground">
+            You must complete all sections before proceeding.
+          </p>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** A story that returns to My Journey once done (days 2-4) links on to the day's Codebook and live session. */
+function MoreOfTheDay({ open }: { open: OpenDay }): ReactNode {
+  const { chapter, day } = open;
+  return (
+    <nav aria-label={`More of Day ${day.number}`} className="flex flex-wrap gap-3">
+      <Button asChild variant="outline">
+        <Link to={coursePaths.codebook(chapter.id, day.id)}>
+          <BookOpen aria-hidden />
+          Day {day.number} Codebook
+        </Link>
+      </Button>
+      <Button asChild variant="outline">
+        <Link to={coursePaths.liveSession(chapter.id, day.id)}>
+          <Users aria-hidden />
+          Day {day.number} Live Session
+        </Link>
+      </Button>
+    </nav>
   );
 }

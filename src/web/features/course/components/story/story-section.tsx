@@ -1,10 +1,11 @@
 import type { ReactNode } from "react";
-import type { Chapter, Day, StorySection } from "../../../../../course/course";
-import { SpokenLineList, withAudio } from "./spoken-line-list";
+import type { Chapter, Day, SectionContent, StorySection } from "../../../../../course/course";
+import { CultureNoteCard } from "../culture-note-card";
+import { type SpokenLineItem, SpokenLineList, withAudio } from "./spoken-line-list";
 
 /**
- * One part of a day's story: its heading, the narration that sets the scene, the story text and the
- * dialogue, every spoken line with its own play button, its English shown or not, and its words the
+ * One part of a day's story: its heading and its blocks in order (the narration that sets the scene,
+ * the story text, the dialogue, a culture note), every spoken line with its own play button, its English shown or not, and its words the
  * day's glossary explains opening their meaning. `action` is the section's completion button.
  */
 export function StorySectionView({
@@ -33,32 +34,61 @@ export function StorySectionView({
         </h2>
         {section.subtitle && <p className="text-muted-foreground">{section.subtitle}</p>}
       </header>
-      {section.narration.length > 0 && (
-        <SpokenLineList
-          lines={withAudio(chapter.id, day.id, section.narration)}
+      {section.content.map((block, index) => (
+        <SectionContentView
+          // Blocks of a section never move: their place is their identity.
+          // biome-ignore lint/suspicious/noArrayIndexKey: see above
+          key={index}
+          block={block}
+          chapter={chapter}
+          day={day}
           playing={playing}
           onToggle={onToggle}
           showEnglish={showEnglish}
-          glossary={day.glossary}
         />
-      )}
-      {section.paragraphs.length > 0 && (
-        <div className="max-w-prose space-y-3 text-lg leading-relaxed">
-          {section.paragraphs.map((paragraph) => (
-            <p key={paragraph}>{paragraph}</p>
-          ))}
-        </div>
-      )}
-      {section.lines.length > 0 && (
-        <SpokenLineList
-          lines={withAudio(chapter.id, day.id, section.lines)}
-          playing={playing}
-          onToggle={onToggle}
-          showEnglish={showEnglish}
-          glossary={day.glossary}
-        />
-      )}
+      ))}
       {action && <div className="flex flex-wrap items-center gap-3 pt-2">{action}</div>}
     </section>
   );
+}
+
+/** One block of a section: narration or dialogue lines to play, story text, or a culture note. */
+function SectionContentView({
+  block,
+  chapter,
+  day,
+  playing,
+  onToggle,
+  showEnglish,
+}: {
+  block: SectionContent;
+  chapter: Chapter;
+  day: Day;
+  playing: string | null;
+  onToggle: (src: string) => void;
+  showEnglish: boolean;
+}) {
+  switch (block.type) {
+    case "narration":
+    case "dialogue":
+      return (
+        <SpokenLineList
+          lines={withAudio<Omit<SpokenLineItem, "audio">>(chapter.id, day.id, block.lines)}
+          playing={playing}
+          onToggle={onToggle}
+          showEnglish={showEnglish}
+          glossary={day.glossary}
+        />
+      );
+    case "paragraphs":
+      return (
+        <div className="max-w-prose space-y-3 text-lg leading-relaxed">
+          {block.paragraphs.map((paragraph) => (
+            <p key={paragraph}>{paragraph}</p>
+          ))}
+        </div>
+      );
+    case "culture-note":
+      return <CultureNoteCard note={block} />;
+  }
 }

@@ -2,12 +2,12 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ProgressMap } from "../../../../../course/progress-rules";
 import type { Role } from "../../../../../course/roles";
-import { dismissCurrentToast } from "../../../../features/course/components/course-test-kit";
 import { makeProfile, stubApi } from "../../../../testing/fake-api";
 import { setSession, signedInAs, signedOut } from "../../../../testing/fake-auth-client";
 import { fakeProgressApi } from "../../../../testing/fake-progress";
 import { type FakeFailure, fakeStaffApi, type StaffRoute } from "../../../../testing/fake-staff-api";
 import { renderApp } from "../../../../testing/render-app";
+import { dismissCurrentToast } from "../../../../testing/screen";
 
 vi.mock("../../../../lib/auth-client", () => import("../../../../testing/fake-auth-client"));
 

@@ -1,0 +1,389 @@
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { type Mission, sectionLines, storySections } from "../../../../../course/course";
+import { mediaUrl } from "../../../../lib/media";
+import { connectApp } from "../../../../testing/app-in-process";
+import { stubAudio } from "../../../../testing/screen";
+import { courseAudioUrl } from "../../course-data";
+import { completeDays, fixtureDay, signInWithProgress } from "../course-db-test-kit";
+import {
+  chapterDays,
+  dayProgress,
+  openDayPage,
+  progressWrites,
+  settle,
+  storedTasks,
+  tabIntoPracticeItem,
+  taskPath,
+} from "../course-page-test-kit";
+import {
+  answerRight,
+  checkByKeyboard,
+  choose,
+  continueByKeyboard,
+  stubResizeObserver,
+} from "../practice/practice-test-kit";
+import { shadowPauseMs } from "./listen-and-shadow";
+
+const app = await connectApp();
+
+const DAY_1 = fixtureDay("chapter-1", "day-1");
+const missionOf = <Type extends Mission["type"]>(type: Type) => {
+  const mission = DAY_1.codebook!.blocks.find(
+    (block): block is Extract<Mission, { type: Type }> => block.type === type,
+  );
+  if (!mission) throw new Error(`The fixture's day 1 Codebook has no ${type} mission.`);
+  return mission;
+};
+const LISTEN = missionOf("listen-shadow");
+const NOTES = missionOf("video");
+const CARDS = missionOf("phrase-cards");
+const PRACTICE = missionOf("practice");
+const LISTEN_SECTION = storySections(DAY_1).find((section) => section.id === LISTEN.sectionId)!;
+const CHAPTER_1_DAYS = chapterDays("chapter-1");
+const CODEBOOK = "/chapter-1/day-1/codebook";
+
+/** Day 1 progress with these Codebook missions done. */
+const day1Done = (...missions: Mission[]) =>
+  dayProgress(
+    "chapter-1",
+    "day-1",
+    missions.map((mission) => mission.task.id),
+  );
+
+const mission = (title: string) => screen.getByRole("region", { name: title });
+const dialogueAudio = () => document.querySelector("audio")!;
+const notesVideo = () => document.querySelector("video")!;
+const flipButtons = () => screen.getAllByRole("button", { name: /^Flip card: / });
+/** The item of the practice set asked now, by its prompt. */
+const askedItem = () => {
+  const prompt = document.querySelector("form[data-item] legend")?.textContent;
+  return PRACTICE.items.find((item) => item.prompt === prompt)!;
+};
+const answerPosts = () =>
+  app.requests.filter((request) => request.method === "POST" && request.path.startsWith("/api/answers"));
+
+/** Answers every item asked right, by keyboard, until the set says it is complete. */
+async function answerEveryItemRight() {
+  for (let asked = 0; screen.queryByRole("heading", { name: "Practice complete" }) === null; asked++) {
+    expect(asked).toBeLessThan(PRACTICE.items.length + 1);
+    // Continue moves focus to the next item; the first is reached from the top of the page.
+    await tabIntoPracticeItem();
+    await answerRight(askedItem());
+    await screen.findByRole("heading", { name: "Right!" });
+    await continueByKeyboard();
+  }
+}
+
+beforeEach(() => {
+  stubAudio();
+  stubResizeObserver();
+});
+
+describe("day 1's Codebook", () => {
+  it("shows the four missions in order, each after the first locked, the dialogue's transcript and the cards", async () => {
+    await signInWithProgress(app);
+    await openDayPage(CODEBOOK);
+    expect(screen.getByRole("heading", { level: 1, name: "Day 1 Codebook" })).toBeInTheDocument();
+    const missions = within(screen.getByRole("list", { name: "Missions" }));
+    expect(missions.getAllByRole("heading", { level: 2 }).map((heading) => heading.textContent)).toEqual(
+      [LISTEN, NOTES, CARDS, PRACTICE].map((each) => each.title),
+    );
+    for (const later of [NOTES, CARDS, PRACTICE]) {
+      expect(within(mission(later.title)).getByText("Locked")).toBeInTheDocument();
+    }
+    expect(within(mission(LISTEN.title)).queryByText("Locked")).not.toBeInTheDocument();
+
+    expect(dialogueAudio()).toHaveAttribute("src", courseAudioUrl("chapter-1", "day-1", LISTEN_SECTION.id));
+    for (const line of sectionLines(LISTEN_SECTION)) {
+      expect(within(mission(LISTEN.title)).getByText(line.malay)).toHaveAttribute("lang", "ms");
+    }
+    expect(flipButtons().map((button) => button.getAttribute("aria-label"))).toEqual(
+      CARDS.items.map((card) => `Flip card: ${card.front}`),
+    );
+    expect(screen.getByRole("button", { name: "Proceed to Tutor Hour" })).toBeEnabled();
+  });
+
+  it("completes Listen and Shadow on the server when the dialogue recording ends, once", async () => {
+    const learner = await signInWithProgress(app);
+    await openDayPage(CODEBOOK);
+    fireEvent.ended(dialogueAudio());
+    await waitFor(() => expect(within(mission(LISTEN.title)).getByText("Completed")).toBeInTheDocument());
+    fireEvent.ended(dialogueAudio());
+    await settle();
+    expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-1", LISTEN.task.id)]);
+    expect(await storedTasks(app, learner.id, "chapter-1", "day-1")).toEqual({ [LISTEN.task.id]: "completed" });
+  });
+
+  it("shadows line by line: each line, then a pause to say it; completes at the end of the last line", async () => {
+    const learner = await signInWithProgress(app);
+    const audio = stubAudio();
+    await openDayPage(CODEBOOK);
+    const listen = mission(LISTEN.title);
+    const lines = sectionLines(LISTEN_SECTION);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      fireEvent.click(within(listen).getByRole("button", { name: "Shadow line by line" }));
+      for (const [index, line] of lines.entries()) {
+        const clip = audio.clips.at(-1)!;
+        expect(clip.src).toContain(courseAudioUrl("chapter-1", "day-1", line.id));
+        expect(within(listen).getByText(`Line ${index + 1} of ${lines.length}: listen`)).toBeInTheDocument();
+        expect(within(listen).getByText(line.english).closest("li")).toHaveAttribute("aria-current", "true");
+        act(() => audio.end(clip));
+        expect(within(listen).getByText(`Line ${index + 1} of ${lines.length}: your turn, say it`)).toBeInTheDocument();
+        // Nothing plays during the pause, and nothing is saved before the last line has ended.
+        act(() => vi.advanceTimersByTime(shadowPauseMs(0) - 1));
+        expect(audio.clips).toHaveLength(index + 1);
+        if (index < lines.length - 1) expect(progressWrites(app)).toEqual([]);
+        act(() => vi.advanceTimersByTime(1));
+      }
+      expect(audio.clips).toHaveLength(lines.length);
+      expect(within(listen).getByRole("button", { name: "Shadow line by line" })).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+    await waitFor(() => expect(within(listen).getByText("Completed")).toBeInTheDocument());
+    expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-1", LISTEN.task.id)]);
+    expect(await storedTasks(app, learner.id, "chapter-1", "day-1")).toEqual({ [LISTEN.task.id]: "completed" });
+  });
+
+  it("leaves a pause as long as the line and half a second more, and at least 2.5 s", () => {
+    expect(shadowPauseMs(1.2)).toBe(2500);
+    expect(shadowPauseMs(3)).toBe(3500);
+    expect(shadowPauseMs(Number.NaN)).toBe(2500);
+  });
+
+  it("asks a visitor to sign in when the recording ends, sends nothing, and opens the notes for the visit", async () => {
+    await openDayPage(CODEBOOK);
+    fireEvent.ended(dialogueAudio());
+    expect(await screen.findByText("Please sign in to save progress.")).toBeInTheDocument();
+    expect(within(mission(LISTEN.title)).getByText("Completed")).toBeInTheDocument();
+    expect(notesVideo()).toHaveAttribute("controls");
+    await settle();
+    expect(app.requests.filter((request) => request.path.startsWith("/api/progress"))).toEqual([]);
+  });
+
+  it("keeps the notes video locked until Listen and Shadow is done", async () => {
+    await signInWithProgress(app);
+    await openDayPage(CODEBOOK);
+    const notes = mission(NOTES.title);
+    expect(within(notes).getByText(`Finish ${LISTEN.title} to unlock the notes.`)).toBeInTheDocument();
+    expect(notesVideo()).not.toHaveAttribute("controls");
+    expect(notesVideo()).toHaveAttribute("inert");
+    fireEvent.ended(notesVideo());
+    await settle();
+    expect(progressWrites(app)).toEqual([]);
+
+    fireEvent.ended(dialogueAudio());
+    await waitFor(() => expect(notesVideo()).toHaveAttribute("controls"));
+    expect(within(notes).queryByText(`Finish ${LISTEN.title} to unlock the notes.`)).not.toBeInTheDocument();
+    expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-1", LISTEN.task.id)]);
+  });
+
+  it("completes the notes on the server when the video ends, with captions and both formats offered", async () => {
+    const learner = await signInWithProgress(app, day1Done(LISTEN));
+    await openDayPage(CODEBOOK);
+    const video = notesVideo();
+    expect(video).toHaveAttribute("controls");
+    expect(video).toHaveAttribute("poster", mediaUrl(NOTES.video.poster));
+    expect([...video.querySelectorAll("source")].map((source) => source.getAttribute("src"))).toEqual([
+      mediaUrl(NOTES.video.webm),
+      mediaUrl(NOTES.video.mp4),
+    ]);
+    const track = video.querySelector("track")!;
+    expect(track).toHaveAttribute("kind", "captions");
+    expect(track).toHaveAttribute("srclang", "en");
+    expect(track).toHaveAttribute("src", mediaUrl(NOTES.video.captions));
+    fireEvent.ended(video);
+    await waitFor(() => expect(within(mission(NOTES.title)).getByText("Completed")).toBeInTheDocument());
+    expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-1", NOTES.task.id)]);
+    expect((await storedTasks(app, learner.id, "chapter-1", "day-1"))[NOTES.task.id]).toBe("completed");
+  });
+
+  it("keeps the phrase cards disabled until the notes are done", async () => {
+    await signInWithProgress(app, day1Done(LISTEN));
+    await openDayPage(CODEBOOK);
+    expect(within(mission(CARDS.title)).getByText("Watch the notes to unlock the cards.")).toBeInTheDocument();
+    expect(flipButtons()).toHaveLength(CARDS.items.length);
+    for (const button of flipButtons()) expect(button).toBeDisabled();
+  });
+
+  it("keeps the practice locked until every card is flipped, then opens the set", async () => {
+    const learner = await signInWithProgress(app, day1Done(LISTEN, NOTES));
+    await openDayPage(CODEBOOK);
+    const practice = mission(PRACTICE.title);
+    expect(within(practice).getByText("Flip every card to unlock the practice.")).toBeInTheDocument();
+    expect(within(practice).getByText("Locked")).toBeInTheDocument();
+    expect(within(practice).queryByRole("group")).not.toBeInTheDocument();
+    expect(within(practice).queryByRole("button", { name: "Check" })).not.toBeInTheDocument();
+
+    for (const button of flipButtons()) fireEvent.click(button);
+    await waitFor(() => expect(within(mission(CARDS.title)).getByText("Completed")).toBeInTheDocument());
+    expect(await within(practice).findByText(`Item 1 of ${PRACTICE.items.length}`)).toBeInTheDocument();
+    expect(within(practice).queryByText("Flip every card to unlock the practice.")).not.toBeInTheDocument();
+    expect(within(practice).getByRole("group", { name: PRACTICE.items[0]!.prompt })).toBeInTheDocument();
+    expect((await storedTasks(app, learner.id, "chapter-1", "day-1"))[CARDS.task.id]).toBe("completed");
+  });
+
+  it("plays a card's audio from its back", async () => {
+    await signInWithProgress(app, day1Done(LISTEN, NOTES));
+    const audio = stubAudio();
+    await openDayPage(CODEBOOK);
+    const card = CARDS.items[0]!;
+    const flip = screen.getByRole("button", { name: `Flip card: ${card.front}` });
+    fireEvent.click(flip);
+    expect(flip).toHaveAttribute("aria-pressed", "true");
+    expect(within(mission(CARDS.title)).getByText(card.back)).toBeInTheDocument();
+    expect(within(mission(CARDS.title)).getByText(card.description!)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: `Play: ${card.back}` }));
+    expect(await screen.findByRole("button", { name: `Stop: ${card.back}` })).toHaveAttribute("aria-pressed", "true");
+    expect(audio.clips.at(-1)!.src).toContain(courseAudioUrl("chapter-1", "day-1", card.id));
+    expect(HTMLMediaElement.prototype.play).toHaveBeenCalled();
+  });
+
+  it("shows every card flipped when the cards were completed on an earlier visit", async () => {
+    await signInWithProgress(app, day1Done(LISTEN, NOTES, CARDS));
+    await openDayPage(CODEBOOK);
+    const total = CARDS.items.length;
+    expect(screen.getByText(`${total} of ${total} flipped`)).toBeInTheDocument();
+    for (const button of flipButtons()) expect(button).toHaveAttribute("aria-pressed", "true");
+    for (const card of CARDS.items) expect(within(mission(CARDS.title)).getByText(card.back)).toBeInTheDocument();
+  });
+
+  it("refuses to proceed to the tutor hour until all four missions are done", async () => {
+    await signInWithProgress(app, day1Done(LISTEN, NOTES, CARDS));
+    const { router } = await openDayPage(CODEBOOK);
+    fireEvent.click(screen.getByRole("button", { name: "Proceed to Tutor Hour" }));
+    expect(await screen.findByText("Not so fast!")).toBeInTheDocument();
+    expect(screen.getByText("You haven't completed all tasks in the Day 1 Codebook.")).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(CODEBOOK);
+  });
+
+  it("completes the practice through the server's grading, never by a status write, then proceeds to the live session", async () => {
+    const learner = await signInWithProgress(app, day1Done(LISTEN, NOTES, CARDS));
+    const { router } = await openDayPage(CODEBOOK);
+    const practice = mission(PRACTICE.title);
+    expect(within(practice).queryByText("Completed")).not.toBeInTheDocument();
+
+    await answerEveryItemRight();
+
+    await waitFor(() => expect(within(practice).getByText("Completed")).toBeInTheDocument());
+    expect(answerPosts()).toHaveLength(PRACTICE.items.length);
+    expect((await storedTasks(app, learner.id, "chapter-1", "day-1"))[PRACTICE.task.id]).toBe("completed");
+    expect(progressWrites(app)).toEqual([]);
+
+    fireEvent.click(screen.getByRole("button", { name: "Proceed to Tutor Hour" }));
+    expect(await screen.findByRole("heading", { level: 1, name: "Day 1 Live Session" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/chapter-1/day-1/live-session");
+    expect(progressWrites(app)).not.toContain(taskPath("chapter-1", "day-1", PRACTICE.task.id));
+  });
+
+  it("shows a practice completed on an earlier visit as done, offering to practise again", async () => {
+    await signInWithProgress(app, day1Done(LISTEN, NOTES, CARDS, PRACTICE));
+    await openDayPage(CODEBOOK);
+    const practice = mission(PRACTICE.title);
+    expect(within(practice).getByText("Completed")).toBeInTheDocument();
+    expect(within(practice).getByText("You have completed this practice set.")).toBeInTheDocument();
+    expect(within(practice).getByRole("button", { name: "Practise again" })).toBeInTheDocument();
+    expect(answerPosts()).toEqual([]);
+  });
+
+  it("lets a visitor work through every mission, the practice graded in the browser, for this visit only", async () => {
+    const { router } = await openDayPage(CODEBOOK);
+    fireEvent.ended(dialogueAudio());
+    await waitFor(() => expect(notesVideo()).toHaveAttribute("controls"));
+    fireEvent.ended(notesVideo());
+    await waitFor(() => expect(flipButtons()[0]).toBeEnabled());
+    for (const button of flipButtons()) fireEvent.click(button);
+    const practice = mission(PRACTICE.title);
+    expect(await within(practice).findByText(`Item 1 of ${PRACTICE.items.length}`)).toBeInTheDocument();
+
+    await tabIntoPracticeItem();
+    await choose("Iced Milo");
+    await checkByKeyboard();
+    expect(await within(practice).findByRole("heading", { name: "Not quite" })).toBeInTheDocument();
+    expect(within(practice).getByRole("status")).toHaveTextContent("Not quite. The answer is: Black coffee with sugar");
+    await continueByKeyboard();
+    await answerEveryItemRight();
+    expect(within(practice).getByText("Completed")).toBeInTheDocument();
+
+    await settle();
+    expect(app.requests.filter((request) => request.method !== "GET")).toEqual([]);
+    fireEvent.click(screen.getByRole("button", { name: "Proceed to Tutor Hour" }));
+    expect(await screen.findByRole("heading", { level: 1, name: "Day 1 Live Session" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/chapter-1/day-1/live-session");
+  });
+});
+
+describe("Codebooks of other days", () => {
+  const DAY_3 = fixtureDay("chapter-1", "day-3");
+
+  it("day 3: the day's vocabulary as cards under an unwritten Codebook; flipping every card records it once", async () => {
+    const learner = await signInWithProgress(app, completeDays(CHAPTER_1_DAYS.slice(0, 2)));
+    await openDayPage("/chapter-1/day-3/codebook");
+    expect(screen.getByRole("heading", { level: 1, name: "Day 3 Codebook" })).toBeInTheDocument();
+    const notice = screen.getByRole("note", { name: "Under construction" });
+    expect(within(notice).getByText("The full Codebook for Day 3 is on its way.")).toBeInTheDocument();
+    expect(within(notice).getByRole("link", { name: "Go to the Live Session" })).toHaveAttribute(
+      "href",
+      "/chapter-1/day-3/live-session",
+    );
+    // Its missions are not all written: the placeholder leads on, not Proceed to Tutor Hour.
+    expect(screen.queryByRole("button", { name: "Proceed to Tutor Hour" })).not.toBeInTheDocument();
+
+    const total = DAY_3.vocabulary.length;
+    expect(flipButtons().map((button) => button.getAttribute("aria-label"))).toEqual(
+      DAY_3.vocabulary.map((entry) => `Flip card: ${entry.english}`),
+    );
+    expect(screen.getByText(`0 of ${total} flipped`)).toBeInTheDocument();
+    const [first] = flipButtons();
+    fireEvent.click(first!);
+    expect(first).toHaveAttribute("aria-pressed", "true");
+    fireEvent.click(first!);
+    expect(first).toHaveAttribute("aria-pressed", "false");
+    expect(screen.getByText(`1 of ${total} flipped`)).toBeInTheDocument();
+    await settle();
+    expect(progressWrites(app)).toEqual([]);
+
+    for (const button of flipButtons().slice(1)) fireEvent.click(button);
+    expect(screen.getByText(`${total} of ${total} flipped`)).toBeInTheDocument();
+    for (const entry of DAY_3.vocabulary) expect(screen.getByText(entry.malay)).toHaveAttribute("lang", "ms");
+    await waitFor(() => expect(screen.getByText("Completed")).toBeInTheDocument());
+    for (const button of flipButtons()) fireEvent.click(button);
+    await settle();
+    expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-3", "codebook:review-vocab")]);
+    expect(await storedTasks(app, learner.id, "chapter-1", "day-3")).toEqual({ "codebook:review-vocab": "completed" });
+  });
+
+  it("says a day's Codebook is locked when an earlier day is not finished", async () => {
+    await signInWithProgress(app);
+    await openDayPage("/chapter-1/day-2/codebook");
+    expect(screen.getByRole("heading", { level: 1, name: "Day 2 Codebook is locked" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Go to Day 1" })).toHaveAttribute("href", "/chapter-1/day-1");
+    expect(screen.queryByRole("button", { name: /^Flip card: / })).not.toBeInTheDocument();
+  });
+
+  it("shows a day without a Codebook (day 4) as under construction, leading to its live session", async () => {
+    await signInWithProgress(app, completeDays(CHAPTER_1_DAYS.slice(0, 3)));
+    await openDayPage("/chapter-1/day-4/codebook");
+    const notice = screen.getByRole("note", { name: "Under construction" });
+    expect(within(notice).queryByRole("button")).not.toBeInTheDocument();
+    expect(within(notice).getByRole("link", { name: "Go to the Live Session" })).toHaveAttribute(
+      "href",
+      "/chapter-1/day-4/live-session",
+    );
+  });
+
+  it("day 5: a placeholder Codebook with a task records it with Mark as Complete", async () => {
+    const learner = await signInWithProgress(app, completeDays(CHAPTER_1_DAYS));
+    await openDayPage("/chapter-2/day-5/codebook");
+    const notice = screen.getByRole("note", { name: "Under construction" });
+    expect(within(notice).getByRole("link", { name: "Go to the Live Session" })).toHaveAttribute(
+      "href",
+      "/chapter-2/day-5/live-session",
+    );
+    fireEvent.click(within(notice).getByRole("button", { name: "Mark as Complete" }));
+    expect(await within(notice).findByRole("button", { name: "Completed" })).toBeDisabled();
+    expect(await storedTasks(app, learner.id, "chapter-2", "day-5")).toEqual({ "codebook:review-vocab": "completed" });
+  });
+});

@@ -1,0 +1,240 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { render, screen, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { DAY_ONE_PRACTICE } from "../../../../../../tests/fixtures/course";
+import type { ExerciseItem } from "../../../../../course/exercise-schema";
+import { createQueryClient } from "../../../../lib/query-client";
+import { stubAudio } from "../../../../testing/screen";
+import PracticeSet from "./practice-set";
+import {
+  active,
+  answerRight,
+  checkByKeyboard,
+  choose,
+  continueByKeyboard,
+  press,
+  pressButton,
+  status,
+  stubResizeObserver,
+  tab,
+  tabTo,
+  type,
+} from "./practice-test-kit";
+
+/** Day 1's practice set of the fixture course: one item of every kind, named by kind here. */
+const byKind = <Kind extends ExerciseItem["kind"]>(kind: Kind) =>
+  DAY_ONE_PRACTICE.items.find((item): item is Extract<ExerciseItem, { kind: Kind }> => item.kind === kind)!;
+const ITEMS = {
+  comprehension: byKind("comprehension"),
+  listen: byKind("listen-choose"),
+  build: byKind("build-sentence"),
+  typeMalay: byKind("type-malay"),
+  typeHeard: byKind("type-heard"),
+  match: byKind("match-pairs"),
+  typePrice: byKind("type-price"),
+  choosePrice: byKind("choose-price"),
+};
+
+const ALL_ITEMS: ExerciseItem[] = Object.values(ITEMS);
+
+let fetchMock: ReturnType<typeof vi.fn>;
+
+beforeEach(() => {
+  stubResizeObserver();
+  // A visitor's set is graded in the browser: any request would be a bug.
+  fetchMock = vi.fn(() => Promise.reject(new Error("A visitor's practice must not call the network.")));
+  vi.stubGlobal("fetch", fetchMock);
+});
+
+afterEach(() => {
+  expect(fetchMock).not.toHaveBeenCalled();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+function renderSet(items: ExerciseItem[], props: { completed?: boolean } = {}) {
+  const onCompleted = vi.fn();
+  const onPlay = vi.fn();
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <PracticeSet
+        chapterId="chapter-1"
+        dayId="day-1"
+        taskId="codebook:practice"
+        items={items}
+        signedIn={false}
+        completed={props.completed ?? false}
+        onCompleted={onCompleted}
+        onPlay={onPlay}
+      />
+    </QueryClientProvider>,
+  );
+  return { onCompleted, onPlay };
+}
+
+describe("PracticeSet for a visitor", () => {
+  it("answers every kind right by keyboard alone, telling each result, then completes once", async () => {
+    stubAudio();
+    const { onCompleted } = renderSet(ALL_ITEMS);
+    for (const [index, item] of ALL_ITEMS.entries()) {
+      expect(screen.getByText(`Item ${index + 1} of ${ALL_ITEMS.length}`)).toBeInTheDocument();
+      const fieldset = screen.getByRole("group", { name: item.prompt });
+      // After Continue, focus is on the new item's first control.
+      if (index > 0) expect(fieldset).toContainElement(active());
+      await answerRight(item);
+      expect(screen.getByRole("heading", { name: "Right!" })).toBeInTheDocument();
+      expect(status()).toHaveTextContent(/^Right! /);
+      expect(onCompleted).toHaveBeenCalledTimes(index === ALL_ITEMS.length - 1 ? 1 : 0);
+      await continueByKeyboard();
+    }
+    const summary = screen.getByRole("heading", { name: "Practice complete" });
+    expect(summary).toHaveFocus();
+    expect(screen.getByText("All 8 items answered right.")).toBeInTheDocument();
+    expect(screen.getByText("This time: 8 right the first time, 0 after another go.")).toBeInTheDocument();
+    expect(status()).toHaveTextContent("Practice complete. All 8 items answered right.");
+
+    // Practising again does not complete the set a second time.
+    await pressButton("Practise again");
+    expect(screen.getByText("Item 1 of 8")).toBeInTheDocument();
+    expect(screen.getByRole("group", { name: ITEMS.comprehension.prompt })).toContainElement(active());
+    expect(onCompleted).toHaveBeenCalledTimes(1);
+  });
+
+  it("shows the right answer after a wrong one, with its clip, and asks the item again two items later", async () => {
+    const audio = stubAudio();
+    const items = [ITEMS.comprehension, ITEMS.choosePrice, ITEMS.typeMalay, ITEMS.match];
+    const { onCompleted, onPlay } = renderSet(items);
+
+    await choose("Pulled tea");
+    await checkByKeyboard();
+    expect(screen.getByRole("heading", { name: "Not quite" })).toBeInTheDocument();
+    expect(screen.getByText("Black coffee with sugar", { selector: "span" })).toBeInTheDocument();
+    expect(status()).toHaveTextContent("Not quite. The answer is: Black coffee with sugar");
+    // The answered item stays on screen, no longer open to change.
+    expect(screen.getByRole("radio", { name: "Pulled tea" })).toBeDisabled();
+
+    // The right answer's clip, built in the browser from the item's spoken item.
+    await pressButton("Play: Black coffee with sugar");
+    expect(onPlay).toHaveBeenCalledTimes(1);
+    expect(audio.clips.at(-1)!.src).toContain("/media/course/chapter-1/day-1/line-kopi-o.mp3");
+    expect(screen.getByRole("button", { name: "Stop: Black coffee with sugar" })).toBeInTheDocument();
+
+    await tabTo(screen.getByRole("button", { name: "Continue" }));
+    await press("Enter");
+    // Not answered right: still item 1 of 4 done-wise, the price comes first now.
+    expect(screen.getByText("Item 1 of 4")).toBeInTheDocument();
+    await answerRight(ITEMS.choosePrice);
+    await continueByKeyboard();
+    await answerRight(ITEMS.typeMalay);
+    await continueByKeyboard();
+
+    expect(screen.getByRole("group", { name: ITEMS.comprehension.prompt })).toBeInTheDocument();
+    expect(screen.getByText("Item 3 of 4")).toBeInTheDocument();
+    expect(screen.getByText("Back again: have another go.")).toBeInTheDocument();
+    expect(screen.getByRole("radio", { name: "Pulled tea" })).not.toBeChecked();
+    await answerRight(ITEMS.comprehension);
+    await continueByKeyboard();
+    await answerRight(ITEMS.match);
+    expect(onCompleted).toHaveBeenCalledTimes(1);
+    await continueByKeyboard();
+    expect(screen.getByText("This time: 3 right the first time, 1 after another go.")).toBeInTheDocument();
+  });
+
+  it("tells a near miss of typed text 'almost', shows the right form, and asks again", async () => {
+    const { onCompleted } = renderSet([ITEMS.typeHeard]);
+    // The clip to type comes first.
+    await tab();
+    expect(active()).toHaveAccessibleName("Play: the recording");
+    await tabTo(screen.getByRole("textbox", { name: "What you hear, in Malay" }));
+    await type("terima kasi");
+    await press("Enter");
+    expect(screen.getByRole("heading", { name: "Almost!" })).toBeInTheDocument();
+    expect(status()).toHaveTextContent("Almost! The answer is: Terima kasih.");
+    await continueByKeyboard();
+    expect(onCompleted).not.toHaveBeenCalled();
+
+    expect(screen.getByText("Back again: have another go.")).toBeInTheDocument();
+    expect(screen.getByRole("textbox")).toHaveValue("");
+    await tabTo(screen.getByRole("textbox"));
+    await type("terima  KASIH");
+    await press("Enter");
+    expect(status()).toHaveTextContent("Right! Terima kasih.");
+    expect(onCompleted).toHaveBeenCalledTimes(1);
+  });
+
+  it.each(["7.50", "RM7.50", "RM 7.50", "rm 7.5"])("takes %s as the price RM 7.50", async (typed) => {
+    renderSet([ITEMS.typePrice]);
+    expect(screen.getByText("RM")).toBeInTheDocument();
+    await tabTo(screen.getByRole("textbox", { name: "The price, in ringgit" }));
+    await type(typed);
+    await press("Enter");
+    expect(status()).toHaveTextContent("Right! RM 7.50");
+  });
+
+  it("says what is missing, without checking, when an answer is not complete", async () => {
+    renderSet([ITEMS.typeMalay, ITEMS.match, ITEMS.build, ITEMS.listen]);
+
+    await tabTo(screen.getByRole("textbox", { name: "In Malay" }));
+    await type("   ");
+    await press("Enter");
+    expect(screen.getByRole("textbox")).toHaveAccessibleDescription("Type an answer first.");
+    expect(screen.getByRole("textbox")).toBeInvalid();
+    expect(status()).toHaveTextContent("Type an answer first.");
+    expect(screen.queryByRole("button", { name: "Continue" })).toBeNull();
+    await type(ITEMS.typeMalay.answers[1]!);
+    expect(screen.getByRole("textbox")).toHaveAccessibleDescription("");
+    expect(screen.getByRole("textbox")).toBeValid();
+    await press("Enter");
+    await continueByKeyboard();
+
+    await pressButton(/^Selamat pagi/);
+    await pressButton(/^Good morning/);
+    expect(screen.getByRole("button", { name: "Selamat pagi, matched with Good morning" })).toBeInTheDocument();
+    await checkByKeyboard();
+    expect(status()).toHaveTextContent("Match all 3 pairs: each side once.");
+    // Linking a side again replaces its link.
+    await pressButton(/^Terima kasih/);
+    await pressButton(/^Good morning/);
+    expect(screen.getByRole("button", { name: "Terima kasih, matched with Good morning" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Selamat pagi" })).toBeInTheDocument();
+    await pressButton(/^Selamat pagi/);
+    expect(screen.getByRole("button", { name: "Selamat pagi" })).toHaveAttribute("aria-pressed", "true");
+    await pressButton(/^Thank you/);
+    await pressButton(/^Sama-sama/);
+    await pressButton(/^You're welcome/);
+    await checkByKeyboard();
+    expect(screen.getByRole("heading", { name: "Not quite" })).toBeInTheDocument();
+    expect(status()).toHaveTextContent(
+      "Not quite. The answer is: Selamat pagi = Good morning; Terima kasih = Thank you; Sama-sama = You're welcome",
+    );
+    await continueByKeyboard();
+
+    await checkByKeyboard();
+    expect(status()).toHaveTextContent("Add words to your sentence first.");
+    // A word of the sentence goes back to its tile when pressed, and focus with it.
+    await pressButton("teh");
+    const sentence = screen.getByRole("group", { name: "Your sentence" });
+    await tabTo(within(sentence).getByRole("button", { name: "Remove teh" }));
+    await press("Enter");
+    expect(within(sentence).queryAllByRole("button")).toHaveLength(0);
+    expect(screen.getByRole("button", { name: "teh" })).toHaveFocus();
+    expect(screen.getByRole("button", { name: "teh" })).toHaveAttribute("aria-pressed", "false");
+    await answerRight(ITEMS.build);
+    await continueByKeyboard();
+
+    await checkByKeyboard();
+    expect(status()).toHaveTextContent("Choose an answer first.");
+  });
+
+  it("shows a completed set as done and offers to practise it again", async () => {
+    const { onCompleted } = renderSet([ITEMS.choosePrice], { completed: true });
+    expect(screen.getByText("You have completed this practice set.")).toBeInTheDocument();
+    expect(screen.queryByRole("radio")).toBeNull();
+    await pressButton("Practise again");
+    expect(screen.getByText("Item 1 of 1")).toBeInTheDocument();
+    await answerRight(ITEMS.choosePrice);
+    await continueByKeyboard();
+    expect(screen.getByRole("heading", { name: "Practice complete" })).toHaveFocus();
+    expect(onCompleted).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,382 @@
+import { useQuery } from "@tanstack/react-query";
+import { CircleCheck } from "lucide-react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type ExerciseItem, type Given, textGivenSchema } from "../../../../../course/exercise-schema";
+import { checkGiven, grade } from "../../../../../course/grading";
+import { Button } from "../../../../components/ui/button";
+import { describeError } from "../../../../lib/api";
+import { mediaUrl } from "../../../../lib/media";
+import { practiceProgressQuery, useAnswer } from "../../api/answers";
+import { courseAudioUrl } from "../../course-data";
+import { useSingleAudio } from "../../use-single-audio";
+import { AudioToggle } from "../story/audio-toggle";
+import { BuildSentenceItem } from "./build-sentence-item";
+import { ChoiceItem } from "./choice-item";
+import { announceFeedback, type Feedback, FeedbackPanel } from "./feedback-panel";
+import type { ItemProps } from "./item-kit";
+import { MatchPairsItem } from "./match-pairs-item";
+import { TypedItem } from "./typed-item";
+
+export interface PracticeSetProps {
+  chapterId: string;
+  dayId: string;
+  taskId: string;
+  items: ExerciseItem[];
+  /** Signed-in learner: answers go to the server, which grades and stores them. Visitor: graded in the browser with grading.ts, nothing saved. */
+  signedIn: boolean;
+  /** The task is already completed (stored progress): show the set as done, offering to practise again. */
+  completed: boolean;
+  /** Called once when the set becomes complete (server says taskCompleted, or for a visitor every item answered right). */
+  onCompleted?: () => void;
+  /** Stop other page audio when this set plays a clip. */
+  onPlay?: () => void;
+}
+
+/** A run through the set: the items still to answer right, the first one asked now. */
+interface Run {
+  queue: string[];
+  /** How many of the set's items have been answered right, before this run too. */
+  done: number;
+  /** How many were answered right before this run (a signed-in learner resuming). */
+  doneBefore: number;
+  /** Items answered wrong or almost at least once in this run. */
+  missed: string[];
+  /** Items asked so far: an item that comes back is drawn afresh. */
+  asked: number;
+}
+
+/** A missed item comes back after this many other items, or at the end of a shorter queue. */
+const COMES_BACK_AFTER = 2;
+
+/** Starts with the items not answered right yet; with all of them when none is left. */
+function startRun(items: readonly ExerciseItem[], answeredRight: readonly string[]): Run {
+  const left = items.filter((item) => !answeredRight.includes(item.id));
+  const queue = (left.length > 0 ? left : items).map((item) => item.id);
+  const done = items.length - queue.length;
+  return { queue, done, doneBefore: done, missed: [], asked: 0 };
+}
+
+function afterAnswer(run: Run, right: boolean): Run {
+  const [current, ...rest] = run.queue;
+  if (current === undefined) return run;
+  if (right) return { ...run, queue: rest, done: run.done + 1, asked: run.asked + 1 };
+  return {
+    ...run,
+    queue: [...rest.slice(0, COMES_BACK_AFTER), current, ...rest.slice(COMES_BACK_AFTER)],
+    missed: run.missed.includes(current) ? run.missed : [...run.missed, current],
+    asked: run.asked + 1,
+  };
+}
+
+/** What to do before Check when nothing has been given yet. */
+function nothingGiven(item: ExerciseItem): string {
+  if ("choices" in item) return "Choose an answer first.";
+  if (item.kind === "build-sentence") return "Add words to your sentence first.";
+  if (item.kind === "match-pairs") return "Match every pair first.";
+  return "Type an answer first.";
+}
+
+/** Why an answer cannot be checked, in the words of the schema and the server; null when it can. */
+function problemWith(item: ExerciseItem, given: Given): string | null {
+  if ("text" in given) {
+    const parsed = textGivenSchema.safeParse(given);
+    if (!parsed.success) return parsed.error.issues[0]!.message;
+  }
+  const issues = checkGiven(item, given);
+  return issues.length > 0 ? issues.map((issue) => issue.message).join(" ") : null;
+}
+
+/** Kinds whose right answer is Malay text. */
+const MALAY_ANSWERS = new Set(["build-sentence", "type-heard", "type-malay", "choose-price"]);
+
+/** Where focus goes after the next render: the new item's first control, or the summary. */
+const FOCUS_TARGETS = {
+  item: "fieldset :is(button, input):not(:disabled)",
+  summary: "[data-focus='summary']",
+};
+
+/**
+ * A practice set (the Codebook's graded mission): one item at a time, checked at once, with the
+ * right answer and its clip. A missed item comes back a little later, until every item has been
+ * answered right once. A signed-in learner's answers are graded and stored by the server, and a set
+ * left half done resumes where it stopped; a visitor's are graded here and kept nowhere.
+ */
+export default function PracticeSet({
+  chapterId,
+  dayId,
+  taskId,
+  items,
+  signedIn,
+  completed,
+  onCompleted,
+  onPlay,
+}: PracticeSetProps) {
+  const resume = useQuery({ ...practiceProgressQuery(chapterId, dayId, taskId), enabled: signedIn && !completed });
+  const sender = useAnswer({ chapterId, dayId, taskId });
+  const audio = useSingleAudio();
+  const [run, setRun] = useState<Run | null>(null);
+  const [announcement, setAnnouncement] = useState("");
+  const rootRef = useRef<HTMLDivElement>(null);
+  const focusNext = useRef<keyof typeof FOCUS_TARGETS | null>(null);
+  const completionTold = useRef(false);
+
+  useEffect(() => {
+    const target = focusNext.current;
+    focusNext.current = null;
+    if (target) rootRef.current?.querySelector<HTMLElement>(FOCUS_TARGETS[target])?.focus();
+  });
+
+  useEffect(() => {
+    // The set then starts from its first item; the server still knows what was answered.
+    if (resume.isError) console.error("Could not read the practice set's answers", resume.error);
+  }, [resume.isError, resume.error]);
+
+  const waitingForResume = signedIn && !completed && !resume.isFetchedAfterMount;
+  // A set already completed waits for "Practise again"; any other starts (or resumes) at once.
+  if (run === null && !completed && !waitingForResume) setRun(startRun(items, resume.data?.answeredRight ?? []));
+
+  const toggleAudio = (src: string) => {
+    if (audio.playing !== src) onPlay?.();
+    audio.toggle(src);
+  };
+  const practiseAgain = () => {
+    setRun(startRun(items, []));
+    setAnnouncement("");
+    focusNext.current = "item";
+  };
+
+  /** Grades an answer (on the server for a learner) and, when it completes the set, says so once. */
+  const check = async (item: ExerciseItem, given: Given): Promise<Feedback> => {
+    const malay = MALAY_ANSWERS.has(item.kind);
+    let feedback: Feedback;
+    let completesSet: boolean;
+    if (signedIn) {
+      const response = await sender.answer(item.id, given);
+      const { text, audio: clip } = response.correct;
+      feedback = { result: response.result, text, malay, audio: clip && mediaUrl(clip) };
+      completesSet = response.taskCompleted && !resume.data?.taskCompleted;
+    } else {
+      const graded = grade(item, given);
+      const { text, audioId } = graded.correct;
+      feedback = { result: graded.grade, text, malay, audio: audioId && courseAudioUrl(chapterId, dayId, audioId) };
+      completesSet = graded.grade === "right" && run?.queue.length === 1;
+    }
+    setAnnouncement(announceFeedback(feedback));
+    if (completesSet && !completed && !completionTold.current) {
+      completionTold.current = true;
+      onCompleted?.();
+    }
+    return feedback;
+  };
+  const next = (right: boolean) => {
+    if (!run) return;
+    const nextRun = afterAnswer(run, right);
+    audio.stop();
+    setRun(nextRun);
+    const finished = nextRun.queue.length === 0;
+    setAnnouncement(finished ? `Practice complete. All ${items.length} items answered right.` : "");
+    focusNext.current = finished ? "summary" : "item";
+  };
+
+  const item = run && items.find((candidate) => candidate.id === run.queue[0]);
+  return (
+    <div ref={rootRef} className="space-y-4">
+      <p role="status" className="sr-only">
+        {announcement}
+      </p>
+      {run === null ? (
+        completed ? (
+          <div className="space-y-3">
+            <p className="flex items-center gap-2 font-medium">
+              <CircleCheck aria-hidden className="size-5 shrink-0" />
+              You have completed this practice set.
+            </p>
+            <Button variant="outline" onClick={practiseAgain}>
+              Practise again
+            </Button>
+          </div>
+        ) : (
+          <p aria-busy="true">Loading your practice…</p>
+        )
+      ) : item ? (
+        <>
+          <Progress done={run.done} total={items.length} cameBack={run.missed.includes(item.id)} />
+          <PracticeItem
+            key={`${item.id}-${run.asked}`}
+            item={item}
+            clip={isListening(item) ? courseAudioUrl(chapterId, dayId, item.audio) : null}
+            check={check}
+            checking={sender.isPending}
+            onSaid={setAnnouncement}
+            onContinue={next}
+            playing={audio.playing}
+            onToggleAudio={toggleAudio}
+          />
+        </>
+      ) : (
+        <Summary run={run} total={items.length} onAgain={practiseAgain} />
+      )}
+    </div>
+  );
+}
+
+/** Kinds about a clip the learner hears: its play button comes first. */
+type ListeningKind = "listen-choose" | "type-heard" | "type-price";
+const isListening = (item: ExerciseItem): item is Extract<ExerciseItem, { kind: ListeningKind }> =>
+  item.kind === "listen-choose" || item.kind === "type-heard" || item.kind === "type-price";
+
+/**
+ * One item as asked: its prompt, the clip it is about, its controls, and Check; then the feedback
+ * and Continue. An answer that cannot be checked (nothing given, a pair left unmatched) or could
+ * not be sent is told here, and the learner tries again.
+ */
+function PracticeItem({
+  item,
+  clip,
+  check,
+  checking,
+  onSaid,
+  onContinue,
+  playing,
+  onToggleAudio,
+}: {
+  item: ExerciseItem;
+  clip: string | null;
+  check: (item: ExerciseItem, given: Given) => Promise<Feedback>;
+  checking: boolean;
+  onSaid: (text: string) => void;
+  onContinue: (right: boolean) => void;
+  playing: string | null;
+  onToggleAudio: (src: string) => void;
+}) {
+  const id = useId();
+  const [given, setGiven] = useState<Given | null>(null);
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    if (feedback) formRef.current?.querySelector<HTMLElement>("[data-focus='continue']")?.focus();
+  }, [feedback]);
+
+  const tell = (text: string) => {
+    setMessage(text);
+    onSaid(text);
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (feedback || checking) return;
+    if (given === null) return tell(nothingGiven(item));
+    const problem = problemWith(item, given);
+    if (problem !== null) return tell(problem);
+    try {
+      setFeedback(await check(item, given));
+      setMessage(null);
+    } catch (error) {
+      tell(describeError(error, "Your answer could not be sent. Check your connection and try again."));
+    }
+  };
+
+  return (
+    <form ref={formRef} onSubmit={submit} noValidate data-item={item.id} className="space-y-4">
+      <fieldset disabled={feedback !== null} className="min-w-0 space-y-4">
+        <legend id={`${id}-prompt`} className="mb-4 text-lg font-semibold">
+          {item.prompt}
+        </legend>
+        {clip && (
+          <div className="flex items-center gap-3">
+            <AudioToggle src={clip} label="the recording" playing={playing === clip} onToggle={onToggleAudio} />
+            <span className="text-muted-foreground">Listen, then answer.</span>
+          </div>
+        )}
+        <ItemBody
+          item={item}
+          promptId={`${id}-prompt`}
+          errorId={message ? `${id}-message` : undefined}
+          onChange={(answer) => {
+            setGiven(answer);
+            setMessage(null);
+          }}
+        />
+      </fieldset>
+      {message && (
+        <p id={`${id}-message`} className="font-medium text-destructive">
+          {message}
+        </p>
+      )}
+      {feedback ? (
+        <FeedbackPanel
+          feedback={feedback}
+          playing={playing}
+          onToggleAudio={onToggleAudio}
+          onContinue={() => onContinue(feedback.result === "right")}
+        />
+      ) : (
+        <Button type="submit">{checking ? "Checking…" : "Check"}</Button>
+      )}
+    </form>
+  );
+}
+
+function ItemBody({ item, ...props }: Omit<ItemProps<ExerciseItem["kind"]>, "item"> & { item: ExerciseItem }) {
+  switch (item.kind) {
+    case "comprehension":
+    case "listen-choose":
+    case "choose-price":
+      return <ChoiceItem item={item} {...props} />;
+    case "build-sentence":
+      return <BuildSentenceItem item={item} {...props} />;
+    case "type-heard":
+    case "type-malay":
+    case "type-price":
+      return <TypedItem item={item} {...props} />;
+    case "match-pairs":
+      return <MatchPairsItem item={item} {...props} />;
+  }
+}
+
+/** "Item 3 of 12", and a bar of the items answered right. */
+function Progress({ done, total, cameBack }: { done: number; total: number; cameBack: boolean }) {
+  return (
+    <div className="space-y-2">
+      <p className="flex flex-wrap justify-between gap-2 text-sm font-medium">
+        <span>
+          Item {Math.min(done + 1, total)} of {total}
+        </span>
+        {cameBack && <span className="text-muted-foreground">Back again: have another go.</span>}
+      </p>
+      <div
+        role="progressbar"
+        aria-label="Items answered right"
+        aria-valuemin={0}
+        aria-valuemax={total}
+        aria-valuenow={done}
+        aria-valuetext={`${done} of ${total} answered right`}
+        className="h-2 overflow-hidden rounded-full bg-accent"
+      >
+        <div className="h-full bg-primary transition-[width]" style={{ width: `${(done / total) * 100}%` }} />
+      </div>
+    </div>
+  );
+}
+
+function Summary({ run, total, onAgain }: { run: Run; total: number; onAgain: () => void }) {
+  const answered = total - run.doneBefore;
+  return (
+    <section className="space-y-3 rounded-lg border-2 border-primary p-4">
+      <h3 data-focus="summary" tabIndex={-1} className="flex items-center gap-2 text-xl font-semibold">
+        <CircleCheck aria-hidden className="size-6 shrink-0 text-primary" />
+        Practice complete
+      </h3>
+      <p>All {total} items answered right.</p>
+      {answered > 0 && (
+        <p>
+          This time: {answered - run.missed.length} right the first time, {run.missed.length} after another go.
+        </p>
+      )}
+      <Button variant="outline" onClick={onAgain}>
+        Practise again
+      </Button>
+    </section>
+  );
+}

@@ -1,0 +1,425 @@
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { FIXTURE_COURSE } from "../../../../../../tests/fixtures/course";
+import {
+  courseAudioPath,
+  type SpokenLine,
+  type StorySection,
+  sectionLines,
+  storySections,
+} from "../../../../../course/course";
+import { connectApp } from "../../../../testing/app-in-process";
+import { renderApp } from "../../../../testing/render-app";
+import { stubAudio, untilSettled } from "../../../../testing/screen";
+import { completeDays, fixtureDay, signInWithProgress } from "../course-db-test-kit";
+import {
+  chapterDays,
+  dayProgress,
+  dropProgressWrites,
+  progressWrites,
+  settle,
+  storedTasks,
+  taskPath,
+} from "../course-page-test-kit";
+import { StorySectionView } from "./story-section";
+
+const app = await connectApp();
+
+// The story's speed is kept for the visit, in sessionStorage: each test starts a new visit.
+afterEach(() => sessionStorage.clear());
+
+const CHAPTER_1 = FIXTURE_COURSE[0]!;
+const DAY_1 = fixtureDay("chapter-1", "day-1");
+const [FIRST, SECOND] = storySections(DAY_1);
+if (!FIRST || !SECOND) throw new Error("The fixture's day 1 story has two sections.");
+const CHAPTER_1_DAYS = chapterDays("chapter-1");
+const HOLD_ON = "Hold on! You need to be signed in to save your progress.";
+
+const section = (title: string) => screen.getByRole("region", { name: title });
+/** A Malay line, whose glossary words are buttons of their own inside it. */
+const malayLine = (malay: string) => (_: string, element: Element | null) =>
+  element?.getAttribute("lang") === "ms" && element.textContent === malay;
+/** A section's spoken lines, narration and dialogue, in order. */
+const spokenLines = (part: StorySection) =>
+  part.content.flatMap<SpokenLine>((block) =>
+    block.type === "narration" || block.type === "dialogue" ? block.lines : [],
+  );
+const play = (malay: string) => screen.getByRole("button", { name: `Play: ${malay}` });
+
+async function openDay(chapterId: string, dayId: string) {
+  const rendered = renderApp(`/${chapterId}/${dayId}`);
+  expect(await screen.findByRole("heading", { level: 1, name: dayHeading(chapterId, dayId) })).toBeInTheDocument();
+  await untilSettled();
+  return rendered;
+}
+
+function dayHeading(chapterId: string, dayId: string) {
+  const day = fixtureDay(chapterId, dayId);
+  return `Day ${day.number}: ${day.subtopic}`;
+}
+
+const openDay1 = () => openDay("chapter-1", "day-1");
+
+describe("day 1's story", () => {
+  it("shows every section with its narration and dialogue, the day's goal and its breadcrumbs", async () => {
+    await openDay1();
+    expect(screen.getByText(DAY_1.goal)).toBeInTheDocument();
+    const crumbs = screen.getByRole("navigation", { name: "Breadcrumb" });
+    expect(within(crumbs).getByRole("link", { name: "My Journey" })).toHaveAttribute("href", "/progress");
+    expect(within(crumbs).getByRole("link", { name: "Chapter 1" })).toHaveAttribute("href", "/chapter-1");
+    for (const part of [FIRST, SECOND]) {
+      const region = section(part.title);
+      for (const block of part.content) {
+        if (block.type === "paragraphs") {
+          for (const paragraph of block.paragraphs) expect(within(region).getByText(paragraph)).toBeInTheDocument();
+        }
+        if (block.type !== "narration" && block.type !== "dialogue") continue;
+        for (const line of block.lines) {
+          expect(within(region).getByText(malayLine(line.malay))).toHaveAttribute("lang", "ms");
+          expect(within(region).getByText(line.english)).toBeInTheDocument();
+          expect(within(region).getByRole("button", { name: `Play: ${line.malay}` })).toHaveAttribute(
+            "aria-pressed",
+            "false",
+          );
+          const caption = "speaker" in line ? line.speaker : line.label;
+          if (caption) expect(within(region).getAllByText(caption).length).toBeGreaterThan(0);
+        }
+      }
+    }
+  });
+
+  it("completes a section for a signed-in learner on the server, then Continue to Codebook once all are done", async () => {
+    const learner = await signInWithProgress(app, dayProgress("chapter-1", "day-1", [FIRST.task.id], "in-progress"));
+    await openDay1();
+
+    const continueButton = screen.getByRole("button", { name: "Continue to Codebook" });
+    expect(continueButton).toBeDisabled();
+    expect(continueButton).toHaveAccessibleDescription("You must complete all sections before proceeding.");
+    expect(screen.getByText("You must complete all sections before proceeding.")).toBeVisible();
+
+    expect(screen.queryByText("Section Completed!")).not.toBeInTheDocument();
+    fireEvent.click(within(section(FIRST.title)).getByRole("button", { name: FIRST.completeLabel }));
+    expect(await screen.findByText("Section Completed!")).toBeInTheDocument();
+    expect(screen.getByText("Great job, you're making progress!")).toBeInTheDocument();
+    expect(within(section(FIRST.title)).getByRole("button", { name: "Completed" })).toBeDisabled();
+    expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-1", FIRST.task.id)]);
+    expect(await storedTasks(app, learner.id, "chapter-1", "day-1")).toEqual({ [FIRST.task.id]: "completed" });
+    expect(screen.getByRole("button", { name: "Continue to Codebook" })).toBeDisabled();
+
+    fireEvent.click(within(section(SECOND.title)).getByRole("button", { name: SECOND.completeLabel }));
+    const link = await screen.findByRole("link", { name: "Continue to Codebook" });
+    expect(link).toHaveAttribute("href", "/chapter-1/day-1/codebook");
+    expect(within(section(SECOND.title)).getByRole("button", { name: "Completed" })).toBeDisabled();
+    expect(screen.queryByText("You must complete all sections before proceeding.")).not.toBeInTheDocument();
+    expect(await storedTasks(app, learner.id, "chapter-1", "day-1")).toEqual({
+      [FIRST.task.id]: "completed",
+      [SECOND.task.id]: "completed",
+    });
+  });
+
+  it("shows the sections stored as completed as Completed on a new visit", async () => {
+    await signInWithProgress(app, dayProgress("chapter-1", "day-1", [FIRST.task.id, SECOND.task.id]));
+    await openDay1();
+    for (const part of [FIRST, SECOND]) {
+      expect(within(section(part.title)).getByRole("button", { name: "Completed" })).toBeDisabled();
+    }
+    expect(screen.getByRole("link", { name: "Continue to Codebook" })).toHaveAttribute(
+      "href",
+      "/chapter-1/day-1/codebook",
+    );
+  });
+
+  it("shows the story at once while the session is read, its buttons waiting until it is", async () => {
+    await signInWithProgress(app, dayProgress("chapter-1", "day-1", ["codebook:listen-shadow"]));
+    const release = app.holdRequests((request) => request.path === "/api/auth/get-session");
+    renderApp("/chapter-1/day-1");
+    expect(
+      await screen.findByRole("heading", { level: 1, name: dayHeading("chapter-1", "day-1") }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole("main").querySelector("[aria-busy='true']")).not.toBeNull();
+    const complete = within(section(FIRST.title)).getByRole("button", { name: FIRST.completeLabel });
+    expect(complete).toBeDisabled();
+    fireEvent.click(complete);
+    await settle();
+    expect(screen.queryByText(HOLD_ON)).not.toBeInTheDocument();
+    expect(progressWrites(app)).toEqual([]);
+
+    // Once the session is read, the page is the learner's: the buttons work.
+    release();
+    await untilSettled();
+    expect(within(section(FIRST.title)).getByRole("button", { name: FIRST.completeLabel })).toBeEnabled();
+  });
+
+  it("asks a visitor to sign in and sends nothing", async () => {
+    await openDay1();
+    expect(screen.queryByText(HOLD_ON)).not.toBeInTheDocument();
+    fireEvent.click(within(section(FIRST.title)).getByRole("button", { name: FIRST.completeLabel }));
+    expect(await screen.findByText(HOLD_ON)).toBeInTheDocument();
+    expect(screen.getByText(HOLD_ON).closest("li")).toHaveClass("bg-destructive");
+    await settle();
+    expect(app.requests.filter((request) => request.path.startsWith("/api/progress"))).toEqual([]);
+    expect(within(section(FIRST.title)).getByRole("button", { name: FIRST.completeLabel })).toBeEnabled();
+  });
+
+  it("marks the day started on the server when a signed-in learner opens it with nothing recorded", async () => {
+    const learner = await signInWithProgress(app);
+    await openDay1();
+    await waitFor(async () =>
+      expect(await storedTasks(app, learner.id, "chapter-1", "day-1")).toEqual({ [FIRST.task.id]: "in-progress" }),
+    );
+    await settle();
+    expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-1", FIRST.task.id)]);
+  });
+
+  it("does not mark the day started again when it already has records", async () => {
+    await signInWithProgress(app, dayProgress("chapter-1", "day-1", ["codebook:listen-shadow"]));
+    await openDay1();
+    await settle();
+    expect(progressWrites(app)).toEqual([]);
+  });
+
+  it("plays one line at a time: another line stops it, pressing again stops it, the end resets it", async () => {
+    const audio = stubAudio();
+    await openDay1();
+    const narration = spokenLines(FIRST)[0]!;
+    const dialogue = sectionLines(SECOND)[0]!;
+
+    fireEvent.click(play(narration.malay));
+    const stopNarration = screen.getByRole("button", { name: `Stop: ${narration.malay}` });
+    expect(stopNarration).toHaveAttribute("aria-pressed", "true");
+    expect(audio.clips[0]!.src).toContain(courseAudioPath("chapter-1", "day-1", narration.id));
+    expect(HTMLMediaElement.prototype.play).toHaveBeenCalledTimes(1);
+
+    fireEvent.click(play(dialogue.malay));
+    expect(play(narration.malay)).toHaveAttribute("aria-pressed", "false");
+    expect(screen.getByRole("button", { name: `Stop: ${dialogue.malay}` })).toHaveAttribute("aria-pressed", "true");
+    expect(HTMLMediaElement.prototype.pause).toHaveBeenCalledTimes(1);
+
+    fireEvent.click(screen.getByRole("button", { name: `Stop: ${dialogue.malay}` }));
+    expect(play(dialogue.malay)).toHaveAttribute("aria-pressed", "false");
+    expect(screen.queryAllByRole("button", { pressed: true })).toEqual([]);
+
+    fireEvent.click(play(narration.malay));
+    expect(screen.getByRole("button", { name: `Stop: ${narration.malay}` })).toBeInTheDocument();
+    act(() => audio.end(audio.clips.at(-1)!));
+    expect(play(narration.malay)).toHaveAttribute("aria-pressed", "false");
+  });
+});
+
+describe("the story player", () => {
+  const line = sectionLines(SECOND).at(-1)!;
+
+  it("plays lines at the chosen speed, also the line playing, and keeps the speed for the visit", async () => {
+    const audio = stubAudio();
+    await openDay1();
+    expect(screen.getByRole("radiogroup", { name: "Speed" })).toBeInTheDocument();
+    expect(screen.getByRole("radio", { name: "1x" })).toBeChecked();
+
+    fireEvent.click(screen.getByRole("radio", { name: "0.75x" }));
+    expect(screen.getByRole("radio", { name: "0.75x" })).toBeChecked();
+    fireEvent.click(play(line.malay));
+    expect(audio.clips.at(-1)!.playbackRate).toBe(0.75);
+
+    fireEvent.click(screen.getByRole("radio", { name: "0.5x" }));
+    expect(audio.clips.at(-1)!.playbackRate).toBe(0.5);
+    expect(sessionStorage.getItem("jalan-story-speed")).toBe("0.5");
+
+    // Any line plays again after it ends, at the same speed.
+    act(() => audio.end(audio.clips.at(-1)!));
+    fireEvent.click(play(line.malay));
+    expect(screen.getByRole("button", { name: `Stop: ${line.malay}` })).toHaveAttribute("aria-pressed", "true");
+    expect(audio.clips).toHaveLength(2);
+    expect(audio.clips.at(-1)!.playbackRate).toBe(0.5);
+  });
+
+  it("starts at the speed chosen earlier in the visit", async () => {
+    sessionStorage.setItem("jalan-story-speed", "0.75");
+    await openDay1();
+    await waitFor(() => expect(screen.getByRole("radio", { name: "0.75x" })).toBeChecked());
+  });
+
+  it("hides the English of every line, from screen readers too, and shows it again", async () => {
+    await openDay1();
+    const english = screen.getByRole("switch", { name: "Show English" });
+    expect(english).toBeChecked();
+    expect(screen.getByText(line.english)).toBeVisible();
+
+    fireEvent.click(english);
+    expect(english).not.toBeChecked();
+    for (const part of [...spokenLines(FIRST), ...spokenLines(SECOND)]) {
+      expect(screen.queryByText(part.english)).not.toBeInTheDocument();
+    }
+    expect(screen.getByText(malayLine(line.malay))).toBeVisible();
+
+    fireEvent.click(english);
+    expect(screen.getByText(line.english)).toBeVisible();
+  });
+
+  // The fixture's days have no glossary: the section is drawn as the story page draws it, for day 1
+  // with a glossary of its own.
+  it("opens a word's meaning from the day's glossary, and Escape gives the focus back to the word", async () => {
+    const day = {
+      ...DAY_1,
+      glossary: [
+        { malay: "kopi-O", english: "black coffee with sugar" },
+        { malay: "Terima kasih", english: "thank you" },
+      ],
+    };
+    render(
+      <StorySectionView
+        chapter={CHAPTER_1}
+        day={day}
+        section={SECOND}
+        playing={null}
+        onToggle={() => {}}
+        showEnglish
+      />,
+    );
+    const region = section(SECOND.title);
+    // Words without an entry stay text; a phrase is one button.
+    expect(within(region).queryByRole("button", { name: "Alex" })).not.toBeInTheDocument();
+    expect(within(region).queryByRole("button", { name: "Terima" })).not.toBeInTheDocument();
+    expect(within(region).getByRole("button", { name: "Terima kasih" })).toBeInTheDocument();
+    expect(within(region).getByText(malayLine("Saya nak kopi-O satu."))).toBeInTheDocument();
+
+    const word = within(region).getByRole("button", { name: "kopi-O" });
+    word.focus();
+    expect(word).toHaveAttribute("aria-expanded", "false");
+    fireEvent.click(word); // what Enter or Space on a focused button does in a browser
+    const meaning = await screen.findByRole("dialog", { name: "Meaning of kopi-O" });
+    expect(meaning).toHaveTextContent("kopi-O: black coffee with sugar");
+    expect(word).toHaveAttribute("aria-expanded", "true");
+    await waitFor(() => expect(meaning).toHaveFocus());
+
+    fireEvent.keyDown(meaning, { key: "Escape" });
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(word).toHaveFocus();
+  });
+});
+
+describe("stories that return to My Journey (days 2 and 3)", () => {
+  it.each(["day-2", "day-3"])(
+    "%s: Mark as Complete records the story on the server and goes to My Journey",
+    async (dayId) => {
+      const day = fixtureDay("chapter-1", dayId);
+      const earlier = CHAPTER_1_DAYS.slice(0, day.number - 1);
+      const learner = await signInWithProgress(app, completeDays(earlier));
+      const { router } = await openDay("chapter-1", dayId);
+      const [story] = storySections(day);
+      for (const spoken of spokenLines(story!)) expect(play(spoken.malay)).toBeEnabled();
+      const more = screen.getByRole("navigation", { name: `More of Day ${day.number}` });
+      expect(within(more).getByRole("link", { name: `Day ${day.number} Codebook` })).toHaveAttribute(
+        "href",
+        `/chapter-1/${dayId}/codebook`,
+      );
+      expect(within(more).getByRole("link", { name: `Day ${day.number} Live Session` })).toHaveAttribute(
+        "href",
+        `/chapter-1/${dayId}/live-session`,
+      );
+      expect(screen.queryByRole("button", { name: "Continue to Codebook" })).not.toBeInTheDocument();
+
+      fireEvent.click(screen.getByRole("button", { name: story!.completeLabel }));
+      expect(await screen.findByRole("heading", { level: 1, name: "My Journey" })).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe("/progress");
+      expect(await storedTasks(app, learner.id, "chapter-1", dayId)).toEqual({ [story!.task.id]: "completed" });
+    },
+  );
+
+  it("shows Completed, disabled, when the story is already completed", async () => {
+    await signInWithProgress(
+      app,
+      completeDays([["chapter-1", "day-1"]], dayProgress("chapter-1", "day-2", ["story:read-story"])),
+    );
+    await openDay("chapter-1", "day-2");
+    expect(screen.getByRole("button", { name: "Completed" })).toBeDisabled();
+    expect(screen.queryByRole("button", { name: "Mark as Complete" })).not.toBeInTheDocument();
+  });
+
+  it("tells the learner when the save fails and stays on the page", async () => {
+    const learner = await signInWithProgress(
+      app,
+      completeDays([["chapter-1", "day-1"]], dayProgress("chapter-1", "day-2", ["story:read-story"], "in-progress")),
+    );
+    const { router } = await openDay("chapter-1", "day-2");
+    dropProgressWrites(app);
+    expect(screen.queryByText("Progress Update Failed")).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "Mark as Complete" }));
+    expect(await screen.findByText("Progress Update Failed")).toBeInTheDocument();
+    expect(screen.getByText("Could not save your progress.")).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/chapter-1/day-2");
+    expect(screen.getByRole("button", { name: "Mark as Complete" })).toBeEnabled();
+    expect(await storedTasks(app, learner.id, "chapter-1", "day-2")).toEqual({ "story:read-story": "in-progress" });
+  });
+});
+
+describe("locked, review and unwritten days", () => {
+  it("says why a locked day is locked and links to the day to finish first", async () => {
+    const learner = await signInWithProgress(app, dayProgress("chapter-1", "day-1", [FIRST.task.id]));
+    renderApp("/chapter-1/day-3");
+    expect(await screen.findByRole("heading", { level: 1, name: "Day 3 is locked" })).toBeInTheDocument();
+    expect(screen.getByText(/Finish Day 1 first\./)).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Go to Day 1" })).toHaveAttribute("href", "/chapter-1/day-1");
+    await settle();
+    expect(progressWrites(app)).toEqual([]);
+    expect(await storedTasks(app, learner.id, "chapter-1", "day-3")).toEqual({});
+  });
+
+  it("day 4, a review not written yet: started on opening, Mark as Complete records it, and it leads to Chapter 2", async () => {
+    const learner = await signInWithProgress(app, completeDays(CHAPTER_1_DAYS.slice(0, 3)));
+    await openDay("chapter-1", "day-4");
+    const review = screen.getByRole("note", { name: "Culture Corner" });
+    expect(within(review).getByRole("heading", { level: 2, name: "Culture Corner" })).toBeInTheDocument();
+    expect(within(review).getByText("This part of the course is under construction.")).toBeInTheDocument();
+    expect(within(review).getByText("The Culture Corner will bring the week together.")).toBeInTheDocument();
+    expect(within(review).getByRole("link", { name: "Go to Chapter 2" })).toHaveAttribute("href", "/chapter-2");
+    // Its first story task is the placeholder's: opening the day starts it.
+    await waitFor(async () =>
+      expect(await storedTasks(app, learner.id, "chapter-1", "day-4")).toEqual({ "review:task-1": "in-progress" }),
+    );
+
+    fireEvent.click(within(review).getByRole("button", { name: "Mark as Complete" }));
+    expect(await within(review).findByRole("button", { name: "Completed" })).toBeDisabled();
+    expect(await storedTasks(app, learner.id, "chapter-1", "day-4")).toEqual({ "review:task-1": "completed" });
+  });
+
+  it("keeps day 5, for signed-in learners only, locked to a visitor", async () => {
+    renderApp("/chapter-2/day-5");
+    expect(await screen.findByRole("heading", { level: 1, name: "Day 5 is locked" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Go to Day 1" })).toHaveAttribute("href", "/chapter-1/day-1");
+    expect(screen.queryByRole("note")).not.toBeInTheDocument();
+  });
+
+  it("day 5, written as placeholders, opens to a learner who finished chapter 1 and leads to its Codebook", async () => {
+    const learner = await signInWithProgress(app, completeDays(CHAPTER_1_DAYS));
+    await openDay("chapter-2", "day-5");
+    const story = screen.getByRole("note", { name: "Day 5 story" });
+    expect(within(story).getByText("This part of the course is under construction.")).toBeInTheDocument();
+    expect(within(story).getByRole("link", { name: "Go to Day 5 Codebook" })).toHaveAttribute(
+      "href",
+      "/chapter-2/day-5/codebook",
+    );
+    // Opening the day starts it; the learner then completes it.
+    await waitFor(async () =>
+      expect(await storedTasks(app, learner.id, "chapter-2", "day-5")).toEqual({ "story:read-story": "in-progress" }),
+    );
+    fireEvent.click(within(story).getByRole("button", { name: "Mark as Complete" }));
+    expect(await within(story).findByRole("button", { name: "Completed" })).toBeDisabled();
+    expect(await storedTasks(app, learner.id, "chapter-2", "day-5")).toEqual({ "story:read-story": "completed" });
+  });
+
+  it("day 6 is not available yet to a learner, and leads back to My Journey", async () => {
+    await signInWithProgress(app, completeDays([...CHAPTER_1_DAYS, ["chapter-2", "day-5"]]));
+    renderApp("/chapter-2/day-6");
+    expect(await screen.findByRole("heading", { level: 1, name: "Day 6 is locked" })).toBeInTheDocument();
+    expect(screen.getByText("Day 6 is not available yet. Its story is still being written.")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to My Journey" })).toHaveAttribute("href", "/progress");
+  });
+
+  it("day 6, the last day, opens to staff as a placeholder leading back to My Journey", async () => {
+    await signInWithProgress(app, {}, { role: "Admin" });
+    await openDay("chapter-2", "day-6");
+    expect(screen.getByRole("note", { name: "Day 6 story" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Mark as Complete" })).not.toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to My Journey" })).toHaveAttribute("href", "/progress");
+  });
+});

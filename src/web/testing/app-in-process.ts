@@ -1,0 +1,196 @@
+import { eq } from "drizzle-orm";
+import { beforeEach, vi } from "vitest";
+import { completeDayAsLearner } from "../../../tests/complete-day";
+import { FIXTURE_COURSE } from "../../../tests/fixtures/course";
+import { cookieJar, createTestApp, newUser, ORIGIN, type TestUser } from "../../../tests/test-app";
+import type { Feedback } from "../../course/feedback";
+import type { CompletedDays, ProgressMap } from "../../course/progress-rules";
+import type { Role } from "../../course/roles";
+import { dayCompletion, taskProgress, tutorFeedback, user as userTable } from "../../server/db/schema";
+import { createProgressService } from "../../server/modules/progress/progress.service";
+
+/** A request as the app received it, for tests that check what the page asked for. */
+export interface SeenRequest {
+  method: string;
+  /** Path and query, as the page wrote it: /api/progress. */
+  path: string;
+  /**
+   * The status the app answered with, once it has: a test that checks what the page does not show
+   * waits for the answer it would have shown, not for a guess at how long the app takes.
+   */
+  status?: number;
+}
+
+export interface SignedInUser extends TestUser {
+  id: string;
+  role: Role;
+}
+
+/**
+ * The real app in process, on this test file's own database (tests/setup-db.ts), holding the
+ * fixture course (tests/fixtures/course.ts), which the web-db project also serves the page as its
+ * course. Before every test the page's `fetch` becomes a bridge into the app that keeps cookies like
+ * a browser, and the test starts as a visitor: the real auth client, session and API calls run
+ * unmocked over it. Call once, at the top of a test file:
+ *
+ *     const app = await connectApp();
+ *     it("…", async () => {
+ *       const learner = await app.signInLearner();
+ *       await app.seedProgress(learner.id, { "chapter-1": { "day-1": { "story:read-setting": "completed" } } });
+ *       renderApp("/progress");
+ *     });
+ */
+export async function connectApp() {
+  const t = await createTestApp({}, { course: FIXTURE_COURSE });
+  const progressService = createProgressService(t.db, t.course);
+  let jar = cookieJar();
+  let requests: SeenRequest[] = [];
+  let holds: Array<{ matches: (request: SeenRequest) => boolean; released: Promise<void> }> = [];
+
+  /** fetch as the browser's, into the app: relative URLs are the app's, cookies are kept. */
+  async function bridge(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    const url = new URL(input instanceof Request ? input.url : String(input), ORIGIN);
+    if (url.origin !== ORIGIN) throw new TypeError(`The in-process app only answers ${ORIGIN}, not ${url.origin}.`);
+    const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+    const headers = new Headers(input instanceof Request ? input.headers : undefined);
+    for (const [name, value] of new Headers(init?.headers)) headers.set(name, value);
+    // The jar of the test that sent it: an answer arriving after that test must not sign in the next.
+    const cookies = jar;
+    if (cookies.header) headers.set("cookie", cookies.header);
+    // Browsers send Origin on every non-GET request; Better Auth and the app's CSRF check read it.
+    if (method !== "GET" && method !== "HEAD" && !headers.has("origin")) headers.set("origin", ORIGIN);
+    const body = init?.body ?? (input instanceof Request && input.body ? await input.arrayBuffer() : undefined);
+    const seen: SeenRequest = { method, path: url.pathname + url.search };
+    requests.push(seen);
+    for (const hold of holds) if (hold.matches(seen)) await hold.released;
+    const response = cookies.store(await t.app.request(seen.path, { method, headers, body }));
+    seen.status = response.status;
+    return response;
+  }
+
+  beforeEach(() => {
+    jar = cookieJar();
+    requests = [];
+    holds = [];
+    vi.stubGlobal("fetch", bridge);
+  });
+
+  async function call(path: string, json?: unknown): Promise<Response> {
+    const response = await bridge(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(json ?? {}),
+    });
+    if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`);
+    return response;
+  }
+
+  /**
+   * A new account, signed in through the API (sign-up, then sign-in, as the forms do), so the jar
+   * holds its session cookie; staff get their role in the database, as an admin would give it.
+   */
+  async function signInAs(role: Role, overrides: Partial<TestUser> = {}): Promise<SignedInUser> {
+    const details = newUser(overrides);
+    const signedUp = await call("/api/auth/sign-up/email", {
+      ...details,
+      name: `${details.firstName} ${details.lastName}`,
+    });
+    const { user } = (await signedUp.json()) as { user: { id: string } };
+    if (role !== "Student") await t.db.update(userTable).set({ role }).where(eq(userTable.id, user.id));
+    await call("/api/auth/sign-in/email", { email: details.email, password: details.password });
+    return { ...details, id: user.id, role };
+  }
+
+  /** Another account the signed-in user is not: a learner or a tutor to refer to, never signed in here. */
+  async function createUser(role: Role, overrides: Partial<TestUser> = {}): Promise<SignedInUser> {
+    const details = await t.signUp(newUser(overrides));
+    const [row] = await t.db
+      .update(userTable)
+      .set({ role })
+      .where(eq(userTable.email, details.email))
+      .returning({ id: userTable.id });
+    return { ...details, id: row!.id, role };
+  }
+
+  return {
+    /** The app and its database, for checks the page cannot show. */
+    t,
+    /** The page's `fetch` in this test: the bridge into the app. */
+    fetch: bridge,
+    /**
+     * Every request that crossed the bridge in this test, in order, each with its status once
+     * answered: the page's, and those of the helpers here that go through the API (sign-in, sign-out,
+     * completeDay). Filter by method and path.
+     */
+    get requests(): readonly SeenRequest[] {
+      return requests;
+    },
+    signInAs,
+    signInLearner: (overrides: Partial<TestUser> = {}) => signInAs("Student", overrides),
+    createUser,
+    /** Signs out through the API: the session ends on the server and its cookie leaves the jar. */
+    async signOut() {
+      await call("/api/auth/sign-out");
+    },
+    /**
+     * Completes a day as the signed-in learner does, through the API (tests/complete-day.ts): its
+     * practice sets answered right, since they refuse a status write, then every other task saved
+     * completed; the server records the day's completion itself. Throws if the app refused a step.
+     */
+    async completeDay(chapterId: string, dayId: string) {
+      const api = {
+        course: t.course,
+        request: (path: string, { method, json }: { method?: string; json?: unknown } = {}) =>
+          bridge(path, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(json) }),
+      };
+      const statuses = await completeDayAsLearner(api, "", chapterId, dayId);
+      const refused = Object.entries(statuses).filter(([, status]) => status !== 200);
+      if (refused.length > 0) {
+        throw new Error(
+          `The app refused to complete ${chapterId}/${dayId}: ${JSON.stringify(Object.fromEntries(refused))}`,
+        );
+      }
+    },
+    /**
+     * Holds back the requests that match until `release` is called: the page waits as on a slow
+     * network. Lasts for the test.
+     */
+    holdRequests(matches: (request: SeenRequest) => boolean) {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      holds.push({ matches, released });
+      return release;
+    },
+    /**
+     * Stores a user's progress as the server would hold it, in one go: each task's status, and the
+     * days completed once (table day_completion, decision 030), which a test names explicitly.
+     */
+    async seedProgress(userId: string, progress: ProgressMap, completedDays: CompletedDays = []) {
+      const rows = Object.entries(progress).flatMap(([chapterId, days]) =>
+        Object.entries(days).flatMap(([sectionId, tasks]) =>
+          Object.entries(tasks).map(([taskId, status]) => ({ userId, chapterId, sectionId, taskId, status })),
+        ),
+      );
+      if (rows.length > 0) await t.db.insert(taskProgress).values(rows);
+      if (completedDays.length > 0) {
+        await t.db.insert(dayCompletion).values(completedDays.map((day) => ({ userId, ...day })));
+      }
+    },
+    /** A user's progress and completed days as the server reads them. */
+    progressOf: (userId: string) => progressService.read(userId),
+    /** Stores feedback from `tutorId` (null: a tutor whose account is gone) for `studentId`. */
+    async seedFeedback(
+      studentId: string,
+      tutorId: string | null,
+      feedback: Pick<Feedback, "chapterId" | "dayId" | "feedback" | "createdAt">,
+    ) {
+      await t.db
+        .insert(tutorFeedback)
+        .values({ studentId, tutorId, ...feedback, createdAt: new Date(feedback.createdAt) });
+    },
+  };
+}
+
+export type AppInProcess = Awaited<ReturnType<typeof connectApp>>;
