@@ -7,10 +7,13 @@
 // process may not even be reaped yet), the time until /healthz answers 200 is measured (at most
 // 10 s), and every row is read back and checked against the writes the server acknowledged. Exits 1
 // on a lost write, a restart slower than 10 s, or an answer the workload never expects.
+
+import { randomUUID } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { courseOutline } from "../src/course/course";
+import { courseOutline, findDay, practiceSetOf } from "../src/course/course";
+import { rightAnswer } from "../src/course/grading";
 import type { TaskStatus } from "../src/course/progress-status";
 import { loadCourse } from "../src/server/course/content";
 import { freePort, type HttpClient, httpClient, makeAdmin, signUpAndIn, startServer, stopServer } from "./bench-server";
@@ -21,9 +24,15 @@ const STAFF_WRITERS = 4;
 /** Each staff write moves a row one step along this cycle, so any three writes in a row differ. */
 const CYCLE: readonly TaskStatus[] = ["not-started", "in-progress", "completed"];
 
-/** Every task of the course, in course order. */
-const tasks = courseOutline(loadCourse({ publicDir: null })).flatMap((day) =>
-  day.taskIds.map((taskId) => ({ chapterId: day.chapterId, dayId: day.dayId, taskId })),
+const course = loadCourse({ publicDir: null });
+/** Every task of the course, in course order, with the items of a practice set (answered to complete it). */
+const tasks = courseOutline(course).flatMap((day) =>
+  day.taskIds.map((taskId) => ({
+    chapterId: day.chapterId,
+    dayId: day.dayId,
+    taskId,
+    practice: practiceSetOf(findDay(course, day.chapterId, day.dayId)!.day, taskId)?.items ?? null,
+  })),
 );
 type Task = (typeof tasks)[number];
 const taskPath = (task: Task) => [task.chapterId, task.dayId, task.taskId].map(encodeURIComponent).join("/");
@@ -120,7 +129,16 @@ try {
         }
         const next = row.expected === "not-started" ? "in-progress" : "completed";
         row.inFlight = next;
-        if (!(await send("PUT", `/api/progress/${taskPath(row.task)}`, walker.cookie, { status: next }))) return;
+        const { practice, ...target } = row.task;
+        if (next === "completed" && practice) {
+          // A practice set is completed by the server once every item is answered right.
+          for (const item of practice) {
+            const json = { clientId: randomUUID(), ...target, itemId: item.id, given: rightAnswer(item).answer };
+            if (!(await send("POST", "/api/answers", walker.cookie, json))) return;
+          }
+        } else if (!(await send("PUT", `/api/progress/${taskPath(row.task)}`, walker.cookie, { status: next }))) {
+          return;
+        }
         row.expected = next;
         row.inFlight = null;
       }

@@ -22,6 +22,11 @@ export function connectDatabase(url: string, logger: Logger, options: { max?: nu
   // An idle client losing its server (a database restart) emits here; without a listener Node
   // would treat it as an uncaught error and end the process.
   pool.on("error", (error) => logger.warn({ err: error }, "database connection lost"));
+  // A client checked out of the pool (a transaction) that loses its server emits on the client, not
+  // the pool: its query fails with the error, and this listener keeps the process alive.
+  pool.on("connect", (client) => {
+    client.on("error", (error) => logger.warn({ err: error }, "database connection lost during a query"));
+  });
   const db = drizzle(pool, { schema, casing: "snake_case" });
   let closed = false;
   return {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { FIXTURE_COURSE } from "../../../../../../tests/fixtures/course";
 import {
   courseAudioPath,
+  practiceSetOf,
   type SpokenLine,
   type StorySection,
   sectionLines,
@@ -19,11 +20,16 @@ import {
   progressWrites,
   settle,
   storedTasks,
+  tabIntoPracticeItem,
   taskPath,
 } from "../course-page-test-kit";
+import { answerRight, continueByKeyboard, stubResizeObserver } from "../practice/practice-test-kit";
 import { StorySectionView } from "./story-section";
 
 const app = await connectApp();
+
+const fixturePractice = (chapterId: string, dayId: string, taskId: string) =>
+  practiceSetOf(fixtureDay(chapterId, dayId), taskId)!;
 
 // The story's speed is kept for the visit, in sessionStorage: each test starts a new visit.
 afterEach(() => sessionStorage.clear());
@@ -380,6 +386,26 @@ describe("locked, review and unwritten days", () => {
     fireEvent.click(within(review).getByRole("button", { name: "Mark as Complete" }));
     expect(await within(review).findByRole("button", { name: "Completed" })).toBeDisabled();
     expect(await storedTasks(app, learner.id, "chapter-1", "day-4")).toEqual({ "review:task-1": "completed" });
+  });
+
+  it("day 4's page carries its culture note and a quiz the server completes once it is answered right", async () => {
+    stubResizeObserver();
+    const learner = await signInWithProgress(app, completeDays(CHAPTER_1_DAYS.slice(0, 3)));
+    await openDay("chapter-1", "day-4");
+    const note = screen.getByRole("complementary", { name: "Paying at the counter" });
+    expect(within(note).getByText(/nobody expects a tip/)).toBeInTheDocument();
+    const quiz = screen.getByRole("region", { name: "Review quiz" });
+    expect(within(quiz).getByText("One question on the week.")).toBeInTheDocument();
+    await tabIntoPracticeItem();
+    await answerRight(fixturePractice("chapter-1", "day-4", "review:quiz").items[0]!);
+    expect(await within(quiz).findByRole("heading", { name: "Right!" })).toBeInTheDocument();
+    await continueByKeyboard();
+    expect(await within(quiz).findByRole("heading", { name: "Practice complete" })).toBeInTheDocument();
+    await waitFor(async () =>
+      expect((await storedTasks(app, learner.id, "chapter-1", "day-4"))["review:quiz"]).toBe("completed"),
+    );
+    // Completed by its answer, never by a status write.
+    expect(progressWrites(app)).not.toContain(taskPath("chapter-1", "day-4", "review:quiz"));
   });
 
   it("keeps day 5, for signed-in learners only, locked to a visitor", async () => {
