@@ -42,6 +42,15 @@ test("a new learner completes day 1 (its practice with a wrong answer corrected)
   page,
 }) => {
   test.setTimeout(120_000);
+  // The app keeps to its Content-Security-Policy: no page of the day tries eval or an inline script.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener("securitypolicyviolation", (event) =>
+      seen.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}`),
+    );
+  });
+  const cspViolations = () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
   await page.goto("/");
   await signUpAndIn(page);
 
@@ -115,6 +124,7 @@ test("a new learner completes day 1 (its practice with a wrong answer corrected)
   await answerPracticeSet(page, practiceItems("chapter-1", "day-1", "codebook:practice"));
   await expect(practice).toContainText("Practice complete");
   await expect(practice).toContainText("Completed");
+  expect(await cspViolations()).toEqual([]);
 
   // A reload keeps every state.
   await page.reload();

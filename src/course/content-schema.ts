@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { dayBlocks, sectionLines, storySections } from "./day-blocks.ts";
 import { exerciseItemSchema, itemAudioReferences } from "./exercise-schema.ts";
 
 /** Ids in URLs, in task_progress and in media file names: lower-case words joined by hyphens. */
@@ -190,8 +191,7 @@ export const codebookSchema = z.strictObject({ blocks: blocks(codebookBlockSchem
 /** The learner's view of a live session: what it practises, with phrases to listen to beforehand. */
 export const liveSessionSchema = z.strictObject({ intro: text.optional(), blocks: blocks(liveSessionBlockSchema) });
 
-export const PAGES = ["story", "codebook", "liveSession"] as const;
-export type PageName = (typeof PAGES)[number];
+export { PAGES, type PageName } from "./day-blocks.ts";
 
 export const daySchema = z
   .strictObject({
@@ -271,40 +271,19 @@ export const chapterSchema = z
     path: ["days"],
   });
 
-/** A day's pages and vocabulary, as the checks below read them. */
-interface DayPages {
+/** A day's pages and vocabulary, as the checks below (and src/course/day-blocks.ts) read them. */
+export interface DayPages {
   vocabulary: readonly z.output<typeof vocabularyEntrySchema>[];
   story?: z.output<typeof storySchema> | undefined;
   codebook?: z.output<typeof codebookSchema> | undefined;
   liveSession?: z.output<typeof liveSessionSchema> | undefined;
 }
-type AnyBlock =
+export type AnyBlock =
   | z.output<typeof storyBlockSchema>
   | z.output<typeof codebookBlockSchema>
   | z.output<typeof liveSessionBlockSchema>;
-type Section = z.output<typeof sectionBlock>;
+export type Section = z.output<typeof sectionBlock>;
 type Path = (string | number)[];
-
-/** Every block of a day's pages in page order, with where it is in the day. */
-export function dayBlocks(day: Omit<DayPages, "vocabulary">): { page: PageName; block: AnyBlock; path: Path }[] {
-  return PAGES.flatMap((page) =>
-    (day[page]?.blocks ?? []).map((block: AnyBlock, index: number) => ({
-      page,
-      block,
-      path: [page, "blocks", index],
-    })),
-  );
-}
-
-/** The sections of a day's story. */
-export function storySections(day: Pick<DayPages, "story">): Section[] {
-  return (day.story?.blocks ?? []).filter((block): block is Section => block.type === "section");
-}
-
-/** A section's dialogue lines, in order. */
-export function sectionLines(section: Section) {
-  return section.content.flatMap((block) => (block.type === "dialogue" ? block.lines : []));
-}
 
 type Task = z.output<typeof taskSchema>;
 

@@ -1,5 +1,5 @@
 import type { ChapterContent } from "./content-schema.ts";
-import { dayBlocks, sectionLines, storySections } from "./content-schema.ts";
+import { dayBlocks, sectionLines, storySections } from "./day-blocks.ts";
 import type { OutlineDay } from "./progress-rules.ts";
 
 export type Chapter = ChapterContent;

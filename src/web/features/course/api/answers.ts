@@ -1,4 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import "../../../lib/zod-without-eval";
 import {
   ANSWERS_PATH,
   type AnswerResponse,

@@ -1,3 +1,5 @@
+// First: the schemas below are built when their modules load, and must be built without eval.
+import "../../../../lib/zod-without-eval";
 import { useQuery } from "@tanstack/react-query";
 import { CircleCheck } from "lucide-react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { expect, vi } from "vitest";
 import type { ExerciseItem } from "../../../../../course/exercise-schema";
 
@@ -69,7 +69,8 @@ const checkButton = () => screen.getByRole("button", { name: "Check" });
 
 /** The radio group of the item's choices: arrows move to the choice, which is then checked. */
 export async function choose(name: string) {
-  const radio = screen.getByRole("radio", { name });
+  // The item may still be drawing (a new item after Continue).
+  const radio = await screen.findByRole("radio", { name });
   // Tab stops once in the group: on its checked choice, or the first.
   for (let step = 0; step < 10 && active().getAttribute("role") !== "radio"; step++) await tab();
   for (let step = 0; step < 4 && active() !== radio; step++) await press("ArrowDown");
@@ -117,6 +118,7 @@ export async function answerRight(item: ExerciseItem) {
 }
 
 export async function continueByKeyboard() {
-  expect(screen.getByRole("button", { name: "Continue" })).toHaveFocus();
+  // Focus moves to Continue once the feedback has drawn (an effect after the answer's reply).
+  await waitFor(() => expect(screen.getByRole("button", { name: "Continue" })).toHaveFocus());
   await press("Enter");
 }
