@@ -88,6 +88,8 @@ test("a new learner completes day 1 (its practice with a wrong answer corrected)
 
   // The Codebook, at high speed: listen to the end, watch to the end, flip nine cards, practise.
   await page.goto(`/chapter-1/day-1/codebook${FAST}`);
+  // The prerendered page shows a visitor's Codebook until the session is read.
+  await expect(page.locator("main [aria-busy='true']")).toHaveCount(0);
   await page.getByRole("button", { name: "Proceed to Tutor Hour" }).click();
   await expectToast(page, "Not so fast!", "You haven't completed all tasks in the Day 1 Codebook.");
   await expect(page).toHaveURL(/\/codebook/);
@@ -128,6 +130,7 @@ test("a new learner completes day 1 (its practice with a wrong answer corrected)
 
   // A reload keeps every state.
   await page.reload();
+  await expect(page.locator("main [aria-busy='true']")).toHaveCount(0);
   await expect(mission(page, "Listen and Shadow")).toContainText("Completed");
   await expect(mission(page, "Culture and Grammar Notes")).toContainText("Completed");
   await expect(mission(page, "Phrase Cards")).toContainText("Completed");

@@ -106,7 +106,9 @@ function CodebookMissions({ open, missions, proceed }: { open: OpenDay; missions
   };
 
   return (
-    <div ref={audio.playersRef} className="space-y-8">
+    // Until the session is read the page shows what a visitor sees: nothing in it may act yet (a
+    // mission ended or Proceed pressed now would be judged as a visitor's).
+    <div ref={audio.playersRef} className="space-y-8" inert={open.learner.provisional || undefined}>
       <ol aria-label="Missions" className="space-y-6">
         {missions.map((mission, index) => {
           const previous = missions[index - 1];
@@ -129,7 +131,7 @@ function CodebookMissions({ open, missions, proceed }: { open: OpenDay; missions
         })}
       </ol>
       {proceed && (
-        <Button size="lg" onClick={proceedToTutorHour}>
+        <Button size="lg" onClick={proceedToTutorHour} disabled={open.learner.provisional}>
           Proceed to Tutor Hour
         </Button>
       )}
