@@ -50,21 +50,22 @@ export function CodebookPage({ open }: { open: OpenDay }) {
 function usePageAudio() {
   const clips = useSingleAudio();
   const playersRef = useRef<HTMLDivElement>(null);
-  const toggleClip = useCallback(
-    (src: string) => {
-      for (const player of playersRef.current?.querySelectorAll("audio, video") ?? []) {
-        (player as HTMLMediaElement).pause();
-      }
-      clips.toggle(src);
-    },
-    [clips.toggle],
-  );
-  const stopAll = useCallback(() => {
+  const pausePlayers = useCallback(() => {
     for (const player of playersRef.current?.querySelectorAll("audio, video") ?? []) {
       (player as HTMLMediaElement).pause();
     }
+  }, []);
+  const toggleClip = useCallback(
+    (src: string) => {
+      pausePlayers();
+      clips.toggle(src);
+    },
+    [pausePlayers, clips.toggle],
+  );
+  const stopAll = useCallback(() => {
+    pausePlayers();
     clips.stop();
-  }, [clips.stop]);
+  }, [pausePlayers, clips.stop]);
   return { playersRef, playing: clips.playing, toggleClip, stopClips: clips.stop, stopAll };
 }
 
