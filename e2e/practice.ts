@@ -3,7 +3,7 @@ import { findDay, practiceSetOf } from "../src/course/course";
 import type { ExerciseItem } from "../src/course/exercise-schema";
 import { loadCourse } from "../src/server/course/content";
 
-const COURSE = loadCourse({ publicDir: null });
+export const COURSE = loadCourse({ publicDir: null });
 
 /** The items of a day's practice set in the course the app serves, by id. */
 export function practiceItems(chapterId: string, dayId: string, taskId: string): Map<string, ExerciseItem> {

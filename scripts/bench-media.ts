@@ -4,6 +4,7 @@ import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { dayDialogueRecordings, daySpokenItems, dayVideos } from "../src/course/course";
 import { loadCourse } from "../src/server/course/content";
+import { COURSE_MEDIA_BUDGET_BYTES } from "./content-check";
 
 const publicDir = path.resolve(import.meta.dirname, "../public");
 const size = (urlPath: string) => statSync(path.join(publicDir, urlPath)).size;
@@ -45,6 +46,9 @@ console.log("\nCourse media per day (bytes a learner downloads to hear every cli
 console.table(rows);
 const course = directoryBytes(path.join(publicDir, "media/course"));
 const all = directoryBytes(path.join(publicDir, "media"));
-console.log(`public/media/course: ${course.files} files, ${kb(course.bytes)}`);
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+console.log(
+  `public/media/course: ${course.files} files, ${kb(course.bytes)} (${mb(course.bytes)} of the course's ${mb(COURSE_MEDIA_BUDGET_BYTES)} budget)`,
+);
 console.log(`public/media (with the landing intro): ${all.files} files, ${kb(all.bytes)}`);
 console.log("Media are served with a content hash in the URL (?v=) and cached for a year (immutable).\n");

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { finishedReviewDay, finishedTeachingDay, notesVideo, phrases } from "../tests/fixtures/finished-days.ts";
 import { checkContent } from "./content-check.ts";
 import { courseClips, readChapters } from "./media/course-audio.mjs";
 
@@ -10,7 +11,12 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A one-day course in a temporary directory, with its clips made (as empty files) and recorded in a manifest. */
+/**
+ * A finished one-chapter course (a teaching day, then the review day) in a temporary directory, with
+ * its clips made (as empty files) and recorded in a manifest, and its notes video. `vocabulary` is the
+ * teaching day's first phrases, each given a note for its card; more phrases make up the eight a day
+ * teaches.
+ */
 function course(vocabulary: object[], { clips = true } = {}) {
   const root = mkdtempSync(path.join(os.tmpdir(), "jalan-content-check-"));
   dirs.push(root);
@@ -18,31 +24,29 @@ function course(vocabulary: object[], { clips = true } = {}) {
   const publicDir = path.join(root, "public");
   const manifestFile = path.join(root, "manifest.json");
   mkdirSync(contentDir);
-  const chapter = {
-    id: "chapter-1",
-    number: 1,
-    title: "The First Steps",
-    description: "Kuala Lumpur.",
-    days: [
-      {
-        id: "day-1",
-        number: 1,
-        subtopic: "Paying",
-        goal: "Say a price.",
-        story: {
-          blocks: [{ type: "placeholder", task: { id: "story:read-setting", label: "Read" }, next: "codebook" }],
-        },
-        vocabulary,
-      },
-    ],
+  const write = (days: object[]) =>
+    writeFileSync(
+      path.join(contentDir, "chapter-1.json"),
+      JSON.stringify({ id: "chapter-1", number: 1, title: "The First Steps", description: "Kuala Lumpur.", days }),
+    );
+  const teachingDay = (entries: object[]) =>
+    finishedTeachingDay({
+      vocabulary: [
+        ...entries.map((entry) => ({ note: "Say it at the counter.", ...entry })),
+        ...phrases(8 - entries.length),
+      ],
+    });
+  write([teachingDay(vocabulary), finishedReviewDay()]);
+  const addFile = (mediaPath: string) => {
+    const file = path.join(publicDir, mediaPath);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, "");
   };
-  writeFileSync(path.join(contentDir, "chapter-1.json"), JSON.stringify(chapter));
+  for (const file of Object.values(notesVideo("day-1")).filter((value) => value.startsWith("/media/"))) addFile(file);
   const manifest: Record<string, string> = {};
   if (clips) {
     for (const clip of courseClips(readChapters(contentDir))) {
-      const file = path.join(publicDir, clip.path);
-      mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, "");
+      addFile(clip.path);
       manifest[clip.path] = clip.hash;
     }
   }
@@ -50,11 +54,8 @@ function course(vocabulary: object[], { clips = true } = {}) {
   const options = { contentDir, publicDir, manifestFile };
   return {
     ...options,
-    rewrite: (entries: object[]) =>
-      writeFileSync(
-        path.join(contentDir, "chapter-1.json"),
-        JSON.stringify({ ...chapter, days: [{ ...chapter.days[0], vocabulary: entries }] }),
-      ),
+    /** Writes the course again with the teaching day's first phrases `entries`, or with other days. */
+    rewrite: (entries: object[], days = [teachingDay(entries), finishedReviewDay()]) => write(days),
   };
 }
 
@@ -97,7 +98,40 @@ describe("npm run content:check", () => {
         { id: "nasi-lemak", malay: "Nasi lemak", english: "Nasi lemak", say: "Nasi [[l@m'a?]]" },
       ]),
     );
-    expect(result).toEqual({ problems: [], days: 1, spokenLines: 2, clips: 2 });
+    // The teaching day speaks 8 phrases, 1 line of narration, 10 lines of dialogue and 8 role-play
+    // phrases; the review day 12 lines of dialogue. Each is a clip, and so is the recording of the
+    // whole dialogue that listen-and-shadow plays and the review day's at natural speed.
+    expect(result).toMatchObject({ problems: [], days: 2, spokenLines: 8 + 1 + 10 + 8 + 12, clips: 39 + 2 });
+  });
+
+  it("prints what each day holds", () => {
+    expect(checkContent(course([])).dayLines).toEqual([
+      "chapter-1 day-1: 10 dialogue lines, 1 narration, 8 phrases, 12 practice items in 4 kinds, role-plays of 4 and 4 phrases",
+      "chapter-1 day-2: 12 dialogue lines, 0 narration, 0 phrases, 12 practice items in 4 kinds, no live session",
+    ]);
+  });
+
+  it("names what a day lacks to be finished, by its file: the chapter's last day is its review day", () => {
+    const fixture = course([]);
+    fixture.rewrite([], [finishedTeachingDay({ narration: false }), finishedReviewDay({ cultureNote: false })]);
+    expect(checkContent(fixture).problems).toEqual([
+      expect.stringMatching(/chapter-1\.json: chapter-1 day-1: has no narration$/),
+      expect.stringMatching(
+        /chapter-1\.json: chapter-1 day-2: a review day needs a culture note \(its Culture Corner\)$/,
+      ),
+      // The narration's clip is left over.
+      "public/media/course/chapter-1/day-1/narration.mp3: no content uses this clip; npm run media:course removes it",
+    ]);
+  });
+
+  it("names a missing recording of a review day's dialogue at natural speed", () => {
+    const fixture = course([]);
+    rmSync(path.join(fixture.publicDir, "media/course/chapter-1/day-2/dialogue.mp3"));
+    expect(checkContent(fixture).problems).toEqual([
+      expect.stringMatching(
+        /chapter-1\.json: days\.1\.story\.blocks\.0: its whole-dialogue clip \/media\/course\/chapter-1\/day-2\/dialogue\.mp3 is missing; run npm run media:course$/,
+      ),
+    ]);
   });
 
   it("names a missing clip, a clip made from other text, and a clip no content uses", () => {

@@ -6,19 +6,66 @@
 // - every spoken item and whole-dialogue recording has its clip, made from the text now spoken
 //   (course-audio.manifest.json, the same rule as `node scripts/media/course-audio.mjs --check`), and
 //   no clip is left over;
-// - the other media the content names (the notes videos) exist (loadCourse(), as at server start).
+// - the other media the content names (the notes videos) exist (loadCourse(), as at server start);
+// - every day holds what a finished day of the course must (scripts/course-rules.ts): a teaching day's
+//   dialogue, phrases, Codebook missions, practice set and role-plays; a review day's natural-speed
+//   dialogue, Culture Corner and quiz;
+// - the course's media keep to their weight: each notes video file under 2 MB, all course audio and
+//   video together under 40 MB.
 //
 // Prints one line per problem naming the file and the path of the field, and exits 1; or
-// "Course content OK: N days, M spoken lines, K clips".
+// "Course content OK: N days, M spoken lines, K clips", after a line of counts for each day.
 
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ContentError, parseChapters } from "../src/course/content-schema.ts";
-import { type Chapter, daySpokenItems } from "../src/course/course.ts";
+import { type Chapter, daySpokenItems, dayVideos } from "../src/course/course.ts";
 import { loadCourse } from "../src/server/course/content.ts";
+import { courseProblems, dayCounts } from "./course-rules.ts";
 import { type ChapterFile, type CourseAudioStatus, courseAudioStatus, readChapters } from "./media/course-audio.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
+
+/** All course audio and video together (public/media/course), as committed to the repository. */
+export const COURSE_MEDIA_BUDGET_BYTES = 40 * 1024 * 1024;
+/** Each notes video file (WebM, MP4): what a learner on a phone downloads to watch it. */
+export const VIDEO_BUDGET_BYTES = 2 * 1024 * 1024;
+
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/** Media over their budget, as problem lines. */
+function mediaWeightProblems(chapters: readonly Chapter[], publicDir: string): string[] {
+  const problems: string[] = [];
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+  for (const chapter of chapters) {
+    for (const day of chapter.days) {
+      for (const { video } of dayVideos(day)) {
+        for (const file of [video.webm, video.mp4]) {
+          const full = path.join(publicDir, file);
+          if (fs.existsSync(full) && fs.statSync(full).size > VIDEO_BUDGET_BYTES) {
+            problems.push(
+              `public${file}: ${mb(fs.statSync(full).size)}; a notes video must stay under ${mb(VIDEO_BUDGET_BYTES)}`,
+            );
+          }
+        }
+      }
+    }
+  }
+  const total = filesUnder(path.join(publicDir, "media/course")).reduce((sum, file) => sum + fs.statSync(file).size, 0);
+  if (total > COURSE_MEDIA_BUDGET_BYTES) {
+    problems.push(
+      `public/media/course: ${mb(total)}; the course's media must stay under ${mb(COURSE_MEDIA_BUDGET_BYTES)}`,
+    );
+  }
+  return problems;
+}
 
 export interface ContentCheckOptions {
   contentDir?: string;
@@ -32,6 +79,8 @@ export interface ContentCheckResult {
   days: number;
   spokenLines: number;
   clips: number;
+  /** What each day holds: `chapter-1 day-2: 12 dialogue lines, …`. */
+  dayLines: string[];
 }
 
 export function checkContent({
@@ -39,7 +88,7 @@ export function checkContent({
   publicDir = path.join(ROOT, "public"),
   manifestFile = path.join(ROOT, "scripts/media/course-audio.manifest.json"),
 }: ContentCheckOptions = {}): ContentCheckResult {
-  const result: ContentCheckResult = { problems: [], days: 0, spokenLines: 0, clips: 0 };
+  const result: ContentCheckResult = { problems: [], days: 0, spokenLines: 0, clips: 0, dayLines: [] };
   const problems = result.problems;
   const collect = (error: unknown) => {
     if (error instanceof ContentError) problems.push(...error.problems.map((line) => `${error.file}: ${line}`));
@@ -76,8 +125,24 @@ export function checkContent({
   }
   for (const chapter of chapters) {
     result.days += chapter.days.length;
-    for (const day of chapter.days) result.spokenLines += daySpokenItems(chapter, day).length;
+    for (const day of chapter.days) {
+      result.spokenLines += daySpokenItems(chapter, day).length;
+      const counts = dayCounts(day);
+      result.dayLines.push(
+        `${chapter.id} ${day.id}: ${counts.dialogueLines} dialogue lines, ${counts.narrationLines} narration, ` +
+          `${counts.vocabulary} phrases, ${counts.practiceItems} practice items in ${counts.practiceKinds} kinds, ` +
+          (counts.rolePlayPhrases.length > 0
+            ? `role-plays of ${counts.rolePlayPhrases.join(" and ")} phrases`
+            : "no live session"),
+      );
+    }
   }
+  // What a finished day holds, named by the file it is in.
+  chapters.forEach((chapter, index) => {
+    for (const problem of courseProblems([chapter])) problems.push(`${files[index]!.file}: ${problem}`);
+  });
+
+  problems.push(...mediaWeightProblems(chapters, publicDir));
 
   // The clips, against what the content now says.
   let audio: CourseAudioStatus;
@@ -116,7 +181,8 @@ export function checkContent({
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { problems, days, spokenLines, clips } = checkContent();
+  const { problems, days, spokenLines, clips, dayLines } = checkContent();
+  for (const line of dayLines) console.log(line);
   if (problems.length > 0) {
     for (const problem of problems) console.error(problem);
     console.error(`${problems.length} problem${problems.length === 1 ? "" : "s"} in the course content.`);

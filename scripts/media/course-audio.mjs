@@ -26,12 +26,19 @@ const MANIFEST = path.join(HERE, "course-audio.manifest.json");
 
 // Everything that shapes a clip besides its text and voice. Changing any of it remakes every clip.
 const SETTINGS = {
-  version: 1,
+  version: 2,
   speed: 130, // words per minute: slow enough for a beginner to follow and shadow
   leadIn: 0.08, // seconds of silence before the speech (after trimming espeak's own silence)
   tail: 0.2, // seconds of silence after it, so players do not clip the last sound
-  lineGap: 0.5, // seconds between lines in a whole-dialogue recording
   bitrate: "32k", // MP3, mono, SAMPLE_RATE (24 kHz)
+};
+
+// How a whole-dialogue recording is paced (a story section's `pace`). `shadow`: at learning speed, with
+// a pause after every line as long as the line itself, 2 to 3 s, to say it again in; for the Codebook's
+// listen-and-shadow. `natural`: at conversation speed with short turns, for a review day's story.
+const PACES = {
+  shadow: { speed: SETTINGS.speed, pause: { min: 2, max: 3 } },
+  natural: { speed: 165, pause: { min: 0.35, max: 0.35 } },
 };
 
 // espeak-ng voices: ms is the Malay voice, +m3/+f2/... a variant (timbre and pitch range), pitch is
@@ -39,9 +46,23 @@ const SETTINGS = {
 // Malay voice, as the videos do; each character in a dialogue has a voice of their own.
 const NARRATOR = { voice: "ms" };
 const SPEAKER_VOICES = {
-  Alex: { voice: "ms+m3", pitch: 62 }, // median pitch about 110 Hz
-  "Pak Cik Ali": { voice: "ms+m1", pitch: 35 }, // about 80 Hz: older, lower
-  "Mak Cik Siti": { voice: "ms+f2", pitch: 45 }, // about 175 Hz
+  Alex: { voice: "ms+m3", pitch: 62 }, // the traveller; median pitch about 110 Hz
+  // Chapter 1: the kopitiam and the mamak stall
+  "Pak Cik Ali": { voice: "ms+m1", pitch: 35 }, // kopitiam owner, about 60: older, lower (about 80 Hz)
+  "Mak Cik Siti": { voice: "ms+f2", pitch: 45 }, // his wife (about 175 Hz)
+  "Encik Rahman": { voice: "ms+m2", pitch: 48 }, // a customer in his fifties
+  "Kak Mira": { voice: "ms+f4", pitch: 58 }, // a customer in her thirties
+  Farid: { voice: "ms+m4", pitch: 55 }, // Alex's friend, about 30
+  Mei: { voice: "ms+f3", pitch: 62 }, // Alex's friend, a student
+  Salim: { voice: "ms+m6", pitch: 42 }, // mamak waiter in his forties
+  // Chapter 2: the streets, a Grab, the market
+  "Mak Cik Rosnah": { voice: "ms+f1", pitch: 40 }, // at a bus stop, early sixties
+  "Abang Hafiz": { voice: "ms+m7", pitch: 52 }, // Grab driver, about 30
+  "Kak Ani": { voice: "ms+f5", pitch: 55 }, // fruit and vegetable stall, mid-thirties
+  "Abang Zul": { voice: "ms+m5", pitch: 58 }, // batik stall, about 30
+  "Mak Cik Aminah": { voice: "ms+f2", pitch: 35 }, // at the night market, in her sixties
+  "Kak Ros": { voice: "ms+f4", pitch: 48 }, // food stall, about 40
+  "Ah Seng": { voice: "ms+m8", pitch: 45 }, // T-shirt stall, about 50
 };
 // A speaker not listed above gets one of these, chosen from the name so it never changes between runs.
 const SPARE_VOICES = ["ms+m2", "ms+f4", "ms+m4", "ms+f3", "ms+m6", "ms+f1"].map((voice) => ({ voice }));
@@ -111,8 +132,9 @@ export function courseClips(chapters) {
         add({ path: courseAudioPath(chapter.id, day.id, item.id), text, voice }, origin(item.id, field));
         return { text, voice };
       };
+      const pace = (section) => (section.pace === "natural" ? "natural" : "shadow");
       // daySpokenItems order: vocabulary, then every block of the story, Codebook and live session pages:
-      // sections (narration and dialogue lines), phrase cards (their back), role-play phrases
+      // sections (narration and dialogue lines), role-play phrases
       for (const [i, entry] of (day.vocabulary ?? []).entries()) spoken(entry, `vocabulary.${i}`);
       const listened = new Set();
       for (const page of ["story", "codebook", "liveSession"]) {
@@ -130,13 +152,14 @@ export function courseClips(chapters) {
                 if (content.type === "dialogue") lines.push(spoken(line, field));
               }
             });
-            // dayDialogueRecordings: the section the Codebook's listen-and-shadow plays also has all its
-            // lines in one file named after the section
-            if (lines.length > 0 && listened.has(block.id))
-              add({ path: courseAudioPath(chapter.id, day.id, block.id), lines }, origin(block.id, at));
-          }
-          if (block.type === "phrase-cards") {
-            for (const [i, card] of block.items.entries()) spoken(card, `${at}.items.${i}`, card.back, undefined);
+            // dayDialogueRecordings: the section the Codebook's listen-and-shadow plays, and a review day's
+            // natural-speed section, also have all their lines in one file named after the section
+            if (lines.length > 0 && (listened.has(block.id) || pace(block) === "natural")) {
+              add(
+                { path: courseAudioPath(chapter.id, day.id, block.id), lines, pace: pace(block) },
+                origin(block.id, at),
+              );
+            }
           }
           if (block.type === "role-play") {
             for (const [i, phrase] of block.phrases.entries()) {
@@ -148,7 +171,7 @@ export function courseClips(chapters) {
     });
   }
   for (const clip of clips.values()) {
-    const what = clip.lines ? { lines: clip.lines } : { text: clip.text, voice: clip.voice };
+    const what = clip.lines ? { lines: clip.lines, pace: PACES[clip.pace] } : { text: clip.text, voice: clip.voice };
     clip.hash = createHash("sha256")
       .update(JSON.stringify({ settings: SETTINGS, ...what }))
       .digest("hex")
@@ -177,10 +200,10 @@ export function courseAudioStatus({ contentDir = CONTENT_DIR, publicDir = PUBLIC
 const silence = (seconds) => Buffer.alloc(Math.round(seconds * SAMPLE_RATE) * 2);
 
 // Trimmed, peak-normalised speech (the same treatment as the videos' narration), cached per text and voice.
-function speech(text, { voice, pitch }, tmp, cache) {
-  const key = JSON.stringify([voice, pitch, text]);
+function speech(text, { voice, pitch }, tmp, cache, speed = SETTINGS.speed) {
+  const key = JSON.stringify([voice, pitch, speed, text]);
   if (!cache.has(key)) {
-    const spec = { voices: { ms: voice }, speed: { ms: SETTINGS.speed }, pitch: { ms: pitch } };
+    const spec = { voices: { ms: voice }, speed: { ms: speed }, pitch: { ms: pitch } };
     // a leading space keeps espeak-ng from reading text that starts with "-" as an option
     cache.set(key, speak({ lang: "ms", text, say: ` ${text}` }, spec, tmp, `clip${cache.size}`));
   }
@@ -190,9 +213,15 @@ function speech(text, { voice, pitch }, tmp, cache) {
 function clipPcm(clip, tmp, cache) {
   const parts = [silence(SETTINGS.leadIn)];
   if (clip.lines) {
+    const { speed, pause } = PACES[clip.pace];
     clip.lines.forEach((line, i) => {
-      if (i > 0) parts.push(silence(SETTINGS.lineGap));
-      parts.push(speech(line.text, line.voice, tmp, cache));
+      const spoken = speech(line.text, line.voice, tmp, cache, speed);
+      parts.push(spoken);
+      // After each line (the last too, when shadowing: it is said again as well), a pause as long as the line.
+      const seconds = spoken.length / 2 / SAMPLE_RATE;
+      if (i < clip.lines.length - 1 || clip.pace === "shadow") {
+        parts.push(silence(Math.min(pause.max, Math.max(pause.min, seconds))));
+      }
     });
   } else {
     parts.push(speech(clip.text, clip.voice, tmp, cache));

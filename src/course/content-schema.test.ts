@@ -1,18 +1,31 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ContentError, parseChapters } from "./content-schema";
-import { practiceSetOf, sectionLines, storySections } from "./course";
+import { type Day, practiceSetOf, sectionLines, storySections } from "./course";
 
 const read = (file: string) => ({ file, data: JSON.parse(readFileSync(file, "utf8")) as unknown });
 const courseFiles = () => [read("content/chapter-1.json"), read("content/chapter-2.json")];
 
+const TEACHING_DAY_TASKS = [
+  "story:read-story",
+  "codebook:listen-shadow",
+  "codebook:review-notes",
+  "codebook:review-vocab",
+  "codebook:practice",
+  "live-session:task-1",
+  "live-session:task-2",
+];
+const taskIds = (day: Day | undefined) => day?.tasks.map((task) => task.id);
+
 describe("the course content", () => {
-  it("is valid and holds the curriculum of spec section 3, with day 1's codebook tasks and its practice", () => {
+  it("holds the curriculum of spec section 3: per chapter four teaching days, then a review day", () => {
     const [chapter1, chapter2] = parseChapters(courseFiles());
     expect(chapter1?.title).toBe("The First Steps");
+    expect(chapter2?.title).toBe("Exploring the Market");
     expect(chapter1?.days.map((day) => day.id)).toEqual(["day-1", "day-2", "day-3", "day-4", "day-5"]);
+    expect(chapter2?.days.map((day) => day.id)).toEqual(["day-6", "day-7", "day-8", "day-9", "day-10"]);
     // A day's tasks are its blocks' tasks, in page order.
-    expect(chapter1?.days[0]?.tasks.map((task) => task.id)).toEqual([
+    expect(taskIds(chapter1?.days[0])).toEqual([
       "story:read-setting",
       "story:read-dialog",
       "codebook:listen-shadow",
@@ -22,76 +35,252 @@ describe("the course content", () => {
       "live-session:greeting-practice",
       "live-session:ordering-drink",
     ]);
-    for (const day of chapter1!.days.slice(1, 4)) {
-      expect(day.tasks.map((task) => task.id)).toEqual([
-        "story:read-story",
-        "codebook:review-vocab",
-        "live-session:task-1",
-      ]);
-      expect(day.vocabulary).toHaveLength(2);
+    for (const day of [...chapter1!.days.slice(1, 4), ...chapter2!.days.slice(0, 4)]) {
+      expect(taskIds(day), day.id).toEqual(TEACHING_DAY_TASKS);
     }
-    expect(chapter1?.days[4]?.tasks.map((task) => task.id)).toEqual(["review:task-1"]);
+    expect(taskIds(chapter1?.days[4])).toEqual(["review:task-1"]);
+    expect(taskIds(chapter2?.days[4])).toEqual(["review:task-1"]);
+    // Chapter 2 opens only to signed-in learners (spec section 3).
+    expect(chapter2?.days[0]?.requiresSignIn).toBe(true);
+  });
+
+  it("gives every teaching day a story, its phrases as cards with a note each, a practice set and two role-plays", () => {
+    const [chapter1, chapter2] = parseChapters(courseFiles());
     const day1 = chapter1!.days[0]!;
     expect(storySections(day1).map((section) => section.id)).toEqual(["setting", "dialogue"]);
     expect(day1.story?.next).toBe("codebook");
-    expect(day1.codebook?.blocks.map((block) => block.type)).toEqual([
-      "listen-shadow",
-      "video",
-      "phrase-cards",
-      "practice",
-    ]);
-    const cards = day1.codebook?.blocks.find((block) => block.type === "phrase-cards");
-    expect(cards?.type === "phrase-cards" && cards.items).toHaveLength(9);
-    // Issue 14: at least 12 items in at least 4 kinds.
-    const practice = practiceSetOf(day1, "codebook:practice")!;
-    expect(practice.items.length).toBeGreaterThanOrEqual(12);
-    expect(new Set(practice.items.map((item) => item.kind)).size).toBeGreaterThanOrEqual(4);
-    for (const day of chapter1!.days.slice(1, 4)) {
-      expect(day.story?.next).toBe("journey");
-      expect(storySections(day).map((section) => section.task.id)).toEqual(["story:read-story"]);
-      expect(sectionLines(storySections(day)[0]!).length).toBeGreaterThan(0);
+    for (const day of [...chapter1!.days.slice(0, 4), ...chapter2!.days.slice(0, 4)]) {
+      if (day.number > 1) {
+        expect(day.story?.next, day.id).toBe("journey");
+        expect(storySections(day).map((section) => section.task?.id)).toEqual(["story:read-story"]);
+      }
+      expect(
+        day.codebook?.blocks.map((block) => block.type),
+        day.id,
+      ).toEqual(["listen-shadow", "video", "vocabulary-cards", "practice"]);
+      // The day's vocabulary is its phrase cards: each card's back says when and how to use it.
+      expect(day.vocabulary.length, day.id).toBeGreaterThan(0);
+      for (const entry of day.vocabulary) expect(entry.note, `${day.id} ${entry.id}`).toBeTruthy();
+      // Issue 14: at least 12 items in at least 4 kinds.
+      const practice = practiceSetOf(day, "codebook:practice")!;
+      expect(practice.items.length, day.id).toBeGreaterThanOrEqual(12);
+      expect(new Set(practice.items.map((item) => item.kind)).size, day.id).toBeGreaterThanOrEqual(4);
+      expect(day.liveSession?.blocks.map((block) => block.type)).toEqual(["role-play", "role-play"]);
     }
-    expect(storySections(chapter1!.days[4]!)).toEqual([]);
-    expect(chapter2?.title).toBe("Exploring the Market");
-    expect(chapter2?.days.map((day) => [day.id, day.available])).toEqual([
-      ["day-6", true],
-      ["day-7", false],
-      ["day-8", false],
-      ["day-9", false],
-      ["day-10", false],
-    ]);
+  });
+
+  it("makes each chapter's review day its story alone: a natural-speed dialogue, a Culture Corner and a quiz", () => {
+    const [chapter1, chapter2] = parseChapters(courseFiles());
+    for (const day of [chapter1!.days[4]!, chapter2!.days[4]!]) {
+      const sections = storySections(day);
+      expect(
+        sections.map((section) => [section.pace, section.task]),
+        day.id,
+      ).toEqual([["natural", undefined]]);
+      expect(sectionLines(sections[0]!).length, day.id).toBeGreaterThan(0);
+      expect(
+        day.story?.blocks.some((block) => block.type === "culture-note"),
+        day.id,
+      ).toBe(true);
+      expect(practiceSetOf(day, "review:task-1")?.items.length, day.id).toBeGreaterThan(0);
+      expect(day.codebook, day.id).toBeUndefined();
+      expect(day.liveSession, day.id).toBeUndefined();
+      expect(day.vocabulary, day.id).toEqual([]);
+    }
+    // Chapter 1's review day leads on to chapter 2; the course's last day back to My Journey.
+    expect(chapter1!.days[4]!.story?.next).toBe("next-chapter");
+    expect(chapter2!.days[4]!.story?.next).toBe("journey");
   });
 });
 
+/**
+ * A chapter as a content file holds it, small: a teaching day (a story section with its dialogue, a
+ * Codebook of listen-and-shadow, the notes video and the phrase cards, a live session of one role-play)
+ * and a review day (a natural-speed dialogue without a task, a culture note and a one-item quiz).
+ */
+function chapterFile(number = 1, firstDay = 1) {
+  const video = (file: string) => `/media/course/chapter-${number}/day-${firstDay}/${file}`;
+  return {
+    file: `content/chapter-${number}.json`,
+    data: {
+      id: `chapter-${number}`,
+      number,
+      title: "A chapter",
+      description: "A chapter for the test.",
+      days: [
+        {
+          id: `day-${firstDay}`,
+          number: firstDay,
+          subtopic: "Greetings",
+          goal: "Say hello.",
+          vocabulary: [{ id: "selamat-pagi", malay: "Selamat pagi", english: "Good morning", note: "Until noon." }],
+          story: {
+            next: "codebook",
+            blocks: [
+              {
+                type: "section",
+                id: "setting",
+                task: { id: "story:read-setting", label: "Read the setting" },
+                title: "The kopitiam",
+                completeLabel: "Complete Section",
+                content: [
+                  {
+                    type: "dialogue",
+                    lines: [{ id: "line-pagi", speaker: "Alex", malay: "Selamat pagi!", english: "Good morning!" }],
+                  },
+                ],
+              },
+            ],
+          },
+          codebook: {
+            blocks: [
+              {
+                type: "listen-shadow",
+                task: { id: "codebook:listen-shadow", label: "Listen and shadow" },
+                title: "Listen and Shadow",
+                description: "Speak along.",
+                sectionId: "setting",
+              },
+              {
+                type: "video",
+                task: { id: "codebook:review-notes", label: "Watch the notes" },
+                title: "Notes",
+                description: "Watch to the end.",
+                video: {
+                  title: "Notes",
+                  webm: video("notes.webm"),
+                  mp4: video("notes.mp4"),
+                  captions: video("notes.vtt"),
+                  poster: video("notes-poster.webp"),
+                },
+              },
+              {
+                type: "vocabulary-cards",
+                task: { id: "codebook:review-vocab", label: "Review the vocabulary" },
+                title: "Phrase Cards",
+                description: "Flip every card.",
+              },
+            ],
+          },
+          liveSession: {
+            blocks: [
+              {
+                type: "role-play",
+                task: { id: "live-session:task-1", label: "Role-play with your tutor" },
+                title: "Greetings",
+                description: "Greet your tutor.",
+                phrases: [{ id: "phrase-apa-khabar", label: "Ask", malay: "Apa khabar?", english: "How are you?" }],
+              },
+            ],
+          },
+        },
+        {
+          id: `day-${firstDay + 1}`,
+          number: firstDay + 1,
+          subtopic: "Review",
+          goal: "Bring the week together.",
+          story: {
+            next: "next-chapter",
+            blocks: [
+              {
+                type: "section",
+                id: "dialogue",
+                pace: "natural",
+                title: "The week in one conversation",
+                content: [
+                  {
+                    type: "dialogue",
+                    lines: [{ id: "line-jom", speaker: "Alex", malay: "Jom minum!", english: "Let's have a drink!" }],
+                  },
+                ],
+              },
+              { type: "culture-note", title: "Culture Corner: Tipping", paragraphs: ["Nobody expects a tip."] },
+              {
+                type: "practice",
+                task: { id: "review:task-1", label: "Answer the review quiz" },
+                title: "Review Quiz",
+                description: "One question.",
+                items: [
+                  {
+                    id: "tipping",
+                    kind: "comprehension",
+                    prompt: "Do you tip at a kopitiam?",
+                    choices: [
+                      { id: "no", text: "No" },
+                      { id: "ten", text: "Ten percent" },
+                      { id: "coins", text: "The coins of the change" },
+                    ],
+                    answer: "no",
+                    audio: "line-jom",
+                  },
+                ],
+              },
+            ],
+          },
+        },
+      ],
+    },
+  };
+}
+
+type RawBlock = Record<string, unknown> & { task?: { id: string; label?: string }; video?: Record<string, string> };
+type RawDay = Record<string, unknown> & { story: { blocks: RawBlock[] }; codebook: { blocks: RawBlock[] } } & {
+  liveSession: { blocks: RawBlock[] };
+};
+const daysOf = (file: ReturnType<typeof chapterFile>) => file.data.days as unknown as RawDay[];
+
+function problemsOf(files: ReturnType<typeof chapterFile>[]): string[] {
+  try {
+    parseChapters(files);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ContentError);
+    return (error as ContentError).problems;
+  }
+  throw new Error("parseChapters accepted the content");
+}
+
 describe("parseChapters", () => {
+  it("reads a teaching day and a review day, with their tasks in page order and the defaults filled in", () => {
+    const [chapter] = parseChapters([chapterFile()]);
+    const [teaching, review] = chapter!.days;
+    expect(taskIds(teaching)).toEqual([
+      "story:read-setting",
+      "codebook:listen-shadow",
+      "codebook:review-notes",
+      "codebook:review-vocab",
+      "live-session:task-1",
+    ]);
+    expect(teaching?.requiresSignIn).toBe(false);
+    expect(teaching?.vocabulary[0]?.note).toBe("Until noon.");
+    expect(storySections(teaching!)[0]?.pace).toBe("shadow");
+    // A section without a task records nothing: the review day's quiz is its only task.
+    expect(taskIds(review)).toEqual(["review:task-1"]);
+    const natural = storySections(review!)[0]!;
+    expect([natural.pace, natural.task, natural.completeLabel]).toEqual(["natural", undefined, undefined]);
+    expect(review?.story?.next).toBe("next-chapter");
+  });
+
   it("names the file and the path of a bad field", () => {
-    const broken = read("content/chapter-1.json");
-    type RawDay = { liveSession: { blocks: Array<{ task: { id: string } }> } };
-    (broken.data as { days: RawDay[] }).days[1]!.liveSession.blocks[0]!.task.id = "Live Session";
+    const broken = chapterFile();
+    daysOf(broken)[0]!.liveSession.blocks[0]!.task!.id = "Live Session";
     try {
       parseChapters([broken]);
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ContentError);
       expect((error as Error).message).toContain("content/chapter-1.json");
-      expect((error as ContentError).problems[0]).toMatch(/^days\.1\.liveSession\.blocks\.0\.task\.id: must look like/);
+      expect((error as ContentError).problems).toEqual([
+        expect.stringMatching(/^days\.0\.liveSession\.blocks\.0\.task\.id: must look like/),
+      ]);
     }
   });
 
   it("refuses a third-party media host and duplicate task ids", () => {
-    const broken = read("content/chapter-1.json");
-    type RawBlock = { type: string; task: { id: string }; video?: Record<string, string> };
-    type RawDay = { codebook: { blocks: RawBlock[] } };
-    const day = (broken.data as { days: RawDay[] }).days[0]!;
+    const broken = chapterFile();
+    const day = daysOf(broken)[0]!;
     day.codebook.blocks[1]!.video!.webm = "https://cdn.example.com/a.webm";
-    day.codebook.blocks[2]!.task.id = "story:read-setting";
-    let problems: string[] = [];
-    try {
-      parseChapters([broken]);
-    } catch (error) {
-      problems = (error as ContentError).problems;
-    }
-    expect(problems).toEqual(
+    day.codebook.blocks[2]!.task!.id = "story:read-setting";
+    expect(problemsOf([broken])).toEqual(
       expect.arrayContaining([
         expect.stringMatching(
           /^days\.0\.codebook\.blocks\.2\.task\.id: "story:read-setting" is already the task of story\.blocks\.0$/,
@@ -101,8 +290,58 @@ describe("parseChapters", () => {
     );
   });
 
+  it("refuses a story section with a task but no completion button, or a button recording no task", () => {
+    const noButton = chapterFile();
+    delete daysOf(noButton)[0]!.story.blocks[0]!.completeLabel;
+    const noTask = chapterFile();
+    daysOf(noTask)[1]!.story.blocks[0]!.completeLabel = "Mark as Complete";
+    for (const broken of [noButton, noTask]) {
+      expect(problemsOf([broken])).toEqual([
+        expect.stringMatching(
+          /\.story\.blocks\.0\.completeLabel: a section has both a task and a completeLabel, or neither$/,
+        ),
+      ]);
+    }
+  });
+
+  it("refuses a pace other than shadow or natural", () => {
+    const broken = chapterFile();
+    daysOf(broken)[1]!.story.blocks[0]!.pace = "fast";
+    expect(problemsOf([broken])).toEqual([
+      expect.stringMatching(/^days\.1\.story\.blocks\.0\.pace: .*"shadow"\|"natural"/),
+    ]);
+  });
+
+  it("refuses what the course no longer has: placeholder pages, phrase-cards blocks, unavailable days, Coming Soon chapters", () => {
+    const placeholder = chapterFile();
+    daysOf(placeholder)[0]!.liveSession.blocks[0] = { type: "placeholder", next: "next-day" };
+    const phraseCards = chapterFile();
+    daysOf(phraseCards)[0]!.codebook.blocks[2] = {
+      type: "phrase-cards",
+      task: { id: "codebook:review-vocab", label: "Review the cards" },
+      title: "Phrase Cards",
+      description: "Flip every card.",
+      items: [{ id: "card-pagi", front: "Good morning", back: "Selamat pagi", description: "Until noon." }],
+    };
+    const unavailable = chapterFile();
+    daysOf(unavailable)[1]!.available = false;
+    const comingSoon = chapterFile();
+    (comingSoon.data as Record<string, unknown>).comingSoon = true;
+    expect(problemsOf([placeholder])).toEqual([
+      expect.stringMatching(/^days\.0\.liveSession\.blocks\.0\.type: Invalid discriminator value/),
+    ]);
+    expect(problemsOf([phraseCards])).toEqual([
+      expect.stringMatching(/^days\.0\.codebook\.blocks\.2\.type: Invalid discriminator value/),
+    ]);
+    expect(problemsOf([unavailable])).toEqual([expect.stringMatching(/^days\.1: Unrecognized key: "available"/)]);
+    expect(problemsOf([comingSoon])).toEqual([expect.stringMatching(/^\(file\): Unrecognized key: "comingSoon"/)]);
+  });
+
   it("refuses day numbers that do not increase through the course", () => {
-    const [chapter1, chapter2] = courseFiles();
-    expect(() => parseChapters([chapter2!, chapter1!])).toThrow(/day numbers must increase/);
+    expect(() => parseChapters([chapterFile(2, 3), chapterFile(1, 1)])).toThrow(/day numbers must increase/);
+    expect(parseChapters([chapterFile(1, 1), chapterFile(2, 3)]).map((chapter) => chapter.id)).toEqual([
+      "chapter-1",
+      "chapter-2",
+    ]);
   });
 });

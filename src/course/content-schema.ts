@@ -30,25 +30,19 @@ const spokenFields = {
   say: text.optional(),
 };
 
-export const vocabularyEntrySchema = z.strictObject({ ...spokenFields }).superRefine(speakable("malay"));
+/**
+ * A phrase the day teaches: its phrase card shows `english` on the front and `malay` on the back, with
+ * `note` (when and how to say it) below; its words count towards the chapter's vocabulary.
+ */
+export const vocabularyEntrySchema = z
+  .strictObject({ ...spokenFields, note: text.optional() })
+  .superRefine(speakable("malay"));
 
 /** A line of narration: a short Malay sentence that sets the scene, with its meaning. */
 export const narrationSchema = z.strictObject({ ...spokenFields, label: text }).superRefine(speakable("malay"));
 
 /** A line of dialogue. `speaker` picks the voice the audio is generated with. */
 export const dialogueLineSchema = z.strictObject({ ...spokenFields, speaker: text }).superRefine(speakable("malay"));
-
-/** A Codebook phrase card: English on the front, Malay on the back (spoken: `say` if given), with a note on use. */
-export const phraseCardSchema = z
-  .strictObject({
-    id: slug,
-    front: text,
-    back: text,
-    /** How `back` is spoken, as a spoken item's `say`. */
-    say: text.optional(),
-    description: text,
-  })
-  .superRefine(speakable("back"));
 
 /**
  * A word or phrase of a day's story with its meaning, shown when the learner taps or focuses it.
@@ -95,19 +89,31 @@ const sectionContentBlock = z.discriminatedUnion("type", [
 ]);
 
 /**
- * A part of a day's story with its own completion button (`completeLabel`, e.g. "Complete Section"
- * or "Mark as Complete"), which records `task`.
+ * A part of a day's story, with its own completion button (`completeLabel`, e.g. "Complete Section"
+ * or "Mark as Complete") recording `task`, or without either: a review day's dialogue is listened to,
+ * and its quiz is the day's task.
  */
-const sectionBlock = z.strictObject({
-  type: z.literal("section"),
-  /** Unique within its day; the section whose dialogue listen-and-shadow plays names its recording. */
-  id: slug,
-  task: taskSchema,
-  title: text,
-  subtitle: text.optional(),
-  completeLabel: text,
-  content: z.array(sectionContentBlock).min(1, "a section has at least one block"),
-});
+const sectionBlock = z
+  .strictObject({
+    type: z.literal("section"),
+    /** Unique within its day: names the recording of the section's whole dialogue. */
+    id: slug,
+    task: taskSchema.optional(),
+    title: text,
+    subtitle: text.optional(),
+    completeLabel: text.optional(),
+    /**
+     * How the recording of the whole dialogue is paced: `shadow` (the default) at learning speed with a
+     * pause after each line to repeat it in, for listen-and-shadow; `natural` at conversation speed,
+     * played on the story page of a review day. Each line's own clip is at learning speed either way.
+     */
+    pace: z.enum(["shadow", "natural"]).default("shadow"),
+    content: z.array(sectionContentBlock).min(1, "a section has at least one block"),
+  })
+  .refine((section) => (section.task === undefined) === (section.completeLabel === undefined), {
+    message: "a section has both a task and a completeLabel, or neither",
+    path: ["completeLabel"],
+  });
 
 /** Fields of every block that is a mission: its heading and what to do. */
 const missionFields = { task: taskSchema, title: text, description: text };
@@ -116,13 +122,7 @@ const missionFields = { task: taskSchema, title: text, description: text };
 const listenShadowBlock = z.strictObject({ type: z.literal("listen-shadow"), ...missionFields, sectionId: slug });
 /** A captioned culture and grammar video: completes when it ends. */
 const videoBlock = z.strictObject({ type: z.literal("video"), ...missionFields, video: videoSchema });
-/** Phrase cards: completes once every card is flipped. */
-const phraseCardsBlock = z.strictObject({
-  type: z.literal("phrase-cards"),
-  ...missionFields,
-  items: z.array(phraseCardSchema).min(1, "has at least one card"),
-});
-/** The day's vocabulary as flip cards: completes once every card is flipped. */
+/** The day's vocabulary as phrase cards to flip: completes once every card is flipped. */
 const vocabularyCardsBlock = z.strictObject({ type: z.literal("vocabulary-cards"), ...missionFields });
 /**
  * A practice set of graded items (src/course/exercise-schema.ts): its task is completed by the
@@ -140,48 +140,26 @@ const rolePlayBlock = z.strictObject({
   phrases: z.array(narrationSchema).min(1, "has at least one phrase"),
 });
 
-/** Where a placeholder page leads: the day's Codebook or live session, the next day or chapter, My Journey. */
-export const PLACEHOLDER_NEXT = ["codebook", "live-session", "next-day", "next-chapter", "journey"] as const;
-
-/**
- * A part of the course not written yet (the spec's "under construction" pages): an optional text,
- * an optional task the learner records from it (Mark as Complete; Complete Live Session on a live
- * session page), and where it leads.
- */
-const placeholderBlock = z.strictObject({
-  type: z.literal("placeholder"),
-  title: text.optional(),
-  text: text.optional(),
-  task: taskSchema.optional(),
-  next: z.enum(PLACEHOLDER_NEXT),
-});
-
-export const storyBlockSchema = z.discriminatedUnion("type", [
-  sectionBlock,
-  cultureNoteBlock,
-  practiceBlock,
-  placeholderBlock,
-]);
+export const storyBlockSchema = z.discriminatedUnion("type", [sectionBlock, cultureNoteBlock, practiceBlock]);
 export const codebookBlockSchema = z.discriminatedUnion("type", [
   listenShadowBlock,
   videoBlock,
-  phraseCardsBlock,
   vocabularyCardsBlock,
   practiceBlock,
-  placeholderBlock,
 ]);
-export const liveSessionBlockSchema = z.discriminatedUnion("type", [rolePlayBlock, placeholderBlock]);
+export const liveSessionBlockSchema = z.discriminatedUnion("type", [rolePlayBlock]);
 
 const blocks = <Block extends z.ZodType>(block: Block) => z.array(block).min(1, "a page has at least one block");
 
 /** The day's first page. */
 export const storySchema = z.strictObject({
   /**
-   * Where a story in sections leads once done: `codebook` shows Continue to Codebook, enabled when
-   * every section is complete (day 1); `journey` returns to My Journey right after a section is
-   * completed and links to the day's Codebook and live session (days 2-4).
+   * Where the story leads once done: `codebook` shows Continue to Codebook, enabled when every section
+   * is complete (day 1); `journey` returns to My Journey right after a section is completed and links
+   * to the day's Codebook and live session if it has them (days 2-4), or back to My Journey (the last
+   * review day); `next-chapter` links on to the next chapter (a chapter's review day).
    */
-  next: z.enum(["codebook", "journey"]).default("journey"),
+  next: z.enum(["codebook", "journey", "next-chapter"]).default("journey"),
   blocks: blocks(storyBlockSchema),
 });
 
@@ -199,8 +177,6 @@ export const daySchema = z
     number: z.number().int().positive(),
     subtopic: text,
     goal: text,
-    /** False for a day shown in the table whose content is not written yet. */
-    available: z.boolean().default(true),
     requiresSignIn: z.boolean().default(false),
     vocabulary: z.array(vocabularyEntrySchema).default([]),
     glossary: z
@@ -262,8 +238,6 @@ export const chapterSchema = z
     number: z.number().int().positive(),
     title: text,
     description: text,
-    /** Shown as a Coming Soon chapter: its days are an outline until their content is written. */
-    comingSoon: z.boolean().default(false),
     days: z.array(daySchema).min(1, "a chapter has at least one day"),
   })
   .refine((chapter) => new Set(chapter.days.map((day) => day.id)).size === chapter.days.length, {
@@ -311,8 +285,6 @@ function spokenItemIds(day: DayPages): IdAt[] {
                 : [],
             ),
           ];
-        case "phrase-cards":
-          return idsAt(block.items, [...path, "items"]);
         case "role-play":
           return idsAt(block.phrases, [...path, "phrases"]);
         default:
@@ -407,6 +379,17 @@ export const MISREAD_WORDS: readonly { word: string; heard: string; say: string 
   { word: "teksi", heard: "t'@ksi", say: "[[t'Eksi]]" },
   { word: "teksinya", heard: "t@ks'in^@", say: "[[tEks'in^@]]" },
   { word: "semuanya", heard: "s@mu'@n^@", say: "[[s@mu'an^@]]" },
+  { word: "pesan", heard: "p'Esan", say: "[[p@s'an]]" },
+  { word: "belok", heard: "b'Elo?", say: "[[b@l'o?]]" },
+  { word: "sesak", heard: "s'Esa?", say: "[[s@s'a?]]" },
+  { word: "merah", heard: "m'ERah", say: "[[m@R'ah]]" },
+  { word: "kenyang", heard: "k'En^aN", say: "[[k@n^'aN]]" },
+  { word: "sibuk", heard: "s'ebok", say: "[[s'ibo?]]" },
+  // Loanwords, said as Malaysians say them.
+  { word: "milo", heard: "m'ilo", say: "[[m'aIlo]]" },
+  { word: "grab", heard: "gR'ab", say: "[[gR'Eb]]" },
+  { word: "ok", heard: "'o?", say: "[[ok'e]]" },
+  { word: "oklah", heard: "'o: kl'ah", say: "[[ok'elah]]" },
 ];
 
 /** Phonemes in [[...]] are passed to the voice as they are: nothing in them is read as a word or a number. */

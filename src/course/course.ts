@@ -13,13 +13,12 @@ export type CodebookBlock = Codebook["blocks"][number];
 export type LiveSessionBlock = LiveSession["blocks"][number];
 export type StorySection = Extract<StoryBlock, { type: "section" }>;
 export type SectionContent = StorySection["content"][number];
-export type PhraseCard = Extract<CodebookBlock, { type: "phrase-cards" }>["items"][number];
 /** A practice set of graded items, on any page (the Codebook's Practice mission, a review day's quiz). */
 export type PracticeSet = Extract<StoryBlock, { type: "practice" }>;
 export type RolePlay = Extract<LiveSessionBlock, { type: "role-play" }>;
-export type Placeholder = Extract<StoryBlock, { type: "placeholder" }>;
 export type CultureNote = Extract<StoryBlock, { type: "culture-note" }>;
-export type Mission = Exclude<CodebookBlock, Placeholder>;
+export type Mission = CodebookBlock;
+export type VocabularyEntry = Day["vocabulary"][number];
 export type SpokenLine = { id: string; malay: string; english: string };
 
 export { dayBlocks, sectionLines, storySections };
@@ -40,7 +39,6 @@ export function courseOutline(chapters: readonly Chapter[]): OutlineDay[] {
       dayId: day.id,
       number: day.number,
       taskIds: day.tasks.map((task) => task.id),
-      available: day.available,
       requiresSignIn: day.requiresSignIn,
     })),
   );
@@ -115,8 +113,6 @@ export function daySpokenItems(chapter: Chapter, day: Day): (SpokenLine & { audi
               if (content.type === "dialogue") return content.lines;
               return [];
             });
-          case "phrase-cards":
-            return block.items.map((card) => ({ id: card.id, malay: card.back, english: card.front }));
           case "role-play":
             return block.phrases;
           default:
@@ -132,12 +128,15 @@ export function dayVideos(day: Day) {
   return dayBlocks(day).flatMap(({ block, path }) => (block.type === "video" ? [{ video: block.video, path }] : []));
 }
 
-/** The recording of a whole section's dialogue that the Codebook's listen-and-shadow mission plays. */
+/**
+ * The recordings of whole sections' dialogue: a section the Codebook's listen-and-shadow mission plays
+ * (at learning speed, a pause after each line), and a review day's section at natural speed.
+ */
 export function dayDialogueRecordings(chapter: Chapter, day: Day) {
   const listened = new Set(
     dayBlocks(day).flatMap(({ block }) => (block.type === "listen-shadow" ? [block.sectionId] : [])),
   );
   return storySections(day)
-    .filter((section) => listened.has(section.id) && sectionLines(section).length > 0)
+    .filter((section) => (listened.has(section.id) || section.pace === "natural") && sectionLines(section).length > 0)
     .map((section) => ({ section, audio: sectionDialogueAudioPath(chapter.id, day.id, section.id) }));
 }

@@ -16,7 +16,6 @@ const day = (chapterId: string, number: number, taskIds: string[], extra: Partia
   dayId: `day-${number}`,
   number,
   taskIds,
-  available: true,
   ...extra,
 });
 
@@ -28,7 +27,7 @@ const outline: OutlineDay[] = [
   day("chapter-1", 4, standard),
   day("chapter-1", 5, ["review:task-1"]),
   day("chapter-2", 6, standard, { requiresSignIn: true }),
-  day("chapter-2", 7, standard, { requiresSignIn: true, available: false }),
+  day("chapter-2", 7, standard, { requiresSignIn: true }),
 ];
 const [day1, day2, day3, day4, day5, day6, day7] = outline as [
   OutlineDay,
@@ -93,10 +92,15 @@ describe("isDayUnlocked", () => {
     expect(isDayUnlocked(outline, completed(day1, day2, day3, day4), day6, learner)).toBe(false);
     expect(isDayUnlocked(outline, completed(day1, day2, day3, day4, day5), day6, learner)).toBe(true);
   });
-  it("keeps chapter 2's day 6 locked for anonymous visitors and days without content locked for learners", () => {
+  it("keeps chapter 2's days locked for anonymous visitors, even with every earlier day complete", () => {
     const all = completed(day1, day2, day3, day4, day5, day6);
     expect(isDayUnlocked(outline, all, day6, { signedIn: false })).toBe(false);
-    expect(isDayUnlocked(outline, all, day7, learner)).toBe(false);
+    expect(isDayUnlocked(outline, all, day7, { signedIn: false })).toBe(false);
+  });
+  it("opens chapter 2's days to a signed-in learner in order, once every earlier day is complete", () => {
+    expect(isDayUnlocked(outline, completed(day1, day2, day3, day4, day5), day6, learner)).toBe(true);
+    expect(isDayUnlocked(outline, completed(day1, day2, day3, day4, day5), day7, learner)).toBe(false);
+    expect(isDayUnlocked(outline, completed(day1, day2, day3, day4, day5, day6), day7, learner)).toBe(true);
   });
   it("opens every day to tutors and admins", () => {
     for (const role of ["Tutor", "Admin"] as const) {

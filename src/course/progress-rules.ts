@@ -12,8 +12,6 @@ export interface OutlineDay {
   /** The day's number across the course: 1-5 in chapter 1, 6-10 in chapter 2. */
   number: number;
   taskIds: readonly string[];
-  /** False for a placeholder day whose content is not written yet: it stays locked for learners. */
-  available: boolean;
   /** Open only to signed-in visitors (spec: chapter 2 shows day 6 unlocked only when signed in). */
   requiresSignIn?: boolean;
 }
@@ -87,7 +85,6 @@ export function isDayUnlocked(
   if (index === -1) return false;
   if (viewer.role && STAFF_ROLES.includes(viewer.role)) return true;
   const day = outline[index]!;
-  if (!day.available) return false;
   if (day.requiresSignIn && !viewer.signedIn) return false;
   return outline.slice(0, index).every((earlier) => isDayFinished(progress, earlier, completedDays));
 }

@@ -35,7 +35,14 @@ function chapter(number: number, dayNumber: number) {
         goal: "Say hello.",
         story: {
           blocks: [
-            { type: "placeholder", task: { id: "story:read-story", label: "Read the story" }, next: "codebook" },
+            {
+              type: "section",
+              id: "story",
+              task: { id: "story:read-story", label: "Read the story" },
+              title: "The kopitiam",
+              completeLabel: "Mark as Complete",
+              content: [{ type: "paragraphs", paragraphs: ["Alex walks into a kopitiam."] }],
+            },
           ],
         },
         vocabulary: [{ id: "selamat-pagi", malay: "Selamat pagi", english: "Good morning" }],
@@ -74,7 +81,8 @@ describe("loadCourse", () => {
     const chapters = loadCourse({ contentDir, publicDir });
     expect(chapters.map((loaded) => loaded.id)).toEqual(["chapter-2", "chapter-10"]);
     // Defaults from the schema are filled in.
-    expect(chapters[0]!.days[0]).toMatchObject({ available: true, requiresSignIn: false });
+    expect(chapters[0]!.days[0]).toMatchObject({ requiresSignIn: false, story: { next: "journey" } });
+    expect(chapters[0]!.days[0]!.story?.blocks[0]).toMatchObject({ type: "section", pace: "shadow" });
   });
 
   it("refuses a file that is not JSON, naming the file", () => {
@@ -105,6 +113,32 @@ describe("loadCourse", () => {
     ]);
     // Without the media check (tests, component tests) the same content loads.
     expect(loadCourse({ contentDir, publicDir: null })).toHaveLength(1);
+  });
+
+  it("refuses a review day whose natural-speed recording is missing, naming its section", () => {
+    const teaching = chapter(1, 1);
+    const naturalSpeed = {
+      type: "section",
+      id: "dialogue",
+      pace: "natural",
+      title: "The week in one conversation",
+      content: [
+        {
+          type: "dialogue",
+          lines: [{ id: "line-jom", speaker: "Alex", malay: "Jom minum!", english: "Let's drink!" }],
+        },
+      ],
+    };
+    const review = { ...teaching, days: [{ ...teaching.days[0], story: { blocks: [naturalSpeed] } }] };
+    write("chapter-1.json", review);
+    addMedia("/media/course/chapter-1/day-1/selamat-pagi.mp3");
+    addMedia("/media/course/chapter-1/day-1/line-jom.mp3");
+    const error = contentErrorOf(() => loadCourse({ contentDir, publicDir }));
+    expect(error.problems).toEqual([
+      'days.0 section "dialogue" dialogue: /media/course/chapter-1/day-1/dialogue.mp3 does not exist (npm run media:course generates course audio)',
+    ]);
+    addMedia("/media/course/chapter-1/day-1/dialogue.mp3");
+    expect(loadCourse({ contentDir, publicDir })[0]!.days[0]!.story?.blocks[0]).toMatchObject({ pace: "natural" });
   });
 
   it("refuses a directory without chapter files", () => {

@@ -49,10 +49,9 @@ function chapterNumber(name: string) {
 
 function missingMedia(chapter: Chapter, publicDir: string): string[] {
   const problems: string[] = [];
-  const check = (where: string, mediaPath: string) => {
-    if (!existsSync(path.join(publicDir, mediaPath))) {
-      problems.push(`${where}: ${mediaPath} does not exist (npm run media:course generates course audio)`);
-    }
+  const check = (where: string, mediaPath: string, makeWith = "npm run media:course generates course audio") => {
+    if (!existsSync(path.join(publicDir, mediaPath)))
+      problems.push(`${where}: ${mediaPath} does not exist (${makeWith})`);
   };
   chapter.days.forEach((day, dayIndex) => {
     for (const item of daySpokenItems(chapter, day)) check(`days.${dayIndex} "${item.id}"`, item.audio);
@@ -61,7 +60,11 @@ function missingMedia(chapter: Chapter, publicDir: string): string[] {
     }
     for (const { video, path } of dayVideos(day)) {
       for (const key of ["webm", "mp4", "captions", "poster"] as const) {
-        check(`days.${dayIndex}.${path.join(".")}.video.${key}`, video[key]);
+        check(
+          `days.${dayIndex}.${path.join(".")}.video.${key}`,
+          video[key],
+          `node scripts/media/generate.mjs notes ${day.number} generates the day's video`,
+        );
       }
     }
   });

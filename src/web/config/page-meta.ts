@@ -15,7 +15,7 @@ export const publicPageMeta = {
   [paths.home]: {
     title: "Speak Malay, live the story",
     description:
-      "Learn Malaysian Malay by following Alex through Malaysia, one day at a time: a narrated story, a Codebook to practise on your own, and a live session with a tutor.",
+      "Learn Malaysian Malay by following Alex through Malaysia, one day at a time: a story with audio for every line, a Codebook to practise on your own, and a live session with a tutor.",
   },
   [paths.about]: {
     title: "About Us",

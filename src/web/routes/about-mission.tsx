@@ -29,7 +29,8 @@ export function Component() {
         <p>
           Our learners are travellers, expats and curious people who love a good story. Most learn on a phone, often on
           a slow connection, so Jalan is built to be light and fast, and everything you need — audio, video and captions
-          — comes from our own servers.
+          — comes from our own servers. The Malay you hear in the lessons is spoken by a synthesised voice, so every
+          line can be played again and slowed down; the real voices are your tutor's, in the live sessions.
         </p>
       </Prose>
     </Page>

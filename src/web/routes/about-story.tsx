@@ -25,9 +25,11 @@ export function Component() {
         </p>
         <h2>Where we are going</h2>
         <p>
-          Chapter 1, “The First Steps”, takes Alex from the airport to the first kopitiam. Chapter 2, “Exploring the
-          Market”, is on its way. Each chapter is a week of five days, and each day ends with a live session where you
-          use what you learned with a tutor.
+          Chapter 1, “The First Steps”, takes Alex from the airport to the kopitiam and the mamak stall: greetings,
+          drinks, numbers and paying. Chapter 2, “Exploring the Market”, takes Alex through the streets, a Grab ride,
+          the LRT and the market: asking the way, buying by the kilo and bargaining with a smile. Each chapter is a week
+          of five days: four days end with a live session where you use what you learned with a tutor, and the fifth
+          brings the week together.
         </p>
       </Prose>
     </Page>

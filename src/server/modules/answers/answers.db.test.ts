@@ -277,12 +277,11 @@ describe("POST /api/answers", () => {
     expect(await locked.json()).toEqual({
       error: { code: "DAY_LOCKED", message: "Day 2 is locked. Finish Day 1 first." },
     });
-    const unavailable = await post(
-      cookie,
-      body("where", { choiceId: "toilet" }, { chapterId: "chapter-2", dayId: "day-6" }),
-    );
-    expect(unavailable.status).toBe(409);
-    expect((await unavailable.json()).error.message).toBe("Day 6 is not available yet.");
+    // The last day's review quiz waits for every day before it too.
+    const lastDay = { chapterId: "chapter-2", dayId: "day-6", taskId: "review:task-1" };
+    const lastLocked = await post(cookie, body("tipping", { choiceId: "no" }, lastDay));
+    expect(lastLocked.status).toBe(409);
+    expect((await lastLocked.json()).error.message).toBe("Day 6 is locked. Finish Day 1 first.");
     expect(await snapshot()).toEqual(before);
 
     // Staff may answer for themselves, like learners, and are never locked out.

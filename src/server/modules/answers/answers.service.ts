@@ -46,11 +46,8 @@ export function createAnswersService(db: Database, course: readonly Chapter[]) {
   const isStaff = (user: SessionUser) => STAFF_ROLES.includes(user.role);
 
   /** The day and practice set under these ids; an unknown one is a 400 naming it, as progress does. */
-  function findPracticeSet(
-    user: SessionUser,
-    { chapterId, dayId, taskId }: PracticeTarget,
-  ): { day: Day; set: PracticeSet } {
-    const day = findCourseTask(course, { chapterId, dayId, taskId }, user);
+  function findPracticeSet({ chapterId, dayId, taskId }: PracticeTarget): { day: Day; set: PracticeSet } {
+    const day = findCourseTask(course, { chapterId, dayId, taskId });
     const set = practiceSetOf(day, taskId);
     if (!set) throw badRequest(`"${taskId}" of day ${day.number} is not a practice set.`);
     return { day, set };
@@ -197,7 +194,7 @@ export function createAnswersService(db: Database, course: readonly Chapter[]) {
      */
     async answer(user: SessionUser, input: AnswerInput): Promise<AnswerResponse> {
       const target = { chapterId: input.chapterId, dayId: input.dayId, taskId: input.taskId };
-      const { day, set } = findPracticeSet(user, target);
+      const { day, set } = findPracticeSet(target);
       const item = set.items.find((candidate) => candidate.id === input.itemId);
       if (!item) {
         throw badRequest(`The practice set "${input.taskId}" of day ${day.number} has no item "${input.itemId}".`);
@@ -253,7 +250,7 @@ export function createAnswersService(db: Database, course: readonly Chapter[]) {
 
     /** Which items of a practice set the user has answered right, and whether its task is completed. */
     async practiceProgress(user: SessionUser, target: PracticeTarget): Promise<PracticeProgress> {
-      const { set } = findPracticeSet(user, target);
+      const { set } = findPracticeSet(target);
       const [right, taskCompleted] = await Promise.all([
         itemsAnsweredRight(db, user.id, target),
         isTaskCompleted(db, user.id, target),

@@ -288,7 +288,7 @@ describe("day locking", () => {
     expect((await open.json()).progress["chapter-1"]["day-2"]).toEqual({ "story:read-story": "in-progress" });
   });
 
-  it("keeps chapter 2's day 6 locked until days 1 to 5 are complete, naming the first unfinished day", async () => {
+  it("keeps chapter 2's day 6 locked until days 1 to 5 are complete, naming the first unfinished day, then day 7 until day 6 is", async () => {
     const { cookie, id } = await signedInAs();
     const daySix: [string, string, string] = ["chapter-2", "day-6", "story:read-story"];
     await completeDays(cookie, [
@@ -313,20 +313,20 @@ describe("day locking", () => {
 
     await completeDays(cookie, [["chapter-1", "day-5"]]);
     expect((await put(cookie, daySix, { status: "in-progress" })).status).toBe(200);
-  });
 
-  it("refuses day 7, which has no content yet, as not available", async () => {
-    const { cookie, id } = await signedInAs();
-    const response = await put(cookie, ["chapter-2", "day-7", "story:read-story"], { status: "in-progress" });
-    expect(response.status).toBe(409);
-    expect(await response.json()).toEqual({ error: { code: "DAY_LOCKED", message: "Day 7 is not available yet." } });
-    expect(await rowsOf(id)).toEqual([]);
+    // Then chapter 2's days open one after another, like chapter 1's.
+    const daySeven: [string, string, string] = ["chapter-2", "day-7", "story:read-story"];
+    expect((await (await put(cookie, daySeven, { status: "in-progress" })).json()).error.message).toBe(
+      "Day 7 is locked. Finish Day 6 first.",
+    );
+    await completeDays(cookie, [["chapter-2", "day-6"]]);
+    expect((await put(cookie, daySeven, { status: "in-progress" })).status).toBe(200);
   });
 
   it.each([
     ["a Tutor", "Tutor"],
     ["an Admin", "Admin"],
-  ] as const)("never locks %s out of a day with content", async (_label, role) => {
+  ] as const)("never locks %s out of a day", async (_label, role) => {
     const { cookie, id } = await signedInAs(role);
     expect((await put(cookie, ["chapter-1", "day-2", "story:read-story"], { status: "completed" })).status).toBe(200);
     const daySix = await put(cookie, ["chapter-2", "day-6", "codebook:review-vocab"], { status: "in-progress" });
@@ -340,10 +340,10 @@ describe("day locking", () => {
       "day-6 codebook:review-vocab",
     ]);
 
-    // Day 7 has no tasks yet, so there is nothing a staff member could record there either.
-    const daySeven = await put(cookie, ["chapter-2", "day-7", "story:read-story"], { status: "in-progress" });
-    expect(daySeven.status).toBe(400);
-    expect((await daySeven.json()).error.message).toBe('Day 7 of chapter-2 has no task "story:read-story".');
+    // The course's last day too, with nothing done before it.
+    const dayTen = await put(cookie, ["chapter-2", "day-10", "review:task-1"], { status: "in-progress" });
+    expect(dayTen.status).toBe(200);
+    expect((await dayTen.json()).progress["chapter-2"]["day-10"]).toEqual({ "review:task-1": "in-progress" });
   });
 });
 

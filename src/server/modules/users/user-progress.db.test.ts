@@ -173,7 +173,7 @@ describe("PUT /api/users/:userId/progress/:chapterId/:dayId/:taskId", () => {
     [["chapter-9", "day-1", "story:read-setting"], 'There is no chapter "chapter-9".'],
     [["chapter-1", "day-9", "story:read-setting"], '"chapter-1" has no day "day-9".'],
     [["chapter-1", "day-1", "story:foo"], 'Day 1 of chapter-1 has no task "story:foo".'],
-    [["chapter-2", "day-7", "story:read-story"], 'Day 7 of chapter-2 has no task "story:read-story".'],
+    [["chapter-2", "day-10", "story:read-story"], 'Day 10 of chapter-2 has no task "story:read-story".'],
   ] as Array<[[string, string, string], string]>)(
     "refuses %j with the learner route's 400, writing nothing",
     async (target, message) => {

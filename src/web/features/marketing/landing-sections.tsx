@@ -25,12 +25,12 @@ const features = [
   {
     image: "/images/features/story.svg",
     title: "Follow a Story",
-    text: "Every lesson is a day in Alex's trip through Malaysia, narrated line by line by Malay speakers' voices.",
+    text: "Every lesson is a day in Alex's trip through Malaysia, every line voiced in Malay by a synthesised voice you can slow down.",
   },
   {
     image: "/images/features/missions.svg",
     title: "Complete Missions",
-    text: "Each day ends with a real task: greet the uncle at the kopitiam, order a kopi-O kosong, ask the price.",
+    text: "Each day ends with a real task you act out with your tutor: greet the uncle at the kopitiam, order a kopi-O kosong, ask the price.",
   },
   {
     image: "/images/features/echo.svg",
@@ -53,7 +53,7 @@ const journey = [
   {
     days: "Days 1–4",
     stage: "Practice",
-    text: "Listen and shadow the dialogue, watch the culture and grammar video, flip the vocabulary cards.",
+    text: "Listen and shadow the dialogue, watch the culture and grammar video, flip the phrase cards, answer the practice set.",
   },
   {
     days: "Days 1–4",
@@ -63,7 +63,7 @@ const journey = [
   {
     days: "Day 5",
     stage: "Immersion and review",
-    text: "No new material: bring the week together and get ready for the next chapter.",
+    text: "No new material: the week in one conversation at natural speed, the Culture Corner and a review quiz.",
   },
 ] as const;
 

@@ -56,6 +56,8 @@ export function CourseDayFrame({
   const state = useDeferredValue(useCourseDay({ asVisitorWhilePending }));
   if (state.kind === "not-found") return <NotFound />;
   const { chapter, day } = state;
+  // A review day is its story alone: it has no Codebook or live session to show.
+  if ((part === "codebook" && !day.codebook) || (part === "live-session" && !day.liveSession)) return <NotFound />;
   const title = dayPageTitle(day, part);
   if (state.kind === "loading") {
     return (
@@ -87,7 +89,7 @@ function LockedHeading({ title }: { title: string }) {
 }
 
 function LockedDayMessage({ state }: { state: Extract<CourseDayState, { kind: "locked" }> }) {
-  const { day, blockedBy, learner } = state;
+  const { day, blockedBy } = state;
   if (blockedBy) {
     return (
       <div className="space-y-4">
@@ -101,21 +103,12 @@ function LockedDayMessage({ state }: { state: Extract<CourseDayState, { kind: "l
       </div>
     );
   }
-  if (day.requiresSignIn && !learner.signedIn) {
-    return (
-      <div className="space-y-4">
-        <p className="text-lg">Sign in to open Day {day.number} and save your progress.</p>
-        <Button asChild>
-          <Link to={paths.login}>Sign in</Link>
-        </Button>
-      </div>
-    );
-  }
+  // Otherwise the day is for signed-in learners only (chapter 2).
   return (
     <div className="space-y-4">
-      <p className="text-lg">Day {day.number} is not available yet. Its story is still being written.</p>
-      <Button asChild variant="outline">
-        <Link to={paths.progress}>Back to My Journey</Link>
+      <p className="text-lg">Sign in to open Day {day.number} and save your progress.</p>
+      <Button asChild>
+        <Link to={paths.login}>Sign in</Link>
       </Button>
     </div>
   );

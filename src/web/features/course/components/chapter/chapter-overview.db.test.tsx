@@ -62,7 +62,7 @@ describe("chapter overview", () => {
       ["Greetings and a drink", "Greet and order a kopi-O."],
       ["The market", "Ask for the way."],
       ["Forms of address", "Call people by their titles."],
-      ["Culture Corner", "Bring the week together."],
+      ["Review", "Bring the week together."],
     ]);
     expect(within(row(1)).getByRole("link", { name: "Day 1" })).toHaveAttribute("href", "/chapter-1/day-1");
     expect(statusOf(1)).toBe("Not started");
@@ -138,14 +138,16 @@ describe("chapter overview", () => {
     ]);
   });
 
-  it("shows chapter 2 as Coming Soon with its days and a sign-up prompt for visitors", async () => {
+  it("shows chapter 2 as a chapter like the first: its badges, its days, and to a visitor every day locked", async () => {
     await openChapter("/chapter-2");
-    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent(
-      "Chapter 2: Second Fixture Chapter Coming Soon",
-    );
-    expect(screen.queryByRole("heading", { name: "Badges" })).not.toBeInTheDocument();
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent(/^Chapter 2: Second Fixture Chapter$/);
+    expect(document.title).not.toMatch(/Coming Soon/);
+    expect(screen.getByRole("heading", { level: 2, name: "Badges" })).toBeInTheDocument();
+    expect(badges()).toEqual(["Complete your first day to earn a badge"]);
+    expect(screen.getByRole("heading", { level: 2, name: "Days" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Sign up" })).toBeInTheDocument();
     expect(dayNumbers()).toEqual(["Day 5", "Day 6"]);
+    // Day 5 is for signed-in learners only, and waits for chapter 1 like every later day.
     for (const dayNumber of [5, 6]) {
       expect(within(row(dayNumber)).queryByRole("link")).not.toBeInTheDocument();
       expect(statusOf(dayNumber)).toBe("Locked");
@@ -160,12 +162,13 @@ describe("chapter overview", () => {
     expect(within(row(6)).queryByRole("link")).not.toBeInTheDocument();
   });
 
-  it("keeps day 6, not available yet, locked for a learner who finished every day before it", async () => {
+  it("opens day 6, the review day, once day 5 is complete, with day 5's badge", async () => {
     await signInWithProgress(app, completeDays([...CHAPTER_1_DAYS, ["chapter-2", "day-5"]]));
     await openChapter("/chapter-2");
     expect(statusOf(5)).toBe("Completed");
-    expect(within(row(6)).queryByRole("link")).not.toBeInTheDocument();
-    expect(statusOf(6)).toBe("Locked");
+    expect(within(row(6)).getByRole("link", { name: "Day 6" })).toHaveAttribute("href", "/chapter-2/day-6");
+    expect(statusOf(6)).toBe("Not started");
+    expect(badges()).toEqual(["Day 5 Mission"]);
   });
 
   it("shows not found for a chapter the course does not have", async () => {

@@ -7,44 +7,26 @@ import { SignUpPrompt } from "../sign-up-prompt";
 import { BadgesPanel } from "./badges-panel";
 import { DayTable } from "./day-table";
 
-/** Title of a chapter's page: "Chapter 1: The First Steps", "Chapter 2: … (Coming Soon)". */
+/** Title of a chapter's page: "Chapter 1: The First Steps". */
 export function chapterPageTitle(chapter: Chapter) {
-  const title = `Chapter ${chapter.number}: ${chapter.title}`;
-  return chapter.comingSoon ? `${title} (Coming Soon)` : title;
+  return `Chapter ${chapter.number}: ${chapter.title}`;
 }
 
 /**
- * A chapter's page (/chapter-1): its badges and its days. A chapter still being written
- * (`comingSoon`) shows as Coming Soon with its days as an outline. Visitors are asked to sign up.
- * Until the session is read the page shows what a visitor sees, as the build prerendered it.
+ * A chapter's page (/chapter-1): its badges and its days. Visitors are asked to sign up. Until the
+ * session is read the page shows what a visitor sees, as the build prerendered it.
  */
 export function ChapterOverview({ chapter }: { chapter: Chapter }) {
   const learner = useLearner({ asVisitorWhilePending: true });
-  const title = `Chapter ${chapter.number}: ${chapter.title}`;
   return (
-    <Page
-      title={chapterPageTitle(chapter)}
-      heading={
-        chapter.comingSoon ? (
-          <>
-            {title} <span className="mt-2 block text-2xl font-semibold text-primary sm:text-3xl">Coming Soon</span>
-          </>
-        ) : (
-          title
-        )
-      }
-      intro={chapter.description}
-      busy={learner.provisional}
-    >
+    <Page title={chapterPageTitle(chapter)} intro={chapter.description} busy={learner.provisional}>
       <Breadcrumbs items={[{ label: "My Journey", to: paths.progress }, { label: `Chapter ${chapter.number}` }]} />
       <div className="space-y-8">
         {!learner.signedIn && <SignUpPrompt />}
-        {!chapter.comingSoon && (
-          <BadgesPanel chapter={chapter} progress={learner.progress} completedDays={learner.completedDays} />
-        )}
+        <BadgesPanel chapter={chapter} progress={learner.progress} completedDays={learner.completedDays} />
         <section aria-labelledby="days-heading" className="space-y-3">
           <h2 id="days-heading" className="text-2xl font-semibold tracking-tight">
-            {chapter.comingSoon ? "Days coming soon" : "Days"}
+            Days
           </h2>
           <DayTable
             chapter={chapter}

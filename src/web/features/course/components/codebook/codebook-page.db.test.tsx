@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { type Mission, sectionLines, storySections } from "../../../../../course/course";
 import { mediaUrl } from "../../../../lib/media";
 import { connectApp } from "../../../../testing/app-in-process";
+import { renderApp } from "../../../../testing/render-app";
 import { stubAudio } from "../../../../testing/screen";
 import { courseAudioUrl } from "../../course-data";
 import { completeDays, fixtureDay, signInWithProgress } from "../course-db-test-kit";
@@ -37,7 +38,9 @@ const missionOf = <Type extends Mission["type"]>(type: Type) => {
 };
 const LISTEN = missionOf("listen-shadow");
 const NOTES = missionOf("video");
-const CARDS = missionOf("phrase-cards");
+const CARDS = missionOf("vocabulary-cards");
+/** Day 1's phrase cards: its vocabulary, English on the front, Malay on the back with its note. */
+const PHRASES = DAY_1.vocabulary;
 const PRACTICE = missionOf("practice");
 const LISTEN_SECTION = storySections(DAY_1).find((section) => section.id === LISTEN.sectionId)!;
 const CHAPTER_1_DAYS = chapterDays("chapter-1");
@@ -99,7 +102,7 @@ describe("day 1's Codebook", () => {
       expect(within(mission(LISTEN.title)).getByText(line.malay)).toHaveAttribute("lang", "ms");
     }
     expect(flipButtons().map((button) => button.getAttribute("aria-label"))).toEqual(
-      CARDS.items.map((card) => `Flip card: ${card.front}`),
+      PHRASES.map((phrase) => `Flip card: ${phrase.english}`),
     );
     expect(screen.getByRole("button", { name: "Proceed to Tutor Hour" })).toBeEnabled();
   });
@@ -204,7 +207,7 @@ describe("day 1's Codebook", () => {
     await signInWithProgress(app, day1Done(LISTEN));
     await openDayPage(CODEBOOK);
     expect(within(mission(CARDS.title)).getByText("Watch the notes to unlock the cards.")).toBeInTheDocument();
-    expect(flipButtons()).toHaveLength(CARDS.items.length);
+    expect(flipButtons()).toHaveLength(PHRASES.length);
     for (const button of flipButtons()) expect(button).toBeDisabled();
   });
 
@@ -225,29 +228,35 @@ describe("day 1's Codebook", () => {
     expect((await storedTasks(app, learner.id, "chapter-1", "day-1"))[CARDS.task.id]).toBe("completed");
   });
 
-  it("plays a card's audio from its back", async () => {
+  it("shows a phrase's Malay and its note on the back of its card, and plays its audio from there", async () => {
     await signInWithProgress(app, day1Done(LISTEN, NOTES));
     const audio = stubAudio();
     await openDayPage(CODEBOOK);
-    const card = CARDS.items[0]!;
-    const flip = screen.getByRole("button", { name: `Flip card: ${card.front}` });
-    fireEvent.click(flip);
-    expect(flip).toHaveAttribute("aria-pressed", "true");
-    expect(within(mission(CARDS.title)).getByText(card.back)).toBeInTheDocument();
-    expect(within(mission(CARDS.title)).getByText(card.description!)).toBeInTheDocument();
-    fireEvent.click(screen.getByRole("button", { name: `Play: ${card.back}` }));
-    expect(await screen.findByRole("button", { name: `Stop: ${card.back}` })).toHaveAttribute("aria-pressed", "true");
-    expect(audio.clips.at(-1)!.src).toContain(courseAudioUrl("chapter-1", "day-1", card.id));
+    const cards = mission(CARDS.title);
+    for (const phrase of PHRASES) {
+      const flip = screen.getByRole("button", { name: `Flip card: ${phrase.english}` });
+      fireEvent.click(flip);
+      expect(flip).toHaveAttribute("aria-pressed", "true");
+      expect(within(cards).getByText(phrase.malay)).toHaveAttribute("lang", "ms");
+      expect(within(cards).getByText(phrase.note!)).toBeInTheDocument();
+    }
+    const phrase = PHRASES[0]!;
+    fireEvent.click(screen.getByRole("button", { name: `Play: ${phrase.malay}` }));
+    expect(await screen.findByRole("button", { name: `Stop: ${phrase.malay}` })).toHaveAttribute(
+      "aria-pressed",
+      "true",
+    );
+    expect(audio.clips.at(-1)!.src).toContain(courseAudioUrl("chapter-1", "day-1", phrase.id));
     expect(HTMLMediaElement.prototype.play).toHaveBeenCalled();
   });
 
   it("shows every card flipped when the cards were completed on an earlier visit", async () => {
     await signInWithProgress(app, day1Done(LISTEN, NOTES, CARDS));
     await openDayPage(CODEBOOK);
-    const total = CARDS.items.length;
+    const total = PHRASES.length;
     expect(screen.getByText(`${total} of ${total} flipped`)).toBeInTheDocument();
     for (const button of flipButtons()) expect(button).toHaveAttribute("aria-pressed", "true");
-    for (const card of CARDS.items) expect(within(mission(CARDS.title)).getByText(card.back)).toBeInTheDocument();
+    for (const phrase of PHRASES) expect(within(mission(CARDS.title)).getByText(phrase.malay)).toBeInTheDocument();
   });
 
   it("refuses to proceed to the tutor hour until all four missions are done", async () => {
@@ -318,18 +327,12 @@ describe("day 1's Codebook", () => {
 describe("Codebooks of other days", () => {
   const DAY_3 = fixtureDay("chapter-1", "day-3");
 
-  it("day 3: the day's vocabulary as cards under an unwritten Codebook; flipping every card records it once", async () => {
+  it("day 3: a Codebook of the day's phrases as cards alone; flipping every card records it once", async () => {
     const learner = await signInWithProgress(app, completeDays(CHAPTER_1_DAYS.slice(0, 2)));
-    await openDayPage("/chapter-1/day-3/codebook");
+    const { router } = await openDayPage("/chapter-1/day-3/codebook");
     expect(screen.getByRole("heading", { level: 1, name: "Day 3 Codebook" })).toBeInTheDocument();
-    const notice = screen.getByRole("note", { name: "Under construction" });
-    expect(within(notice).getByText("The full Codebook for Day 3 is on its way.")).toBeInTheDocument();
-    expect(within(notice).getByRole("link", { name: "Go to the Live Session" })).toHaveAttribute(
-      "href",
-      "/chapter-1/day-3/live-session",
-    );
-    // Its missions are not all written: the placeholder leads on, not Proceed to Tutor Hour.
-    expect(screen.queryByRole("button", { name: "Proceed to Tutor Hour" })).not.toBeInTheDocument();
+    const missions = within(screen.getByRole("list", { name: "Missions" }));
+    expect(missions.getAllByRole("heading", { level: 2 }).map((heading) => heading.textContent)).toEqual([CARDS.title]);
 
     const total = DAY_3.vocabulary.length;
     expect(flipButtons().map((button) => button.getAttribute("aria-label"))).toEqual(
@@ -353,6 +356,11 @@ describe("Codebooks of other days", () => {
     await settle();
     expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-3", "codebook:review-vocab")]);
     expect(await storedTasks(app, learner.id, "chapter-1", "day-3")).toEqual({ "codebook:review-vocab": "completed" });
+
+    // Its one mission done, the Codebook leads on to the live session.
+    fireEvent.click(screen.getByRole("button", { name: "Proceed to Tutor Hour" }));
+    expect(await screen.findByRole("heading", { level: 1, name: "Day 3 Live Session" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/chapter-1/day-3/live-session");
   });
 
   it("says a day's Codebook is locked when an earlier day is not finished", async () => {
@@ -363,27 +371,14 @@ describe("Codebooks of other days", () => {
     expect(screen.queryByRole("button", { name: /^Flip card: / })).not.toBeInTheDocument();
   });
 
-  it("shows a day without a Codebook (day 4) as under construction, leading to its live session", async () => {
-    await signInWithProgress(app, completeDays(CHAPTER_1_DAYS.slice(0, 3)));
-    await openDayPage("/chapter-1/day-4/codebook");
-    const notice = screen.getByRole("note", { name: "Under construction" });
-    expect(within(notice).queryByRole("button")).not.toBeInTheDocument();
-    expect(within(notice).getByRole("link", { name: "Go to the Live Session" })).toHaveAttribute(
-      "href",
-      "/chapter-1/day-4/live-session",
-    );
-  });
-
-  it("day 5: a placeholder Codebook with a task records it with Mark as Complete", async () => {
-    const learner = await signInWithProgress(app, completeDays(CHAPTER_1_DAYS));
-    await openDayPage("/chapter-2/day-5/codebook");
-    const notice = screen.getByRole("note", { name: "Under construction" });
-    expect(within(notice).getByRole("link", { name: "Go to the Live Session" })).toHaveAttribute(
-      "href",
-      "/chapter-2/day-5/live-session",
-    );
-    fireEvent.click(within(notice).getByRole("button", { name: "Mark as Complete" }));
-    expect(await within(notice).findByRole("button", { name: "Completed" })).toBeDisabled();
-    expect(await storedTasks(app, learner.id, "chapter-2", "day-5")).toEqual({ "codebook:review-vocab": "completed" });
+  it.each([
+    ["chapter-1", "day-4"],
+    ["chapter-2", "day-6"],
+  ])("finds no Codebook for the review day %s/%s, which is its story alone", async (chapterId, dayId) => {
+    await signInWithProgress(app, completeDays([...CHAPTER_1_DAYS, ["chapter-2", "day-5"]]));
+    renderApp(`/${chapterId}/${dayId}/codebook`);
+    expect(await screen.findByRole("heading", { level: 1, name: "Page not found" })).toBeInTheDocument();
+    expect(screen.queryByRole("list", { name: "Missions" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Proceed to Tutor Hour" })).not.toBeInTheDocument();
   });
 });

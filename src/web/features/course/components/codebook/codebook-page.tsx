@@ -1,6 +1,6 @@
 import { useCallback, useRef } from "react";
 import { useNavigate } from "react-router";
-import { type Mission, type Placeholder, sectionLines, storySections } from "../../../../../course/course";
+import { type Mission, sectionLines, storySections } from "../../../../../course/course";
 import { Page } from "../../../../components/page";
 import { Button } from "../../../../components/ui/button";
 import { coursePaths } from "../../../../config/paths";
@@ -9,7 +9,6 @@ import { courseAudioUrl } from "../../course-data";
 import { useSingleAudio } from "../../use-single-audio";
 import { Breadcrumbs } from "../breadcrumbs";
 import { dayCrumbs, dayPageTitle, type OpenDay } from "../course-day-frame";
-import { defaultPlaceholder, PlaceholderBlock } from "../placeholder-block";
 import { PracticeMission } from "../practice-mission";
 import { CultureNotesVideo } from "./culture-notes-video";
 import { FlipCardDeck } from "./flip-card-deck";
@@ -19,26 +18,16 @@ import { useCodebookTasks } from "./use-codebook-tasks";
 
 /**
  * A day's Codebook (/chapter-1/day-1/codebook): its missions in order, each locked until the one
- * before it is done (listen and shadow, the notes video, phrase cards, practice, or the day's
- * vocabulary as cards), and Proceed to Tutor Hour once all are. A Codebook not written yet shows the
- * spec's under-construction notice leading on to the live session.
+ * before it is done (listen and shadow, the notes video, the day's phrases as cards, practice), and
+ * Proceed to Tutor Hour once all are. A day without a Codebook (a review day) has no such page: the
+ * router sends it to the day's story.
  */
 export function CodebookPage({ open }: { open: OpenDay }) {
   const { chapter, day } = open;
-  const blocks = day.codebook?.blocks ?? [defaultPlaceholder("codebook")];
-  const placeholders = blocks.filter((block): block is Placeholder => block.type === "placeholder");
-  const missions = blocks.filter((block): block is Mission => block.type !== "placeholder");
   return (
     <Page title={dayPageTitle(day, "codebook")} busy={open.learner.provisional}>
       <Breadcrumbs items={dayCrumbs(chapter, day, "codebook")} />
-      <div className="space-y-8">
-        {placeholders.map((block) => (
-          <PlaceholderBlock key={block.task?.id ?? block.next} open={open} page="codebook" block={block} />
-        ))}
-        {missions.length > 0 && (
-          <CodebookMissions open={open} missions={missions} proceed={placeholders.length === 0} />
-        )}
-      </div>
+      <CodebookMissions open={open} missions={day.codebook?.blocks ?? []} />
     </Page>
   );
 }
@@ -73,7 +62,6 @@ function usePageAudio() {
 const FINISH: Record<Mission["type"], (mission: Mission) => string> = {
   "listen-shadow": (mission) => `Finish ${mission.title}`,
   video: () => "Watch the notes",
-  "phrase-cards": () => "Flip every card",
   "vocabulary-cards": () => "Flip every card",
   practice: () => "Answer every practice item",
 };
@@ -82,12 +70,11 @@ const FINISH: Record<Mission["type"], (mission: Mission) => string> = {
 const UNLOCKS: Record<Mission["type"], string> = {
   "listen-shadow": "the listening",
   video: "the notes",
-  "phrase-cards": "the cards",
   "vocabulary-cards": "the cards",
   practice: "the practice",
 };
 
-function CodebookMissions({ open, missions, proceed }: { open: OpenDay; missions: Mission[]; proceed: boolean }) {
+function CodebookMissions({ open, missions }: { open: OpenDay; missions: readonly Mission[] }) {
   const { chapter, day } = open;
   const tasks = useCodebookTasks(open);
   const audio = usePageAudio();
@@ -131,11 +118,9 @@ function CodebookMissions({ open, missions, proceed }: { open: OpenDay; missions
           );
         })}
       </ol>
-      {proceed && (
-        <Button size="lg" onClick={proceedToTutorHour} disabled={open.learner.provisional}>
-          Proceed to Tutor Hour
-        </Button>
-      )}
+      <Button size="lg" onClick={proceedToTutorHour} disabled={open.learner.provisional}>
+        Proceed to Tutor Hour
+      </Button>
     </div>
   );
 }
@@ -175,15 +160,16 @@ function MissionBody({
       return (
         <CultureNotesVideo video={mission.video} lockedHint={lockedHint} onPlay={audio.stopClips} onEnded={complete} />
       );
-    case "phrase-cards":
-    case "vocabulary-cards": {
-      const cards =
-        mission.type === "phrase-cards"
-          ? mission.items
-          : day.vocabulary.map((entry) => ({ id: entry.id, front: entry.english, back: entry.malay }));
+    case "vocabulary-cards":
       return (
         <FlipCardDeck
-          items={cards.map((card) => ({ ...card, audio: courseAudioUrl(chapter.id, day.id, card.id) }))}
+          items={day.vocabulary.map((entry) => ({
+            id: entry.id,
+            front: entry.english,
+            back: entry.malay,
+            description: entry.note,
+            audio: courseAudioUrl(chapter.id, day.id, entry.id),
+          }))}
           completed={completed}
           lockedHint={lockedHint}
           onAllFlipped={complete}
@@ -191,7 +177,6 @@ function MissionBody({
           onToggleAudio={audio.toggleClip}
         />
       );
-    }
     case "practice":
       // As tall as an item: the page does not shift when the set unlocks or its code arrives.
       return (

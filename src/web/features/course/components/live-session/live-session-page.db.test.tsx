@@ -1,28 +1,14 @@
-import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { createMemoryRouter, RouterProvider } from "react-router";
+import { fireEvent, screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { FIXTURE_COURSE } from "../../../../../../tests/fixtures/course";
 import type { RolePlay } from "../../../../../course/course";
-import { createQueryClient } from "../../../../lib/query-client";
-import { AppProviders } from "../../../../providers";
 import { connectApp } from "../../../../testing/app-in-process";
+import { renderApp } from "../../../../testing/render-app";
 import { stubAudio } from "../../../../testing/screen";
 import { completeDays, fixtureDay, signInWithProgress } from "../course-db-test-kit";
-import {
-  chapterDays,
-  dayProgress,
-  dropProgressWrites,
-  openDayPage,
-  progressWrites,
-  settle,
-  storedTasks,
-  taskPath,
-} from "../course-page-test-kit";
-import { LiveSessionPage } from "./live-session-page";
+import { chapterDays, dayProgress, openDayPage, progressWrites, settle, storedTasks } from "../course-page-test-kit";
 
 const app = await connectApp();
 
-const [CHAPTER_1, CHAPTER_2] = FIXTURE_COURSE;
 const DAY_1 = fixtureDay("chapter-1", "day-1");
 const ROLE_PLAYS = DAY_1.liveSession!.blocks.filter((block): block is RolePlay => block.type === "role-play");
 const [GREETING, ORDERING] = ROLE_PLAYS;
@@ -31,7 +17,6 @@ const CHAPTER_1_DAYS = chapterDays("chapter-1");
 const DAY_1_LIVE_SESSION = "/chapter-1/day-1/live-session";
 
 const rolePlay = (title: string) => screen.getByRole("region", { name: title });
-const completeLiveSession = () => fireEvent.click(screen.getByRole("button", { name: "Complete Live Session" }));
 
 beforeEach(() => {
   stubAudio();
@@ -105,98 +90,58 @@ describe("day 1's live session", () => {
   });
 });
 
-describe("live sessions not written yet", () => {
-  it("records day 2's live session on the server and goes on to day 3", async () => {
-    const learner = await signInWithProgress(
+describe("live sessions of one role-play (days 2 and 3)", () => {
+  const onlyRolePlay = (dayId: string) => {
+    const [block, ...more] = fixtureDay("chapter-1", dayId).liveSession?.blocks ?? [];
+    if (!block || more.length > 0) throw new Error(`The fixture's ${dayId} live session has one role-play.`);
+    return block;
+  };
+  const DAY_2_ROLE_PLAY = onlyRolePlay("day-2");
+  const DAY_3_ROLE_PLAY = onlyRolePlay("day-3");
+
+  it("day 2: shows its role-play with its phrases and the learner's status, and records nothing itself", async () => {
+    await signInWithProgress(
       app,
       completeDays(
         [["chapter-1", "day-1"]],
-        dayProgress("chapter-1", "day-2", ["story:read-story", "codebook:review-vocab"]),
+        dayProgress("chapter-1", "day-2", [DAY_2_ROLE_PLAY.task.id], "in-progress"),
       ),
     );
-    const { router } = await openDayPage("/chapter-1/day-2/live-session");
+    await openDayPage("/chapter-1/day-2/live-session");
     expect(screen.getByRole("heading", { level: 1, name: "Day 2 Live Session" })).toBeInTheDocument();
-    const notice = screen.getByRole("note", { name: "Under construction" });
-    expect(within(notice).getByText(/Complete it to go on to Day 3\./)).toBeInTheDocument();
-    completeLiveSession();
-    await waitFor(() => expect(router.state.location.pathname).toBe("/chapter-1/day-3"));
-    expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-2", "live-session:task-1")]);
-    expect((await storedTasks(app, learner.id, "chapter-1", "day-2"))["live-session:task-1"]).toBe("completed");
-  });
-
-  it("goes on without writing when the session was already recorded", async () => {
-    await signInWithProgress(app, completeDays(CHAPTER_1_DAYS.slice(0, 2)));
-    const { router } = await openDayPage("/chapter-1/day-2/live-session");
-    completeLiveSession();
-    await waitFor(() => expect(router.state.location.pathname).toBe("/chapter-1/day-3"));
-    await settle();
-    expect(progressWrites(app).filter((path) => path.includes("/day-2/"))).toEqual([]);
-  });
-
-  it("stays, and says so, when the save fails", async () => {
-    const learner = await signInWithProgress(app, completeDays(CHAPTER_1_DAYS.slice(0, 1)));
-    const { router } = await openDayPage("/chapter-1/day-2/live-session");
-    dropProgressWrites(app);
-    completeLiveSession();
-    expect(await screen.findByText("Progress Update Failed")).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/chapter-1/day-2/live-session");
-    expect(screen.getByRole("button", { name: "Complete Live Session" })).toBeEnabled();
-    expect(await storedTasks(app, learner.id, "chapter-1", "day-2")).toEqual({});
-  });
-
-  it("records day 3's live session and goes on to day 4", async () => {
-    const learner = await signInWithProgress(app, completeDays(CHAPTER_1_DAYS.slice(0, 2)));
-    const { router } = await openDayPage("/chapter-1/day-3/live-session");
-    completeLiveSession();
-    await waitFor(() => expect(router.state.location.pathname).toBe("/chapter-1/day-4"));
-    expect(await storedTasks(app, learner.id, "chapter-1", "day-3")).toEqual({ "live-session:task-1": "completed" });
-  });
-
-  it("from a day without a live session (day 4) goes on to the next chapter's first day, recording nothing", async () => {
-    await signInWithProgress(app, completeDays(CHAPTER_1_DAYS));
-    const { router } = await openDayPage("/chapter-1/day-4/live-session");
-    expect(screen.getByRole("note", { name: "Under construction" })).toBeInTheDocument();
-    completeLiveSession();
-    expect(await screen.findByRole("heading", { level: 1, name: "Day 5: Finding the way" })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/chapter-2/day-5");
-    expect(progressWrites(app).filter((path) => path.includes("/chapter-1/"))).toEqual([]);
-  });
-
-  it("leads from the last day back to My Journey", async () => {
-    await signInWithProgress(app, {}, { role: "Tutor" });
-    const lastDay = CHAPTER_2!.days.at(-1)!;
-    await openDayPage(`/${CHAPTER_2!.id}/${lastDay.id}/live-session`);
-    expect(screen.queryByRole("button", { name: "Complete Live Session" })).not.toBeInTheDocument();
-    expect(screen.queryByRole("region", { name: "Tutor controls" })).not.toBeInTheDocument();
+    const block = rolePlay(DAY_2_ROLE_PLAY.title);
+    expect(within(block).getByText(DAY_2_ROLE_PLAY.description)).toBeInTheDocument();
+    expect(within(block).getByText("In progress")).toBeInTheDocument();
+    for (const phrase of DAY_2_ROLE_PLAY.phrases) {
+      expect(within(block).getByText(phrase.malay)).toHaveAttribute("lang", "ms");
+      expect(within(block).getByText(phrase.english)).toBeInTheDocument();
+      expect(within(block).getByRole("button", { name: `Play: ${phrase.malay}` })).toBeInTheDocument();
+    }
+    // The tutor marks the role-play during the session: the page has no button of its own for it.
+    expect(screen.getByText(/Your tutor marks each practice complete during the session/)).toBeInTheDocument();
+    expect(within(block).queryByRole("button", { name: /Complete/ })).not.toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Back to My Journey" })).toHaveAttribute("href", "/progress");
-  });
-
-  it("tells a visitor to sign in and stays", async () => {
-    // A visitor never reaches day 2 through the app (day 1 is not complete for them), so the page is
-    // rendered as the frame would render an open day for a visitor.
-    const chapter = CHAPTER_1!;
-    const day = fixtureDay("chapter-1", "day-2");
-    const learner = { isPending: false as const, signedIn: false, role: null, progress: {} };
-    const router = createMemoryRouter(
-      [
-        {
-          path: "/:chapterId/:dayId/live-session",
-          element: <LiveSessionPage open={{ kind: "open", chapter, day, learner }} />,
-        },
-        { path: "*", element: <p>Somewhere else</p> },
-      ],
-      { initialEntries: ["/chapter-1/day-2/live-session"] },
-    );
-    render(
-      <AppProviders queryClient={createQueryClient()}>
-        <RouterProvider router={router} />
-      </AppProviders>,
-    );
-    completeLiveSession();
-    expect(await screen.findByText("Hold on! You need to be signed in to save your progress.")).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/chapter-1/day-2/live-session");
     await settle();
     expect(progressWrites(app)).toEqual([]);
+  });
+
+  it("day 3: shows its role-play as Completed once the tutor has marked it", async () => {
+    await signInWithProgress(
+      app,
+      completeDays(CHAPTER_1_DAYS.slice(0, 2), dayProgress("chapter-1", "day-3", [DAY_3_ROLE_PLAY.task.id])),
+    );
+    await openDayPage("/chapter-1/day-3/live-session");
+    expect(within(rolePlay(DAY_3_ROLE_PLAY.title)).getByText("Completed")).toBeInTheDocument();
+  });
+
+  it.each([
+    ["chapter-1", "day-4"],
+    ["chapter-2", "day-6"],
+  ])("finds no live session for the review day %s/%s, which is its story alone", async (chapterId, dayId) => {
+    await signInWithProgress(app, completeDays([...CHAPTER_1_DAYS, ["chapter-2", "day-5"]]));
+    renderApp(`/${chapterId}/${dayId}/live-session`);
+    expect(await screen.findByRole("heading", { level: 1, name: "Page not found" })).toBeInTheDocument();
+    expect(screen.queryByRole("region")).not.toBeInTheDocument();
   });
 
   it("says a live session is locked when an earlier day is not finished", async () => {
@@ -204,6 +149,6 @@ describe("live sessions not written yet", () => {
     await openDayPage("/chapter-1/day-3/live-session");
     expect(screen.getByRole("heading", { level: 1, name: "Day 3 Live Session is locked" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Go to Day 1" })).toHaveAttribute("href", "/chapter-1/day-1");
-    expect(screen.queryByRole("button", { name: "Complete Live Session" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: DAY_3_ROLE_PLAY.title })).not.toBeInTheDocument();
   });
 });

@@ -1,7 +1,7 @@
 import { Circle, CircleCheck, CircleDashed } from "lucide-react";
 import { type ReactNode, useId } from "react";
 import { Link } from "react-router";
-import type { Placeholder, RolePlay } from "../../../../../course/course";
+import type { RolePlay } from "../../../../../course/course";
 import { taskStatus } from "../../../../../course/progress-rules";
 import type { TaskStatus } from "../../../../../course/progress-status";
 import { Page } from "../../../../components/page";
@@ -10,47 +10,38 @@ import { paths } from "../../../../config/paths";
 import { useSingleAudio } from "../../use-single-audio";
 import { Breadcrumbs } from "../breadcrumbs";
 import { dayCrumbs, dayPageTitle, type OpenDay } from "../course-day-frame";
-import { defaultPlaceholder, PlaceholderBlock } from "../placeholder-block";
 import { SpokenLineList, withAudio } from "../story/spoken-line-list";
 
 /**
- * A day's live session (/chapter-1/day-1/live-session). With role-plays, the learner's view of what
- * the session practises; `tutorControls` is where staff tools go, shown below a separator (the
- * caller decides who sees them). Without, the spec's under-construction page whose button records
- * the session and moves on to the next day.
+ * A day's live session (/chapter-1/day-1/live-session): the learner's view of the role-plays the
+ * tutor runs, with their phrases to listen to beforehand; `tutorControls` is where staff tools go,
+ * shown below a separator (the caller decides who sees them).
  */
 export function LiveSessionPage({ open, tutorControls }: { open: OpenDay; tutorControls?: ReactNode }) {
   const { chapter, day } = open;
-  const blocks = day.liveSession?.blocks ?? [defaultPlaceholder("liveSession")];
-  const rolePlays = blocks.filter((block): block is RolePlay => block.type === "role-play");
-  const placeholders = blocks.filter((block): block is Placeholder => block.type === "placeholder");
+  const rolePlays = day.liveSession?.blocks ?? [];
   return (
     <Page title={dayPageTitle(day, "live-session")} intro={day.liveSession?.intro}>
       <Breadcrumbs items={dayCrumbs(chapter, day, "live-session")} />
-      {placeholders.map((block) => (
-        <PlaceholderBlock key={block.task?.id ?? block.next} open={open} page="liveSession" block={block} />
-      ))}
-      {rolePlays.length > 0 && (
-        <div className="space-y-8">
-          <RolePlays open={open} rolePlays={rolePlays} />
-          <p className="rounded-lg bg-muted p-4">
-            Your tutor marks each practice complete during the session; it shows here as Completed once they have.
-          </p>
-          {tutorControls && (
-            <section aria-label="Tutor controls" className="space-y-4 border-t-2 pt-8">
-              {tutorControls}
-            </section>
-          )}
-          <Button asChild variant="outline">
-            <Link to={paths.progress}>Back to My Journey</Link>
-          </Button>
-        </div>
-      )}
+      <div className="space-y-8">
+        <RolePlays open={open} rolePlays={rolePlays} />
+        <p className="rounded-lg bg-muted p-4">
+          Your tutor marks each practice complete during the session; it shows here as Completed once they have.
+        </p>
+        {tutorControls && (
+          <section aria-label="Tutor controls" className="space-y-4 border-t-2 pt-8">
+            {tutorControls}
+          </section>
+        )}
+        <Button asChild variant="outline">
+          <Link to={paths.progress}>Back to My Journey</Link>
+        </Button>
+      </div>
     </Page>
   );
 }
 
-function RolePlays({ open, rolePlays }: { open: OpenDay; rolePlays: RolePlay[] }) {
+function RolePlays({ open, rolePlays }: { open: OpenDay; rolePlays: readonly RolePlay[] }) {
   const { chapter, day, learner } = open;
   const audio = useSingleAudio();
   return (

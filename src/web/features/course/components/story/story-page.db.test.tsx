@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FIXTURE_COURSE } from "../../../../../../tests/fixtures/course";
 import {
   courseAudioPath,
@@ -12,6 +12,7 @@ import {
 import { connectApp } from "../../../../testing/app-in-process";
 import { renderApp } from "../../../../testing/render-app";
 import { stubAudio, untilSettled } from "../../../../testing/screen";
+import { courseAudioUrl } from "../../course-data";
 import { completeDays, fixtureDay, signInWithProgress } from "../course-db-test-kit";
 import {
   chapterDays,
@@ -28,16 +29,18 @@ import { StorySectionView } from "./story-section";
 
 const app = await connectApp();
 
-const fixturePractice = (chapterId: string, dayId: string, taskId: string) =>
-  practiceSetOf(fixtureDay(chapterId, dayId), taskId)!;
-
 // The story's speed is kept for the visit, in sessionStorage: each test starts a new visit.
 afterEach(() => sessionStorage.clear());
 
 const CHAPTER_1 = FIXTURE_COURSE[0]!;
 const DAY_1 = fixtureDay("chapter-1", "day-1");
 const [FIRST, SECOND] = storySections(DAY_1);
-if (!FIRST || !SECOND) throw new Error("The fixture's day 1 story has two sections.");
+if (!FIRST?.task || !SECOND?.task) throw new Error("The fixture's day 1 story has two sections, each with its task.");
+/** The tasks of day 1's sections and their completion buttons' labels. */
+const FIRST_TASK = FIRST.task.id;
+const SECOND_TASK = SECOND.task.id;
+const FIRST_LABEL = FIRST.completeLabel!;
+const SECOND_LABEL = SECOND.completeLabel!;
 const CHAPTER_1_DAYS = chapterDays("chapter-1");
 const HOLD_ON = "Hold on! You need to be signed in to save your progress.";
 
@@ -95,7 +98,7 @@ describe("day 1's story", () => {
   });
 
   it("completes a section for a signed-in learner on the server, then Continue to Codebook once all are done", async () => {
-    const learner = await signInWithProgress(app, dayProgress("chapter-1", "day-1", [FIRST.task.id], "in-progress"));
+    const learner = await signInWithProgress(app, dayProgress("chapter-1", "day-1", [FIRST_TASK], "in-progress"));
     await openDay1();
 
     const continueButton = screen.getByRole("button", { name: "Continue to Codebook" });
@@ -104,27 +107,27 @@ describe("day 1's story", () => {
     expect(screen.getByText("You must complete all sections before proceeding.")).toBeVisible();
 
     expect(screen.queryByText("Section Completed!")).not.toBeInTheDocument();
-    fireEvent.click(within(section(FIRST.title)).getByRole("button", { name: FIRST.completeLabel }));
+    fireEvent.click(within(section(FIRST.title)).getByRole("button", { name: FIRST_LABEL }));
     expect(await screen.findByText("Section Completed!")).toBeInTheDocument();
     expect(screen.getByText("Great job, you're making progress!")).toBeInTheDocument();
     expect(within(section(FIRST.title)).getByRole("button", { name: "Completed" })).toBeDisabled();
-    expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-1", FIRST.task.id)]);
-    expect(await storedTasks(app, learner.id, "chapter-1", "day-1")).toEqual({ [FIRST.task.id]: "completed" });
+    expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-1", FIRST_TASK)]);
+    expect(await storedTasks(app, learner.id, "chapter-1", "day-1")).toEqual({ [FIRST_TASK]: "completed" });
     expect(screen.getByRole("button", { name: "Continue to Codebook" })).toBeDisabled();
 
-    fireEvent.click(within(section(SECOND.title)).getByRole("button", { name: SECOND.completeLabel }));
+    fireEvent.click(within(section(SECOND.title)).getByRole("button", { name: SECOND_LABEL }));
     const link = await screen.findByRole("link", { name: "Continue to Codebook" });
     expect(link).toHaveAttribute("href", "/chapter-1/day-1/codebook");
     expect(within(section(SECOND.title)).getByRole("button", { name: "Completed" })).toBeDisabled();
     expect(screen.queryByText("You must complete all sections before proceeding.")).not.toBeInTheDocument();
     expect(await storedTasks(app, learner.id, "chapter-1", "day-1")).toEqual({
-      [FIRST.task.id]: "completed",
-      [SECOND.task.id]: "completed",
+      [FIRST_TASK]: "completed",
+      [SECOND_TASK]: "completed",
     });
   });
 
   it("shows the sections stored as completed as Completed on a new visit", async () => {
-    await signInWithProgress(app, dayProgress("chapter-1", "day-1", [FIRST.task.id, SECOND.task.id]));
+    await signInWithProgress(app, dayProgress("chapter-1", "day-1", [FIRST_TASK, SECOND_TASK]));
     await openDay1();
     for (const part of [FIRST, SECOND]) {
       expect(within(section(part.title)).getByRole("button", { name: "Completed" })).toBeDisabled();
@@ -143,7 +146,7 @@ describe("day 1's story", () => {
       await screen.findByRole("heading", { level: 1, name: dayHeading("chapter-1", "day-1") }),
     ).toBeInTheDocument();
     expect(screen.getByRole("main").querySelector("[aria-busy='true']")).not.toBeNull();
-    const complete = within(section(FIRST.title)).getByRole("button", { name: FIRST.completeLabel });
+    const complete = within(section(FIRST.title)).getByRole("button", { name: FIRST_LABEL });
     expect(complete).toBeDisabled();
     fireEvent.click(complete);
     await settle();
@@ -153,28 +156,28 @@ describe("day 1's story", () => {
     // Once the session is read, the page is the learner's: the buttons work.
     release();
     await untilSettled();
-    expect(within(section(FIRST.title)).getByRole("button", { name: FIRST.completeLabel })).toBeEnabled();
+    expect(within(section(FIRST.title)).getByRole("button", { name: FIRST_LABEL })).toBeEnabled();
   });
 
   it("asks a visitor to sign in and sends nothing", async () => {
     await openDay1();
     expect(screen.queryByText(HOLD_ON)).not.toBeInTheDocument();
-    fireEvent.click(within(section(FIRST.title)).getByRole("button", { name: FIRST.completeLabel }));
+    fireEvent.click(within(section(FIRST.title)).getByRole("button", { name: FIRST_LABEL }));
     expect(await screen.findByText(HOLD_ON)).toBeInTheDocument();
     expect(screen.getByText(HOLD_ON).closest("li")).toHaveClass("bg-destructive");
     await settle();
     expect(app.requests.filter((request) => request.path.startsWith("/api/progress"))).toEqual([]);
-    expect(within(section(FIRST.title)).getByRole("button", { name: FIRST.completeLabel })).toBeEnabled();
+    expect(within(section(FIRST.title)).getByRole("button", { name: FIRST_LABEL })).toBeEnabled();
   });
 
   it("marks the day started on the server when a signed-in learner opens it with nothing recorded", async () => {
     const learner = await signInWithProgress(app);
     await openDay1();
     await waitFor(async () =>
-      expect(await storedTasks(app, learner.id, "chapter-1", "day-1")).toEqual({ [FIRST.task.id]: "in-progress" }),
+      expect(await storedTasks(app, learner.id, "chapter-1", "day-1")).toEqual({ [FIRST_TASK]: "in-progress" }),
     );
     await settle();
-    expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-1", FIRST.task.id)]);
+    expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-1", FIRST_TASK)]);
   });
 
   it("does not mark the day started again when it already has records", async () => {
@@ -324,10 +327,10 @@ describe("stories that return to My Journey (days 2 and 3)", () => {
       );
       expect(screen.queryByRole("button", { name: "Continue to Codebook" })).not.toBeInTheDocument();
 
-      fireEvent.click(screen.getByRole("button", { name: story!.completeLabel }));
+      fireEvent.click(screen.getByRole("button", { name: story!.completeLabel! }));
       expect(await screen.findByRole("heading", { level: 1, name: "My Journey" })).toBeInTheDocument();
       expect(router.state.location.pathname).toBe("/progress");
-      expect(await storedTasks(app, learner.id, "chapter-1", dayId)).toEqual({ [story!.task.id]: "completed" });
+      expect(await storedTasks(app, learner.id, "chapter-1", dayId)).toEqual({ [story!.task!.id]: "completed" });
     },
   );
 
@@ -358,9 +361,9 @@ describe("stories that return to My Journey (days 2 and 3)", () => {
   });
 });
 
-describe("locked, review and unwritten days", () => {
+describe("locked days", () => {
   it("says why a locked day is locked and links to the day to finish first", async () => {
-    const learner = await signInWithProgress(app, dayProgress("chapter-1", "day-1", [FIRST.task.id]));
+    const learner = await signInWithProgress(app, dayProgress("chapter-1", "day-1", [FIRST_TASK]));
     renderApp("/chapter-1/day-3");
     expect(await screen.findByRole("heading", { level: 1, name: "Day 3 is locked" })).toBeInTheDocument();
     expect(screen.getByText(/Finish Day 1 first\./)).toBeInTheDocument();
@@ -370,82 +373,120 @@ describe("locked, review and unwritten days", () => {
     expect(await storedTasks(app, learner.id, "chapter-1", "day-3")).toEqual({});
   });
 
-  it("day 4, a review not written yet: started on opening, Mark as Complete records it, and it leads to Chapter 2", async () => {
-    const learner = await signInWithProgress(app, completeDays(CHAPTER_1_DAYS.slice(0, 3)));
-    await openDay("chapter-1", "day-4");
-    const review = screen.getByRole("note", { name: "Culture Corner" });
-    expect(within(review).getByRole("heading", { level: 2, name: "Culture Corner" })).toBeInTheDocument();
-    expect(within(review).getByText("This part of the course is under construction.")).toBeInTheDocument();
-    expect(within(review).getByText("The Culture Corner will bring the week together.")).toBeInTheDocument();
-    expect(within(review).getByRole("link", { name: "Go to Chapter 2" })).toHaveAttribute("href", "/chapter-2");
-    // Its first story task is the placeholder's: opening the day starts it.
-    await waitFor(async () =>
-      expect(await storedTasks(app, learner.id, "chapter-1", "day-4")).toEqual({ "review:task-1": "in-progress" }),
-    );
-
-    fireEvent.click(within(review).getByRole("button", { name: "Mark as Complete" }));
-    expect(await within(review).findByRole("button", { name: "Completed" })).toBeDisabled();
-    expect(await storedTasks(app, learner.id, "chapter-1", "day-4")).toEqual({ "review:task-1": "completed" });
-  });
-
-  it("day 4's page carries its culture note and a quiz the server completes once it is answered right", async () => {
-    stubResizeObserver();
-    const learner = await signInWithProgress(app, completeDays(CHAPTER_1_DAYS.slice(0, 3)));
-    await openDay("chapter-1", "day-4");
-    const note = screen.getByRole("complementary", { name: "Paying at the counter" });
-    expect(within(note).getByText(/nobody expects a tip/)).toBeInTheDocument();
-    const quiz = screen.getByRole("region", { name: "Review quiz" });
-    expect(within(quiz).getByText("One question on the week.")).toBeInTheDocument();
-    await tabIntoPracticeItem();
-    await answerRight(fixturePractice("chapter-1", "day-4", "review:quiz").items[0]!);
-    expect(await within(quiz).findByRole("heading", { name: "Right!" })).toBeInTheDocument();
-    await continueByKeyboard();
-    expect(await within(quiz).findByRole("heading", { name: "Practice complete" })).toBeInTheDocument();
-    await waitFor(async () =>
-      expect((await storedTasks(app, learner.id, "chapter-1", "day-4"))["review:quiz"]).toBe("completed"),
-    );
-    // Completed by its answer, never by a status write.
-    expect(progressWrites(app)).not.toContain(taskPath("chapter-1", "day-4", "review:quiz"));
-  });
-
   it("keeps day 5, for signed-in learners only, locked to a visitor", async () => {
     renderApp("/chapter-2/day-5");
     expect(await screen.findByRole("heading", { level: 1, name: "Day 5 is locked" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Go to Day 1" })).toHaveAttribute("href", "/chapter-1/day-1");
-    expect(screen.queryByRole("note")).not.toBeInTheDocument();
+    expect(screen.queryByRole("region")).not.toBeInTheDocument();
   });
 
-  it("day 5, written as placeholders, opens to a learner who finished chapter 1 and leads to its Codebook", async () => {
+  it("opens day 5, chapter 2's first day, to a learner who finished chapter 1, and starts it", async () => {
     const learner = await signInWithProgress(app, completeDays(CHAPTER_1_DAYS));
     await openDay("chapter-2", "day-5");
-    const story = screen.getByRole("note", { name: "Day 5 story" });
-    expect(within(story).getByText("This part of the course is under construction.")).toBeInTheDocument();
-    expect(within(story).getByRole("link", { name: "Go to Day 5 Codebook" })).toHaveAttribute(
+    const [story] = storySections(fixtureDay("chapter-2", "day-5"));
+    expect(section(story!.title)).toBeInTheDocument();
+    const more = screen.getByRole("navigation", { name: "More of Day 5" });
+    expect(within(more).getByRole("link", { name: "Day 5 Codebook" })).toHaveAttribute(
       "href",
       "/chapter-2/day-5/codebook",
     );
-    // Opening the day starts it; the learner then completes it.
     await waitFor(async () =>
       expect(await storedTasks(app, learner.id, "chapter-2", "day-5")).toEqual({ "story:read-story": "in-progress" }),
     );
-    fireEvent.click(within(story).getByRole("button", { name: "Mark as Complete" }));
-    expect(await within(story).findByRole("button", { name: "Completed" })).toBeDisabled();
-    expect(await storedTasks(app, learner.id, "chapter-2", "day-5")).toEqual({ "story:read-story": "completed" });
+  });
+});
+
+describe("review days", () => {
+  const DAY_4 = fixtureDay("chapter-1", "day-4");
+  const [DIALOGUE] = storySections(DAY_4);
+  if (!DIALOGUE) throw new Error("The fixture's day 4 story has a section.");
+  const QUIZ = practiceSetOf(DAY_4, "review:task-1")!;
+  const recording = () => screen.getByLabelText(`Natural-speed recording: ${DIALOGUE.title}`);
+  // The quiz's practice set measures its items.
+  beforeEach(stubResizeObserver);
+  const openDay4 = async () => {
+    const learner = await signInWithProgress(app, completeDays(CHAPTER_1_DAYS.slice(0, 3)));
+    await openDay("chapter-1", "day-4");
+    return learner;
+  };
+
+  it("day 4 plays the week's dialogue at natural speed above its lines, with no button to complete it", async () => {
+    await openDay4();
+    const region = section(DIALOGUE.title);
+    const player = within(region).getByLabelText(`Natural-speed recording: ${DIALOGUE.title}`);
+    expect(player.tagName).toBe("AUDIO");
+    expect(player).toHaveAttribute("controls");
+    expect(player).toHaveAttribute("src", courseAudioUrl("chapter-1", "day-4", DIALOGUE.id));
+    for (const line of sectionLines(DIALOGUE)) {
+      const malay = within(region).getByText(malayLine(line.malay));
+      expect(player.compareDocumentPosition(malay) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+      expect(within(region).getByText(line.english)).toBeInTheDocument();
+      expect(within(region).getByRole("button", { name: `Play: ${line.malay}` })).toBeEnabled();
+    }
+    // The section has no task: nothing to mark, and no way on to a Codebook or live session.
+    expect(screen.queryByRole("button", { name: /Complete/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Continue to Codebook" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("navigation", { name: "More of Day 4" })).not.toBeInTheDocument();
   });
 
-  it("day 6 is not available yet to a learner, and leads back to My Journey", async () => {
+  it("stops the recording when a line plays, and the line when the recording plays", async () => {
+    const audio = stubAudio();
+    await openDay4();
+    const line = sectionLines(DIALOGUE)[0]!;
+    const pause = vi.mocked(HTMLMediaElement.prototype.pause);
+
+    fireEvent.play(recording());
+    fireEvent.click(play(line.malay));
+    expect(pause.mock.contexts).toContain(recording());
+    expect(screen.getByRole("button", { name: `Stop: ${line.malay}` })).toHaveAttribute("aria-pressed", "true");
+    expect(audio.clips.at(-1)!.src).toContain(courseAudioPath("chapter-1", "day-4", line.id));
+
+    fireEvent.play(recording());
+    expect(play(line.malay)).toHaveAttribute("aria-pressed", "false");
+    expect(pause.mock.contexts).toContain(audio.clips.at(-1));
+  });
+
+  it("day 4 carries its Culture Corner and the quiz that completes the day, started on opening", async () => {
+    const learner = await openDay4();
+    const [note] = DAY_4.story!.blocks.filter((block) => block.type === "culture-note");
+    const corner = screen.getByRole("complementary", { name: "Culture Corner: Paying at the counter" });
+    expect(within(corner).getByText(note!.paragraphs[0]!)).toBeInTheDocument();
+    // The quiz's task is the story's first: opening the day starts it.
+    await waitFor(async () =>
+      expect(await storedTasks(app, learner.id, "chapter-1", "day-4")).toEqual({ "review:task-1": "in-progress" }),
+    );
+
+    const quiz = screen.getByRole("region", { name: QUIZ.title });
+    expect(within(quiz).getByText(QUIZ.description)).toBeInTheDocument();
+    await tabIntoPracticeItem();
+    await answerRight(QUIZ.items[0]!);
+    expect(await within(quiz).findByRole("heading", { name: "Right!" })).toBeInTheDocument();
+    await continueByKeyboard();
+    expect(await within(quiz).findByRole("heading", { name: "Practice complete" })).toBeInTheDocument();
+    await waitFor(async () =>
+      expect(await storedTasks(app, learner.id, "chapter-1", "day-4")).toEqual({ "review:task-1": "completed" }),
+    );
+    // Completed by its answer: the only status write is the one that started the day.
+    expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-4", "review:task-1")]);
+  });
+
+  it("day 4, chapter 1's review day, leads on to Chapter 2", async () => {
+    await openDay4();
+    expect(screen.getByRole("link", { name: "Go to Chapter 2" })).toHaveAttribute("href", "/chapter-2");
+    expect(screen.queryByRole("link", { name: "Back to My Journey" })).not.toBeInTheDocument();
+  });
+
+  it("day 6, the course's last day, leads back to My Journey instead of a Codebook and a live session", async () => {
     await signInWithProgress(app, completeDays([...CHAPTER_1_DAYS, ["chapter-2", "day-5"]]));
-    renderApp("/chapter-2/day-6");
-    expect(await screen.findByRole("heading", { level: 1, name: "Day 6 is locked" })).toBeInTheDocument();
-    expect(screen.getByText("Day 6 is not available yet. Its story is still being written.")).toBeInTheDocument();
-    expect(screen.getByRole("link", { name: "Back to My Journey" })).toHaveAttribute("href", "/progress");
-  });
-
-  it("day 6, the last day, opens to staff as a placeholder leading back to My Journey", async () => {
-    await signInWithProgress(app, {}, { role: "Admin" });
     await openDay("chapter-2", "day-6");
-    expect(screen.getByRole("note", { name: "Day 6 story" })).toBeInTheDocument();
-    expect(screen.queryByRole("button", { name: "Mark as Complete" })).not.toBeInTheDocument();
+    const [dialogue] = storySections(fixtureDay("chapter-2", "day-6"));
+    expect(screen.getByLabelText(`Natural-speed recording: ${dialogue!.title}`)).toHaveAttribute(
+      "src",
+      courseAudioUrl("chapter-2", "day-6", dialogue!.id),
+    );
+    expect(screen.getByRole("complementary", { name: "Culture Corner: The night market" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Back to My Journey" })).toHaveAttribute("href", "/progress");
+    expect(screen.queryByRole("navigation", { name: "More of Day 6" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: /^Go to Chapter/ })).not.toBeInTheDocument();
   });
 });

@@ -2,18 +2,18 @@ import { ArrowRight, BookOpen, Users } from "lucide-react";
 import { memo, type ReactNode, useId } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Story, StoryBlock } from "../../../../../course/course";
-import { storySections } from "../../../../../course/course";
+import { dayAfter, storySections } from "../../../../../course/course";
 import { taskStatus } from "../../../../../course/progress-rules";
 import { Page } from "../../../../components/page";
 import { Button } from "../../../../components/ui/button";
 import { coursePaths, paths } from "../../../../config/paths";
 import { toast } from "../../../../lib/toast";
+import { COURSE } from "../../course-data";
 import { useStartDay } from "../../use-course-day";
 import { Breadcrumbs } from "../breadcrumbs";
 import { dayCrumbs, dayPageTitle, type OpenDay } from "../course-day-frame";
 import { CultureNoteCard } from "../culture-note-card";
 import { DayFeedbackCard } from "../feedback/day-feedback";
-import { defaultPlaceholder, PlaceholderBlock } from "../placeholder-block";
 import { PracticeMission } from "../practice-mission";
 import { CompleteTaskButton } from "./complete-task-button";
 import { type StoryPlayer, StoryPlayerControls, useStoryPlayer } from "./story-player";
@@ -21,8 +21,8 @@ import { StorySectionView } from "./story-section";
 
 /**
  * A day's first page (/chapter-1/day-1): its story's blocks in order (sections with their
- * completion buttons, culture notes, a practice set, or a placeholder while the story is not
- * written). Opening it signed in with nothing recorded for the day marks the day as started.
+ * completion buttons, culture notes, a review day's quiz). Opening it signed in with nothing
+ * recorded for the day marks the day as started.
  * Memoized: it draws again only when the day or the learner changes.
  */
 export const StoryPage = memo(function StoryPage({ open }: { open: OpenDay }) {
@@ -37,11 +37,7 @@ export const StoryPage = memo(function StoryPage({ open }: { open: OpenDay }) {
     >
       <Breadcrumbs items={dayCrumbs(chapter, day, "story")} />
       <DayFeedbackCard chapterId={chapter.id} dayId={day.id} />
-      {day.story ? (
-        <StoryBlocks open={open} story={day.story} />
-      ) : (
-        <PlaceholderBlock open={open} page="story" block={defaultPlaceholder("story")} />
-      )}
+      {day.story && <StoryBlocks open={open} story={day.story} />}
     </Page>
   );
 });
@@ -55,8 +51,9 @@ function StoryBlocks({ open, story }: { open: OpenDay; story: Story }) {
       {story.blocks.map((block) => (
         <StoryBlockView key={blockKey(block)} open={open} story={story} block={block} player={player} />
       ))}
-      {hasSections && story.next === "codebook" && <ContinueToCodebook open={open} story={story} />}
-      {hasSections && story.next === "journey" && <MoreOfTheDay open={open} />}
+      {story.next === "codebook" && <ContinueToCodebook open={open} story={story} />}
+      {story.next === "journey" && <MoreOfTheDay open={open} />}
+      {story.next === "next-chapter" && <OnToNextChapter open={open} />}
     </div>
   );
 }
@@ -86,18 +83,21 @@ function StoryBlockView({
           section={block}
           playing={player.playing}
           onToggle={player.toggle}
+          onPlayRecording={player.stop}
           showEnglish={player.showEnglish}
           action={
-            <CompleteTaskButton
-              open={open}
-              taskId={block.task.id}
-              label={block.completeLabel}
-              onCompleted={
-                story.next === "codebook"
-                  ? () => toast({ title: "Section Completed!", description: "Great job, you're making progress!" })
-                  : () => navigate(paths.progress)
-              }
-            />
+            block.task && (
+              <CompleteTaskButton
+                open={open}
+                taskId={block.task.id}
+                label={block.completeLabel ?? "Mark as Complete"}
+                onCompleted={
+                  story.next === "codebook"
+                    ? () => toast({ title: "Section Completed!", description: "Great job, you're making progress!" })
+                    : () => navigate(paths.progress)
+                }
+              />
+            )
           }
         />
       );
@@ -109,8 +109,6 @@ function StoryBlockView({
           <PracticeMission open={open} practice={block} onPlay={player.stop} />
         </PracticeSection>
       );
-    case "placeholder":
-      return <PlaceholderBlock open={open} page="story" block={block} />;
   }
 }
 
@@ -144,7 +142,7 @@ const HINT_ID = "continue-to-codebook-hint";
 function ContinueToCodebook({ open, story }: { open: OpenDay; story: Story }) {
   const { chapter, day, learner } = open;
   const allComplete = storySections({ story }).every(
-    (section) => taskStatus(learner.progress, chapter.id, day.id, section.task.id) === "completed",
+    (section) => !section.task || taskStatus(learner.progress, chapter.id, day.id, section.task.id) === "completed",
   );
   return (
     <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
@@ -170,9 +168,21 @@ function ContinueToCodebook({ open, story }: { open: OpenDay; story: Story }) {
   );
 }
 
-/** A story that returns to My Journey once done (days 2-4) links on to the day's Codebook and live session. */
+/**
+ * A story that returns to My Journey once done (days 2-4) links on to the day's Codebook and live
+ * session; a day that is its story alone (the course's last review day) links back to My Journey.
+ */
 function MoreOfTheDay({ open }: { open: OpenDay }): ReactNode {
   const { chapter, day } = open;
+  if (!day.codebook && !day.liveSession) {
+    return (
+      <div>
+        <Button asChild variant="outline">
+          <Link to={paths.progress}>Back to My Journey</Link>
+        </Button>
+      </div>
+    );
+  }
   return (
     <nav aria-label={`More of Day ${day.number}`} className="flex flex-wrap gap-3">
       <Button asChild variant="outline">
@@ -188,5 +198,24 @@ function MoreOfTheDay({ open }: { open: OpenDay }): ReactNode {
         </Link>
       </Button>
     </nav>
+  );
+}
+
+/** A chapter's review day links on to the next chapter (or, after the last, back to My Journey). */
+function OnToNextChapter({ open }: { open: OpenDay }) {
+  const next = dayAfter(COURSE, open.chapter.id, open.day.id);
+  return (
+    <div>
+      <Button asChild variant="outline">
+        {next ? (
+          <Link to={coursePaths.chapter(next.chapter.id)}>
+            Go to Chapter {next.chapter.number}
+            <ArrowRight aria-hidden />
+          </Link>
+        ) : (
+          <Link to={paths.progress}>Back to My Journey</Link>
+        )}
+      </Button>
+    </div>
   );
 }

@@ -1,12 +1,16 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useCallback, useRef } from "react";
 import type { Chapter, Day, SectionContent, StorySection } from "../../../../../course/course";
+import { courseAudioUrl } from "../../course-data";
+import { playbackRate } from "../../use-single-audio";
 import { CultureNoteCard } from "../culture-note-card";
 import { type SpokenLineItem, SpokenLineList, withAudio } from "./spoken-line-list";
 
 /**
  * One part of a day's story: its heading and its blocks in order (the narration that sets the scene,
  * the story text, the dialogue, a culture note), every spoken line with its own play button, its English shown or not, and its words the
- * day's glossary explains opening their meaning. `action` is the section's completion button.
+ * day's glossary explains opening their meaning. `action` is the section's completion button. A
+ * review day's section (`pace: "natural"`) also plays its whole dialogue at conversation speed; it and
+ * the lines' clips stop one another (`onPlayRecording` stops the lines).
  */
 export function StorySectionView({
   chapter,
@@ -14,6 +18,7 @@ export function StorySectionView({
   section,
   playing,
   onToggle,
+  onPlayRecording,
   showEnglish,
   action,
 }: {
@@ -22,10 +27,19 @@ export function StorySectionView({
   section: StorySection;
   playing: string | null;
   onToggle: (src: string) => void;
+  onPlayRecording?: () => void;
   showEnglish: boolean;
   action?: ReactNode;
 }) {
   const headingId = `section-${section.id}`;
+  const recordingRef = useRef<HTMLAudioElement>(null);
+  const toggleLine = useCallback(
+    (src: string) => {
+      recordingRef.current?.pause();
+      onToggle(src);
+    },
+    [onToggle],
+  );
   return (
     <section aria-labelledby={headingId} className="space-y-5 rounded-xl border bg-card p-4 shadow-sm sm:p-6">
       <header className="space-y-1">
@@ -34,6 +48,25 @@ export function StorySectionView({
         </h2>
         {section.subtitle && <p className="text-muted-foreground">{section.subtitle}</p>}
       </header>
+      {section.pace === "natural" && (
+        <div className="space-y-2">
+          <p className="font-medium">The whole conversation at natural speed</p>
+          {/* biome-ignore lint/a11y/useMediaCaption: the lines below are the recording's text alternative. */}
+          <audio
+            ref={recordingRef}
+            controls
+            preload="none"
+            className="w-full"
+            src={courseAudioUrl(chapter.id, day.id, section.id)}
+            aria-label={`Natural-speed recording: ${section.title}`}
+            onLoadedMetadata={(event) => {
+              event.currentTarget.playbackRate = playbackRate();
+            }}
+            onPlay={onPlayRecording}
+          />
+          <p className="text-sm text-muted-foreground">Then play any line on its own, at learning speed.</p>
+        </div>
+      )}
       {section.content.map((block, index) => (
         <SectionContentView
           // Blocks of a section never move: their place is their identity.
@@ -43,7 +76,7 @@ export function StorySectionView({
           chapter={chapter}
           day={day}
           playing={playing}
-          onToggle={onToggle}
+          onToggle={toggleLine}
           showEnglish={showEnglish}
         />
       ))}

@@ -1,0 +1,142 @@
+import { expect, type Page, test } from "@playwright/test";
+import { type Chapter, type Day, storySections } from "../src/course/course";
+import { COURSE_DAYS, dayPath, expectToast, FAST, playToEnd, region, signUpAndIn } from "./learner";
+import { answerPracticeSet, practiceItems } from "./practice";
+
+type CourseDay = { chapter: Chapter; day: Day };
+
+/** The story's sections with their completion buttons, each completed as a learner does. */
+async function completeStory(page: Page, { chapter, day }: CourseDay) {
+  for (const section of storySections(day)) {
+    if (!section.task) continue;
+    await page.goto(`${dayPath({ chapter, day })}${FAST}`);
+    await expect(page.locator("main [aria-busy='true']")).toHaveCount(0);
+    const button = region(page, section.title).getByRole("button", { name: section.completeLabel });
+    await button.click();
+    if (day.story?.next === "codebook") {
+      await expectToast(page, "Section Completed!");
+      await expect(region(page, section.title).getByRole("button", { name: "Completed" })).toBeDisabled();
+    } else {
+      // Mark as Complete goes back to My Journey (days 2-4 of the spec).
+      await expect(page).toHaveURL(/\/progress$/);
+    }
+  }
+}
+
+/** The Codebook at high speed: listen to the end, watch to the end, flip every card, answer the practice set. */
+async function studyCodebook(page: Page, { chapter, day }: CourseDay) {
+  await page.goto(`${dayPath({ chapter, day })}/codebook${FAST}`);
+  await expect(page.locator("main [aria-busy='true']")).toHaveCount(0);
+  for (const mission of day.codebook?.blocks ?? []) {
+    const card = region(page, mission.title);
+    await expect(card).not.toContainText("Completed");
+    switch (mission.type) {
+      case "listen-shadow":
+        await playToEnd(page, "audio");
+        break;
+      case "video":
+        await expect(page.locator("video track")).toHaveAttribute("kind", "captions");
+        await playToEnd(page, "video");
+        break;
+      case "vocabulary-cards": {
+        const cards = card.getByRole("button", { name: /^Flip card/ });
+        await expect(cards).toHaveCount(day.vocabulary.length);
+        for (let index = 0; index < day.vocabulary.length; index += 1) await cards.nth(index).click();
+        await expect(card).toContainText(`${day.vocabulary.length} of ${day.vocabulary.length} flipped`);
+        break;
+      }
+      case "practice":
+        await answerPracticeSet(page, practiceItems(chapter.id, day.id, mission.task.id));
+        break;
+    }
+    await expect(card).toContainText("Completed", { timeout: 20_000 });
+  }
+  await page.getByRole("button", { name: "Proceed to Tutor Hour" }).click();
+  await expect(page).toHaveURL(new RegExp(`${dayPath({ chapter, day })}/live-session$`));
+  for (const rolePlay of day.liveSession?.blocks ?? []) {
+    await expect(page.getByRole("heading", { name: rolePlay.title, exact: true })).toBeVisible();
+  }
+}
+
+/** A review day: its conversation at natural speed to the end, its Culture Corner, and its quiz. */
+async function studyReviewDay(page: Page, { chapter, day }: CourseDay) {
+  await page.goto(`${dayPath({ chapter, day })}${FAST}`);
+  await expect(page.locator("main [aria-busy='true']")).toHaveCount(0);
+  await playToEnd(page, "audio");
+  for (const block of day.story?.blocks ?? []) {
+    if (block.type === "culture-note") await expect(page.getByRole("heading", { name: block.title })).toBeVisible();
+    if (block.type === "practice") {
+      await answerPracticeSet(page, practiceItems(chapter.id, day.id, block.task.id));
+      await expect(region(page, block.title)).toContainText("Practice complete");
+    }
+  }
+}
+
+/** The vocabulary bar of a chapter on My Journey. */
+async function expectVocabulary(page: Page, chapter: Chapter, learned: number) {
+  const total = chapter.days.reduce((sum, day) => sum + day.vocabulary.length, 0);
+  await page.goto("/progress");
+  const bar = page.getByRole("progressbar", { name: `Vocabulary learned: ${learned} / ${total}` });
+  await expect(bar).toHaveAttribute("aria-valuenow", String(learned));
+  await expect(bar).toHaveAttribute("aria-valuemax", String(total));
+}
+
+async function expectLocked(page: Page, next: CourseDay, blockedBy: Day) {
+  await page.goto(dayPath(next));
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(`Day ${next.day.number} is locked`);
+  await expect(page.getByText(`Finish Day ${blockedBy.number} first.`)).toBeVisible();
+}
+
+test("a learner goes through every day of both chapters, each next day opening only when the day is done", async ({
+  page,
+}) => {
+  test.setTimeout(15 * 60_000);
+  await page.goto("/");
+  await signUpAndIn(page, "whole-course");
+  const origin = new URL(page.url()).origin;
+  const learned = new Map<string, number>();
+
+  for (const [index, current] of COURSE_DAYS.entries()) {
+    const { chapter, day } = current;
+    const next = COURSE_DAYS[index + 1];
+    await test.step(`Day ${day.number}: ${day.subtopic}`, async () => {
+      if (day.codebook) {
+        await completeStory(page, current);
+        await studyCodebook(page, current);
+        learned.set(chapter.id, (learned.get(chapter.id) ?? 0) + day.vocabulary.length);
+        // Everything but the live session is done: the next day waits for the tutor's marks.
+        if (next) await expectLocked(page, next, day);
+        for (const rolePlay of day.liveSession?.blocks ?? []) {
+          const saved = await page.request.put(`/api/progress/${chapter.id}/${day.id}/${rolePlay.task.id}`, {
+            data: { status: "completed" },
+            headers: { origin },
+          });
+          expect(saved.status()).toBe(200);
+        }
+        await expectVocabulary(page, chapter, learned.get(chapter.id)!);
+      } else {
+        // Until its quiz is answered, the review day holds the next one back.
+        if (next) await expectLocked(page, next, day);
+        await studyReviewDay(page, current);
+        if (next) {
+          await page.getByRole("link", { name: `Go to Chapter ${next.chapter.number}` }).click();
+          await expect(page).toHaveURL(new RegExp(`/${next.chapter.id}$`));
+        } else {
+          await page.getByRole("link", { name: "Back to My Journey" }).click();
+          await expect(page).toHaveURL(/\/progress$/);
+        }
+      }
+      if (next) {
+        await page.goto(dayPath(next));
+        await expect(page.getByRole("heading", { level: 1 })).toContainText(
+          `Day ${next.day.number}: ${next.day.subtopic}`,
+        );
+      }
+    });
+  }
+
+  // Every chapter's vocabulary is learned, and every day shows completed on its chapter's page.
+  for (const chapter of new Set(COURSE_DAYS.map(({ chapter }) => chapter))) {
+    await expectVocabulary(page, chapter, learned.get(chapter.id)!);
+  }
+});

@@ -1,0 +1,95 @@
+// What every day of the course must hold (/work/shared/CONTENT.md, "Per day"), checked by
+// npm run content:check beside the schema: the schema says what a day may be, these rules what a
+// finished course day is. A chapter's last day is its review day; every other day teaches.
+
+import { type Chapter, type Day, dayBlocks, sectionLines, storySections } from "../src/course/course.ts";
+
+export const RULES = {
+  dialogueLines: { min: 8, max: 14 },
+  reviewDialogueLines: { min: 8, max: 18 },
+  vocabulary: { min: 8, max: 12 },
+  practiceItems: 12,
+  practiceKinds: 4,
+  rolePlays: 2,
+  rolePlayPhrases: 4,
+} as const;
+
+/** What a day holds, as the content check prints it. */
+export function dayCounts(day: Day) {
+  const blocks = dayBlocks(day).map(({ block }) => block);
+  const practice = blocks.flatMap((block) => (block.type === "practice" ? block.items : []));
+  return {
+    dialogueLines: storySections(day).reduce((sum, section) => sum + sectionLines(section).length, 0),
+    narrationLines: storySections(day).reduce(
+      (sum, section) =>
+        sum + section.content.reduce((n, part) => n + (part.type === "narration" ? part.lines.length : 0), 0),
+      0,
+    ),
+    vocabulary: day.vocabulary.length,
+    practiceItems: practice.length,
+    practiceKinds: new Set(practice.map((item) => item.kind)).size,
+    rolePlayPhrases: blocks.flatMap((block) => (block.type === "role-play" ? [block.phrases.length] : [])),
+  };
+}
+
+const between = (value: number, { min, max }: { min: number; max: number }) => value >= min && value <= max;
+
+/** What a day lacks to be a finished teaching day (or, if `review`, a review day); empty when none. */
+export function dayProblems(day: Day, { review }: { review: boolean }): string[] {
+  const problems: string[] = [];
+  const counts = dayCounts(day);
+  const blocks = dayBlocks(day).map(({ block }) => block);
+  const has = (type: string) => blocks.some((block) => block.type === type);
+  const practiceCheck = () => {
+    if (counts.practiceItems < RULES.practiceItems) {
+      problems.push(`has ${counts.practiceItems} practice items; a day needs ${RULES.practiceItems} or more`);
+    }
+    if (counts.practiceKinds < RULES.practiceKinds) {
+      problems.push(`practises ${counts.practiceKinds} kinds of item; a day needs ${RULES.practiceKinds} or more`);
+    }
+  };
+  if (review) {
+    const natural = storySections(day).filter((section) => section.pace === "natural");
+    if (natural.length === 0) problems.push('a review day needs a story section with "pace": "natural"');
+    if (!between(counts.dialogueLines, RULES.reviewDialogueLines)) {
+      problems.push(`has ${counts.dialogueLines} dialogue lines; a review day needs 8 to 18`);
+    }
+    if (!has("culture-note")) problems.push("a review day needs a culture note (its Culture Corner)");
+    if (!has("practice")) problems.push("a review day needs a review quiz (a practice block)");
+    if (day.vocabulary.length > 0) problems.push("a review day teaches no new vocabulary");
+    practiceCheck();
+    return problems;
+  }
+  if (!between(counts.dialogueLines, RULES.dialogueLines)) {
+    problems.push(`has ${counts.dialogueLines} dialogue lines; a day needs 8 to 14`);
+  }
+  if (counts.narrationLines === 0) problems.push("has no narration");
+  if (!between(counts.vocabulary, RULES.vocabulary)) {
+    problems.push(`teaches ${counts.vocabulary} phrases; a day teaches 8 to 12`);
+  }
+  const unexplained = day.vocabulary.filter((entry) => !entry.note).map((entry) => entry.id);
+  if (unexplained.length > 0) problems.push(`vocabulary without a note for its card: ${unexplained.join(", ")}`);
+  const missions = day.codebook?.blocks ?? [];
+  for (const type of ["listen-shadow", "video", "vocabulary-cards", "practice"]) {
+    if (!missions.some((block) => block.type === type)) problems.push(`its Codebook needs a ${type} mission`);
+  }
+  practiceCheck();
+  if (counts.rolePlayPhrases.length !== RULES.rolePlays) {
+    problems.push(`has ${counts.rolePlayPhrases.length} role-plays; a live session has ${RULES.rolePlays}`);
+  }
+  if (counts.rolePlayPhrases.some((phrases) => phrases < RULES.rolePlayPhrases)) {
+    problems.push(`a role-play has fewer than ${RULES.rolePlayPhrases} phrases`);
+  }
+  return problems;
+}
+
+/** Every day's problems, as `chapter-1 day-2: …` lines. */
+export function courseProblems(chapters: readonly Chapter[]): string[] {
+  return chapters.flatMap((chapter) =>
+    chapter.days.flatMap((day, index) =>
+      dayProblems(day, { review: index === chapter.days.length - 1 }).map(
+        (problem) => `${chapter.id} ${day.id}: ${problem}`,
+      ),
+    ),
+  );
+}
