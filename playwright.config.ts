@@ -13,7 +13,9 @@ process.env.E2E_DATA_DIR = dataDir;
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: false,
-  workers: 1,
+  // Two at a time: each test signs up its own learner, and the tests mostly wait on the app and on
+  // media playing at 16x. The two chapter journeys start first, side by side.
+  workers: 2,
   retries: 0,
   forbidOnly: true,
   timeout: 60_000,
@@ -28,7 +30,20 @@ export default defineConfig({
       args: [...CHROMIUM_FLAGS, "--autoplay-policy=no-user-gesture-required"],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  // The journeys through the course's chapters are the longest tests: listed first, they start at once.
+  projects: [
+    {
+      name: "whole-course",
+      testMatch: /whole-course\.spec\.ts$/,
+      fullyParallel: true,
+      use: { ...devices["Desktop Chrome"], channel: undefined },
+    },
+    {
+      name: "chromium",
+      testIgnore: /whole-course\.spec\.ts$/,
+      use: { ...devices["Desktop Chrome"], channel: undefined },
+    },
+  ],
   webServer: {
     command: "node scripts/start.mjs",
     url: `${BASE_URL}/healthz`,
