@@ -7,11 +7,8 @@ import type { Chapter } from "../../src/course/course";
  * in the test files decide from that, by the routes' rules, whether a request must succeed.
  */
 
-/**
- * Every property test sends this many generated requests to each JSON write route: 1000, or
- * PROPERTY_RUNS (CI's second pass on another Node version uses fewer; the first pass has the 1000).
- */
-export const RUNS = Number(process.env.PROPERTY_RUNS) > 0 ? Number(process.env.PROPERTY_RUNS) : 1000;
+/** Every property test sends this many generated requests to each JSON write route. */
+export const RUNS = 1000;
 
 /** The API's JSON body limit (src/server/app.ts). */
 export const JSON_BODY_LIMIT = 64 * 1024;
