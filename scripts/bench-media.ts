@@ -1,25 +1,14 @@
 // npm run bench (first part) — prints what the course's media weigh; asserts nothing. Learners are
 // mostly on phones on poor networks: these are the bytes a day costs them, and what the app ships.
-import { readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
 import { dayDialogueRecordings, daySpokenItems, dayVideos } from "../src/course/course";
 import { loadCourse } from "../src/server/course/content";
-import { COURSE_MEDIA_BUDGET_BYTES } from "./content-check";
+import { COURSE_MEDIA_BUDGET_BYTES, directoryBytes } from "./content-check";
 
 const publicDir = path.resolve(import.meta.dirname, "../public");
 const size = (urlPath: string) => statSync(path.join(publicDir, urlPath)).size;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-
-function directoryBytes(dir: string): { files: number; bytes: number } {
-  let files = 0;
-  let bytes = 0;
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    files += 1;
-    bytes += statSync(path.join(entry.parentPath, entry.name)).size;
-  }
-  return { files, bytes };
-}
 
 const rows: Record<string, string | number>[] = [];
 for (const chapter of loadCourse()) {

@@ -32,12 +32,17 @@ export const COURSE_MEDIA_BUDGET_BYTES = 40 * 1024 * 1024;
 /** Each notes video file (WebM, MP4): what a learner on a phone downloads to watch it. */
 export const VIDEO_BUDGET_BYTES = 2 * 1024 * 1024;
 
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name));
+/** How many files a folder holds, all the way down, and their bytes (none when it does not exist). */
+export function directoryBytes(dir: string): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  if (!fs.existsSync(dir)) return { files, bytes };
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    files += 1;
+    bytes += fs.statSync(path.join(entry.parentPath, entry.name)).size;
+  }
+  return { files, bytes };
 }
 
 /** Media over their budget, as problem lines. */
@@ -48,17 +53,15 @@ function mediaWeightProblems(chapters: readonly Chapter[], publicDir: string): s
     for (const day of chapter.days) {
       for (const { video } of dayVideos(day)) {
         for (const file of [video.webm, video.mp4]) {
-          const full = path.join(publicDir, file);
-          if (fs.existsSync(full) && fs.statSync(full).size > VIDEO_BUDGET_BYTES) {
-            problems.push(
-              `public${file}: ${mb(fs.statSync(full).size)}; a notes video must stay under ${mb(VIDEO_BUDGET_BYTES)}`,
-            );
+          const size = fs.statSync(path.join(publicDir, file), { throwIfNoEntry: false })?.size ?? 0;
+          if (size > VIDEO_BUDGET_BYTES) {
+            problems.push(`public${file}: ${mb(size)}; a notes video must stay under ${mb(VIDEO_BUDGET_BYTES)}`);
           }
         }
       }
     }
   }
-  const total = filesUnder(path.join(publicDir, "media/course")).reduce((sum, file) => sum + fs.statSync(file).size, 0);
+  const total = directoryBytes(path.join(publicDir, "media/course")).bytes;
   if (total > COURSE_MEDIA_BUDGET_BYTES) {
     problems.push(
       `public/media/course: ${mb(total)}; the course's media must stay under ${mb(COURSE_MEDIA_BUDGET_BYTES)}`,

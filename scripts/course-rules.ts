@@ -32,14 +32,15 @@ export function dayCounts(day: Day) {
   };
 }
 
-const between = (value: number, { min, max }: { min: number; max: number }) => value >= min && value <= max;
+type Range = { min: number; max: number };
+const between = (value: number, { min, max }: Range) => value >= min && value <= max;
+const span = ({ min, max }: Range) => `${min} to ${max}`;
 
 /** What a day lacks to be a finished teaching day (or, if `review`, a review day); empty when none. */
 export function dayProblems(day: Day, { review }: { review: boolean }): string[] {
   const problems: string[] = [];
   const counts = dayCounts(day);
-  const blocks = dayBlocks(day).map(({ block }) => block);
-  const has = (type: string) => blocks.some((block) => block.type === type);
+  const has = (type: string) => dayBlocks(day).some(({ block }) => block.type === type);
   const practiceCheck = () => {
     if (counts.practiceItems < RULES.practiceItems) {
       problems.push(`has ${counts.practiceItems} practice items; a day needs ${RULES.practiceItems} or more`);
@@ -52,7 +53,9 @@ export function dayProblems(day: Day, { review }: { review: boolean }): string[]
     const natural = storySections(day).filter((section) => section.pace === "natural");
     if (natural.length === 0) problems.push('a review day needs a story section with "pace": "natural"');
     if (!between(counts.dialogueLines, RULES.reviewDialogueLines)) {
-      problems.push(`has ${counts.dialogueLines} dialogue lines; a review day needs 8 to 18`);
+      problems.push(
+        `has ${counts.dialogueLines} dialogue lines; a review day needs ${span(RULES.reviewDialogueLines)}`,
+      );
     }
     if (!has("culture-note")) problems.push("a review day needs a culture note (its Culture Corner)");
     if (!has("practice")) problems.push("a review day needs a review quiz (a practice block)");
@@ -61,11 +64,11 @@ export function dayProblems(day: Day, { review }: { review: boolean }): string[]
     return problems;
   }
   if (!between(counts.dialogueLines, RULES.dialogueLines)) {
-    problems.push(`has ${counts.dialogueLines} dialogue lines; a day needs 8 to 14`);
+    problems.push(`has ${counts.dialogueLines} dialogue lines; a day needs ${span(RULES.dialogueLines)}`);
   }
   if (counts.narrationLines === 0) problems.push("has no narration");
   if (!between(counts.vocabulary, RULES.vocabulary)) {
-    problems.push(`teaches ${counts.vocabulary} phrases; a day teaches 8 to 12`);
+    problems.push(`teaches ${counts.vocabulary} phrases; a day teaches ${span(RULES.vocabulary)}`);
   }
   const unexplained = day.vocabulary.filter((entry) => !entry.note).map((entry) => entry.id);
   if (unexplained.length > 0) problems.push(`vocabulary without a note for its card: ${unexplained.join(", ")}`);

@@ -18,7 +18,6 @@ export type PracticeSet = Extract<StoryBlock, { type: "practice" }>;
 export type RolePlay = Extract<LiveSessionBlock, { type: "role-play" }>;
 export type CultureNote = Extract<StoryBlock, { type: "culture-note" }>;
 export type Mission = CodebookBlock;
-export type VocabularyEntry = Day["vocabulary"][number];
 export type SpokenLine = { id: string; malay: string; english: string };
 
 export { dayBlocks, sectionLines, storySections };
