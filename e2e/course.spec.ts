@@ -248,7 +248,8 @@ for (const theme of ["light", "dark"] as const) {
       ...(entry.day.liveSession ? [`${dayPath(entry)}/live-session`] : []),
     ]);
     const chapters = [...new Set(COURSE_DAYS.map(({ chapter }) => `/${chapter.id}`))];
-    for (const path of ["/progress", ...chapters, ...coursePages, "/settings", "/profile"]) {
+    // /review with every day's cards due, and the reminder email's unsubscribe page.
+    for (const path of ["/progress", ...chapters, ...coursePages, "/review", "/unsubscribe", "/settings", "/profile"]) {
       await page.goto(path);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
       await expect(page.getByText("Loading…")).toHaveCount(0);

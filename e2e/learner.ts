@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { type Browser, expect, type Page } from "@playwright/test";
 import { type Chapter, type Day, findDay, practiceSetOf } from "../src/course/course";
 import { rightAnswer } from "../src/course/grading";
 import { COURSE } from "./practice";
@@ -8,12 +8,20 @@ import { COURSE } from "./practice";
 export const FAST = "?playbackRate=16";
 const password = "kopi-o-kosong";
 
+/** An address no other test uses. */
+export function uniqueEmail(label: string) {
+  return `${label.toLowerCase()}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`;
+}
+
 /** Signs a new learner up and in through the API; the cookie lands in the page's context. */
-export async function signUpAndIn(page: Page, prefix = "journey") {
-  const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`;
+export async function signUpAndIn(
+  page: Page,
+  prefix = "journey",
+  { email = uniqueEmail(prefix), firstName = "Alex", lastName = "Tan" } = {},
+) {
   const origin = new URL(page.url()).origin;
   const response = await page.request.post("/api/auth/sign-up/email", {
-    data: { email, password, firstName: "Alex", lastName: "Tan", name: "Alex Tan" },
+    data: { email, password, firstName, lastName, name: `${firstName} ${lastName}` },
     headers: { origin },
   });
   expect(response.status()).toBe(200);
@@ -21,6 +29,18 @@ export async function signUpAndIn(page: Page, prefix = "journey") {
   const signIn = await page.request.post("/api/auth/sign-in/email", { data: { email, password }, headers: { origin } });
   expect(signIn.status()).toBe(200);
   return email;
+}
+
+/** A browser of its own, signed in as a new account, and the name the app shows for it. */
+export async function person(
+  browser: Browser,
+  firstName: string,
+  { email = uniqueEmail(firstName), lastName = "E2e" } = {},
+) {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto("/");
+  await signUpAndIn(page, firstName, { email, firstName, lastName });
+  return { page, email, name: `${firstName} ${lastName}`, origin: new URL(page.url()).origin };
 }
 
 export async function expectToast(page: Page, title: string, description?: string) {

@@ -15,6 +15,7 @@ const prerenderedPaths = [
   "/chapter-1",
   "/chapter-2",
   "/chapter-1/day-1",
+  "/review",
 ];
 
 /** True once React has taken over the page's h1. */

@@ -1,28 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
+import { person } from "./learner";
 import { newestLinkTo } from "./outbox";
 
-const password = "kopi-o-kosong";
 const ADMIN_EMAIL = "admin@e2e.jalan.test"; // in ADMIN_EMAILS (playwright.config.ts)
-
-/** A browser of its own, signed in as a new account (signing up does not sign in). */
-async function person(browser: Browser, firstName: string, email = uniqueEmail(firstName)) {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto("/");
-  const origin = new URL(page.url()).origin;
-  const signUp = await page.request.post("/api/auth/sign-up/email", {
-    data: { email, password, firstName, lastName: "E2e", name: `${firstName} E2e` },
-    headers: { origin },
-  });
-  expect(signUp.status()).toBe(200);
-  const signIn = await page.request.post("/api/auth/sign-in/email", { data: { email, password }, headers: { origin } });
-  expect(signIn.status()).toBe(200);
-  return { page, email, name: `${firstName} E2e`, origin };
-}
-
-function uniqueEmail(label: string) {
-  return `${label.toLowerCase()}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`;
-}
 
 async function expectToast(page: Page, title: string, description?: string) {
   const toast = page.getByRole("status").filter({ hasText: title });
@@ -39,7 +20,7 @@ test("an admin makes a tutor, who corrects a learner's progress, leaves feedback
   browser,
 }) => {
   test.setTimeout(120_000);
-  const admin = await person(browser, "Aminah", ADMIN_EMAIL);
+  const admin = await person(browser, "Aminah", { email: ADMIN_EMAIL });
   const tutor = await person(browser, "Farid");
   const learner = await person(browser, "Alex");
 

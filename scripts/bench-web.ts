@@ -2,7 +2,7 @@
 // starts the real server (production mode, a fresh embedded PostgreSQL) and runs Lighthouse as a
 // first-time visitor on a phone (mobile form factor, Lighthouse's default simulated throttling: slow
 // 4G, 4x CPU slowdown) on the landing page, a day of the course, and My Journey signed in (a new
-// learner's session cookie is sent with every request). Each page runs BENCH_LIGHTHOUSE_RUNS times
+// learner's session cookie is sent with every request), day 1's Codebook and /review. Each page runs BENCH_LIGHTHOUSE_RUNS times
 // (default 3); the run with the median performance score is reported, with the JavaScript and CSS
 // that page loads.
 import type { ChildProcess } from "node:child_process";
@@ -16,17 +16,26 @@ import { freePort, httpClient, signUpAndIn, startServer, stopServer } from "./be
 import { buildWeb, webBuildIsStale } from "./build-web";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./chromium";
 
-// The landing page, My Journey (signed in) and day 1 of the course, all three prerendered (decisions 010, 021).
+// The landing page, My Journey (signed in) and day 1 of the course, all three prerendered (decisions
+// 010, 021), day 1's Codebook, and the review page.
+// A page with `signedInBy` is measured signed in, and only if that API read answered 200.
 const PAGES = [
-  { path: "/", signedIn: false },
-  { path: "/progress", signedIn: true },
-  { path: "/chapter-1/day-1", signedIn: false },
+  { path: "/" },
+  { path: "/progress", signedInBy: "/api/progress" },
+  { path: "/chapter-1/day-1" },
   // The Codebook with its Practice mission open: the learner has done the missions before it.
-  { path: "/chapter-1/day-1/codebook", signedIn: true },
+  { path: "/chapter-1/day-1/codebook", signedInBy: "/api/progress" },
+  // Review with day 1's cards due: the learner started its phrase cards (BEFORE_PRACTICE).
+  { path: "/review", signedInBy: "/api/review" },
 ];
 
-/** The chunk of the exercise code (src/web/features/course/components/practice/practice-set.tsx). */
-const EXERCISE_CHUNK = /\/practice-set-[\w-]+\.js$/;
+/**
+ * The chunk of the exercise code every exercise needs, the practice set's and the review's
+ * (src/web/features/course/components/practice/practice-item.tsx).
+ */
+const EXERCISE_CHUNK = /\/practice-item-[\w-]+\.js$/;
+/** The pages measured that ask exercises: the Codebook with Practice open, and the review. */
+const asksExercises = (page: string) => page.endsWith("/codebook") || page === "/review";
 
 /** Day 1's Codebook missions before Practice, completed so the page opens with Practice unlocked. */
 const BEFORE_PRACTICE = ["codebook:listen-shadow", "codebook:review-notes", "codebook:review-vocab"];
@@ -90,7 +99,12 @@ async function gzipBytes(requests: NetworkRequest[]): Promise<number> {
   return total;
 }
 
-async function measure(url: string, port: number, cookie: string | null): Promise<PageFigures> {
+async function measure(
+  url: string,
+  port: number,
+  signedIn: { cookie: string; by: string } | null,
+): Promise<PageFigures> {
+  const cookie = signedIn?.cookie ?? null;
   const result = await lighthouse(url, {
     port,
     output: "json",
@@ -104,13 +118,14 @@ async function measure(url: string, port: number, cookie: string | null): Promis
   if (lhr.runtimeError) throw new LighthouseRunError(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
   const requests = ((lhr.audits["network-requests"]?.details as { items?: NetworkRequest[] } | undefined)?.items ??
     []) as NetworkRequest[];
-  if (cookie) {
-    // Signed out, the page would send the visitor to sign in: make sure that is not what was measured.
+  if (signedIn) {
+    // Signed out, the page would send the visitor to sign in or invite them to: make sure that is
+    // not what was measured.
     const landedOn = new URL(lhr.finalDisplayedUrl).pathname;
-    const progress = requests.find((request) => new URL(request.url).pathname === "/api/progress");
-    if (landedOn !== new URL(url).pathname || progress?.statusCode !== 200) {
+    const read = requests.find((request) => new URL(request.url).pathname === signedIn.by);
+    if (landedOn !== new URL(url).pathname || read?.statusCode !== 200) {
       throw new Error(
-        `${url} was not measured signed in (landed on ${landedOn}, GET /api/progress ${progress?.statusCode})`,
+        `${url} was not measured signed in (landed on ${landedOn}, GET ${signedIn.by} ${read?.statusCode})`,
       );
     }
   }
@@ -149,10 +164,14 @@ async function measure(url: string, port: number, cookie: string | null): Promis
 /** A failed trace (NO_NAVSTART and the like, seen on a busy machine): Lighthouse asks to run again. */
 class LighthouseRunError extends Error {}
 
-async function measureWithRetry(url: string, port: number, cookie: string | null): Promise<PageFigures> {
+async function measureWithRetry(
+  url: string,
+  port: number,
+  signedIn: { cookie: string; by: string } | null,
+): Promise<PageFigures> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await measure(url, port, cookie);
+      return await measure(url, port, signedIn);
     } catch (error) {
       if (!(error instanceof LighthouseRunError) || attempt === 3) throw error;
       console.log(`${error.message} — running it again`);
@@ -177,9 +196,9 @@ function verdicts(figures: PageFigures): string[] {
     ),
     check(`LCP ${figures.lcpSeconds.toFixed(2)} s ≤ ${TARGETS.lcpSeconds} s`, figures.lcpSeconds <= TARGETS.lcpSeconds),
     check(`CLS ${figures.cls.toFixed(3)} < ${TARGETS.cls}`, figures.cls < TARGETS.cls),
-    // The exercise code loads only on a page that holds a practice set.
-    figures.page.endsWith("/codebook")
-      ? check("exercise code loaded with Practice open", figures.exerciseCode)
+    // The exercise code loads only on a page that asks exercises.
+    asksExercises(figures.page)
+      ? check("exercise code loaded with exercises asked", figures.exerciseCode)
       : check("no exercise code", !figures.exerciseCode),
   ];
   if (figures.page === "/") {
@@ -225,7 +244,11 @@ try {
     const runs: PageFigures[] = [];
     for (let run = 0; run < RUNS; run += 1) {
       runs.push(
-        await measureWithRetry(`http://localhost:${port}${page.path}`, chrome.port, page.signedIn ? cookie : null),
+        await measureWithRetry(
+          `http://localhost:${port}${page.path}`,
+          chrome.port,
+          page.signedInBy ? { cookie, by: page.signedInBy } : null,
+        ),
       );
     }
     results.push(median(runs));
@@ -284,7 +307,7 @@ for (const row of table) {
 }
 console.log(
   "\n(JS and CSS gzip: the scripts and stylesheets the page loaded, gzip-compressed, file count in brackets; " +
-    "sent: bytes on the wire. /progress and the Codebook are measured signed in; exercises: the practice set's code.)",
+    "sent: bytes on the wire. /progress, the Codebook and /review are measured signed in; exercises: the exercise items' code.)",
 );
 for (const figures of results) {
   console.log(`\n${figures.page}`);

@@ -7,12 +7,17 @@
 //     which is the ceiling an authenticated write is measured against (the goal: half of it or more)
 //   - where the machine's time goes: CPU milliseconds per request of the server, of PostgreSQL and of
 //     the load generator (this process), read from /proc around each row
+
+import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
+import type { Given } from "../src/course/exercise-schema";
+import { rightAnswer } from "../src/course/grading";
+import { cardId, coursePhrases, REVIEW_SKILLS, reviewItem } from "../src/course/review-rules";
 import { loadCourse } from "../src/server/course/content";
 import { runningEmbeddedPostgres } from "../src/server/db/embedded";
 import { freePort, httpClient, signUpAndIn, startServer, stopServer } from "./bench-server";
@@ -189,6 +194,50 @@ async function changingWrites(origin: string, rows: ProgressRow[], cookie: strin
 }
 
 /**
+ * Review answers (POST /api/review/answers), each logged and its card rebuilt from its log. Each
+ * request is one learner's right answer to one of their day 1 cards, from a learner with no
+ * request in flight (one learner's reviews take turns on the server, as one person's do), with a
+ * new clientId. Each 200 must say "right": anything else counts as failed.
+ */
+async function reviewAnswers(
+  origin: string,
+  learners: { cookie: string }[],
+  cards: { cardId: string; given: Given }[],
+) {
+  const state = learners.map((learner) => ({ learner, busy: false, next: 0 }));
+  let failed = 0;
+  return load(
+    "review answer (POST /api/review/answers)",
+    `${origin}/api/review/answers`,
+    { origin, "content-type": "application/json" },
+    {
+      requests: [
+        {
+          method: "POST",
+          setupRequest: (request, context) => {
+            const slot = state.find((candidate) => !candidate.busy) ?? state[0]!;
+            slot.busy = true;
+            const card = cards[slot.next % cards.length]!;
+            slot.next += 1;
+            Object.assign(context, { slot });
+            return {
+              ...request,
+              headers: { ...request.headers, cookie: slot.learner.cookie },
+              body: JSON.stringify({ clientId: randomUUID(), ...card, durationMs: 4000 }),
+            };
+          },
+          onResponse: (code, body, context) => {
+            (context as { slot: (typeof state)[number] }).slot.busy = false;
+            if (code !== 200 || (JSON.parse(body) as { result: string }).result !== "right") failed += 1;
+          },
+        },
+      ],
+    },
+    () => failed,
+  );
+}
+
+/**
  * The raw ceiling: CONNECTIONS clients each upserting their own row in a loop for DURATION_S, with
  * the same statement the route sends. `changing` alternates the status so every statement writes
  * the row; otherwise the status stays and the statement's WHERE skips the write, as in a repeated save.
@@ -271,7 +320,8 @@ try {
   const learner = await signUpAndIn(client, account("learner"));
   // Staff rows: every task of the course, for as many learners as it takes to have two rows per
   // connection, so a request always finds a row no other request is writing.
-  const tasks = loadCourse({ publicDir: null }).flatMap((chapter) =>
+  const course = loadCourse({ publicDir: null });
+  const tasks = course.flatMap((chapter) =>
     chapter.days.flatMap((day) => day.tasks.map((task) => ({ chapterId: chapter.id, dayId: day.id, taskId: task.id }))),
   );
   const learnerIds: string[] = [];
@@ -283,6 +333,30 @@ try {
   await db.query(`update "user" set role = 'Tutor' where id = $1`, [tutor.id]);
   client.close();
   const learnerWrite = "/api/progress/chapter-1/day-1/story:read-setting";
+  // Reviewers: one per connection, each having started day 1's phrase cards, so each holds a card
+  // per skill of day 1's phrases; every request answers one of them right.
+  const phrases = coursePhrases(course);
+  const dayOnePhrases = phrases.filter((phrase) => phrase.chapterId === "chapter-1" && phrase.dayId === "day-1");
+  const reviewCards = dayOnePhrases.flatMap((phrase) =>
+    REVIEW_SKILLS.map((skill) => ({
+      cardId: cardId({ chapterId: phrase.chapterId, dayId: phrase.dayId, phraseId: phrase.id, skill }),
+      given: rightAnswer(reviewItem(phrase, skill, phrases)).answer,
+    })),
+  );
+  const reviewerClient = httpClient(port);
+  const reviewers = [];
+  for (let index = 0; index < CONNECTIONS; index += 1) {
+    const reviewer = await signUpAndIn(reviewerClient, account(`reviewer-${index}`));
+    const met = await reviewerClient.request("PUT", "/api/progress/chapter-1/day-1/codebook:review-vocab", {
+      cookie: reviewer.cookie,
+      json: { status: "in-progress" },
+    });
+    if (met.status !== 200) throw new Error(`starting day 1's phrase cards: ${met.status} ${met.body}`);
+    const round = await reviewerClient.request("GET", "/api/review", { cookie: reviewer.cookie });
+    if (round.status !== 200) throw new Error(`reading the review round: ${round.status} ${round.body}`);
+    reviewers.push(reviewer);
+  }
+  reviewerClient.close();
 
   const rows = [
     await load("bare route (GET /api/unknown → 404 JSON)", `${origin}/api/unknown`),
@@ -301,6 +375,10 @@ try {
     // A learner's progress only moves forward, so a sustained stream of changing writes goes
     // through the staff route: the session, then one statement that upserts and reads the user's progress.
     await changingWrites(origin, staffRows, tutor.cookie),
+    await load("review summary (GET /api/review/summary)", `${origin}/api/review/summary`, {
+      cookie: reviewers[0]!.cookie,
+    }),
+    await reviewAnswers(origin, reviewers, reviewCards),
     await rawUpserts(databaseUrl, learnerIds[0]!, false),
     await rawUpserts(databaseUrl, learnerIds[0]!, true),
   ];
@@ -319,7 +397,9 @@ try {
     rows.map((row) => [row.title, row.rps, row.p50, row.p99, row.non2xx, row.failed]),
   );
   console.log("(failed: errors, timeouts, and changing writes whose answer did not hold the new status)");
-  const [bare, health, signedIn, , unchanged, changing, rawUnchanged, rawChanging] = rows as [
+  const [bare, health, signedIn, , unchanged, changing, summary, reviewed, rawUnchanged, rawChanging] = rows as [
+    Figures,
+    Figures,
     Figures,
     Figures,
     Figures,
@@ -336,6 +416,11 @@ try {
   console.log(`progress write, unchanged / raw upsert unchanged: ${ratio(unchanged, rawUnchanged)}`);
   console.log(`progress write, row changes / raw upsert changes: ${ratio(changing, rawChanging)}`);
   console.log(`bare route / raw upsert changes (no auth, no SQL): ${ratio(bare, rawChanging)}`);
+  console.log(`review summary / bare route:                     ${ratio(summary, bare)}`);
+  console.log(
+    `review answer / bare route:                      ${ratio(reviewed, bare)} ` +
+      `(p99 ${reviewed.p99} ms against the bare route's ${bare.p99} ms)`,
+  );
   const met = changing.rps / rawChanging.rps >= GOAL_RATIO;
   console.log(
     `goal, authenticated writes ≥ ${GOAL_RATIO} × raw upserts (rows changing): ${met ? "MET" : "NOT MET"} ` +

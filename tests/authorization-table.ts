@@ -1,5 +1,15 @@
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
+import {
+  hardestCardsPath,
+  REVIEW_ANSWERS_PATH,
+  REVIEW_PATH,
+  REVIEW_SUMMARY_PATH,
+  reviewPinsPath,
+  struggleReportPath,
+  UNSUBSCRIBE_PATH,
+} from "../src/course/review-contract";
+import { unsubscribeToken } from "../src/server/modules/review/review.service";
 
 /**
  * Who may call what: every API route the app serves, against every kind of caller (QUALITY.md,
@@ -45,6 +55,13 @@ export interface RequestContext {
   password: string;
   /** Unique to each request, for values that must differ from one call to the next. */
   serial: number;
+  /** The app's AUTH_SECRET, for what it signs (a reminder's unsubscribe token). */
+  authSecret: string;
+  /**
+   * Sends a request to the app as the caller (with no cookie for anonymous), to prepare what the
+   * route needs of the caller's own data, as a client would before the request under test.
+   */
+  asCaller: (path: string, init?: { method?: string; json?: unknown }) => Promise<Response>;
 }
 
 export interface RouteRequest {
@@ -289,6 +306,73 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     route: "/api/feedback",
     expected: SIGNED_IN,
     request: () => ({ path: "/api/feedback" }),
+  },
+  {
+    // The caller's own review round (it gives them the cards of the days they have met).
+    method: "GET",
+    route: "/api/review",
+    expected: SIGNED_IN,
+    request: () => ({ path: REVIEW_PATH }),
+  },
+  {
+    method: "GET",
+    route: "/api/review/summary",
+    expected: SIGNED_IN,
+    request: () => ({ path: `${REVIEW_SUMMARY_PATH}?timeZone=Asia%2FKuala_Lumpur` }),
+  },
+  {
+    // The caller's own hardest cards of a chapter.
+    method: "GET",
+    route: "/api/review/hardest/:chapterId",
+    expected: SIGNED_IN,
+    request: () => ({ path: hardestCardsPath("chapter-1") }),
+  },
+  {
+    // The caller's own review of a card of day 1, whose phrases they meet by opening its phrase cards.
+    method: "POST",
+    route: "/api/review/answers",
+    expected: SIGNED_IN,
+    request: async ({ asCaller }) => {
+      await asCaller("/api/progress/chapter-1/day-1/codebook:review-vocab", {
+        method: "PUT",
+        json: { status: "in-progress" },
+      });
+      return {
+        path: REVIEW_ANSWERS_PATH,
+        json: {
+          clientId: randomUUID(),
+          cardId: "chapter-1/day-1/card-pagi/recall",
+          given: { text: "Selamat pagi" },
+          durationMs: 3_000,
+        },
+      };
+    },
+  },
+  {
+    method: "GET",
+    route: "/api/users/:userId/review",
+    expected: STAFF,
+    request: ({ learnerId }) => ({ path: struggleReportPath(learnerId) }),
+  },
+  {
+    // Puts a phrase of day 1 into the learner's review, which only staff may do.
+    method: "POST",
+    route: "/api/users/:userId/review/pins",
+    expected: STAFF,
+    request: ({ learnerId }) => ({
+      path: reviewPinsPath(learnerId),
+      json: { chapterId: "chapter-1", dayId: "day-1", phraseId: "card-pagi" },
+    }),
+  },
+  {
+    // A reminder's unsubscribe link: the signed token is the proof, whoever (if anyone) is signed in.
+    method: "POST",
+    route: "/api/reminders/unsubscribe",
+    expected: ANYONE,
+    request: ({ learnerId, authSecret }) => ({
+      path: UNSUBSCRIBE_PATH,
+      json: { token: unsubscribeToken(authSecret, learnerId) },
+    }),
   },
 ];
 

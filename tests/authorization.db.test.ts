@@ -1,7 +1,17 @@
 import { asc, eq, gt, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "../src/course/roles";
-import { answer, contactMessage, session, taskProgress, tutorFeedback, user } from "../src/server/db/schema";
+import {
+  answer,
+  contactMessage,
+  reviewCard,
+  reviewLog,
+  reviewReminder,
+  session,
+  taskProgress,
+  tutorFeedback,
+  user,
+} from "../src/server/db/schema";
 import { ACTORS, type Actor, AUTHORIZATION_TABLE, type Outcome, pathMatchesRoute } from "./authorization-table";
 import { FIXTURE_COURSE } from "./fixtures/course";
 import { createTestApp, newUser } from "./test-app";
@@ -143,6 +153,9 @@ async function resetWorld() {
   });
   await t.db.delete(contactMessage);
   await t.db.insert(contactMessage).values({ fullName: "Ahmad", email: "ahmad@example.com", message: "Salam!" });
+  await t.db.delete(reviewLog);
+  await t.db.delete(reviewReminder);
+  await t.db.delete(reviewCard);
   await t.db
     .insert(session)
     .values(expiredSessionRow)
@@ -155,11 +168,11 @@ async function resetWorld() {
 
 /**
  * Everything an API call could write: accounts (roles, profiles, settings), live sessions and their
- * password confirmations, progress, answers, feedback, contact messages. Expired sessions are left
- * out: Better Auth deletes one when it meets it.
+ * password confirmations, progress, answers, feedback, contact messages, review cards, the review
+ * log and reminders. Expired sessions are left out: Better Auth deletes one when it meets it.
  */
 async function snapshot() {
-  const [users, sessions, progress, answers, feedback, messages] = await Promise.all([
+  const [users, sessions, progress, answers, feedback, messages, cards, reviews, reminders] = await Promise.all([
     t.db
       .select({
         id: user.id,
@@ -171,6 +184,10 @@ async function snapshot() {
         theme: user.theme,
         emailNotifications: user.emailNotifications,
         twoFactorEnabled: user.twoFactorEnabled,
+        dailyGoalUnit: user.dailyGoalUnit,
+        dailyGoal: user.dailyGoal,
+        timeZone: user.timeZone,
+        reminderHour: user.reminderHour,
         updatedAt: sql<string>`${user.updatedAt}::text`,
       })
       .from(user)
@@ -198,8 +215,14 @@ async function snapshot() {
     t.db.select().from(answer).orderBy(asc(answer.id)),
     t.db.select().from(tutorFeedback).orderBy(asc(tutorFeedback.id)),
     t.db.select().from(contactMessage).orderBy(asc(contactMessage.id)),
+    t.db
+      .select()
+      .from(reviewCard)
+      .orderBy(asc(reviewCard.userId), asc(reviewCard.dayId), asc(reviewCard.phraseId), asc(reviewCard.skill)),
+    t.db.select().from(reviewLog).orderBy(asc(reviewLog.id)),
+    t.db.select().from(reviewReminder).orderBy(asc(reviewReminder.userId), asc(reviewReminder.localDate)),
   ]);
-  return { users, sessions, progress, answers, feedback, messages };
+  return { users, sessions, progress, answers, feedback, messages, cards, reviews, reminders };
 }
 
 const statusOf = (outcome: Outcome) => (outcome === "allow" ? "2xx" : outcome.slice(0, 3));
@@ -236,7 +259,13 @@ describe("the authorization table", () => {
   it.each(AUTHORIZATION_TABLE.map((rule) => [`${rule.method} ${rule.route}`, rule] as const))(
     "%s: its request addresses its route and some actor is allowed it",
     async (_name, rule) => {
-      const built = await rule.request({ learnerId: "some-user-id", password: DEFAULT_PASSWORD, serial: 0 });
+      const built = await rule.request({
+        learnerId: "some-user-id",
+        password: DEFAULT_PASSWORD,
+        serial: 0,
+        authSecret: t.env.AUTH_SECRET,
+        asCaller: async (path, init = {}) => t.request(path, init),
+      });
       expect(pathMatchesRoute(built.path, rule.route), built.path).toBe(true);
       expect(Object.values(rule.expected)).toContain("allow");
     },
@@ -249,13 +278,17 @@ describe.each(AUTHORIZATION_TABLE.map((rule) => [`${rule.method} ${rule.route}`,
     it.each(ACTORS.map((actor) => [actor, rule.expected[actor]] as const))("%s: %s", async (actor, outcome) => {
       await resetWorld();
       const caller = actor === "anonymous" ? null : rule.deletesCaller ? await newActor(actor) : accounts[actor];
-      const before = await snapshot();
       serial += 1;
+      // The request is prepared first (some prepare the caller's own data through the API), so
+      // that the snapshot is of the world the request under test meets.
       const { path, json, body, clientIp } = await rule.request({
         learnerId: accounts.learner.id,
         password: DEFAULT_PASSWORD,
         serial,
+        authSecret: t.env.AUTH_SECRET,
+        asCaller: async (target, init = {}) => t.request(target, { ...init, cookie: caller?.cookie }),
       });
+      const before = await snapshot();
       const response = await t.request(path, { method: rule.method, cookie: caller?.cookie, json, body, clientIp });
       expect(statusClass(response.status), await response.clone().text()).toBe(statusOf(outcome));
       if (outcome !== "allow") {

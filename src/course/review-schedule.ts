@@ -1,15 +1,14 @@
 import { type Card, createEmptyCard, fsrs, type Grade, Rating } from "ts-fsrs";
 import type { Grade as AnswerGrade } from "./grading.ts";
+import { daysBetween, type LocalDate, localDate } from "./review-rules.ts";
+
+export { daysBetween, isTimeZone, type LocalDate, localDate } from "./review-rules.ts";
 
 /**
  * When a phrase comes back for review: FSRS (ts-fsrs) over the learner's answers, and the days that
  * count towards a streak. Pure, with the clock passed in, so the server, the tests and a rebuild from
  * the log all agree.
  */
-
-/** The skills a phrase is reviewed in: Malay → meaning, audio → meaning, meaning → the Malay. */
-export const REVIEW_SKILLS = ["recognise", "listen", "recall"] as const;
-export type ReviewSkill = (typeof REVIEW_SKILLS)[number];
 
 /**
  * The scheduler: a desired retention of 0.9, and short steps while a card is new or forgotten
@@ -81,34 +80,6 @@ export function rebuildCard(metAt: Date, events: readonly ReviewEvent[]): Review
 export const isDue = (card: ReviewCard, now: Date) => card.due.getTime() <= now.getTime();
 
 // ------------------------------------------------------------------ days and streaks
-
-/** A calendar date, "2026-11-24". */
-export type LocalDate = string;
-
-/** The calendar date of an instant in a time zone (an IANA name such as "Asia/Kuala_Lumpur"). */
-export function localDate(at: Date, timeZone: string): LocalDate {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
-}
-
-/** Whether a string names a time zone this runtime knows. */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-CA", { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Calendar days from `from` to `to` ("2026-11-24" to "2026-11-26" is 2). */
-export function daysBetween(from: LocalDate, to: LocalDate): number {
-  const utc = (date: LocalDate) => {
-    const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-    return Date.UTC(year, month - 1, day);
-  };
-  return Math.round((utc(to) - utc(from)) / 86_400_000);
-}
 
 /**
  * A day the learner met their daily goal: the date where they were, its time zone, and the moment

@@ -34,6 +34,8 @@ import { profileRoutes } from "./modules/profile/profile.routes";
 import { createProfileService } from "./modules/profile/profile.service";
 import { progressRoutes } from "./modules/progress/progress.routes";
 import { createProgressService } from "./modules/progress/progress.service";
+import { reminderRoutes, reviewRoutes, reviewStaffRoutes } from "./modules/review/review.routes";
+import { createReviewService, type ReviewService } from "./modules/review/review.service";
 import { settingsRoutes } from "./modules/settings/settings.routes";
 import { createSettingsService } from "./modules/settings/settings.service";
 import { usersRoutes } from "./modules/users/users.routes";
@@ -58,6 +60,8 @@ export interface AppDeps {
   trustProxy?: boolean;
   /** RATE_LIMIT: Jalan's own limits on password checks (src/server/http/request-limit.ts). Default off. */
   rateLimit?: boolean;
+  /** Review of what learners met; made from db and course when absent. */
+  review?: ReviewService;
 }
 
 /** JSON bodies the API accepts; larger uploads (avatars) set their own limit on their route. */
@@ -153,10 +157,12 @@ export function createApp(deps: AppDeps) {
   api.route("/profile", profileRoutes(createProfileService(deps.db, deps.storage)));
   api.use("/settings", jsonBodyLimit);
   api.route("/settings", settingsRoutes(createSettingsService(deps.db)));
+  const review = deps.review ?? createReviewService({ db: deps.db, course: deps.course });
   const account = createAccountService({
     db: deps.db,
     storage: deps.storage,
     checkPassword: createPasswordCheck(auth),
+    review,
   });
   api.use("/account/*", jsonBodyLimit);
   api.route("/account", accountRoutes(account, auth, limiter));
@@ -165,10 +171,15 @@ export function createApp(deps: AppDeps) {
   api.route("/progress", progressRoutes(progress, deps.course));
   api.use("/answers/*", jsonBodyLimit);
   api.route("/answers", answersRoutes(createAnswersService(deps.db, deps.course)));
+  api.use("/review/*", jsonBodyLimit);
+  api.route("/review", reviewRoutes(review));
+  api.use("/reminders/*", jsonBodyLimit);
+  api.route("/reminders", reminderRoutes(review, deps.authSecret));
   api.use("/users/*", jsonBodyLimit);
   api.route("/users", usersRoutes(createUsersService(deps.db), progress));
+  api.route("/users", reviewStaffRoutes(review));
   api.use("/feedback", jsonBodyLimit);
-  api.route("/feedback", feedbackRoutes(createFeedbackService(deps.db, deps.course)));
+  api.route("/feedback", feedbackRoutes(createFeedbackService(deps.db, deps.course, review)));
   const contact = createContactService({
     db: deps.db,
     mailer: deps.mailer,

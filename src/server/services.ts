@@ -11,12 +11,13 @@ import { migrateDatabase } from "./db/migrate";
 import type { Env } from "./env";
 import { createMailerFromEnv } from "./mail/mailer";
 import { backfillDayCompletions } from "./modules/progress/progress.service";
+import { createReminders, createReviewService } from "./modules/review/review.service";
 import { createDatabaseStorage } from "./storage/storage";
 
 /**
  * Everything the server needs, in start order: the course content, the database (embedded unless
  * DATABASE_URL is set), migrations, admin promotion, the days completed before completions were
- * recorded, then the app. `close` releases them in reverse
+ * recorded, the review reminders (every 5 minutes), then the app. `close` releases them in reverse
  * order. Broken content throws a ContentError before anything is started.
  */
 export async function startServices(env: Env, logger: Logger) {
@@ -38,6 +39,16 @@ export async function startServices(env: Env, logger: Logger) {
 
   const mailer = createMailerFromEnv(env, database.db, logger);
   const auth = createAuth({ db: database.db, env, mailer, logger });
+  const review = createReviewService({ db: database.db, course });
+  const reminders = createReminders({
+    db: database.db,
+    review,
+    mailer,
+    publicUrl: env.PUBLIC_URL,
+    secret: env.AUTH_SECRET,
+    logger,
+  });
+  const stopReminders = reminders.start();
   const webRoot = path.resolve("dist/web");
   const app = createApp({
     db: database.db,
@@ -52,6 +63,7 @@ export async function startServices(env: Env, logger: Logger) {
     webRoot: existsSync(path.join(webRoot, "index.html")) ? webRoot : undefined,
     trustProxy: env.TRUST_PROXY,
     rateLimit: env.RATE_LIMIT,
+    review,
   });
 
   return {
@@ -59,6 +71,7 @@ export async function startServices(env: Env, logger: Logger) {
     auth,
     database,
     async close() {
+      await stopReminders();
       await mailer.close();
       await database.close();
       await embedded?.stop();

@@ -1,8 +1,10 @@
 import { StrictMode } from "react";
 import { renderToString } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, type HydrationState, StaticRouterProvider } from "react-router";
+import { paths } from "./config/paths";
 import { site } from "./config/site";
 import { coursePagesToPrerender } from "./features/course/prerendered-pages";
+import { reviewMeta } from "./features/review/components/review-page";
 import { APP_START_ATTRIBUTE } from "./lib/app-start";
 import { type PrerenderedPage, publicPages } from "./lib/page-head";
 import { createQueryClient } from "./lib/query-client";
@@ -13,8 +15,15 @@ export { pageHeadTags } from "./lib/page-head";
 export { serializeHydrationData } from "./lib/prerender";
 export { APP_START_ATTRIBUTE };
 
-/** Every page the build writes as HTML: the public pages, then the course pages. */
-export const prerenderedPages: PrerenderedPage[] = [...publicPages, ...coursePagesToPrerender];
+/**
+ * Every page the build writes as HTML: the public pages, the course pages, and the review page's
+ * loading frame (it paints from the HTML; the app starts after paint to read the learner's round).
+ */
+export const prerenderedPages: PrerenderedPage[] = [
+  ...publicPages,
+  ...coursePagesToPrerender,
+  { path: paths.review, meta: reviewMeta, appStart: "after-paint" },
+];
 
 /**
  * Renders one page at build time, as it looks before the session is read (a signed-out visitor's

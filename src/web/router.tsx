@@ -30,6 +30,8 @@ export const routes: RouteObject[] = [
       { path: paths.aboutTeam, lazy: () => import("./routes/about-team") },
       { path: paths.contact, lazy: () => import("./routes/contact") },
       { path: paths.privacyPolicy, lazy: () => import("./routes/privacy-policy") },
+      { path: paths.review, lazy: () => import("./routes/review") },
+      { path: paths.unsubscribe, lazy: () => import("./routes/unsubscribe") },
       {
         element: <RouteGuard />,
         handle: signedInOnly,

@@ -19,21 +19,37 @@ const t = await createTestApp();
 const tutor = await signedInAs(t, "Tutor");
 const learners = [await signedInAs(t), await signedInAs(t)];
 const accounts = [...learners.map((learner) => learner.id), tutor.id];
-const KEYS = ["studentId", "chapterId", "dayId", "feedback"];
+const REQUIRED = ["studentId", "chapterId", "dayId", "feedback"];
+/** A phrase of the day may be pinned into the learner's review with the note. */
+const KEYS = [...REQUIRED, "pinPhraseId"];
 
 /** An id field: text of 1 to 200 characters, taken as sent. */
 const isId = (value: unknown): value is string =>
   typeof value === "string" && !value.includes("\u0000") && value.length > 0 && characters(value) <= 200;
 
-/** POST /api/feedback: the four fields and nothing else (the tutor is the caller, never a field). */
+/**
+ * POST /api/feedback: the four fields, maybe a phrase to pin, and nothing else (the tutor is the
+ * caller, never a field).
+ */
 function feedbackInput(value: unknown) {
-  if (!isPlainObject(value) || !hasOnlyKeys(value, KEYS)) return null;
-  const { studentId, chapterId, dayId, feedback } = value;
+  if (!isPlainObject(value) || !hasOnlyKeys(value, KEYS, REQUIRED)) return null;
+  const { studentId, chapterId, dayId, feedback, pinPhraseId } = value;
   if (!isId(studentId) || !isId(chapterId) || !isId(dayId) || !isText(feedback, 1, 4000)) return null;
-  return { studentId, chapterId, dayId, feedback: stored(feedback.trim()) };
+  if ("pinPhraseId" in value && !isId(pinPhraseId)) return null;
+  return {
+    note: { studentId, chapterId, dayId, feedback: stored(feedback.trim()) },
+    pinPhraseId: "pinPhraseId" in value ? (pinPhraseId as string) : undefined,
+  };
 }
 
 const days = t.course.flatMap((chapter) => chapter.days.map((day) => [chapter.id, day.id] as const));
+/** Each day's phrases, by "chapterId/dayId". */
+const phrasesOf = new Map(
+  t.course.flatMap((chapter) =>
+    chapter.days.map((day) => [`${chapter.id}/${day.id}`, day.vocabulary.map((entry) => entry.id)] as const),
+  ),
+);
+const allPhraseIds = [...new Set([...phrasesOf.values()].flat())];
 const validInput = fc
   .record({
     studentId: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...accounts) }, anyText(20)),
@@ -44,7 +60,22 @@ const validInput = fc
     ),
     feedback: fieldText(4000),
   })
-  .map(({ studentId, place: [chapterId, dayId], feedback }) => ({ studentId, chapterId, dayId, feedback }));
+  .chain(({ studentId, place: [chapterId, dayId], feedback }) => {
+    const own = phrasesOf.get(`${chapterId}/${dayId}`) ?? [];
+    // Mostly a phrase of the note's day; else one of another day, or any text.
+    const pin = fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...(own.length > 0 ? own : allPhraseIds)) },
+      { weight: 1, arbitrary: fc.constantFrom(...allPhraseIds) },
+      { weight: 1, arbitrary: anyText(12) },
+    );
+    return fc
+      .option(pin, { nil: undefined, freq: 2 })
+      .map((pinPhraseId) =>
+        pinPhraseId === undefined
+          ? { studentId, chapterId, dayId, feedback }
+          : { studentId, chapterId, dayId, feedback, pinPhraseId },
+      );
+  });
 
 describe("POST /api/feedback with generated bodies", () => {
   it(`answers ${RUNS} bodies: feedback stored for a known learner and day, the rest a 4xx that writes nothing`, async () => {
@@ -55,11 +86,17 @@ describe("POST /api/feedback with generated bodies", () => {
         database.run(async () => {
           const response = await send(t, "POST", "/api/feedback", body, { cookie: tutor.cookie });
           const view = received(body);
-          const input = view.kind === "json" ? feedbackInput(view.value) : null;
+          const parsed = view.kind === "json" ? feedbackInput(view.value) : null;
+          const input = parsed?.note;
           let expected: number;
           if (view.kind === "too-large") expected = 413;
-          else if (!input) expected = 400;
+          else if (!parsed || !input) expected = 400;
           else if (!days.some(([chapterId, dayId]) => chapterId === input.chapterId && dayId === input.dayId)) {
+            expected = 400;
+          } else if (
+            parsed.pinPhraseId !== undefined &&
+            !phrasesOf.get(`${input.chapterId}/${input.dayId}`)!.includes(parsed.pinPhraseId)
+          ) {
             expected = 400;
           } else if (!accounts.includes(input.studentId)) expected = 404;
           else {
@@ -73,6 +110,18 @@ describe("POST /api/feedback with generated bodies", () => {
               [feedback.id],
             );
             expect(rows).toEqual([{ ...input, tutorId: tutor.id }]);
+            if (parsed.pinPhraseId !== undefined) {
+              // The phrase's three cards, pinned into the learner's review by this tutor.
+              const pinned = await t.pool.query(
+                `select skill, pinned_by as "pinnedBy" from review_card
+                  where user_id = $1 and chapter_id = $2 and day_id = $3 and phrase_id = $4 and pinned_at is not null
+                  order by skill`,
+                [studentId, input.chapterId, input.dayId, parsed.pinPhraseId],
+              );
+              expect(pinned.rows).toEqual(
+                ["listen", "recall", "recognise"].map((skill) => ({ skill, pinnedBy: tutor.id })),
+              );
+            }
             await database.settle();
             return;
           }

@@ -70,6 +70,9 @@ export async function fingerprint(t: TestApp): Promise<string> {
     "task_progress",
     "tutor_feedback",
     "contact_message",
+    "review_card",
+    "review_log",
+    "review_reminder",
   ];
   const digests = tables.map(
     (table) => `(select md5(coalesce(string_agg(ctid::text || xmin::text, ',' order by ctid), '')) from "${table}")`,

@@ -15,7 +15,17 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { Given } from "../../course/exercise-schema";
+import { GRADES } from "../../course/grading";
 import { TASK_STATUSES } from "../../course/progress-status";
+import {
+  DAILY_GOAL_UNITS,
+  DEFAULT_DAILY_GOAL,
+  DEFAULT_REMINDER_HOUR,
+  DEFAULT_TIME_ZONE,
+  REVIEW_SKILLS,
+} from "../../course/review-rules";
+import type { ReviewEvent } from "../../course/review-schedule";
 import { ROLES } from "../../course/roles";
 
 export const roleEnum = pgEnum("role", ROLES);
@@ -52,11 +62,24 @@ export const user = pgTable(
     emailNotifications: boolean("email_notifications").notNull().default(true),
     /** Set by Better Auth's two-factor plugin once an authenticator code has been verified. */
     twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
+    /** The daily review goal (src/course/review-rules.ts): a number of reviews, or of minutes. */
+    dailyGoalUnit: text("daily_goal_unit", { enum: DAILY_GOAL_UNITS }).notNull().default("reviews"),
+    dailyGoal: integer("daily_goal").notNull().default(DEFAULT_DAILY_GOAL.reviews),
+    /** Where the learner's days begin and end, for the reminder and a day's goal (an IANA name). */
+    timeZone: text("time_zone").notNull().default(DEFAULT_TIME_ZONE),
+    /** The local hour (0-23) of the daily review reminder, sent only with emailNotifications on. */
+    reminderHour: integer("reminder_hour").notNull().default(DEFAULT_REMINDER_HOUR),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
     check("user_theme_check", sql`${table.theme} in (${sql.raw(THEMES.map((theme) => `'${theme}'`).join(", "))})`),
+    check(
+      "user_daily_goal_unit_check",
+      sql`${table.dailyGoalUnit} in (${sql.raw(DAILY_GOAL_UNITS.map((unit) => `'${unit}'`).join(", "))})`,
+    ),
+    check("user_daily_goal_check", sql`${table.dailyGoal} > 0`),
+    check("user_reminder_hour_check", sql`${table.reminderHour} between 0 and 23`),
   ],
 );
 
@@ -300,4 +323,86 @@ export const dayCompletion = pgTable(
     completedAt: timestamp("completed_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.userId, table.chapterId, table.dayId] })],
+);
+
+/**
+ * A learner's review cards (docs/decisions/039-review-deck.md): one per phrase met and skill. The
+ * FSRS state is a cache of the review log, rebuilt from it after every review; `pinned_at` marks a
+ * phrase a tutor put into the learner's review, due at once until the learner next reviews it.
+ */
+export const reviewCard = pgTable(
+  "review_card",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    chapterId: text("chapter_id").notNull(),
+    dayId: text("day_id").notNull(),
+    phraseId: text("phrase_id").notNull(),
+    skill: text("skill", { enum: REVIEW_SKILLS }).notNull(),
+    /** When the learner met the phrase (or a tutor pinned it): the card is due from then. */
+    metAt: timestamp("met_at", { withTimezone: true }).notNull(),
+    due: timestamp("due", { withTimezone: true }).notNull(),
+    /** ts-fsrs's Card, as JSON (dates as ISO strings). */
+    state: jsonb("state").notNull(),
+    reps: integer("reps").notNull().default(0),
+    lapses: integer("lapses").notNull().default(0),
+    lastReviewedAt: timestamp("last_reviewed_at", { withTimezone: true }),
+    pinnedAt: timestamp("pinned_at", { withTimezone: true }),
+    pinnedBy: text("pinned_by").references(() => user.id, { onDelete: "set null" }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.chapterId, table.dayId, table.phraseId, table.skill] }),
+    index("review_card_user_id_due_idx").on(table.userId, table.due),
+  ],
+);
+
+/**
+ * Every review a learner answers, append-only. `client_id` is made by the client for the review, so
+ * a resend is stored once; `reviewed_at` is when the learner answered (a review sent late keeps its
+ * time), and `local_date` the calendar date where they were, in `time_zone`.
+ */
+export const reviewLog = pgTable(
+  "review_log",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    clientId: text("client_id").notNull(),
+    chapterId: text("chapter_id").notNull(),
+    dayId: text("day_id").notNull(),
+    phraseId: text("phrase_id").notNull(),
+    skill: text("skill", { enum: REVIEW_SKILLS }).notNull(),
+    given: jsonb("given").$type<Given>().notNull(),
+    /** right, almost or wrong (src/course/grading.ts). */
+    grade: text("grade", { enum: GRADES }).notNull(),
+    /** The FSRS rating the answer earned: 1 Again, 2 Hard, 3 Good, 4 Easy. */
+    rating: integer("rating").$type<ReviewEvent["rating"]>().notNull(),
+    hinted: boolean("hinted").notNull().default(false),
+    durationMs: integer("duration_ms").notNull(),
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }).notNull(),
+    timeZone: text("time_zone").notNull(),
+    localDate: text("local_date").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("review_log_user_id_client_id_idx").on(table.userId, table.clientId),
+    index("review_log_card_idx").on(table.userId, table.chapterId, table.dayId, table.phraseId, table.skill),
+    index("review_log_user_id_local_date_idx").on(table.userId, table.localDate),
+    check("review_log_rating_check", sql`${table.rating} between 1 and 4`),
+  ],
+);
+
+/** The review reminders sent: one row per learner and local date, so several instances send one. */
+export const reviewReminder = pgTable(
+  "review_reminder",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    localDate: text("local_date").notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.localDate] })],
 );

@@ -16,6 +16,8 @@ export const paths = {
   settings: "/settings",
   admin: "/admin",
   tutor: "/tutor",
+  review: "/review",
+  unsubscribe: "/unsubscribe",
 } as const;
 
 /** Course pages are addressed by the ids in the course content: /chapter-1/day-1/codebook. */

@@ -18,7 +18,8 @@ export const CLASS_GROUPS = `
   rounded border-w border-w-t border-w-b divide-y border-style border-color border-color-t
   border-color-b divide-color outline-style outline-w outline-color shadow shadow-color opacity
   backdrop-blur border-collapse transition duration animate backface perspective rotate-y
-  transform-style translate-x translate-y cursor pointer-events select fill
+  transform-style translate-x translate-y cursor pointer-events select fill ring-w ring-color accent
+  scroll-mt
 `
   .trim()
   .split(/\s+/);

@@ -1,11 +1,21 @@
-import { useDeferredValue, useMemo } from "react";
+import { lazy, Suspense, useDeferredValue, useMemo } from "react";
 import type { Chapter, Day } from "../../course/course";
 import { Page } from "../components/page";
 import { useLearner } from "../features/course/api/progress";
 import { Breadcrumbs } from "../features/course/components/breadcrumbs";
 import { JourneyDayFeedback } from "../features/course/components/feedback/day-feedback";
 import { journeyMeta, MyJourney } from "../features/course/components/journey/my-journey";
+import { ReviewPanelPlaceholder } from "../features/course/components/journey/review-panel";
+import { usePrerendering } from "../lib/prerender";
 import type { RouteHandle } from "../lib/route-handle";
+
+// The review panel's data comes with the review API and its schemas, which the page's first paint
+// and hydration need not wait for.
+const JourneyReview = lazy(() =>
+  import("../features/course/components/journey/journey-review").then((module) => ({
+    default: module.JourneyReview,
+  })),
+);
 
 /**
  * My Journey draws its own layout while the session and the progress load, which the build
@@ -29,9 +39,15 @@ export function Component() {
   // Drawing every chapter, day and task again is the page's largest piece of work. Deferred, it runs
   // in short slices after the answer arrives instead of as one long task that blocks the page.
   const shown = useDeferredValue(journeyLearner);
+  // The build renders the placeholder, and hydration must find it: the panel loads only after.
+  const prerendering = usePrerendering();
+  const reviewPlaceholder = <ReviewPanelPlaceholder />;
   return (
     <Page title={journeyMeta.title} intro={journeyMeta.description} busy={shown === null}>
       <Breadcrumbs items={[{ label: "My Journey" }]} />
+      <div className="mb-10">
+        <Suspense fallback={reviewPlaceholder}>{prerendering ? reviewPlaceholder : <JourneyReview />}</Suspense>
+      </div>
       <MyJourney learner={shown} renderTutorFeedback={renderTutorFeedback} />
     </Page>
   );

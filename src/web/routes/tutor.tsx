@@ -5,7 +5,7 @@ export function Component() {
   return (
     <Page
       title="Tutor Dashboard"
-      intro="Pick a student to see their progress, correct a task's status or reset it all. Day locking does not apply here."
+      intro="Pick a student to see their progress, correct a task's status or reset it all, and see what they struggle with in their review. Day locking does not apply here."
     >
       <TutorDashboard />
     </Page>

@@ -75,14 +75,20 @@ export async function connectApp() {
     vi.stubGlobal("fetch", bridge);
   });
 
-  async function call(path: string, json?: unknown): Promise<Response> {
+  /** A request as the signed-in user's page would send it, with a JSON body if given; fails the test when refused. */
+  async function send(method: string, path: string, json?: unknown): Promise<Response> {
     const response = await bridge(path, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(json ?? {}),
+      method,
+      headers: json === undefined ? undefined : { "content-type": "application/json" },
+      body: json === undefined ? undefined : JSON.stringify(json),
     });
-    if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`);
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
     return response;
+  }
+
+  /** Signs an existing account in through the API, as the sign-in form does: its cookie goes into the jar. */
+  async function signIn(user: Pick<TestUser, "email" | "password">) {
+    await send("POST", "/api/auth/sign-in/email", { email: user.email, password: user.password });
   }
 
   /**
@@ -91,13 +97,13 @@ export async function connectApp() {
    */
   async function signInAs(role: Role, overrides: Partial<TestUser> = {}): Promise<SignedInUser> {
     const details = newUser(overrides);
-    const signedUp = await call("/api/auth/sign-up/email", {
+    const signedUp = await send("POST", "/api/auth/sign-up/email", {
       ...details,
       name: `${details.firstName} ${details.lastName}`,
     });
     const { user } = (await signedUp.json()) as { user: { id: string } };
     if (role !== "Student") await t.db.update(userTable).set({ role }).where(eq(userTable.id, user.id));
-    await call("/api/auth/sign-in/email", { email: details.email, password: details.password });
+    await signIn(details);
     return { ...details, id: user.id, role };
   }
 
@@ -125,12 +131,16 @@ export async function connectApp() {
     get requests(): readonly SeenRequest[] {
       return requests;
     },
+    send,
+    /** GET `path` as the signed-in user's page would, and its JSON. */
+    read: async <T>(path: string): Promise<T> => (await (await send("GET", path)).json()) as T,
+    signIn,
     signInAs,
     signInLearner: (overrides: Partial<TestUser> = {}) => signInAs("Student", overrides),
     createUser,
     /** Signs out through the API: the session ends on the server and its cookie leaves the jar. */
     async signOut() {
-      await call("/api/auth/sign-out");
+      await send("POST", "/api/auth/sign-out", {});
     },
     /**
      * Completes a day as the signed-in learner does, through the API (tests/complete-day.ts): its

@@ -20,6 +20,7 @@ import {
 import { HttpError, notFound, unauthorized } from "../../http/errors";
 import type { FileStorage } from "../../storage/storage";
 import { avatarUrls, removeAvatarFiles } from "../profile/profile.service";
+import type { ReviewService } from "../review/review.service";
 import { type Settings, settingsColumns } from "../settings/settings.service";
 import { assertNotLastAdmin, lockAdminChanges } from "../users/users.service";
 
@@ -75,6 +76,9 @@ export interface AccountExport {
     tutorName: string | null;
   }>;
   contactMessages: Array<{ fullName: string; email: string; message: string; createdAt: Date }>;
+  /** Every review answered, oldest first (the review log), and the review cards it built. */
+  reviewLog: Awaited<ReturnType<ReviewService["exportFor"]>>["reviewLog"];
+  reviewCards: Awaited<ReturnType<ReviewService["exportFor"]>>["reviewCards"];
   sessions: SessionSummary[];
   twoFactorEnabled: boolean;
 }
@@ -91,8 +95,13 @@ const tutor = alias(user, "tutor");
  * The account itself (brief, change 5): its data as a download, its signed-in devices, and its
  * deletion after the password is entered again.
  */
-export function createAccountService(deps: { db: Database; storage: FileStorage; checkPassword: PasswordCheck }) {
-  const { db, storage, checkPassword } = deps;
+export function createAccountService(deps: {
+  db: Database;
+  storage: FileStorage;
+  checkPassword: PasswordCheck;
+  review: Pick<ReviewService, "exportFor">;
+}) {
+  const { db, storage, checkPassword, review } = deps;
 
   /** The account's unexpired sessions, most recently active first. */
   async function sessions(userId: string, currentSessionId: string | null): Promise<SessionSummary[]> {
@@ -151,7 +160,7 @@ export function createAccountService(deps: { db: Database; storage: FileStorage;
 
     async export(userId: string, currentSessionId: string | null): Promise<AccountExport> {
       const exportedAt = new Date();
-      const [[account], progress, answers, feedbackReceived, contactMessages, devices] = await Promise.all([
+      const [[account], progress, answers, feedbackReceived, contactMessages, devices, reviews] = await Promise.all([
         db
           .select({
             id: user.id,
@@ -219,6 +228,7 @@ export function createAccountService(deps: { db: Database; storage: FileStorage;
           .where(eq(contactMessage.userId, userId))
           .orderBy(asc(contactMessage.createdAt), asc(contactMessage.id)),
         sessions(userId, currentSessionId),
+        review.exportFor(userId),
       ]);
       if (!account) throw notFound("This account no longer exists.");
       const completedDays = await db
@@ -230,11 +240,21 @@ export function createAccountService(deps: { db: Database; storage: FileStorage;
         .from(dayCompletion)
         .where(eq(dayCompletion.userId, userId))
         .orderBy(asc(dayCompletion.completedAt), asc(dayCompletion.chapterId), asc(dayCompletion.dayId));
-      const { avatarPath, theme, emailNotifications, twoFactorEnabled, ...profile } = account;
+      const {
+        avatarPath,
+        theme,
+        emailNotifications,
+        twoFactorEnabled,
+        dailyGoalUnit,
+        dailyGoal,
+        timeZone,
+        reminderHour,
+        ...profile
+      } = account;
       return {
         exportedAt,
         profile: { ...profile, avatar: avatarUrls(avatarPath) },
-        settings: { theme, emailNotifications, twoFactorEnabled },
+        settings: { theme, emailNotifications, twoFactorEnabled, dailyGoalUnit, dailyGoal, timeZone, reminderHour },
         progress,
         completedDays,
         answers,
@@ -243,6 +263,8 @@ export function createAccountService(deps: { db: Database; storage: FileStorage;
           tutorName: tutorId ? displayName({ firstName, lastName, nickname }) : null,
         })),
         contactMessages,
+        reviewLog: reviews.reviewLog,
+        reviewCards: reviews.reviewCards,
         sessions: devices,
         twoFactorEnabled,
       };
@@ -251,7 +273,7 @@ export function createAccountService(deps: { db: Database; storage: FileStorage;
     /**
      * Deletes the account once its password is confirmed. The user row goes in one transaction, and
      * the foreign keys take with it its sessions, its credential, its two-factor secret, its
-     * progress, its answers, the feedback it received and the contact messages it sent; feedback it
+     * progress, its answers, its review log, cards and reminders, the feedback it received and the contact messages it sent; feedback it
      * wrote as a tutor stays, without its author. The transaction holds the lock role changes take,
      * so the last Admin can neither be deleted nor be demoted while their deletion runs. The
      * avatar's stored files (rows of stored_file, or a file not yet moved in from the old uploads

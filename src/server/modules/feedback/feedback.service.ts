@@ -6,7 +6,9 @@ import type { Chapter } from "../../../course/course";
 import { FEEDBACK_MAX_LENGTH } from "../../../course/feedback";
 import type { Database } from "../../db/client";
 import { tutorFeedback, user } from "../../db/schema";
+import { badRequest } from "../../http/errors";
 import { findCourseDay } from "../progress/progress.service";
+import type { ReviewService } from "../review/review.service";
 import { requireAccount, unlessUserVanished } from "../users/users.service";
 
 /** The newest feedback a learner is shown; older feedback stays stored. */
@@ -29,6 +31,8 @@ export const feedbackInputSchema = z
       .trim()
       .min(1, "Feedback cannot be empty")
       .max(FEEDBACK_MAX_LENGTH, `Feedback must be at most ${FEEDBACK_MAX_LENGTH} characters.`),
+    /** A phrase of the day to pin into the learner's review with the note (review.service.ts, pin). */
+    pinPhraseId: idField("Phrase id").optional(),
   })
   .strict();
 
@@ -48,7 +52,11 @@ export interface FeedbackRecord {
 const tutor = alias(user, "tutor");
 
 /** Tutor feedback (brief, change 1): stored for the learner the tutor chose, read by that learner only. */
-export function createFeedbackService(db: Database, course: readonly Chapter[]) {
+export function createFeedbackService(
+  db: Database,
+  course: readonly Chapter[],
+  review: Pick<ReviewService, "hasPhrase" | "pin">,
+) {
   async function tutorNameOf(tutorId: string): Promise<string | null> {
     const [row] = await db
       .select({ firstName: user.firstName, lastName: user.lastName, nickname: user.nickname })
@@ -58,8 +66,13 @@ export function createFeedbackService(db: Database, course: readonly Chapter[]) 
   }
 
   return {
+    /** Stores the note and, when it names a phrase of the day, pins that phrase into the learner's review. */
     async submit(tutorId: string, input: FeedbackInput): Promise<FeedbackRecord> {
-      findCourseDay(course, input.chapterId, input.dayId);
+      const { day } = findCourseDay(course, input.chapterId, input.dayId);
+      const pin = input.pinPhraseId
+        ? { chapterId: input.chapterId, dayId: input.dayId, phraseId: input.pinPhraseId }
+        : undefined;
+      if (pin && !review.hasPhrase(pin)) throw badRequest(`Day ${day.number} has no phrase "${pin.phraseId}" to pin.`);
       await requireAccount(db, input.studentId);
       const [row] = await unlessUserVanished(() =>
         db
@@ -74,6 +87,7 @@ export function createFeedbackService(db: Database, course: readonly Chapter[]) 
           .returning(),
       );
       const stored = row!;
+      if (pin) await review.pin(tutorId, input.studentId, pin);
       return {
         id: stored.id,
         chapterId: stored.chapterId,

@@ -5,6 +5,9 @@ import { user as userTable } from "../../db/schema";
 
 const t = await createTestApp();
 
+/** The review settings of a new account (src/course/review-rules.ts), which these tests leave alone. */
+const REVIEW_DEFAULTS = { dailyGoalUnit: "reviews", dailyGoal: 20, timeZone: "Asia/Kuala_Lumpur", reminderHour: 19 };
+
 async function rowOf(email: string) {
   const [row] = await t.db
     .select({
@@ -33,7 +36,7 @@ describe("GET /api/settings", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
     expect(await response.json()).toEqual({
-      settings: { theme: "light", emailNotifications: true, twoFactorEnabled: false },
+      settings: { theme: "light", emailNotifications: true, twoFactorEnabled: false, ...REVIEW_DEFAULTS },
     });
   });
 });
@@ -44,19 +47,21 @@ describe("PATCH /api/settings", () => {
     const dark = await patch(cookie, { theme: "dark" });
     expect(dark.status).toBe(200);
     expect(await dark.json()).toEqual({
-      settings: { theme: "dark", emailNotifications: true, twoFactorEnabled: false },
+      settings: { theme: "dark", emailNotifications: true, twoFactorEnabled: false, ...REVIEW_DEFAULTS },
     });
     const quiet = await patch(cookie, { emailNotifications: false });
     expect((await quiet.json()).settings).toEqual({
       theme: "dark",
       emailNotifications: false,
       twoFactorEnabled: false,
+      ...REVIEW_DEFAULTS,
     });
     const both = await patch(cookie, { theme: "system", emailNotifications: true });
     expect((await both.json()).settings).toEqual({
       theme: "system",
       emailNotifications: true,
       twoFactorEnabled: false,
+      ...REVIEW_DEFAULTS,
     });
     expect(await rowOf(user.email)).toMatchObject({ theme: "system", emailNotifications: true });
     // The next visit reads them back.
@@ -69,7 +74,12 @@ describe("PATCH /api/settings", () => {
     const before = await rowOf(user.email);
     const same = await patch(cookie, { theme: "dark", emailNotifications: true });
     expect(same.status).toBe(200);
-    expect((await same.json()).settings).toEqual({ theme: "dark", emailNotifications: true, twoFactorEnabled: false });
+    expect((await same.json()).settings).toEqual({
+      theme: "dark",
+      emailNotifications: true,
+      twoFactorEnabled: false,
+      ...REVIEW_DEFAULTS,
+    });
     expect(await rowOf(user.email)).toEqual(before);
   });
 

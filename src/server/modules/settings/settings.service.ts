@@ -1,5 +1,12 @@
 import { and, eq, ne, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
+import {
+  DAILY_GOAL_UNITS,
+  type DailyGoalUnit,
+  DEFAULT_DAILY_GOAL,
+  isTimeZone,
+  MAX_DAILY_GOAL,
+} from "../../../course/review-rules";
 import type { Database } from "../../db/client";
 import { THEMES, type Theme, user } from "../../db/schema";
 import { notFound } from "../../http/errors";
@@ -10,16 +17,43 @@ export interface Settings {
   emailNotifications: boolean;
   /** Turned on and off through Better Auth's /api/auth/two-factor/* endpoints, with the password. */
   twoFactorEnabled: boolean;
+  /** The daily review goal: `dailyGoal` reviews, or minutes. */
+  dailyGoalUnit: DailyGoalUnit;
+  dailyGoal: number;
+  /** Where the learner's days begin and end (an IANA name such as Asia/Kuala_Lumpur). */
+  timeZone: string;
+  /** The local hour (0-23) of the daily review reminder. */
+  reminderHour: number;
 }
 
-const SETTABLE = '"theme" and "emailNotifications"';
+const SETTABLE = '"theme", "emailNotifications", "dailyGoalUnit", "dailyGoal", "timeZone" and "reminderHour"';
 
-/** What PATCH /api/settings accepts: either setting or both, and nothing else. */
+/** What PATCH /api/settings accepts: any of the settings, and nothing else. */
 export const settingsUpdateSchema = z
   .object(
     {
       theme: z.enum(THEMES, { error: 'Theme must be "light", "dark" or "system".' }).optional(),
       emailNotifications: z.boolean({ error: "Email notifications must be true or false." }).optional(),
+      dailyGoalUnit: z
+        .enum(DAILY_GOAL_UNITS, { error: 'The daily goal is counted in "reviews" or "minutes".' })
+        .optional(),
+      dailyGoal: z
+        .number({ error: "The daily goal must be a number." })
+        .int("The daily goal must be a whole number.")
+        .min(1, "The daily goal must be at least 1.")
+        .max(MAX_DAILY_GOAL, `The daily goal can be at most ${MAX_DAILY_GOAL}.`)
+        .optional(),
+      timeZone: z
+        .string({ error: "The time zone must be a name such as Asia/Kuala_Lumpur." })
+        .max(64, "The time zone must be a name such as Asia/Kuala_Lumpur.")
+        .refine(isTimeZone, "The time zone must be a name such as Asia/Kuala_Lumpur.")
+        .optional(),
+      reminderHour: z
+        .number({ error: "The reminder hour must be a number from 0 to 23." })
+        .int("The reminder hour must be a whole hour from 0 to 23.")
+        .min(0, "The reminder hour must be from 0 to 23.")
+        .max(23, "The reminder hour must be from 0 to 23.")
+        .optional(),
     },
     {
       error: (issue) => {
@@ -33,7 +67,7 @@ export const settingsUpdateSchema = z
     },
   )
   .strict()
-  .refine((changes) => changes.theme !== undefined || changes.emailNotifications !== undefined, {
+  .refine((changes) => Object.values(changes).some((value) => value !== undefined), {
     message: `Send at least one setting to change: ${SETTABLE}.`,
   });
 
@@ -43,6 +77,10 @@ export const settingsColumns = {
   theme: user.theme,
   emailNotifications: user.emailNotifications,
   twoFactorEnabled: user.twoFactorEnabled,
+  dailyGoalUnit: user.dailyGoalUnit,
+  dailyGoal: user.dailyGoal,
+  timeZone: user.timeZone,
+  reminderHour: user.reminderHour,
 };
 
 /** The theme and notification preferences of an account (brief, change 5), stored on its user row. */
@@ -57,11 +95,20 @@ export function createSettingsService(db: Database) {
     get,
 
     /** Writes only when a value differs from the stored one, so an unchanged PATCH touches nothing. */
-    async update(userId: string, changes: SettingsUpdate): Promise<Settings> {
+    /**
+     * A goal unit that changes without an amount takes that unit's default amount (20 reviews, 10
+     * minutes); the unit it already has keeps its amount.
+     */
+    async update(userId: string, requested: SettingsUpdate): Promise<Settings> {
+      const changes = { ...requested };
+      if (changes.dailyGoalUnit !== undefined && changes.dailyGoal === undefined) {
+        const current = await get(userId);
+        if (current.dailyGoalUnit !== changes.dailyGoalUnit)
+          changes.dailyGoal = DEFAULT_DAILY_GOAL[changes.dailyGoalUnit];
+      }
       const differs: SQL[] = [];
-      if (changes.theme !== undefined) differs.push(ne(user.theme, changes.theme));
-      if (changes.emailNotifications !== undefined) {
-        differs.push(ne(user.emailNotifications, changes.emailNotifications));
+      for (const [name, value] of Object.entries(changes)) {
+        if (value !== undefined) differs.push(ne(settingsColumns[name as keyof SettingsUpdate], value as never));
       }
       const [row] = await db
         .update(user)

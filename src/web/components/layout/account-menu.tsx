@@ -30,9 +30,11 @@ export function AccountMenu({ profile, reachedBy = "pointer" }: { profile: Profi
   const navigate = useNavigate();
   const trigger = useRef<HTMLButtonElement>(null);
 
-  // The button the user focused was the plain one this menu replaced: keep the focus on its place.
+  // The button the user focused was the plain one this menu replaced: keep the focus on its place,
+  // unless the user has moved on while the menu loaded (focus is then somewhere else, not lost).
   useEffect(() => {
-    if (reachedBy === "focus") trigger.current?.focus();
+    const focusLost = document.activeElement === null || document.activeElement === document.body;
+    if (reachedBy === "focus" && focusLost) trigger.current?.focus();
   }, [reachedBy]);
 
   async function signOut() {

@@ -1,13 +1,22 @@
 import { Menu, X } from "lucide-react";
-import { useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import { NavLink, useLocation } from "react-router";
 import { paths } from "../../config/paths";
 import { cn } from "../../lib/cn";
 import { buttonVariants } from "../ui/button";
 
+// Loaded only for signed-in visitors: the due count brings the review API, which visitors never ask.
+const ReviewDueBadge = lazy(() => import("./review-due").then((module) => ({ default: module.ReviewDueBadge })));
+const ReviewDueOnMenu = lazy(() => import("./review-due").then((module) => ({ default: module.ReviewDueOnMenu })));
+
+/**
+ * Review is offered to visitors too, as My Journey is: its page invites them to sign up, and the
+ * links stay those of the prerendered HTML whoever turns out to be signed in.
+ */
 const links = [
   { to: paths.about, label: "About" },
   { to: paths.progress, label: "My Journey" },
+  { to: paths.review, label: "Review" },
   { to: paths.contact, label: "Contact" },
 ] as const;
 
@@ -17,11 +26,16 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
     isActive && "text-foreground underline decoration-primary decoration-2 underline-offset-8",
   );
 
-function NavLinks() {
+function NavLinks({ signedIn }: { signedIn: boolean }) {
   return links.map((link) => (
     <li key={link.to}>
       <NavLink to={link.to} className={linkClass}>
         {link.label}
+        {link.to === paths.review && signedIn && (
+          <Suspense fallback={null}>
+            <ReviewDueBadge />
+          </Suspense>
+        )}
       </NavLink>
     </li>
   ));
@@ -31,8 +45,9 @@ function NavLinks() {
  * Links inline from the md breakpoint; below it a native disclosure (<details>) shows them as a panel
  * under the header, so the header fits 360 px. It needs no JavaScript, so the menu works on a
  * prerendered page before the app has started, and no menu library joins the first page load.
+ * For a signed-in user the Review link carries the number of cards due, on the menu button too.
  */
-export function MainNav() {
+export function MainNav({ signedIn }: { signedIn: boolean }) {
   const menu = useRef<HTMLDetailsElement>(null);
   const { pathname } = useLocation();
 
@@ -44,7 +59,7 @@ export function MainNav() {
   return (
     <nav aria-label="Main" className="md:flex-1">
       <ul className="hidden items-center gap-1 md:flex">
-        <NavLinks />
+        <NavLinks signedIn={signedIn} />
       </ul>
       <details
         ref={menu}
@@ -57,14 +72,19 @@ export function MainNav() {
           aria-label="Menu"
           className={cn(
             buttonVariants({ variant: "ghost", size: "icon" }),
-            "cursor-pointer list-none [&::-webkit-details-marker]:hidden",
+            "relative cursor-pointer list-none [&::-webkit-details-marker]:hidden",
           )}
         >
           <Menu aria-hidden="true" className="group-open:hidden" />
           <X aria-hidden="true" className="hidden group-open:block" />
+          {signedIn && (
+            <Suspense fallback={null}>
+              <ReviewDueOnMenu />
+            </Suspense>
+          )}
         </summary>
         <ul className="absolute inset-x-0 top-16 border-b bg-background px-4 py-2 shadow-sm">
-          <NavLinks />
+          <NavLinks signedIn={signedIn} />
         </ul>
       </details>
     </nav>

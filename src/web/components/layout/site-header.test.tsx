@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Profile } from "../../lib/profile";
 import { makeProfile, stubApi } from "../../testing/fake-api";
@@ -63,6 +63,41 @@ describe("site header", () => {
     const { menu } = await openAccountMenu("Siti Nurhaliza");
     expect(within(menu).getByRole("menuitem", { name: "Admin" })).toHaveAttribute("href", "/admin");
     expect(within(menu).getByRole("menuitem", { name: "Tutor" })).toHaveAttribute("href", "/tutor");
+  });
+
+  it("keeps focus on the account button when the menu loads after the button was focused", async () => {
+    signIn(makeProfile());
+    renderApp("/");
+    const plain = await screen.findByRole("button", { name: "Account menu for Siti Nurhaliza" });
+    act(() => plain.focus());
+    // The menu's own button (Radix marks it with its state) takes the plain one's place, and the focus.
+    await waitFor(() =>
+      expect(screen.getByRole("button", { name: "Account menu for Siti Nurhaliza" })).toHaveAttribute(
+        "data-state",
+        "closed",
+      ),
+    );
+    expect(screen.getByRole("button", { name: "Account menu for Siti Nurhaliza" })).toHaveFocus();
+  });
+
+  it("leaves focus where the user moved it while the account menu loaded", async () => {
+    signIn(makeProfile());
+    renderApp("/");
+    const plain = await screen.findByRole("button", { name: "Account menu for Siti Nurhaliza" });
+    const contact = within(screen.getByRole("navigation", { name: "Main" })).getAllByRole("link", {
+      name: "Contact",
+    })[0]!;
+    act(() => {
+      plain.focus();
+      contact.focus();
+    });
+    await waitFor(() =>
+      expect(screen.getByRole("button", { name: "Account menu for Siti Nurhaliza" })).toHaveAttribute(
+        "data-state",
+        "closed",
+      ),
+    );
+    expect(contact).toHaveFocus();
   });
 
   it("logs out to the landing page and forgets the profile", async () => {

@@ -40,7 +40,7 @@ export function SiteHeader() {
           <img src="/logo.svg" alt="" width={32} height={32} className="size-8" />
           {site.name}
         </Link>
-        <MainNav />
+        <MainNav signedIn={!signedOutView && profile != null} />
         <div className="ml-auto flex items-center">
           {signedOutView ? (
             getStarted

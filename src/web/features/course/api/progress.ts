@@ -7,6 +7,7 @@ import { api } from "../../../lib/api";
 import { useProfile } from "../../../lib/profile";
 import { sessionQuery } from "../../../lib/session";
 import { toast } from "../../../lib/toast";
+import { reviewSummaryQueryKey } from "../../review/api/keys";
 
 const NO_PROGRESS: ProgressMap = {};
 const NO_COMPLETED_DAYS: CompletedDays = [];
@@ -107,14 +108,19 @@ export function saveTaskStatus({ chapterId, dayId, taskId }: TaskRef, status: Ex
 
 /**
  * Records a task of the viewer's own progress. On success the cached progress becomes the server's
- * answer; on failure the spec's "Progress Update Failed" toast shows and nothing changes locally.
+ * answer and the review summary is read again; on failure the spec's "Progress Update Failed" toast
+ * shows and nothing changes locally.
  */
 export function useSaveTask() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ status, ...task }: TaskRef & { status: Exclude<TaskStatus, "not-started"> }) =>
       saveTaskStatus(task, status),
-    onSuccess: (answer) => queryClient.setQueryData(progressQueryKey, learnerProgressOf(answer)),
+    onSuccess: (answer) => {
+      queryClient.setQueryData(progressQueryKey, learnerProgressOf(answer));
+      // Starting a day's phrase cards or practice adds its phrases to the review deck.
+      void queryClient.invalidateQueries({ queryKey: reviewSummaryQueryKey });
+    },
     onError: (error) => {
       console.error("Could not save progress", error);
       toast({ title: "Progress Update Failed", description: "Could not save your progress.", variant: "destructive" });

@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
+import type { DailyGoalUnit } from "../../../../course/review-rules";
 import { ApiError, api } from "../../../lib/api";
 import { sessionQuery } from "../../../lib/session";
 import { getTheme, setTheme, type Theme } from "../../../lib/theme";
@@ -9,9 +10,16 @@ export interface Settings {
   theme: Theme;
   emailNotifications: boolean;
   twoFactorEnabled: boolean;
+  /** The daily review goal: `dailyGoal` reviews, or minutes. */
+  dailyGoalUnit: DailyGoalUnit;
+  dailyGoal: number;
+  /** Where the account's days begin and end, and its reminder hour is counted (an IANA name). */
+  timeZone: string;
+  /** The local hour (0-23) of the daily review reminder email. */
+  reminderHour: number;
 }
 
-export type SettingsChanges = Partial<Pick<Settings, "theme" | "emailNotifications">>;
+export type SettingsChanges = Partial<Omit<Settings, "twoFactorEnabled">>;
 
 interface SettingsResponse {
   settings: Settings;

@@ -67,7 +67,16 @@ const error = (status: number, code: string, message: string) => json(status, { 
  */
 function fakeAccountApi(settings: Partial<Settings> = {}) {
   const store = {
-    settings: { theme: "light", emailNotifications: true, twoFactorEnabled: false, ...settings } as Settings,
+    settings: {
+      theme: "light",
+      emailNotifications: true,
+      twoFactorEnabled: false,
+      dailyGoalUnit: "reviews",
+      dailyGoal: 20,
+      timeZone: "Asia/Kuala_Lumpur",
+      reminderHour: 19,
+      ...settings,
+    } as Settings,
     sessions: makeSessions(),
     exported: { profile: { email: "siti@example.com" }, progress: {} },
     fail: { patch: false, export: false, revoke: false },
@@ -184,7 +193,15 @@ describe("settings page", { timeout: 20_000 }, () => {
     await openSettings();
     expect(screen.getAllByRole("heading", { level: 1 })).toHaveLength(1);
     const sections = screen.getAllByRole("heading", { level: 2 }).map((heading) => heading.textContent);
-    expect(sections).toEqual(["Theme", "Notifications", "Your data", "Sessions", "Two-factor sign-in", "Danger zone"]);
+    expect(sections).toEqual([
+      "Theme",
+      "Notifications",
+      "Daily review",
+      "Your data",
+      "Sessions",
+      "Two-factor sign-in",
+      "Danger zone",
+    ]);
     await waitFor(() => expect(document.title).toBe("Settings · Jalan"));
   });
 });

@@ -1,5 +1,6 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card";
 import { useSettings } from "../api/settings";
+import { DailyReviewSettings } from "./daily-review-settings";
 import { DataExport } from "./data-export";
 import { DeleteAccountDialog } from "./delete-account-dialog";
 import { NotificationSettings } from "./notification-settings";
@@ -13,6 +14,7 @@ export function SettingsPage() {
     <div className="grid gap-6">
       <ThemeSettings />
       <NotificationSettings />
+      <DailyReviewSettings />
       <DataExport />
       <SessionsList />
       {settings.data && <TwoFactorSettings enabled={settings.data.twoFactorEnabled} />}

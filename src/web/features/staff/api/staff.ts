@@ -7,6 +7,7 @@ import type { Role } from "../../../../course/roles";
 import type { UserPage, UserSummary } from "../../../../course/users";
 import { api, describeError } from "../../../lib/api";
 import { toast } from "../../../lib/toast";
+import { struggleReportQuery } from "../../review/api/review";
 
 export type { UserPage, UserSummary };
 
@@ -129,13 +130,30 @@ export interface FeedbackInput {
   chapterId: string;
   dayId: string;
   feedback: string;
+  /** A phrase of the day to pin into the learner's review with the note; `malay` is for the toast. */
+  pin?: { phraseId: string; malay: string };
 }
 
-/** POST /api/feedback (Tutor and Admin): stored for the chosen learner, from the signed-in tutor. */
+/**
+ * POST /api/feedback (Tutor and Admin): stored for the chosen learner, from the signed-in tutor. A
+ * pinned phrase goes as pinPhraseId, and the learner's struggle report is read again before the
+ * mutation settles, so it shows the phrase pinned.
+ */
 export function useSubmitFeedback() {
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: FeedbackInput) => api<{ feedback: Feedback }>("/api/feedback", { method: "POST", body: input }),
-    onSuccess: () => toast({ title: "Feedback has been submitted." }),
+    mutationFn: ({ pin, ...note }: FeedbackInput) =>
+      api<{ feedback: Feedback }>("/api/feedback", {
+        method: "POST",
+        body: pin ? { ...note, pinPhraseId: pin.phraseId } : note,
+      }),
+    onSuccess: (_result, { studentId, pin }) => {
+      toast({
+        title: "Feedback has been submitted.",
+        description: pin ? `“${pin.malay}” is pinned to their review.` : undefined,
+      });
+      if (pin) return queryClient.invalidateQueries({ queryKey: struggleReportQuery(studentId).queryKey });
+    },
     onError: (error) =>
       toast({
         title: "Error submitting feedback",

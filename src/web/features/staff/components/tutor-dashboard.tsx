@@ -1,19 +1,26 @@
 import { UserRound } from "lucide-react";
 import { useState } from "react";
-import { Button } from "../../../components/ui/button";
 import { type UserSummary, useUserProgress } from "../api/staff";
+import { LearnerStruggles } from "./learner-struggles";
+import { LoadFailed } from "./load-failed";
 import { ProgressGrid } from "./progress-grid";
 import { ResetProgressDialog } from "./reset-progress-dialog";
 import { UserPicker, userName } from "./user-picker";
 
-/** The Tutor Dashboard: pick any user, see and correct their progress, or reset it. */
+/**
+ * The Tutor Dashboard: pick any user, see and correct their progress, or reset it; below the
+ * progress, what they struggle with in their review.
+ */
 export function TutorDashboard() {
   const [student, setStudent] = useState<UserSummary | null>(null);
   return (
     <div className="grid gap-8">
       <UserPicker value={student} onChange={setStudent} className="max-w-xl" />
       {student ? (
-        <StudentProgress key={student.id} student={student} />
+        <div key={student.id} className="grid gap-12">
+          <StudentProgress student={student} />
+          <LearnerStruggles learner={student} headingLevel={2} />
+        </div>
       ) : (
         <section
           aria-labelledby="no-user-selected"
@@ -42,12 +49,7 @@ function StudentProgress({ student }: { student: UserSummary }) {
         <ResetProgressDialog user={student} />
       </div>
       {progress.isError && !progress.isFetching ? (
-        <div className="grid justify-items-start gap-3 rounded-lg border border-destructive/40 p-4">
-          <p>The progress of {name} could not be loaded.</p>
-          <Button variant="outline" size="sm" onClick={() => progress.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadFailed what={`The progress of ${name}`} onRetry={() => void progress.refetch()} />
       ) : progress.data && !progress.isError ? (
         <ProgressGrid userId={student.id} progress={progress.data} />
       ) : (

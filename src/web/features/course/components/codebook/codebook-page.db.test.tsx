@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { type Mission, sectionLines, storySections } from "../../../../../course/course";
+import { REVIEW_SKILLS } from "../../../../../course/review-rules";
 import { mediaUrl } from "../../../../lib/media";
 import { connectApp } from "../../../../testing/app-in-process";
 import { renderApp } from "../../../../testing/render-app";
@@ -226,6 +227,23 @@ describe("day 1's Codebook", () => {
     expect(within(practice).queryByText("Flip every card to unlock the practice.")).not.toBeInTheDocument();
     expect(within(practice).getByRole("group", { name: PRACTICE.items[0]!.prompt })).toBeInTheDocument();
     expect((await storedTasks(app, learner.id, "chapter-1", "day-1"))[CARDS.task.id]).toBe("completed");
+  });
+
+  it("puts the day's phrases in the review once its cards are flipped: the header's count says so at once", async () => {
+    await signInWithProgress(app, day1Done(LISTEN, NOTES));
+    await openDayPage(CODEBOOK);
+    const nav = screen.getByRole("navigation", { name: "Main" });
+    // Nothing met yet: the Review link carries no count.
+    await waitFor(() =>
+      expect(
+        app.requests.filter((request) => request.path.startsWith("/api/review/summary")).map((r) => r.status),
+      ).toContain(200),
+    );
+    expect(within(nav).queryAllByRole("link", { name: /cards? due/ })).toHaveLength(0);
+
+    for (const button of flipButtons()) fireEvent.click(button);
+    const due = `Review, ${PHRASES.length * REVIEW_SKILLS.length} cards due`;
+    expect(await within(nav).findAllByRole("link", { name: due })).toHaveLength(2);
   });
 
   it("shows a phrase's Malay and its note on the back of its card, and plays its audio from there", async () => {

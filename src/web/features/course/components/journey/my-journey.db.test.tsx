@@ -50,7 +50,9 @@ describe("My Journey", () => {
     const crumbs = screen.getByRole("navigation", { name: "Breadcrumb" });
     expect(within(crumbs).getByText("My Journey")).toHaveAttribute("aria-current", "page");
 
+    // The review panel first, then the chapters.
     expect(screen.getAllByRole("heading", { level: 2 }).map((heading) => heading.textContent)).toEqual([
+      "Review",
       "Chapter 1: Fixture Chapter",
       "Chapter 2: Second Fixture Chapter",
     ]);

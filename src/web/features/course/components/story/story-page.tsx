@@ -1,7 +1,7 @@
 import { ArrowRight, BookOpen, Users } from "lucide-react";
-import { memo, type ReactNode, useId } from "react";
+import { lazy, memo, type ReactNode, Suspense, useId } from "react";
 import { Link, useNavigate } from "react-router";
-import type { Story, StoryBlock } from "../../../../../course/course";
+import type { PracticeSet, Story, StoryBlock } from "../../../../../course/course";
 import { dayAfter, storySections } from "../../../../../course/course";
 import { taskStatus } from "../../../../../course/progress-rules";
 import { Page } from "../../../../components/page";
@@ -19,10 +19,17 @@ import { CompleteTaskButton } from "./complete-task-button";
 import { type StoryPlayer, StoryPlayerControls, useStoryPlayer } from "./story-player";
 import { StorySectionView } from "./story-section";
 
+/** Review's code loads only for a signed-in learner on a review day. */
+const HardestPhrasesWarmUp = lazy(() =>
+  import("../../../review/components/hardest-phrases-warm-up").then((module) => ({
+    default: module.HardestPhrasesWarmUp,
+  })),
+);
+
 /**
  * A day's first page (/chapter-1/day-1): its story's blocks in order (sections with their
- * completion buttons, culture notes, a review day's quiz). Opening it signed in with nothing
- * recorded for the day marks the day as started.
+ * completion buttons, culture notes, a review day's quiz with its warm-up). Opening it signed in
+ * with nothing recorded for the day marks the day as started.
  * Memoized: it draws again only when the day or the learner changes.
  */
 export const StoryPage = memo(function StoryPage({ open }: { open: OpenDay }) {
@@ -105,12 +112,25 @@ function StoryBlockView({
       return <CultureNoteCard note={block} />;
     case "practice":
       return (
-        <PracticeSection title={block.title} description={block.description}>
-          <PracticeMission open={open} practice={block} onPlay={player.stop} />
-        </PracticeSection>
+        <>
+          {isReviewQuiz(block) && open.learner.signedIn && (
+            <Suspense fallback={null}>
+              <HardestPhrasesWarmUp chapterId={chapter.id} onPlay={player.stop} />
+            </Suspense>
+          )}
+          <PracticeSection title={block.title} description={block.description}>
+            <PracticeMission open={open} practice={block} onPlay={player.stop} />
+          </PracticeSection>
+        </>
       );
   }
 }
+
+/**
+ * A review day's quiz: task ids name the part of the day they belong to (content-schema.ts), and
+ * the quiz is the day's "review" part. A signed-in learner warms up on their hardest phrases first.
+ */
+const isReviewQuiz = (block: PracticeSet) => block.task.id.startsWith("review:");
 
 /** A practice set in the flow of a story page (a review day's quiz): its heading, what to do, the set. */
 function PracticeSection({

@@ -1,14 +1,18 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { CircleCheck, CircleDashed, CircleDot, LoaderCircle, type LucideIcon } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
+import { findDay } from "../../../../../course/course";
 import { FEEDBACK_MAX_LENGTH } from "../../../../../course/feedback";
 import { taskStatus } from "../../../../../course/progress-rules";
 import type { TaskStatus } from "../../../../../course/progress-status";
 import { Button } from "../../../../components/ui/button";
 import { TextareaField } from "../../../../components/ui/field";
+import { Label } from "../../../../components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../../../components/ui/select";
 import { describeError } from "../../../../lib/api";
 import { cn } from "../../../../lib/cn";
 import { toast } from "../../../../lib/toast";
+import { COURSE } from "../../../course/course-data";
 import {
   setUserTaskStatus,
   type UserSummary,
@@ -16,9 +20,8 @@ import {
   useSubmitFeedback,
   useUserProgress,
 } from "../../api/staff";
+import { LearnerStruggles } from "../learner-struggles";
 import { UserPicker, userName } from "../user-picker";
-
-/** The longest feedback a tutor can write; the server refuses longer. */
 
 /** A task the live session practises, as the tutor sees it. */
 export interface LiveSessionTask {
@@ -32,8 +35,9 @@ function chooseStudentToast() {
 
 /**
  * What a tutor (or admin) does during a day's live session (spec sections 4 and 6): choose the
- * learner, mark the session's tasks complete for them, and leave feedback on the day. Everything is
- * recorded for the chosen learner, never for the tutor; the server checks the role again.
+ * learner, mark the session's tasks complete for them, see what they struggle with in their review,
+ * and leave feedback on the day, pinning one of its phrases to their review if they like. Everything
+ * is recorded for the chosen learner, never for the tutor; the server checks the role again.
  */
 export function LiveSessionControls({
   chapterId,
@@ -55,6 +59,7 @@ export function LiveSessionControls({
       </header>
       <UserPicker value={student} onChange={setStudent} label="Student" className="max-w-xl" />
       <StudentTasks student={student} chapterId={chapterId} dayId={dayId} tasks={tasks} />
+      {student && <LearnerStruggles key={student.id} learner={student} headingLevel={3} />}
       <FeedbackForm student={student} chapterId={chapterId} dayId={dayId} />
     </div>
   );
@@ -151,7 +156,13 @@ function StudentTasks({
   );
 }
 
-/** Feedback on this day for the chosen learner; they read it on their day page and on My Journey. */
+/** The select's value for "no phrase": Radix Select keeps the empty string for "nothing chosen". */
+const NO_PIN = "none";
+
+/**
+ * Feedback on this day for the chosen learner; they read it on their day page and on My Journey.
+ * A phrase of the day's vocabulary can go with it, pinned to the front of their next review.
+ */
 function FeedbackForm({
   student,
   chapterId,
@@ -162,7 +173,10 @@ function FeedbackForm({
   dayId: string;
 }) {
   const [text, setText] = useState("");
+  const [pinId, setPinId] = useState(NO_PIN);
   const submit = useSubmitFeedback();
+  const selectId = useId();
+  const phrases = findDay(COURSE, chapterId, dayId)?.day.vocabulary ?? [];
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -174,7 +188,22 @@ function FeedbackForm({
       chooseStudentToast();
       return;
     }
-    submit.mutate({ studentId: student.id, chapterId, dayId, feedback: text.trim() }, { onSuccess: () => setText("") });
+    const phrase = phrases.find((each) => each.id === pinId);
+    submit.mutate(
+      {
+        studentId: student.id,
+        chapterId,
+        dayId,
+        feedback: text.trim(),
+        pin: phrase && { phraseId: phrase.id, malay: phrase.malay },
+      },
+      {
+        onSuccess: () => {
+          setText("");
+          setPinId(NO_PIN);
+        },
+      },
+    );
   }
 
   return (
@@ -188,6 +217,30 @@ function FeedbackForm({
         onChange={(event) => setText(event.target.value)}
         hint={`${student ? `For ${userName(student)}. ` : ""}${text.length} / ${FEEDBACK_MAX_LENGTH} characters`}
       />
+      {phrases.length > 0 && (
+        <div className="grid gap-2">
+          <Label htmlFor={selectId}>Pin a phrase to their review</Label>
+          <Select value={pinId} onValueChange={setPinId}>
+            <SelectTrigger id={selectId} aria-describedby={`${selectId}-hint`} className="max-w-md">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={NO_PIN}>No phrase</SelectItem>
+              {phrases.map((phrase) => (
+                <SelectItem key={phrase.id} value={phrase.id}>
+                  <span>
+                    <span lang="ms">{phrase.malay}</span>{" "}
+                    <span className="text-muted-foreground">({phrase.english})</span>
+                  </span>
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+          <p id={`${selectId}-hint`} className="text-sm text-muted-foreground">
+            Optional: sent with the feedback, the phrase comes first in their next review.
+          </p>
+        </div>
+      )}
       <div>
         <Button type="submit" disabled={submit.isPending} aria-busy={submit.isPending || undefined}>
           {submit.isPending && <LoaderCircle aria-hidden className="animate-spin" />}

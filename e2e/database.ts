@@ -1,0 +1,56 @@
+import pg from "pg";
+import { runningEmbeddedPostgres } from "../src/server/db/embedded";
+
+/** Runs `work` in a transaction on the embedded PostgreSQL of the server under test (E2E_DATA_DIR). */
+async function inTransaction(work: (client: pg.Client) => Promise<void>): Promise<void> {
+  const url = await runningEmbeddedPostgres(process.env.E2E_DATA_DIR!);
+  if (!url) throw new Error("The server under test is not running on E2E_DATA_DIR.");
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("begin");
+    await work(client);
+    await client.query("commit");
+  } catch (error) {
+    await client.query("rollback");
+    throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Gives an account a role, as `npm run user -- role` does; it applies from the account's next request. */
+export async function setRole(email: string, role: "Student" | "Tutor" | "Admin"): Promise<void> {
+  await inTransaction(async (client) => {
+    const updated = await client.query(`update "user" set role = $2 where email = $1`, [email, role]);
+    if (updated.rowCount !== 1) throw new Error(`No account ${email}.`);
+  });
+}
+
+/**
+ * Moves one learner's clock forward by `ms`: every time the server stored for them (progress,
+ * answers, completed days, review cards and log) moves back by as much, which to the server is the
+ * same as that much time having passed. Reads the embedded PostgreSQL of the server under test
+ * (playwright.config.ts's DATA_DIR), as e2e/outbox.ts does. Nothing else of the server changes.
+ */
+export async function moveLearnerClock(email: string, ms: number): Promise<void> {
+  const by = `${ms} milliseconds`;
+  await inTransaction(async (client) => {
+    const { rows } = await client.query<{ id: string }>(`select id from "user" where email = $1`, [email]);
+    const userId = rows[0]?.id;
+    if (!userId) throw new Error(`No account ${email}.`);
+    const shift = async (table: string, columns: string[]) => {
+      const set = columns.map((column) => `${column} = ${column} - $2::interval`).join(", ");
+      await client.query(`update ${table} set ${set} where user_id = $1`, [userId, by]);
+    };
+    await shift("task_progress", ["updated_at"]);
+    await shift("answer", ["answered_at"]);
+    await shift("day_completion", ["completed_at"]);
+    await shift("review_card", ["met_at", "due", "last_reviewed_at", "pinned_at"]);
+    await shift("review_log", ["reviewed_at"]);
+    await client.query(
+      `update review_log set local_date = to_char(reviewed_at at time zone time_zone, 'YYYY-MM-DD') where user_id = $1`,
+      [userId],
+    );
+  });
+}

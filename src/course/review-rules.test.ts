@@ -1,0 +1,213 @@
+import { describe, expect, it } from "vitest";
+import { loadCourse } from "../server/course/content";
+import { exerciseItemSchema, type Given } from "./exercise-schema";
+import { grade, normaliseTyped, rightAnswer } from "./grading";
+import {
+  BUILD_FROM_WORDS,
+  cardId,
+  coursePhrases,
+  givenText,
+  type Phrase,
+  parseCardId,
+  REVIEW_SKILLS,
+  reviewItem,
+} from "./review-rules";
+
+/** The real course, as the server loads it, without its media (tests/test-app.ts does the same). */
+const course = loadCourse({ publicDir: null });
+const phrases = coursePhrases(course);
+const cards = phrases.flatMap((phrase) => REVIEW_SKILLS.map((skill) => [phrase, skill] as const));
+const phraseIds = new Set(phrases.map((phrase) => phrase.id));
+
+const wordsOf = (malay: string) => malay.split(/\s+/).filter((word) => word.length > 0);
+const nameOf = (phrase: Phrase, skill: string) => `${phrase.chapterId}/${phrase.dayId}/${phrase.id} ${skill}`;
+
+describe("the course's phrases", () => {
+  it("are every vocabulary entry of every day, in course order, each named once", () => {
+    const expected = course.flatMap((chapter) =>
+      chapter.days.flatMap((day) => day.vocabulary.map((entry) => `${chapter.id}/${day.id}/${entry.id}`)),
+    );
+    expect(phrases.map((phrase) => `${phrase.chapterId}/${phrase.dayId}/${phrase.id}`)).toEqual(expected);
+    expect(new Set(expected).size).toBe(expected.length);
+    expect(phrases.length).toBeGreaterThan(20);
+  });
+});
+
+describe("reviewItem over every card of the course", () => {
+  it("is an exercise of the engine's kinds, the same every time it is asked for", () => {
+    // A second copy of the phrases: the item depends on the card and the course, not on the array.
+    const again = coursePhrases(loadCourse({ publicDir: null }));
+    for (const [phrase, skill] of cards) {
+      const item = reviewItem(phrase, skill, phrases);
+      expect(exerciseItemSchema.safeParse(item).success, nameOf(phrase, skill)).toBe(true);
+      expect(reviewItem(phrase, skill, phrases)).toEqual(item);
+      expect(reviewItem(phrase, skill, again)).toEqual(item);
+    }
+  });
+
+  it("grades its own right answer right, and that answer is the phrase", () => {
+    for (const [phrase, skill] of cards) {
+      const item = reviewItem(phrase, skill, phrases);
+      const right = rightAnswer(item);
+      expect(grade(item, right.answer).grade, nameOf(phrase, skill)).toBe("right");
+      if (skill === "recall") expect(normaliseTyped(right.text)).toBe(normaliseTyped(phrase.malay));
+      else expect(right.text).toBe(phrase.english);
+    }
+  });
+
+  it("asks the meaning for the Malay shown (recognise) and for the clip alone (listen)", () => {
+    for (const phrase of phrases) {
+      const recognise = reviewItem(phrase, "recognise", phrases);
+      expect(recognise).toMatchObject({ kind: "comprehension", audio: phrase.id });
+      expect(recognise.prompt).toContain(phrase.malay);
+      const listen = reviewItem(phrase, "listen", phrases);
+      expect(listen).toMatchObject({ kind: "listen-choose", audio: phrase.id });
+      expect(listen.prompt).not.toContain(phrase.malay);
+    }
+  });
+
+  it("grades every other choice wrong; the choices have distinct meanings and letters for ids", () => {
+    const answerLetters = new Set<string>();
+    for (const [phrase, skill] of cards) {
+      if (skill === "recall") continue;
+      const item = reviewItem(phrase, skill, phrases);
+      if (!("choices" in item) || !("answer" in item)) throw new Error(`${nameOf(phrase, skill)} has no choices`);
+      const name = nameOf(phrase, skill);
+      expect(item.choices.length, name).toBeGreaterThanOrEqual(3);
+      expect(item.choices.map((choice) => choice.id)).toEqual(["a", "b", "c", "d"].slice(0, item.choices.length));
+      for (const choice of item.choices) expect(phraseIds.has(choice.id), name).toBe(false);
+      const meanings = item.choices.map((choice) => choice.text.trim().toLowerCase());
+      expect(new Set(meanings).size, name).toBe(meanings.length);
+      expect(item.choices.filter((choice) => choice.text === phrase.english)).toHaveLength(1);
+      for (const choice of item.choices) {
+        const graded = grade(item, { choiceId: choice.id }).grade;
+        expect(graded, `${name} choice ${choice.id}`).toBe(choice.id === item.answer ? "right" : "wrong");
+      }
+      answerLetters.add(item.answer);
+    }
+    // The right answer is not always in the same place.
+    expect(answerLetters.size).toBeGreaterThanOrEqual(3);
+  });
+
+  it("draws its wrong choices from the phrase's own chapter", () => {
+    for (const [phrase, skill] of cards) {
+      if (skill === "recall") continue;
+      const item = reviewItem(phrase, skill, phrases);
+      const chapterMeanings = new Set(
+        phrases.filter((other) => other.chapterId === phrase.chapterId).map((other) => other.english),
+      );
+      if (!("choices" in item)) throw new Error("no choices");
+      for (const choice of item.choices) expect(chapterMeanings.has(choice.text), nameOf(phrase, skill)).toBe(true);
+    }
+  });
+
+  it("recalls a phrase of three words or more by building it from tiles, a shorter one by typing it", () => {
+    let built = 0;
+    let typed = 0;
+    for (const phrase of phrases) {
+      const item = reviewItem(phrase, "recall", phrases);
+      const words = wordsOf(phrase.malay);
+      expect(item).toMatchObject({ english: phrase.english, audio: phrase.id });
+      if (words.length >= BUILD_FROM_WORDS) {
+        built += 1;
+        if (item.kind !== "build-sentence") throw new Error(`${phrase.id} is recalled by ${item.kind}`);
+        const tileWords = item.tiles.map((tile) => tile.text);
+        // Every word of the phrase, and at most two words of other phrases, none of the phrase's own.
+        for (const word of words) expect(tileWords).toContain(word);
+        const extra = tileWords.length - words.length;
+        expect(extra).toBeGreaterThanOrEqual(0);
+        expect(extra).toBeLessThanOrEqual(2);
+        expect(new Set(item.tiles.map((tile) => tile.id)).size).toBe(item.tiles.length);
+        // A wrong order is wrong.
+        const [first, second, ...rest] = item.answers[0]!;
+        const swapped = [second!, first!, ...rest];
+        const swappedWords = swapped.map((id) => item.tiles.find((tile) => tile.id === id)!.text).join(" ");
+        if (swappedWords !== words.join(" ")) expect(grade(item, { tileIds: swapped }).grade).toBe("wrong");
+      } else {
+        typed += 1;
+        expect(item).toMatchObject({ kind: "type-malay", answers: [phrase.malay] });
+        expect(grade(item, { text: phrase.malay.toUpperCase() }).grade).toBe("right");
+        expect(grade(item, { text: "zzzz qqqq xxxx" }).grade).toBe("wrong");
+      }
+    }
+    // The course has phrases of both lengths, so both forms are exercised.
+    expect(built).toBeGreaterThan(0);
+    expect(typed).toBeGreaterThan(0);
+  });
+
+  it("shows a tutor the text of an answer given: the choice's meaning, the words built, the text typed", () => {
+    for (const [phrase, skill] of cards) {
+      const item = reviewItem(phrase, skill, phrases);
+      const right = rightAnswer(item);
+      expect(normaliseTyped(givenText(item, right.answer as Given))).toBe(normaliseTyped(right.text));
+    }
+  });
+});
+
+describe("reviewItem in a chapter of few phrases", () => {
+  const small = coursePhrases([
+    {
+      id: "chapter-a",
+      days: [
+        {
+          id: "day-1",
+          number: 1,
+          subtopic: "Greetings",
+          vocabulary: [
+            { id: "pagi", malay: "Selamat pagi", english: "Good morning" },
+            { id: "malam", malay: "Selamat malam", english: "Good night" },
+            { id: "kasih", malay: "Terima kasih", english: "Thank you" },
+            { id: "sama", malay: "Sama-sama", english: "You're welcome" },
+          ],
+        },
+      ],
+    },
+    {
+      id: "chapter-b",
+      days: [
+        {
+          id: "day-2",
+          number: 2,
+          subtopic: "Directions",
+          vocabulary: [{ id: "kiri", malay: "Kiri", english: "Left" }],
+        },
+      ],
+    },
+  ]);
+
+  it("still offers at least three choices, taking the others from elsewhere in the course", () => {
+    const kiri = small.find((phrase) => phrase.id === "kiri")!;
+    for (const skill of ["recognise", "listen"] as const) {
+      const item = reviewItem(kiri, skill, small);
+      expect(exerciseItemSchema.safeParse(item).success).toBe(true);
+      if (!("choices" in item) || !("answer" in item)) throw new Error("no choices");
+      expect(item.choices.length).toBeGreaterThanOrEqual(3);
+      expect(item.choices.find((choice) => choice.id === item.answer)!.text).toBe("Left");
+    }
+  });
+});
+
+describe("card ids", () => {
+  it("round-trip through cardId and parseCardId for every card of the course", () => {
+    const ids = new Set<string>();
+    for (const [phrase, skill] of cards) {
+      const key = { chapterId: phrase.chapterId, dayId: phrase.dayId, phraseId: phrase.id, skill };
+      const id = cardId(key);
+      expect(parseCardId(id)).toEqual(key);
+      ids.add(id);
+    }
+    expect(ids.size).toBe(cards.length);
+  });
+
+  it.each([
+    ["an empty id", ""],
+    ["three parts", "chapter-1/day-1/card-pagi"],
+    ["five parts", "chapter-1/day-1/card-pagi/recall/again"],
+    ["an empty part", "chapter-1//card-pagi/recall"],
+    ["a trailing slash", "chapter-1/day-1/card-pagi/"],
+    ["an unknown skill", "chapter-1/day-1/card-pagi/speak"],
+    ["a skill in another case", "chapter-1/day-1/card-pagi/Recall"],
+  ])("refuses %s", (_label, id) => {
+    expect(parseCardId(id)).toBeNull();
+  });
+});

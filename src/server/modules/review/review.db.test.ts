@@ -1,0 +1,1497 @@
+import { randomUUID } from "node:crypto";
+import { asc, count, eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { allAnswered, completeDayAsLearner } from "../../../../tests/complete-day";
+import { DAY_ONE_PRACTICE, FIXTURE_COURSE } from "../../../../tests/fixtures/course";
+import { createTestApp, ORIGIN } from "../../../../tests/test-app";
+import type { ExerciseItem, Given } from "../../../course/exercise-schema";
+import { grade, rightAnswer } from "../../../course/grading";
+import {
+  hardestCardsPath,
+  hardestCardsSchema,
+  pinResponseSchema,
+  REVIEW_ANSWERS_PATH,
+  REVIEW_PATH,
+  REVIEW_SUMMARY_PATH,
+  type ReviewAnswerRequest,
+  reviewAnswerResponseSchema,
+  reviewPinsPath,
+  reviewRoundSchema,
+  reviewSummarySchema,
+  struggleReportPath,
+  struggleReportSchema,
+  UNSUBSCRIBE_PATH,
+} from "../../../course/review-contract";
+import {
+  cardId,
+  coursePhrases,
+  DEFAULT_DAILY_GOAL,
+  MAX_DAILY_GOAL,
+  MAX_REVIEW_MS,
+  parseCardId,
+  type ReviewSkill,
+  ROUND_SIZE,
+  reviewItem,
+  WEAKEST_LIMIT,
+} from "../../../course/review-rules";
+import { rebuildCard } from "../../../course/review-schedule";
+import { reviewCard, reviewLog, reviewReminder, taskProgress, tutorFeedback, user as userTable } from "../../db/schema";
+import { cardWhere, createReminders, createReviewService, unsubscribeToken } from "./review.service";
+
+/**
+ * Review through HTTP, on the fixture course (tests/fixtures/course.ts) and a fake clock the tests
+ * move. Day 1 has two phrases (card-pagi "Selamat pagi", typed when recalled; vocab-price "Tujuh
+ * ringgit lima puluh sen", built from tiles), day 2 one (card-tandas), day 3 two (vocab-encik,
+ * vocab-puan) met through its phrase cards alone, day 4 is a review day without phrases, and
+ * chapter 2's day 5 has one (vocab-kiri).
+ */
+const t = await createTestApp({}, { course: FIXTURE_COURSE });
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/**
+ * 10:00 in Kuala Lumpur (the accounts' default zone) on a Monday. Review runs on this clock; progress,
+ * answers and sessions keep the real one.
+ */
+const START = new Date("2027-03-01T02:00:00.000Z");
+let clock = START;
+const later = (ms: number) => new Date(START.getTime() + ms);
+
+const review = createReviewService({ db: t.db, course: t.course, now: () => clock });
+/** The app with the review service on the fake clock. */
+const app = t.appWith({ review });
+
+beforeEach(() => {
+  clock = START;
+});
+
+function call(path: string, init: { method?: string; cookie?: string; json?: unknown } = {}) {
+  const headers = new Headers();
+  if (init.cookie) headers.set("cookie", init.cookie);
+  if (init.method && init.method !== "GET") headers.set("origin", ORIGIN);
+  let body: string | undefined;
+  if (init.json !== undefined) {
+    headers.set("content-type", "application/json");
+    body = JSON.stringify(init.json);
+  }
+  return app.request(path, { method: init.method ?? "GET", headers, body });
+}
+
+async function idOf(email: string) {
+  const [row] = await t.db.select({ id: userTable.id }).from(userTable).where(eq(userTable.email, email));
+  return row!.id;
+}
+
+async function learner() {
+  const { user, cookie } = await t.signedInUser();
+  return { user, cookie, id: await idOf(user.email) };
+}
+
+async function tutor() {
+  const signedIn = await learner();
+  await t.db.update(userTable).set({ role: "Tutor" }).where(eq(userTable.id, signedIn.id));
+  return signedIn;
+}
+
+// ------------------------------------------------------------------ the fixture's cards
+
+const PHRASES = coursePhrases(FIXTURE_COURSE);
+
+/** The card of a phrase of the fixture course in a skill, e.g. card("card-pagi", "recall"). */
+function card(phraseId: string, skill: ReviewSkill) {
+  const phrase = PHRASES.find((each) => each.id === phraseId)!;
+  return cardId({ chapterId: phrase.chapterId, dayId: phrase.dayId, phraseId, skill });
+}
+
+const SKILLS: ReviewSkill[] = ["recognise", "listen", "recall"];
+const cardsOf = (...phraseIds: string[]) =>
+  phraseIds.flatMap((phraseId) => SKILLS.map((skill) => card(phraseId, skill)));
+
+/** The exercise a card asks, as src/course/review-rules.ts builds it. */
+function itemOf(id: string): ExerciseItem {
+  const key = parseCardId(id)!;
+  const phrase = PHRASES.find((each) => each.chapterId === key.chapterId && each.id === key.phraseId)!;
+  return reviewItem(phrase, key.skill, PHRASES);
+}
+
+const rightGiven = (id: string): Given => rightAnswer(itemOf(id)).answer;
+
+/** An answer of the card's form that is wrong: another choice, the tiles backwards, other words. */
+function wrongGiven(id: string, which = 0): Given {
+  const item = itemOf(id);
+  if ("choices" in item && "answer" in item) {
+    return { choiceId: item.choices.filter((choice) => choice.id !== item.answer)[which]!.id };
+  }
+  if (item.kind === "build-sentence") return { tileIds: [...item.answers[0]!].reverse() };
+  return { text: "tidak tahu langsung" };
+}
+
+// ------------------------------------------------------------------ requests
+
+/** Starts a day's phrase cards (the vocabulary-cards task), which meets its phrases. */
+async function startPhraseCards(cookie: string, dayId: string, chapterId = "chapter-1") {
+  const response = await t.request(`/api/progress/${chapterId}/${dayId}/codebook:review-vocab`, {
+    method: "PUT",
+    cookie,
+    json: { status: "in-progress" },
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+async function completeDays(cookie: string, ...dayIds: string[]) {
+  for (const dayId of dayIds) {
+    const chapterId = FIXTURE_COURSE.find((chapter) => chapter.days.some((day) => day.id === dayId))!.id;
+    const statuses = await completeDayAsLearner(t, cookie, chapterId, dayId);
+    expect(statuses).toEqual(allAnswered(statuses));
+  }
+}
+
+async function round(cookie: string, query = "") {
+  const response = await call(`${REVIEW_PATH}${query}`, { cookie });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return reviewRoundSchema.parse(await response.json());
+}
+
+async function summary(cookie: string, query = "") {
+  const response = await call(`${REVIEW_SUMMARY_PATH}${query}`, { cookie });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return reviewSummarySchema.parse(await response.json());
+}
+
+type AnswerBody = Omit<ReviewAnswerRequest, "durationMs"> & { durationMs?: number };
+
+function body(id: string, given: Given, extra: Partial<AnswerBody> = {}) {
+  return { clientId: randomUUID(), cardId: id, given, durationMs: 4_000, ...extra };
+}
+
+const send = (cookie: string | undefined, json: unknown) => call(REVIEW_ANSWERS_PATH, { method: "POST", cookie, json });
+
+/** Posts a review, expects 200, and checks the body against the contract. */
+async function answer(cookie: string, json: unknown) {
+  const response = await send(cookie, json);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return reviewAnswerResponseSchema.parse(await response.json());
+}
+
+const answerRight = (cookie: string, id: string, extra: Partial<AnswerBody> = {}) =>
+  answer(cookie, body(id, rightGiven(id), extra));
+const answerWrong = (cookie: string, id: string, extra: Partial<AnswerBody> = {}) =>
+  answer(cookie, body(id, wrongGiven(id), extra));
+
+async function expectError(response: Response, status: number, code: string) {
+  expect(response.status, await response.clone().text()).toBe(status);
+  const { error } = await response.json();
+  expect(error.code).toBe(code);
+  return error as { code: string; message: string };
+}
+
+// ------------------------------------------------------------------ the database
+
+async function cardRow(userId: string, id: string) {
+  const key = parseCardId(id)!;
+  const [row] = await t.db
+    .select()
+    .from(reviewCard)
+    .where(cardWhere(reviewCard, userId, key));
+  return row;
+}
+
+async function cardIdsHeld(userId: string) {
+  const rows = await t.db.select().from(reviewCard).where(eq(reviewCard.userId, userId));
+  return rows.map((row) => cardId(row)).sort();
+}
+
+async function logRows(userId: string) {
+  return t.db
+    .select()
+    .from(reviewLog)
+    .where(eq(reviewLog.userId, userId))
+    .orderBy(asc(reviewLog.reviewedAt), asc(reviewLog.receivedAt));
+}
+
+/** Everything review keeps for a user: for "nothing was written". */
+async function reviewState(userId: string) {
+  const [cards, log, reminders] = await Promise.all([
+    t.db
+      .select()
+      .from(reviewCard)
+      .where(eq(reviewCard.userId, userId))
+      .orderBy(asc(reviewCard.dayId), asc(reviewCard.phraseId), asc(reviewCard.skill)),
+    logRows(userId),
+    t.db.select().from(reviewReminder).where(eq(reviewReminder.userId, userId)),
+  ]);
+  return { cards, log, reminders };
+}
+
+const emptySummary = (due: number, deckSize: number) => ({
+  due,
+  nextDueAt: null,
+  deckSize,
+  today: { reviews: 0, minutes: 0 },
+  goal: { unit: "reviews", amount: DEFAULT_DAILY_GOAL.reviews },
+  goalMet: false,
+  streak: 0,
+  timeZone: "Asia/Kuala_Lumpur",
+});
+
+// ================================================================== the deck
+
+describe("the deck", () => {
+  it("is closed to visitors (401)", async () => {
+    for (const path of [REVIEW_PATH, REVIEW_SUMMARY_PATH, hardestCardsPath("chapter-1")]) {
+      await expectError(await call(path), 401, "UNAUTHORIZED");
+    }
+    await expectError(
+      await send(undefined, body(card("card-pagi", "recognise"), { choiceId: "a" })),
+      401,
+      "UNAUTHORIZED",
+    );
+  });
+
+  it("holds no card before a day's phrase cards or practice are started, even once its story is read", async () => {
+    const me = await learner();
+    expect(await round(me.cookie)).toEqual({ summary: emptySummary(0, 0), cards: [] });
+    for (const taskId of ["story:read-setting", "story:read-dialog"]) {
+      const saved = await t.request(`/api/progress/chapter-1/day-1/${taskId}`, {
+        method: "PUT",
+        cookie: me.cookie,
+        json: { status: "completed" },
+      });
+      expect(saved.status).toBe(200);
+    }
+    expect(await summary(me.cookie)).toEqual(emptySummary(0, 0));
+    expect(await cardIdsHeld(me.id)).toEqual([]);
+  });
+
+  it("gives three cards (recognise, listen, recall) per phrase of a day once its phrase cards are started", async () => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    const { summary: read, cards } = await round(me.cookie);
+    const dayOne = cardsOf("card-pagi", "vocab-price");
+    expect(cards.map((each) => each.cardId).sort()).toEqual([...dayOne].sort());
+    expect(read).toEqual(emptySummary(6, 6));
+    expect(await cardIdsHeld(me.id)).toEqual([...dayOne].sort());
+    // Due from the moment they were met, and new.
+    for (const id of dayOne) expect(await cardRow(me.id, id)).toMatchObject({ metAt: START, due: START, reps: 0 });
+  });
+
+  it("gives the day's cards to a learner who answers its practice set instead", async () => {
+    const me = await learner();
+    const [item] = DAY_ONE_PRACTICE.items;
+    const answered = await t.request("/api/answers", {
+      method: "POST",
+      cookie: me.cookie,
+      json: {
+        clientId: randomUUID(),
+        chapterId: "chapter-1",
+        dayId: "day-1",
+        taskId: "codebook:practice",
+        itemId: item!.id,
+        given: rightAnswer(item!).answer,
+      },
+    });
+    expect(answered.status).toBe(200);
+    expect((await summary(me.cookie)).deckSize).toBe(6);
+    expect(await cardIdsHeld(me.id)).toEqual(cardsOf("card-pagi", "vocab-price").sort());
+  });
+
+  it("grows day by day as they are met, and a review day without phrases adds none", async () => {
+    const me = await learner();
+    await completeDays(me.cookie, "day-1");
+    expect((await summary(me.cookie)).deckSize).toBe(6);
+    await completeDays(me.cookie, "day-2", "day-3");
+    expect((await summary(me.cookie)).deckSize).toBe(15);
+    await completeDays(me.cookie, "day-4");
+    expect((await summary(me.cookie)).deckSize).toBe(15);
+    await startPhraseCards(me.cookie, "day-5", "chapter-2");
+    expect((await summary(me.cookie)).deckSize).toBe(18);
+    expect(await cardIdsHeld(me.id)).toEqual(
+      cardsOf("card-pagi", "vocab-price", "card-tandas", "vocab-encik", "vocab-puan", "vocab-kiri").sort(),
+    );
+  });
+
+  it("lets a learner answer a card as soon as its day is met, before reading the deck", async () => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    const answered = await answerRight(me.cookie, card("card-pagi", "recall"));
+    expect(answered).toMatchObject({ result: "right", rating: 3 });
+    expect(answered.summary.deckSize).toBe(6);
+  });
+
+  it("keeps a review answered offline after the day was met, though the deck was first read later", async () => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    clock = later(2 * HOUR);
+    const answered = await answerRight(me.cookie, card("card-pagi", "recognise"), {
+      reviewedAt: later(HOUR).toISOString(),
+    });
+    expect(answered.nextDueAt).toBe(later(HOUR + 10 * MINUTE).toISOString());
+  });
+});
+
+// ================================================================== a round
+
+describe("a round", () => {
+  it("serves at most ROUND_SIZE cards, new ones skill by skill in course order, each exercise answerable", async () => {
+    const me = await learner();
+    await completeDays(me.cookie, "day-1", "day-2", "day-3");
+    const first = await round(me.cookie);
+    expect(first.summary.due).toBe(15);
+    expect(first.cards).toHaveLength(ROUND_SIZE);
+    const courseOrder = ["card-pagi", "vocab-price", "card-tandas", "vocab-encik", "vocab-puan"];
+    expect(first.cards.map((each) => each.cardId)).toEqual([
+      ...courseOrder.map((phraseId) => card(phraseId, "recognise")),
+      ...courseOrder.map((phraseId) => card(phraseId, "listen")),
+    ]);
+    expect(first.cards[0]).toEqual({
+      cardId: card("card-pagi", "recognise"),
+      skill: "recognise",
+      item: itemOf(card("card-pagi", "recognise")),
+      audio: "/media/course/chapter-1/day-1/card-pagi.mp3",
+      dayNumber: 1,
+      dayTitle: "Greetings and a drink",
+      fromTutor: false,
+      isNew: true,
+    });
+    // Each exercise's right answer, as src/course/grading.ts grades it, is graded right when sent.
+    for (const [index, served] of first.cards.entries()) {
+      expect(served.item).toEqual(itemOf(served.cardId));
+      const right = rightAnswer(served.item).answer;
+      expect(grade(served.item, right).grade).toBe("right");
+      clock = later(index * 1_000);
+      const answered = await answer(me.cookie, body(served.cardId, right));
+      expect(answered).toMatchObject({ result: "right", rating: 3 });
+    }
+    // The ten are learning, due in ten minutes; the five recall cards are left, in course order.
+    const second = await round(me.cookie);
+    expect(second.cards.map((each) => each.cardId)).toEqual(courseOrder.map((phraseId) => card(phraseId, "recall")));
+    expect(second.summary).toMatchObject({ due: 5, nextDueAt: later(10 * MINUTE).toISOString() });
+    clock = later(MINUTE);
+    for (const served of second.cards) {
+      expect(grade(served.item, rightAnswer(served.item).answer).grade).toBe("right");
+      expect((await answer(me.cookie, body(served.cardId, rightAnswer(served.item).answer))).result).toBe("right");
+    }
+    // Ten minutes on, the cards come back in the order they fell due.
+    clock = later(11 * MINUTE);
+    const third = await round(me.cookie);
+    expect(third.cards.map((each) => each.cardId)).toEqual(first.cards.map((each) => each.cardId));
+    expect(third.cards.every((each) => !each.isNew)).toBe(true);
+  });
+
+  it("serves pinned cards first, then cards already reviewed by when they fell due, then new ones", async () => {
+    const me = await learner();
+    const staff = await tutor();
+    await completeDays(me.cookie, "day-1", "day-2", "day-3");
+    await answerRight(me.cookie, card("card-pagi", "recognise"));
+    await answerWrong(me.cookie, card("card-tandas", "recall"));
+    clock = later(11 * MINUTE);
+    const pinned = await call(reviewPinsPath(me.id), {
+      method: "POST",
+      cookie: staff.cookie,
+      json: { chapterId: "chapter-1", dayId: "day-3", phraseId: "vocab-encik" },
+    });
+    expect(pinned.status).toBe(200);
+    const { cards, summary: read } = await round(me.cookie);
+    expect(cards.map((each) => [each.cardId, each.fromTutor, each.isNew])).toEqual([
+      [card("vocab-encik", "recognise"), true, true],
+      [card("vocab-encik", "listen"), true, true],
+      [card("vocab-encik", "recall"), true, true],
+      // Wrong, so due after one minute; right, after ten.
+      [card("card-tandas", "recall"), false, false],
+      [card("card-pagi", "recognise"), false, false],
+      [card("vocab-price", "recognise"), false, true],
+      [card("card-tandas", "recognise"), false, true],
+      [card("vocab-puan", "recognise"), false, true],
+      [card("card-pagi", "listen"), false, true],
+      [card("vocab-price", "listen"), false, true],
+    ]);
+    expect(read.due).toBe(15);
+  });
+});
+
+// ================================================================== answers
+
+describe("an answer", () => {
+  const pagiRecognise = card("card-pagi", "recognise");
+  const pagiRecall = card("card-pagi", "recall");
+  const priceRecall = card("vocab-price", "recall");
+
+  it.each([
+    ["a wrong choice", pagiRecognise, () => wrongGiven(pagiRecognise), {}, "wrong", 1],
+    ["the right choice", pagiRecognise, () => rightGiven(pagiRecognise), {}, "right", 3],
+    ["tiles in a wrong order", priceRecall, () => wrongGiven(priceRecall), {}, "wrong", 1],
+    ["the tiles in order", priceRecall, () => rightGiven(priceRecall), {}, "right", 3],
+    ["a typed phrase", pagiRecall, () => ({ text: "selamat pagi!" }), {}, "right", 3],
+    ["a typed phrase with a one-letter slip", pagiRecall, () => ({ text: "Selamat pagu" }), {}, "almost", 2],
+    ["a typed phrase far off", pagiRecall, () => ({ text: "Selamat malam" }), {}, "wrong", 1],
+    ["a right answer after a hint", pagiRecognise, () => rightGiven(pagiRecognise), { hinted: true }, "right", 2],
+    ["a right answer after 20 s", pagiRecognise, () => rightGiven(pagiRecognise), { durationMs: 20_000 }, "right", 3],
+    [
+      "a right answer after 20.001 s",
+      pagiRecognise,
+      () => rightGiven(pagiRecognise),
+      { durationMs: 20_001 },
+      "right",
+      2,
+    ],
+    ["a right answer called easy", pagiRecognise, () => rightGiven(pagiRecognise), { easy: true }, "right", 4],
+    ["a wrong answer called easy", pagiRecognise, () => wrongGiven(pagiRecognise), { easy: true }, "wrong", 1],
+    ["a hinted answer called easy", pagiRecall, () => rightGiven(pagiRecall), { hinted: true, easy: true }, "right", 2],
+  ] as const)(
+    "grades %s, rates it, logs it and schedules the card from the log",
+    async (_label, id, given, extra, result, rating) => {
+      const me = await learner();
+      await startPhraseCards(me.cookie, "day-1");
+      clock = later(5 * MINUTE);
+      const sent = body(id, given(), extra);
+      const answered = await answer(me.cookie, sent);
+      const right = rightAnswer(itemOf(id));
+      expect(answered).toEqual({
+        result,
+        correct: {
+          text: right.text,
+          answer: right.answer,
+          audio: `/media/course/chapter-1/day-1/${parseCardId(id)!.phraseId}.mp3`,
+        },
+        rating,
+        nextDueAt: expect.any(String),
+        summary: expect.objectContaining({ today: { reviews: 1, minutes: Math.round(sent.durationMs / 6_000) / 10 } }),
+      });
+      const log = await logRows(me.id);
+      expect(log).toEqual([
+        expect.objectContaining({
+          clientId: sent.clientId,
+          ...parseCardId(id),
+          given: sent.given,
+          grade: result,
+          rating,
+          hinted: sent.hinted ?? false,
+          durationMs: sent.durationMs,
+          reviewedAt: clock,
+          timeZone: "Asia/Kuala_Lumpur",
+          localDate: "2027-03-01",
+        }),
+      ]);
+      const row = (await cardRow(me.id, id))!;
+      const rebuilt = rebuildCard(row.metAt, log);
+      expect(row).toMatchObject({ due: rebuilt.due, reps: 1, lapses: 0, lastReviewedAt: clock });
+      expect(answered.nextDueAt).toBe(rebuilt.due.toISOString());
+      // Wrong: again in one minute, the first learning step; right: in ten.
+      if (rating === 1) expect(row.due).toEqual(later(6 * MINUTE));
+      if (rating === 3) expect(row.due).toEqual(later(15 * MINUTE));
+    },
+  );
+
+  it("counts a card left open longer than the limit as the limit", async () => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    const answered = await answerRight(me.cookie, pagiRecognise, { durationMs: MAX_REVIEW_MS * 3 });
+    expect(answered.rating).toBe(2);
+    expect(answered.summary.today.minutes).toBe(MAX_REVIEW_MS / MINUTE);
+    expect((await logRows(me.id))[0]!.durationMs).toBe(MAX_REVIEW_MS);
+  });
+
+  it.each([
+    ["a choice the card does not offer", pagiRecognise, { choiceId: "z" }],
+    ["typed text for a choice", pagiRecognise, { text: "Good morning" }],
+    ["tiles for a typed card", pagiRecall, { tileIds: ["w1", "w2"] }],
+    ["a tile the card does not have", priceRecall, { tileIds: ["w1", "w99"] }],
+    ["a tile used twice", priceRecall, { tileIds: ["w1", "w1"] }],
+    ["no answer of any form", pagiRecognise, { guess: "a" }],
+  ])("refuses %s with 400 and writes nothing", async (_label, id, given) => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    await summary(me.cookie);
+    const before = await reviewState(me.id);
+    await expectError(await send(me.cookie, body(id, given as Given)), 400, "BAD_REQUEST");
+    expect(await reviewState(me.id)).toEqual(before);
+  });
+
+  it.each([
+    ["a phrase the day does not have", "chapter-1/day-1/no-such-phrase/recall"],
+    ["a phrase of another day", "chapter-1/day-2/card-pagi/recall"],
+    ["an unknown chapter", "chapter-9/day-1/card-pagi/recall"],
+    ["an unknown skill", "chapter-1/day-1/card-pagi/speak"],
+    ["an id of another form", "card-pagi"],
+    ["an empty id", ""],
+  ])("refuses a card id naming %s with 400 and writes nothing", async (_label, id) => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    await summary(me.cookie);
+    const before = await reviewState(me.id);
+    await expectError(await send(me.cookie, body(id, { text: "Selamat pagi" })), 400, "BAD_REQUEST");
+    expect(await reviewState(me.id)).toEqual(before);
+  });
+
+  it("refuses a card of a phrase not met yet with 409 NOT_MET, and writes nothing", async () => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    await summary(me.cookie);
+    const before = await reviewState(me.id);
+    const tandas = card("card-tandas", "recognise");
+    await expectError(await send(me.cookie, body(tandas, rightGiven(tandas))), 409, "NOT_MET");
+    expect(await reviewState(me.id)).toEqual(before);
+  });
+
+  it.each([
+    ["in the future", () => later(2 * MINUTE)],
+    ["over a week old", () => new Date(START.getTime() - 7 * DAY - MINUTE)],
+    ["before the phrase was met", () => new Date(START.getTime() - HOUR)],
+  ])("refuses a review answered %s with 400, and writes nothing", async (_label, reviewedAt) => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    await summary(me.cookie);
+    const before = await reviewState(me.id);
+    const refused = await send(
+      me.cookie,
+      body(pagiRecognise, rightGiven(pagiRecognise), { reviewedAt: reviewedAt().toISOString() }),
+    );
+    await expectError(refused, 400, "BAD_REQUEST");
+    expect(await reviewState(me.id)).toEqual(before);
+  });
+
+  it("keeps a review sent days late with its own time and date, and one a few seconds ahead as sent", async () => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    await summary(me.cookie);
+    clock = later(6 * DAY);
+    const late = await answerRight(me.cookie, pagiRecognise, { reviewedAt: later(HOUR).toISOString() });
+    expect(late.summary.today.reviews).toBe(0);
+    const ahead = await answerRight(me.cookie, pagiRecall, { reviewedAt: later(6 * DAY + 30_000).toISOString() });
+    expect(ahead.summary.today.reviews).toBe(1);
+    expect((await logRows(me.id)).map((row) => [row.reviewedAt, row.localDate])).toEqual([
+      [later(HOUR), "2027-03-01"],
+      [later(6 * DAY + 30_000), "2027-03-07"],
+    ]);
+  });
+
+  it("stores a resend once and answers it as the first, whatever the resend says", async () => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    const sent = body(pagiRecognise, rightGiven(pagiRecognise));
+    const first = await (await send(me.cookie, sent)).json();
+    const again = await (await send(me.cookie, sent)).json();
+    expect(again).toEqual(first);
+    // The same clientId in capitals, with another answer: still the first review.
+    const altered = { ...sent, clientId: sent.clientId.toUpperCase(), given: wrongGiven(pagiRecognise) };
+    expect(await (await send(me.cookie, altered)).json()).toEqual(first);
+    expect(first).toMatchObject({ result: "right", rating: 3 });
+    expect(await logRows(me.id)).toHaveLength(1);
+    expect((await cardRow(me.id, pagiRecognise))!.reps).toBe(1);
+  });
+
+  it("refuses a clientId already sent with another card (409), and writes nothing", async () => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    const sent = body(pagiRecognise, rightGiven(pagiRecognise));
+    await answer(me.cookie, sent);
+    const before = await reviewState(me.id);
+    const reused = await send(me.cookie, { ...body(pagiRecall, rightGiven(pagiRecall)), clientId: sent.clientId });
+    await expectError(reused, 409, "CLIENT_ID_REUSED");
+    expect(await reviewState(me.id)).toEqual(before);
+  });
+
+  it("lets two learners use the same clientId, each for their own review", async () => {
+    const [a, b] = [await learner(), await learner()];
+    const sent = body(pagiRecognise, rightGiven(pagiRecognise));
+    for (const each of [a, b]) {
+      await startPhraseCards(each.cookie, "day-1");
+      expect((await answer(each.cookie, sent)).result).toBe("right");
+      expect(await logRows(each.id)).toHaveLength(1);
+    }
+  });
+
+  it("stores two sends of the same review at the same moment once, and answers both alike", async () => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    await summary(me.cookie);
+    const sent = body(priceRecall, rightGiven(priceRecall));
+    const responses = await Promise.all([send(me.cookie, sent), send(me.cookie, sent), send(me.cookie, sent)]);
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200]);
+    const [first, ...others] = await Promise.all(responses.map((response) => response.json()));
+    for (const other of others) expect(other).toEqual(first);
+    expect(await logRows(me.id)).toHaveLength(1);
+    expect((await cardRow(me.id, priceRecall))!.reps).toBe(1);
+  });
+});
+
+// ================================================================== the log
+
+describe("the log", () => {
+  it("rebuilds a card from its reviews in the order they happened, whatever order they arrive in", async () => {
+    const [early, inOrder] = [await learner(), await learner()];
+    const id = card("vocab-price", "listen");
+    for (const each of [early, inOrder]) {
+      await startPhraseCards(each.cookie, "day-1");
+      await summary(each.cookie);
+    }
+    // Learnt (right, right), forgotten two days later (a lapse), then relearnt.
+    const reviews = [
+      { clientId: randomUUID(), at: later(MINUTE), right: true },
+      { clientId: randomUUID(), at: later(12 * MINUTE), right: true },
+      { clientId: randomUUID(), at: later(2 * DAY), right: false },
+      { clientId: randomUUID(), at: later(2 * DAY + 15 * MINUTE), right: true },
+    ];
+    const sendReview = (cookie: string, { clientId, at, right }: (typeof reviews)[number]) =>
+      answer(cookie, {
+        ...body(id, right ? rightGiven(id) : wrongGiven(id)),
+        clientId,
+        reviewedAt: at.toISOString(),
+      });
+    clock = later(3 * DAY);
+    let last: Awaited<ReturnType<typeof answer>> | undefined;
+    for (const index of [2, 0, 3, 1]) last = await sendReview(early.cookie, reviews[index]!);
+    for (const each of reviews) await sendReview(inOrder.cookie, each);
+
+    const [mine, theirs] = [(await cardRow(early.id, id))!, (await cardRow(inOrder.id, id))!];
+    const rebuilt = rebuildCard(mine.metAt, await logRows(early.id));
+    const fields = (row: typeof mine) => ({
+      due: row.due,
+      reps: row.reps,
+      lapses: row.lapses,
+      state: row.state,
+      lastReviewedAt: row.lastReviewedAt,
+    });
+    expect(fields(mine)).toEqual({
+      due: rebuilt.due,
+      reps: 4,
+      lapses: 1,
+      state: JSON.parse(JSON.stringify(rebuilt)),
+      lastReviewedAt: reviews[3]!.at,
+    });
+    expect(rebuilt.reps).toBe(4);
+    expect(fields(theirs)).toEqual(fields(mine));
+    // The last review to arrive answers the card as rebuilt, not as it would be had it come last.
+    expect(last!.nextDueAt).toBe(rebuilt.due.toISOString());
+  });
+});
+
+// ================================================================== the summary and the streak
+
+describe("the summary", () => {
+  async function setGoal(cookie: string, json: unknown) {
+    const response = await t.request("/api/settings", { method: "PATCH", cookie, json });
+    expect(response.status, await response.clone().text()).toBe(200);
+    return (await response.json()).settings;
+  }
+
+  /** `count` right reviews of day 1's cards, each `durationMs` long. */
+  async function reviewSome(cookie: string, count: number, extra: Partial<AnswerBody> = {}) {
+    const dayOne = cardsOf("card-pagi", "vocab-price");
+    let last: Awaited<ReturnType<typeof answer>> | undefined;
+    for (let index = 0; index < count; index += 1) last = await answerRight(cookie, dayOne[index % 6]!, extra);
+    return last!.summary;
+  }
+
+  it("counts today's reviews and minutes where the learner is, and a streak of days the goal was met", async () => {
+    const me = await learner();
+    await setGoal(me.cookie, { dailyGoal: 3 });
+    await startPhraseCards(me.cookie, "day-1");
+    expect(await summary(me.cookie)).toMatchObject({
+      today: { reviews: 0, minutes: 0 },
+      goal: { unit: "reviews", amount: 3 },
+      goalMet: false,
+      streak: 0,
+    });
+    expect(await reviewSome(me.cookie, 2, { durationMs: 30_000 })).toMatchObject({ goalMet: false, streak: 0 });
+    expect(await reviewSome(me.cookie, 1, { durationMs: 30_000 })).toMatchObject({
+      today: { reviews: 3, minutes: 1.5 },
+      goalMet: true,
+      streak: 1,
+    });
+    // 00:30 the next day in Kuala Lumpur, still the first day in UTC: a new day, the streak kept.
+    clock = new Date("2027-03-01T16:30:00.000Z");
+    expect(await summary(me.cookie)).toMatchObject({ today: { reviews: 0, minutes: 0 }, goalMet: false, streak: 1 });
+    expect(await reviewSome(me.cookie, 3)).toMatchObject({
+      today: { reviews: 3, minutes: 0.2 },
+      goalMet: true,
+      streak: 2,
+    });
+    // A day missed breaks it.
+    clock = new Date("2027-03-03T16:30:00.000Z");
+    expect(await summary(me.cookie)).toMatchObject({ goalMet: false, streak: 0 });
+    expect(await reviewSome(me.cookie, 3)).toMatchObject({ goalMet: true, streak: 1 });
+    expect((await logRows(me.id)).map((row) => row.localDate)).toEqual([
+      ...Array(3).fill("2027-03-01"),
+      ...Array(3).fill("2027-03-02"),
+      ...Array(3).fill("2027-03-04"),
+    ]);
+  });
+
+  it("keeps the streak of a learner who flies east over a date, then back west to a date they had", async () => {
+    const me = await learner();
+    await setGoal(me.cookie, { dailyGoal: 3, timeZone: "Pacific/Honolulu" });
+    await startPhraseCards(me.cookie, "day-1");
+    // 20:00 on 1 March in Honolulu.
+    clock = new Date("2027-03-02T06:00:00.000Z");
+    expect(await reviewSome(me.cookie, 3, { timeZone: "Pacific/Honolulu" })).toMatchObject({
+      goalMet: true,
+      streak: 1,
+      timeZone: "Pacific/Honolulu",
+    });
+    // Fourteen hours later: 10:00 on 3 March in Kiritimati; 2 March never happened for this learner.
+    clock = new Date("2027-03-02T20:00:00.000Z");
+    const kiritimati = "?timeZone=Pacific%2FKiritimati";
+    expect(await summary(me.cookie, kiritimati)).toMatchObject({ goalMet: false, streak: 1 });
+    expect(await reviewSome(me.cookie, 3, { timeZone: "Pacific/Kiritimati" })).toMatchObject({
+      today: { reviews: 3 },
+      goalMet: true,
+      streak: 2,
+      timeZone: "Pacific/Kiritimati",
+    });
+    // The next day there, goal not met yet: yesterday's streak holds.
+    clock = new Date("2027-03-03T20:00:00.000Z");
+    expect(await summary(me.cookie, kiritimati)).toMatchObject({ today: { reviews: 0 }, goalMet: false, streak: 2 });
+    // Flown back, it is 3 March in Honolulu, 25 hours after the goal met on "3 March" in Kiritimati:
+    // the same date, but a day of its own, and the third in a row.
+    clock = new Date("2027-03-03T21:00:00.000Z");
+    const honolulu = "?timeZone=Pacific%2FHonolulu";
+    expect(await summary(me.cookie, honolulu)).toMatchObject({ today: { reviews: 0 }, goalMet: false, streak: 2 });
+    expect(await reviewSome(me.cookie, 3, { timeZone: "Pacific/Honolulu" })).toMatchObject({
+      today: { reviews: 3 },
+      goalMet: true,
+      streak: 3,
+      timeZone: "Pacific/Honolulu",
+    });
+    expect((await logRows(me.id)).map((row) => `${row.localDate} ${row.timeZone}`)).toEqual([
+      ...Array(3).fill("2027-03-01 Pacific/Honolulu"),
+      ...Array(3).fill("2027-03-03 Pacific/Kiritimati"),
+      ...Array(3).fill("2027-03-03 Pacific/Honolulu"),
+    ]);
+  });
+
+  it("counts a date lived twice flying west as one day, its reviews on both sides together", async () => {
+    const me = await learner();
+    await setGoal(me.cookie, { dailyGoal: 4 });
+    await startPhraseCards(me.cookie, "day-1");
+    // 20:00 on 1 March in Kuala Lumpur, then 18:00 on 1 March in London, ten hours later.
+    clock = new Date("2027-03-01T12:00:00.000Z");
+    expect(await reviewSome(me.cookie, 2)).toMatchObject({ today: { reviews: 2 }, goalMet: false, streak: 0 });
+    clock = new Date("2027-03-01T18:00:00.000Z");
+    expect(await reviewSome(me.cookie, 2, { timeZone: "Europe/London" })).toMatchObject({
+      today: { reviews: 4 },
+      goalMet: true,
+      streak: 1,
+    });
+    // The next morning in London: the second day, not the third.
+    clock = new Date("2027-03-02T09:00:00.000Z");
+    expect(await reviewSome(me.cookie, 4, { timeZone: "Europe/London" })).toMatchObject({
+      today: { reviews: 4 },
+      goalMet: true,
+      streak: 2,
+    });
+  });
+
+  it("counts a goal in minutes when the learner chooses minutes", async () => {
+    const me = await learner();
+    const settings = await setGoal(me.cookie, { dailyGoalUnit: "minutes" });
+    expect(settings).toMatchObject({ dailyGoalUnit: "minutes", dailyGoal: DEFAULT_DAILY_GOAL.minutes });
+    await startPhraseCards(me.cookie, "day-1");
+    // Twelve reviews would meet a goal of reviews; in minutes, 7.5 of 10 is short.
+    expect(await reviewSome(me.cookie, 3, { durationMs: 150_000 })).toMatchObject({
+      today: { reviews: 3, minutes: 7.5 },
+      goal: { unit: "minutes", amount: 10 },
+      goalMet: false,
+      streak: 0,
+    });
+    expect(await reviewSome(me.cookie, 1, { durationMs: 150_000 })).toMatchObject({
+      today: { reviews: 4, minutes: 10 },
+      goalMet: true,
+      streak: 1,
+    });
+  });
+
+  it("answers 400 for an unknown time zone", async () => {
+    const me = await learner();
+    const refused = await call(`${REVIEW_SUMMARY_PATH}?timeZone=Mars%2FOlympus`, { cookie: me.cookie });
+    const error = await expectError(refused, 400, "BAD_REQUEST");
+    expect(error.message).toContain("time zone");
+    await expectError(await call(`${REVIEW_PATH}?timeZone=Nowhere`, { cookie: me.cookie }), 400, "BAD_REQUEST");
+    await startPhraseCards(me.cookie, "day-1");
+    const id = card("card-pagi", "recognise");
+    const before = await reviewState(me.id);
+    await expectError(
+      await send(me.cookie, body(id, rightGiven(id), { timeZone: "Mars/Olympus" })),
+      400,
+      "BAD_REQUEST",
+    );
+    expect(await reviewState(me.id)).toEqual(before);
+  });
+});
+
+// ================================================================== struggles
+
+describe("a learner's struggles, for a tutor", () => {
+  it("lists the weakest phrases by wrong answers and lapses, with the wrong answers given, due, streak and last activity", async () => {
+    const me = await learner();
+    const staff = await tutor();
+    await t.request("/api/settings", { method: "PATCH", cookie: me.cookie, json: { dailyGoal: 1 } });
+    await startPhraseCards(me.cookie, "day-1");
+    const pagiRecognise = card("card-pagi", "recognise");
+    const pagiRecall = card("card-pagi", "recall");
+    const priceListen = card("vocab-price", "listen");
+    const priceRecall = card("vocab-price", "recall");
+    const recogniseItem = itemOf(pagiRecognise);
+    if (!("choices" in recogniseItem) || !("answer" in recogniseItem)) throw new Error("recognise has choices");
+    const [choiceX, choiceY] = recogniseItem.choices.filter((choice) => choice.id !== recogniseItem.answer);
+    const steps: Array<[number, string, Given]> = [
+      [0, pagiRecognise, { choiceId: choiceX!.id }],
+      [1 * MINUTE, pagiRecall, { text: "Selamat malam" }],
+      [2 * MINUTE, priceListen, rightGiven(priceListen)],
+      [13 * MINUTE, priceListen, rightGiven(priceListen)],
+      [DAY, pagiRecall, { text: "Selamat siang" }],
+      [DAY + MINUTE, pagiRecognise, { choiceId: choiceY!.id }],
+      [DAY + 2 * MINUTE, priceRecall, wrongGiven(priceRecall)],
+      [DAY + 3 * MINUTE, pagiRecognise, { choiceId: choiceX!.id }],
+      // Learnt two days before: forgotten now, a lapse.
+      [3 * DAY, priceListen, wrongGiven(priceListen)],
+    ];
+    for (const [offset, id, given] of steps) {
+      clock = later(offset);
+      await answer(me.cookie, body(id, given));
+    }
+    const response = await call(struggleReportPath(me.id), { cookie: staff.cookie });
+    expect(response.status).toBe(200);
+    const report = struggleReportSchema.parse(await response.json());
+    const own = await summary(me.cookie);
+    // The newest of the last review and the progress save (made on the real clock).
+    const [saved] = await t.db
+      .select({ at: taskProgress.updatedAt })
+      .from(taskProgress)
+      .where(eq(taskProgress.userId, me.id));
+    const lastActivityAt = new Date(Math.max(later(3 * DAY).getTime(), saved!.at.getTime())).toISOString();
+    const priceWords = "Tujuh ringgit lima puluh sen".split(" ");
+    expect(report).toEqual({
+      weakest: [
+        {
+          chapterId: "chapter-1",
+          dayId: "day-1",
+          phraseId: "card-pagi",
+          dayNumber: 1,
+          malay: "Selamat pagi",
+          english: "Good morning",
+          lapses: 0,
+          wrong: 5,
+          // Newest first, each once, at most three.
+          wrongAnswers: [choiceX!.text, choiceY!.text, "Selamat siang"],
+          pinned: false,
+        },
+        {
+          chapterId: "chapter-1",
+          dayId: "day-1",
+          phraseId: "vocab-price",
+          dayNumber: 1,
+          malay: "Tujuh ringgit lima puluh sen",
+          english: "RM 7.50",
+          lapses: 1,
+          wrong: 2,
+          wrongAnswers: [choiceText(priceListen, wrongGiven(priceListen)), [...priceWords].reverse().join(" ")],
+          pinned: false,
+        },
+      ],
+      due: own.due,
+      deckSize: 6,
+      streak: 1,
+      lastActivityAt,
+    });
+    expect(own.streak).toBe(1);
+  });
+
+  function choiceText(id: string, given: Given) {
+    const item = itemOf(id);
+    if (!("choices" in item) || !("choiceId" in given)) throw new Error("not a choice");
+    return item.choices.find((choice) => choice.id === given.choiceId)!.text;
+  }
+
+  it("shows nothing for a learner who has done nothing, and a progress save as their last activity", async () => {
+    const me = await learner();
+    const staff = await tutor();
+    const read = async () =>
+      struggleReportSchema.parse(await (await call(struggleReportPath(me.id), { cookie: staff.cookie })).json());
+    expect(await read()).toEqual({ weakest: [], due: 0, deckSize: 0, streak: 0, lastActivityAt: null });
+    await startPhraseCards(me.cookie, "day-1");
+    const [saved] = await t.db
+      .select({ at: taskProgress.updatedAt })
+      .from(taskProgress)
+      .where(eq(taskProgress.userId, me.id));
+    expect(await read()).toEqual({
+      weakest: [],
+      due: 6,
+      deckSize: 6,
+      streak: 0,
+      lastActivityAt: saved!.at.toISOString(),
+    });
+  });
+
+  it("is refused to learners (403), on themselves and on others, and to visitors (401); an unknown learner is 404", async () => {
+    const [me, other] = [await learner(), await learner()];
+    const staff = await tutor();
+    await expectError(await call(struggleReportPath(me.id), { cookie: me.cookie }), 403, "FORBIDDEN");
+    await expectError(await call(struggleReportPath(me.id), { cookie: other.cookie }), 403, "FORBIDDEN");
+    await expectError(await call(struggleReportPath(me.id)), 401, "UNAUTHORIZED");
+    await expectError(await call(struggleReportPath("no-such-user"), { cookie: staff.cookie }), 404, "NOT_FOUND");
+  });
+});
+
+// ================================================================== pins
+
+describe("pins", () => {
+  const pin = (cookie: string, learnerId: string, json: unknown) =>
+    call(reviewPinsPath(learnerId), { method: "POST", cookie, json });
+  const pagi = { chapterId: "chapter-1", dayId: "day-1", phraseId: "card-pagi" };
+
+  it("make a phrase's three cards due and first, from the tutor, until the learner reviews each", async () => {
+    const me = await learner();
+    const staff = await tutor();
+    await startPhraseCards(me.cookie, "day-1");
+    for (const id of cardsOf("card-pagi")) await answerRight(me.cookie, id);
+    clock = later(MINUTE);
+    // Learning, not due for ten minutes: out of the round.
+    expect((await round(me.cookie)).cards.map((each) => each.cardId)).not.toContain(card("card-pagi", "recall"));
+    const response = await pin(staff.cookie, me.id, pagi);
+    expect(response.status).toBe(200);
+    expect(pinResponseSchema.parse(await response.json())).toEqual({ pinned: { ...pagi, malay: "Selamat pagi" } });
+    const pinned = await round(me.cookie);
+    expect(pinned.cards.slice(0, 3).map((each) => [each.cardId, each.fromTutor])).toEqual(
+      cardsOf("card-pagi").map((id) => [id, true]),
+    );
+    expect(pinned.cards.slice(3).every((each) => !each.fromTutor)).toBe(true);
+    expect(pinned.summary.due).toBe(6);
+    expect(await cardRow(me.id, card("card-pagi", "listen"))).toMatchObject({ pinnedAt: clock, pinnedBy: staff.id });
+
+    await answerRight(me.cookie, card("card-pagi", "listen"));
+    const after = await round(me.cookie);
+    expect(after.cards.filter((each) => each.fromTutor).map((each) => each.cardId)).toEqual([
+      card("card-pagi", "recognise"),
+      card("card-pagi", "recall"),
+    ]);
+    expect(after.cards.map((each) => each.cardId)).not.toContain(card("card-pagi", "listen"));
+    expect(await cardRow(me.id, card("card-pagi", "listen"))).toMatchObject({ pinnedAt: null, pinnedBy: null });
+  });
+
+  it("keep the pin when a review answered before it arrives later", async () => {
+    const me = await learner();
+    const staff = await tutor();
+    await startPhraseCards(me.cookie, "day-1");
+    await summary(me.cookie);
+    clock = later(HOUR);
+    expect((await pin(staff.cookie, me.id, pagi)).status).toBe(200);
+    clock = later(2 * HOUR);
+    const id = card("card-pagi", "recall");
+    await answerRight(me.cookie, id, { reviewedAt: later(30 * MINUTE).toISOString() });
+    expect(await cardRow(me.id, id)).toMatchObject({ pinnedAt: later(HOUR), pinnedBy: staff.id });
+    // Still first, from the tutor; the card already reviewed before the two new ones.
+    expect((await round(me.cookie)).cards.slice(0, 3).map((each) => [each.cardId, each.fromTutor])).toEqual([
+      [id, true],
+      [card("card-pagi", "recognise"), true],
+      [card("card-pagi", "listen"), true],
+    ]);
+  });
+
+  it("give a learner the cards of a phrase not met yet, which they can then answer", async () => {
+    const me = await learner();
+    const staff = await tutor();
+    await startPhraseCards(me.cookie, "day-1");
+    const puan = { chapterId: "chapter-1", dayId: "day-3", phraseId: "vocab-puan" };
+    expect((await pin(staff.cookie, me.id, puan)).status).toBe(200);
+    const { cards, summary: read } = await round(me.cookie);
+    expect(read.deckSize).toBe(9);
+    expect(cards.slice(0, 3).map((each) => [each.cardId, each.fromTutor, each.isNew])).toEqual(
+      cardsOf("vocab-puan").map((id) => [id, true, true]),
+    );
+    expect((await answerRight(me.cookie, card("vocab-puan", "recognise"))).result).toBe("right");
+    // Meeting day 3 later adds its other phrase and keeps the pins not yet reviewed.
+    await completeDays(me.cookie, "day-1", "day-2", "day-3");
+    expect((await summary(me.cookie)).deckSize).toBe(15);
+    expect(await cardRow(me.id, card("vocab-puan", "listen"))).toMatchObject({ pinnedBy: staff.id });
+  });
+
+  it.each([
+    ["a phrase of another day", { chapterId: "chapter-1", dayId: "day-1", phraseId: "card-tandas" }],
+    ["an unknown phrase", { chapterId: "chapter-1", dayId: "day-1", phraseId: "no-such-phrase" }],
+    ["an unknown day", { chapterId: "chapter-1", dayId: "day-99", phraseId: "card-pagi" }],
+    ["a missing phrase", { chapterId: "chapter-1", dayId: "day-1" }],
+    ["a field of more", { ...pagi, pinnedBy: "someone" }],
+  ])("refuse %s with 400, and write nothing", async (_label, json) => {
+    const me = await learner();
+    const staff = await tutor();
+    await startPhraseCards(me.cookie, "day-1");
+    await summary(me.cookie);
+    const before = await reviewState(me.id);
+    await expectError(await pin(staff.cookie, me.id, json), 400, "BAD_REQUEST");
+    expect(await reviewState(me.id)).toEqual(before);
+  });
+
+  it("are refused to learners (403) and visitors (401), and for an unknown learner (404), writing nothing", async () => {
+    const [me, other] = [await learner(), await learner()];
+    const staff = await tutor();
+    await expectError(await pin(me.cookie, me.id, pagi), 403, "FORBIDDEN");
+    await expectError(await pin(other.cookie, me.id, pagi), 403, "FORBIDDEN");
+    await expectError(await call(reviewPinsPath(me.id), { method: "POST", json: pagi }), 401, "UNAUTHORIZED");
+    await expectError(await pin(staff.cookie, "no-such-user", pagi), 404, "NOT_FOUND");
+    expect(await reviewState(me.id)).toEqual({ cards: [], log: [], reminders: [] });
+    const [orphans] = await t.db.select({ n: count() }).from(reviewCard).where(eq(reviewCard.userId, "no-such-user"));
+    expect(orphans!.n).toBe(0);
+  });
+
+  it("come with a feedback note that names a phrase of its day; an unknown phrase stores neither", async () => {
+    const me = await learner();
+    const staff = await tutor();
+    const feedback = (json: Record<string, unknown>) =>
+      call("/api/feedback", {
+        method: "POST",
+        cookie: staff.cookie,
+        json: { studentId: me.id, chapterId: "chapter-1", dayId: "day-1", feedback: "Practise the price.", ...json },
+      });
+    const notesOf = async () => t.db.select().from(tutorFeedback).where(eq(tutorFeedback.studentId, me.id));
+
+    for (const pinPhraseId of ["card-tandas", "no-such-phrase"]) {
+      const refused = await feedback({ pinPhraseId });
+      await expectError(refused, 400, "BAD_REQUEST");
+      expect(await notesOf()).toEqual([]);
+      expect(await reviewState(me.id)).toEqual({ cards: [], log: [], reminders: [] });
+    }
+
+    const stored = await feedback({ pinPhraseId: "vocab-price" });
+    expect(stored.status, await stored.clone().text()).toBe(201);
+    expect(await notesOf()).toHaveLength(1);
+    const { cards } = await round(me.cookie);
+    expect(cards.map((each) => [each.cardId, each.fromTutor])).toEqual(cardsOf("vocab-price").map((id) => [id, true]));
+  });
+});
+
+// ================================================================== hardest
+
+describe("a chapter's hardest cards", () => {
+  const hardest = async (cookie: string, chapterId: string) => {
+    const response = await call(hardestCardsPath(chapterId), { cookie });
+    expect(response.status, await response.clone().text()).toBe(200);
+    return hardestCardsSchema.parse(await response.json()).cards.map((each) => each.cardId);
+  };
+
+  it("lists the chapter's cards with the most wrong answers first, at most WEAKEST_LIMIT, none before a miss", async () => {
+    const me = await learner();
+    const staff = await tutor();
+    await startPhraseCards(me.cookie, "day-1");
+    await call(reviewPinsPath(me.id), {
+      method: "POST",
+      cookie: staff.cookie,
+      json: { chapterId: "chapter-2", dayId: "day-5", phraseId: "vocab-kiri" },
+    });
+    expect(await hardest(me.cookie, "chapter-1")).toEqual([]);
+    for (const id of cardsOf("card-pagi", "vocab-price")) await answerRight(me.cookie, id);
+    expect(await hardest(me.cookie, "chapter-1")).toEqual([]);
+
+    // Six cards missed 6, 5, ... 1 times, in an order that is not the ranking.
+    const misses: Array<[string, number]> = [
+      [card("vocab-price", "listen"), 3],
+      [card("card-pagi", "recall"), 6],
+      [card("vocab-price", "recognise"), 1],
+      [card("card-pagi", "listen"), 5],
+      [card("vocab-price", "recall"), 2],
+      [card("card-pagi", "recognise"), 4],
+    ];
+    for (const [id, times] of misses) {
+      for (let index = 0; index < times; index += 1) {
+        clock = new Date(clock.getTime() + 1_000);
+        await answerWrong(me.cookie, id);
+      }
+    }
+    const kiri = card("vocab-kiri", "recognise");
+    await answerWrong(me.cookie, kiri);
+    const ranked = [...misses].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+    expect(await hardest(me.cookie, "chapter-1")).toEqual(ranked.slice(0, WEAKEST_LIMIT));
+    expect(await hardest(me.cookie, "chapter-2")).toEqual([kiri]);
+    // Another learner's misses are theirs alone.
+    const other = await learner();
+    expect(await hardest(other.cookie, "chapter-1")).toEqual([]);
+  });
+
+  it("answers 400 for an unknown chapter and 401 for a visitor", async () => {
+    const me = await learner();
+    await expectError(await call(hardestCardsPath("chapter-9"), { cookie: me.cookie }), 400, "BAD_REQUEST");
+    await expectError(await call(hardestCardsPath("chapter-1")), 401, "UNAUTHORIZED");
+  });
+});
+
+// ================================================================== reminders
+
+describe("the daily reminder", () => {
+  const reminders = (service = review) =>
+    createReminders({
+      db: t.db,
+      review: service,
+      mailer: t.mailer,
+      publicUrl: ORIGIN,
+      secret: t.env.AUTH_SECRET,
+      logger: t.logger,
+      now: () => clock,
+    });
+
+  /** A learner in London who wants the reminder at 18:00, their address verified. */
+  async function remindable(options: { verified?: boolean; notifications?: boolean; meet?: boolean } = {}) {
+    const me = await learner();
+    const saved = await t.request("/api/settings", {
+      method: "PATCH",
+      cookie: me.cookie,
+      json: { timeZone: "Europe/London", reminderHour: 18, emailNotifications: options.notifications ?? true },
+    });
+    expect(saved.status).toBe(200);
+    await t.db
+      .update(userTable)
+      .set({ emailVerified: options.verified ?? true })
+      .where(eq(userTable.id, me.id));
+    if (options.meet ?? true) await startPhraseCards(me.cookie, "day-1");
+    return me;
+  }
+
+  /** The reminders in the outbox for an address (the sign-up's confirmation email aside). */
+  const mailTo = async (email: string) =>
+    (await t.outbox()).filter((message) => message.to === email && message.link === `${ORIGIN}/review`);
+
+  it("emails a learner with due cards once, at their hour where they are, unless they reviewed that day", async () => {
+    const me = await remindable();
+    const quiet = await remindable({ notifications: false });
+    const unverified = await remindable({ verified: false });
+    const nothingMet = await remindable({ meet: false });
+    // Every card learnt on the first morning (right twice, ten minutes apart): due again in days.
+    const allLearnt = await remindable();
+    for (const offset of [0, 11 * MINUTE]) {
+      clock = later(offset);
+      for (const id of cardsOf("card-pagi", "vocab-price")) await answerRight(allLearnt.cookie, id);
+    }
+    expect((await summary(allLearnt.cookie)).nextDueAt! > "2027-03-03").toBe(true);
+    const run = reminders();
+
+    // London is on UTC in March, before summer time.
+    clock = new Date("2027-03-01T17:59:00.000Z");
+    await run.sendDue();
+    expect(await mailTo(me.user.email)).toEqual([]);
+    clock = new Date("2027-03-01T18:00:00.000Z");
+    await run.sendDue();
+    clock = new Date("2027-03-01T18:40:00.000Z");
+    await run.sendDue();
+    const sent = await mailTo(me.user.email);
+    expect(sent).toEqual([
+      {
+        to: me.user.email,
+        subject: "6 cards are ready to review",
+        text: expect.stringContaining(`Review now: ${ORIGIN}/review`),
+        link: `${ORIGIN}/review`,
+      },
+    ]);
+    expect(sent[0]!.text).toContain(`${ORIGIN}/unsubscribe?token=`);
+    clock = new Date("2027-03-01T19:00:00.000Z");
+    await run.sendDue();
+    expect(await mailTo(me.user.email)).toHaveLength(1);
+    for (const other of [quiet, unverified, nothingMet, allLearnt]) expect(await mailTo(other.user.email)).toEqual([]);
+
+    // The next day they review in the morning: no reminder that evening.
+    clock = new Date("2027-03-02T09:00:00.000Z");
+    await answerRight(me.cookie, card("card-pagi", "recognise"));
+    clock = new Date("2027-03-02T18:05:00.000Z");
+    await run.sendDue();
+    expect(await mailTo(me.user.email)).toHaveLength(1);
+    // The learner who learnt every card, and has not reviewed today, has nothing due: no reminder.
+    expect(await mailTo(allLearnt.user.email)).toEqual([]);
+    // The day after, cards are due again and they have not reviewed: one more.
+    clock = new Date("2027-03-03T18:05:00.000Z");
+    await run.sendDue();
+    expect(await mailTo(me.user.email)).toHaveLength(2);
+    expect(
+      await t.db
+        .select({ date: reviewReminder.localDate })
+        .from(reviewReminder)
+        .where(eq(reviewReminder.userId, me.id)),
+    ).toEqual(expect.arrayContaining([{ date: "2027-03-01" }, { date: "2027-03-03" }]));
+  });
+
+  it("follows the learner's own zone: 18:00 in Kuala Lumpur is 10:00 UTC", async () => {
+    const me = await remindable();
+    const saved = await t.request("/api/settings", {
+      method: "PATCH",
+      cookie: me.cookie,
+      json: { timeZone: "Asia/Kuala_Lumpur" },
+    });
+    expect(saved.status).toBe(200);
+    clock = new Date("2027-03-01T18:00:00.000Z");
+    await reminders().sendDue();
+    expect(await mailTo(me.user.email)).toEqual([]);
+    clock = new Date("2027-03-02T10:00:00.000Z");
+    await reminders().sendDue();
+    expect(await mailTo(me.user.email)).toHaveLength(1);
+  });
+
+  it("sends one email when two instances run at the same moment", async () => {
+    const me = await remindable();
+    clock = new Date("2027-03-01T18:10:00.000Z");
+    const second = reminders(createReviewService({ db: t.db, course: t.course, now: () => clock }));
+    await Promise.all([reminders().sendDue(), second.sendDue()]);
+    expect(await mailTo(me.user.email)).toHaveLength(1);
+    const claimed = await t.db.select().from(reviewReminder).where(eq(reviewReminder.userId, me.id));
+    expect(claimed).toHaveLength(1);
+  });
+
+  it("carries an unsubscribe link whose token turns the learner's email notifications off", async () => {
+    const me = await remindable();
+    const bystander = await remindable();
+    clock = new Date("2027-03-01T18:00:00.000Z");
+    await reminders().sendDue();
+    const [email] = await mailTo(me.user.email);
+    const link = /Stop these reminders: (\S+)/.exec(email!.text)![1]!;
+    const token = new URL(link).searchParams.get("token")!;
+    expect(token).toBe(unsubscribeToken(t.env.AUTH_SECRET, me.id));
+
+    const notifications = async () =>
+      t.db.select({ id: userTable.id, on: userTable.emailNotifications }).from(userTable).orderBy(asc(userTable.id));
+    const before = await notifications();
+    const forged = `${token.split(".")[0]}.${unsubscribeToken(t.env.AUTH_SECRET, bystander.id).split(".")[1]}`;
+    const otherSecret = unsubscribeToken("another-secret-another-secret-00", me.id);
+    const bystanderIdWithMyMac = `${Buffer.from(bystander.id).toString("base64url")}.${token.split(".")[1]}`;
+    for (const bad of [forged, otherSecret, bystanderIdWithMyMac, "garbage", "a.b", token.slice(0, -2), ""]) {
+      const refused = await call(UNSUBSCRIBE_PATH, { method: "POST", json: { token: bad } });
+      await expectError(refused, 400, "BAD_REQUEST");
+    }
+    await expectError(await call(UNSUBSCRIBE_PATH, { method: "POST", json: {} }), 400, "BAD_REQUEST");
+    expect(await notifications()).toEqual(before);
+
+    const response = await call(UNSUBSCRIBE_PATH, { method: "POST", json: { token } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ emailNotifications: false });
+    const settings = await (await t.request("/api/settings", { cookie: me.cookie })).json();
+    expect(settings.settings.emailNotifications).toBe(false);
+    const [bystanderRow] = await t.db
+      .select({ on: userTable.emailNotifications })
+      .from(userTable)
+      .where(eq(userTable.id, bystander.id));
+    expect(bystanderRow!.on).toBe(true);
+    // The link works again (a second click), and no reminder follows the next day.
+    expect((await call(UNSUBSCRIBE_PATH, { method: "POST", json: { token } })).status).toBe(200);
+    clock = new Date("2027-03-02T18:00:00.000Z");
+    await reminders().sendDue();
+    expect(await mailTo(me.user.email)).toHaveLength(1);
+  });
+});
+
+// ================================================================== settings
+
+describe("review settings", () => {
+  const patch = (cookie: string, json: unknown) => t.request("/api/settings", { method: "PATCH", cookie, json });
+
+  async function settingsRow(id: string) {
+    const [row] = await t.db
+      .select({
+        dailyGoalUnit: userTable.dailyGoalUnit,
+        dailyGoal: userTable.dailyGoal,
+        timeZone: userTable.timeZone,
+        reminderHour: userTable.reminderHour,
+        updatedAt: userTable.updatedAt,
+      })
+      .from(userTable)
+      .where(eq(userTable.id, id));
+    return row!;
+  }
+
+  it("start at 20 reviews a day, in Kuala Lumpur, reminded at 19:00", async () => {
+    const me = await learner();
+    const { settings } = await (await t.request("/api/settings", { cookie: me.cookie })).json();
+    expect(settings).toEqual({
+      theme: "light",
+      emailNotifications: true,
+      twoFactorEnabled: false,
+      dailyGoalUnit: "reviews",
+      dailyGoal: 20,
+      timeZone: "Asia/Kuala_Lumpur",
+      reminderHour: 19,
+    });
+  });
+
+  it("store the goal, its unit, the time zone and the reminder hour; a new unit alone takes its default goal", async () => {
+    const me = await learner();
+    const changed = await patch(me.cookie, { dailyGoal: 30, timeZone: "Europe/London", reminderHour: 0 });
+    expect((await changed.json()).settings).toMatchObject({
+      dailyGoalUnit: "reviews",
+      dailyGoal: 30,
+      timeZone: "Europe/London",
+      reminderHour: 0,
+    });
+    // The unit it already has keeps the goal; another unit takes that unit's default.
+    expect((await (await patch(me.cookie, { dailyGoalUnit: "reviews" })).json()).settings).toMatchObject({
+      dailyGoalUnit: "reviews",
+      dailyGoal: 30,
+    });
+    expect((await (await patch(me.cookie, { dailyGoalUnit: "minutes" })).json()).settings).toMatchObject({
+      dailyGoalUnit: "minutes",
+      dailyGoal: DEFAULT_DAILY_GOAL.minutes,
+    });
+    expect((await (await patch(me.cookie, { dailyGoalUnit: "reviews", dailyGoal: 5 })).json()).settings).toMatchObject({
+      dailyGoalUnit: "reviews",
+      dailyGoal: 5,
+    });
+    expect(
+      (await (await patch(me.cookie, { reminderHour: 23, dailyGoal: MAX_DAILY_GOAL })).json()).settings,
+    ).toMatchObject({
+      reminderHour: 23,
+      dailyGoal: MAX_DAILY_GOAL,
+    });
+    expect(await settingsRow(me.id)).toMatchObject({
+      dailyGoalUnit: "reviews",
+      dailyGoal: MAX_DAILY_GOAL,
+      timeZone: "Europe/London",
+      reminderHour: 23,
+    });
+  });
+
+  it.each([
+    ["an unknown time zone", { timeZone: "Mars/Olympus" }, "The time zone must be a name such as Asia/Kuala_Lumpur."],
+    ["a time zone that is not text", { timeZone: 8 }, "The time zone must be a name such as Asia/Kuala_Lumpur."],
+    ["hour 24", { reminderHour: 24 }, "The reminder hour must be from 0 to 23."],
+    ["hour -1", { reminderHour: -1 }, "The reminder hour must be from 0 to 23."],
+    ["half an hour", { reminderHour: 7.5 }, "The reminder hour must be a whole hour from 0 to 23."],
+    ["a goal of 0", { dailyGoal: 0 }, "The daily goal must be at least 1."],
+    ["a goal above the largest", { dailyGoal: MAX_DAILY_GOAL + 1 }, `The daily goal can be at most ${MAX_DAILY_GOAL}.`],
+    ["a goal that is not whole", { dailyGoal: 2.5 }, "The daily goal must be a whole number."],
+    ["a goal as text", { dailyGoal: "10" }, "The daily goal must be a number."],
+    ["an unknown unit", { dailyGoalUnit: "hours" }, 'The daily goal is counted in "reviews" or "minutes".'],
+    ["a good goal beside a bad hour", { dailyGoal: 10, reminderHour: 24 }, "The reminder hour must be from 0 to 23."],
+  ])("refuse %s with a 400 saying why, and change nothing", async (_label, json, message) => {
+    const me = await learner();
+    const before = await settingsRow(me.id);
+    const response = await patch(me.cookie, json);
+    const error = await expectError(response, 400, "BAD_REQUEST");
+    expect(error.message).toContain(message);
+    expect(await settingsRow(me.id)).toEqual(before);
+  });
+});
+
+// ================================================================== export and deletion
+
+describe("the account's review data", () => {
+  it("is in Export My Data: the review log, the cards and the review settings", async () => {
+    const me = await learner();
+    const other = await learner();
+    await t.request("/api/settings", {
+      method: "PATCH",
+      cookie: me.cookie,
+      json: { dailyGoalUnit: "minutes", timeZone: "Europe/London", reminderHour: 7 },
+    });
+    await startPhraseCards(me.cookie, "day-1");
+    await startPhraseCards(other.cookie, "day-1");
+    await answerRight(other.cookie, card("card-pagi", "recognise"));
+    const first = body(card("card-pagi", "recall"), { text: "Selamat pagu" }, { durationMs: 8_000 });
+    await answer(me.cookie, first);
+    clock = later(MINUTE);
+    const second = body(card("vocab-price", "recognise"), wrongGiven(card("vocab-price", "recognise")), {
+      hinted: true,
+      timeZone: "Asia/Tokyo",
+    });
+    await answer(me.cookie, second);
+
+    const response = await app.request("/api/account/export", { headers: { cookie: me.cookie } });
+    expect(response.status).toBe(200);
+    const exported = await response.json();
+    expect(exported.settings).toEqual({
+      theme: "light",
+      emailNotifications: true,
+      twoFactorEnabled: false,
+      dailyGoalUnit: "minutes",
+      dailyGoal: 10,
+      timeZone: "Europe/London",
+      reminderHour: 7,
+    });
+    expect(exported.reviewLog).toEqual([
+      {
+        clientId: first.clientId,
+        chapterId: "chapter-1",
+        dayId: "day-1",
+        phraseId: "card-pagi",
+        skill: "recall",
+        given: { text: "Selamat pagu" },
+        grade: "almost",
+        rating: 2,
+        hinted: false,
+        durationMs: 8_000,
+        reviewedAt: START.toISOString(),
+        timeZone: "Europe/London",
+        localDate: "2027-03-01",
+      },
+      {
+        clientId: second.clientId,
+        chapterId: "chapter-1",
+        dayId: "day-1",
+        phraseId: "vocab-price",
+        skill: "recognise",
+        given: second.given,
+        grade: "wrong",
+        rating: 1,
+        hinted: true,
+        durationMs: 4_000,
+        reviewedAt: later(MINUTE).toISOString(),
+        timeZone: "Asia/Tokyo",
+        localDate: "2027-03-01",
+      },
+    ]);
+    expect(exported.reviewCards).toHaveLength(6);
+    expect(exported.reviewCards).toContainEqual({
+      chapterId: "chapter-1",
+      dayId: "day-1",
+      phraseId: "card-pagi",
+      skill: "recall",
+      reps: 1,
+      lapses: 0,
+      due: (await cardRow(me.id, card("card-pagi", "recall")))!.due.toISOString(),
+      pinnedAt: null,
+      metAt: START.toISOString(),
+      lastReviewedAt: START.toISOString(),
+    });
+  });
+
+  it("goes with the account: its cards, log and reminders; a deleted tutor's pins stay, without their name", async () => {
+    const me = await learner();
+    const other = await learner();
+    const staff = await tutor();
+    await t.db.update(userTable).set({ emailVerified: true }).where(eq(userTable.id, me.id));
+    for (const each of [me, other]) {
+      await startPhraseCards(each.cookie, "day-1");
+      await answerRight(each.cookie, card("card-pagi", "recognise"));
+    }
+    const pinned = await call(reviewPinsPath(other.id), {
+      method: "POST",
+      cookie: staff.cookie,
+      json: { chapterId: "chapter-1", dayId: "day-1", phraseId: "vocab-price" },
+    });
+    expect(pinned.status).toBe(200);
+    // 19:00 in Kuala Lumpur the next day, with cards due and no review yet: a reminder is recorded.
+    clock = new Date("2027-03-02T11:00:00.000Z");
+    await createReminders({
+      db: t.db,
+      review,
+      mailer: t.mailer,
+      publicUrl: ORIGIN,
+      secret: t.env.AUTH_SECRET,
+      logger: t.logger,
+      now: () => clock,
+    }).sendDue();
+    const mine = await reviewState(me.id);
+    expect([mine.cards.length, mine.log.length, mine.reminders.length]).toEqual([6, 1, 1]);
+    const theirs = await reviewState(other.id);
+
+    const deleted = await t.request("/api/account", {
+      method: "DELETE",
+      cookie: me.cookie,
+      json: { password: me.user.password },
+    });
+    expect(deleted.status).toBe(200);
+    expect(await reviewState(me.id)).toEqual({ cards: [], log: [], reminders: [] });
+    expect(await reviewState(other.id)).toEqual(theirs);
+
+    const removed = await t.request("/api/account", {
+      method: "DELETE",
+      cookie: staff.cookie,
+      json: { password: staff.user.password },
+    });
+    expect(removed.status).toBe(200);
+    expect(await cardRow(other.id, card("vocab-price", "recall"))).toMatchObject({ pinnedAt: START, pinnedBy: null });
+  });
+});

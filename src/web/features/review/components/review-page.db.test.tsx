@@ -1,0 +1,214 @@
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { FIXTURE_COURSE } from "../../../../../tests/fixtures/course";
+import { courseAudioPath } from "../../../../course/course";
+import { mediaUrl } from "../../../lib/media";
+import { documentTitle } from "../../../lib/use-document-title";
+import { connectApp } from "../../../testing/app-in-process";
+import { renderApp } from "../../../testing/render-app";
+import { stubAudio } from "../../../testing/screen";
+import { completeDays } from "../../course/components/course-db-test-kit";
+import { chapterDays, settle } from "../../course/components/course-page-test-kit";
+import {
+  active,
+  answerRight,
+  checkByKeyboard,
+  choose,
+  continueByKeyboard,
+  pressButton,
+  status,
+  stubResizeObserver,
+} from "../../course/components/practice/practice-test-kit";
+import { expectAsked, reviewsOf, roundFor, startDayOnePhraseCards, tabIntoCard, wrongChoice } from "./review-test-kit";
+
+const app = await connectApp();
+
+// Radix measures the radio buttons of choice cards.
+beforeEach(stubResizeObserver);
+
+const DAY_1 = FIXTURE_COURSE[0]!.days[0]!;
+const DAY_1_LABEL = `Day 1 · ${DAY_1.subtopic}`;
+const reviewRequests = () => app.requests.filter((request) => request.path.startsWith("/api/review"));
+const answerPosts = () =>
+  app.requests.filter((request) => request.method === "POST" && request.path === "/api/review/answers");
+
+async function openReview() {
+  const rendered = renderApp("/review");
+  expect(await screen.findByRole("heading", { level: 1, name: "Review" })).toBeInTheDocument();
+  return rendered;
+}
+
+describe("the review page for a visitor", () => {
+  it("explains review and invites the visitor to sign up, without asking the review API", async () => {
+    await openReview();
+    expect(await screen.findByRole("heading", { name: "How review works" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Review with an account" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Sign up" })).toHaveAttribute("href", "/signup");
+    expect(screen.getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/login");
+    expect(document.title).toBe(documentTitle("Review"));
+    await settle();
+    expect(reviewRequests()).toEqual([]);
+  });
+});
+
+describe("the review page for a signed-in learner", () => {
+  it("says there is nothing to review before any phrase was met, and links to day 1", async () => {
+    await app.signInLearner();
+    await openReview();
+    expect(await screen.findByRole("heading", { name: "Nothing to review yet" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { level: 2, name: "No cards due" })).toBeInTheDocument();
+    expect(screen.getByText(/Start a day's phrase cards first/)).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Go to Day 1" })).toHaveAttribute("href", "/chapter-1/day-1");
+    expect(screen.queryByRole("button", { name: "Check" })).not.toBeInTheDocument();
+  });
+
+  it("asks day 1's cards once each, right and wrong, with the server's feedback, then is all done for today", async () => {
+    const audio = stubAudio();
+    const learner = await app.signInLearner();
+    await startDayOnePhraseCards(app);
+    const { cards, summary } = await roundFor(app);
+    // Two phrases, each recognised, heard and recalled.
+    expect(cards).toHaveLength(6);
+    expect(summary.goal).toEqual({ unit: "reviews", amount: 20 });
+    await openReview();
+
+    expect(await screen.findByRole("heading", { level: 2, name: "6 cards due" })).toBeInTheDocument();
+    expect(screen.getByText("0 of 20 reviews")).toBeInTheDocument();
+    expect(screen.getByRole("progressbar", { name: "Today's goal" })).toHaveAttribute("aria-valuenow", "0");
+    expect(screen.getByText("Meet today's goal to start a streak.")).toBeInTheDocument();
+    expect(screen.getByText("Card 1 of 6")).toBeInTheDocument();
+    expect(screen.getByText(DAY_1_LABEL)).toBeInTheDocument();
+    expect(screen.queryByText("From your tutor")).not.toBeInTheDocument();
+
+    // Right, and said to be easy: the server rates it Easy.
+    const [first, second, third, ...rest] = cards;
+    expectAsked(first!);
+    await tabIntoCard();
+    fireEvent.click(screen.getByRole("checkbox", { name: "I knew this instantly" }));
+    await answerRight(first!.item);
+    expect(await screen.findByRole("heading", { name: "Right!" })).toBeInTheDocument();
+    expect(status()).toHaveTextContent("Right! Good morning");
+    expect(screen.getByRole("heading", { level: 2, name: "5 cards due" })).toBeInTheDocument();
+    expect(screen.getByText("1 of 20 reviews")).toBeInTheDocument();
+    await continueByKeyboard();
+
+    // Wrong: the right answer and its clip; focus went on to the new card's first control.
+    expect(await screen.findByText("Card 2 of 6")).toBeInTheDocument();
+    expectAsked(second!);
+    await waitFor(() => expect(active()).toHaveAttribute("role", "radio"));
+    await choose(wrongChoice(second!.item));
+    await checkByKeyboard();
+    expect(await screen.findByRole("heading", { name: "Not quite" })).toBeInTheDocument();
+    expect(status()).toHaveTextContent("Not quite. The answer is: RM 7.50");
+    fireEvent.click(screen.getByRole("button", { name: "Play: RM 7.50" }));
+    expect(audio.clips.at(-1)!.src).toContain(mediaUrl(courseAudioPath("chapter-1", "day-1", "vocab-price")));
+    await continueByKeyboard();
+
+    // A listening card plays the phrase's clip.
+    expect(await screen.findByText("Card 3 of 6")).toBeInTheDocument();
+    expect(third!.item.kind).toBe("listen-choose");
+    fireEvent.click(screen.getByRole("button", { name: "Play: the recording" }));
+    expect(audio.clips.at(-1)!.src).toContain(mediaUrl(third!.audio));
+    await answerRight(third!.item);
+    await screen.findByRole("heading", { name: "Right!" });
+    await continueByKeyboard();
+
+    // The card answered wrong is not asked again in the round.
+    for (const card of rest) {
+      expectAsked(card);
+      await answerRight(card.item);
+      await screen.findByRole("heading", { name: "Right!" });
+      await continueByKeyboard();
+    }
+    const done = await screen.findByRole("heading", { name: "All done for today" });
+    await waitFor(() => expect(done).toHaveFocus());
+    expect(status()).toHaveTextContent(/^All done for today\. Next review: (today|tomorrow) at \d{1,2}:\d\d [ap]m\.$/);
+    expect(screen.getByText(/^Next review: (today|tomorrow) at \d{1,2}:\d\d [ap]m\.$/)).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to My Journey" })).toHaveAttribute("href", "/progress");
+    expect(screen.getByRole("heading", { level: 2, name: "No cards due" })).toBeInTheDocument();
+    expect(screen.getByText("6 of 20 reviews")).toBeInTheDocument();
+
+    expect(answerPosts()).toHaveLength(6);
+    const reviews = await reviewsOf(app, learner.id);
+    expect(reviews.map((review) => [review.phraseId, review.skill, review.grade])).toEqual(
+      cards.map((card, index) => [card.cardId.split("/")[2], card.skill, index === 1 ? "wrong" : "right"]),
+    );
+    // Easy only where the learner said so; a wrong answer is Again.
+    expect(reviews.map((review) => review.rating)).toEqual([4, 1, 3, 3, 3, 3]);
+    expect(reviews.every((review) => !review.hinted && review.durationMs >= 0)).toBe(true);
+  });
+
+  it("ends a round with cards still due with Keep going, which brings the next round", async () => {
+    const learner = await app.signInLearner();
+    // Days 1 to 3 done: five phrases, fifteen cards, more than one round.
+    await app.seedProgress(learner.id, completeDays(chapterDays("chapter-1").slice(0, 3)));
+    const { cards } = await roundFor(app);
+    expect(cards).toHaveLength(10);
+    await openReview();
+    expect(await screen.findByRole("heading", { level: 2, name: "15 cards due" })).toBeInTheDocument();
+
+    const [first, ...rest] = cards;
+    await tabIntoCard();
+    await choose(wrongChoice(first!.item));
+    await checkByKeyboard();
+    await screen.findByRole("heading", { name: "Not quite" });
+    await continueByKeyboard();
+    for (const [index, card] of rest.entries()) {
+      expect(await screen.findByText(`Card ${index + 2} of 10`)).toBeInTheDocument();
+      await answerRight(card.item);
+      await screen.findByRole("heading", { name: "Right!" });
+      await continueByKeyboard();
+    }
+    const done = await screen.findByRole("heading", { name: "Round done" });
+    await waitFor(() => expect(done).toHaveFocus());
+    expect(screen.getByText("9 of 10 right. 5 cards due.")).toBeInTheDocument();
+    expect(status()).toHaveTextContent("Round done. 9 of 10 right. 5 cards due.");
+
+    await pressButton("Keep going");
+    expect(await screen.findByText("Card 1 of 5")).toBeInTheDocument();
+    // Recall comes after recognising and hearing: "Selamat pagi" is typed.
+    expect(screen.getByRole("group", { name: "Type it in Malay." })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole("textbox", { name: "In Malay" })).toHaveFocus());
+    expect(screen.getByRole("heading", { level: 2, name: "5 cards due" })).toBeInTheDocument();
+    expect(app.requests.filter((request) => request.path.startsWith("/api/review?"))).toHaveLength(2);
+  });
+
+  it("marks a phrase a tutor pinned as from the tutor", async () => {
+    const learner = await app.createUser("Student");
+    await app.signInAs("Tutor");
+    const pinned = await app.fetch(`/api/users/${learner.id}/review/pins`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ chapterId: "chapter-1", dayId: "day-1", phraseId: "card-pagi" }),
+    });
+    expect(pinned.status).toBe(200);
+    await app.signOut();
+    await app.signIn(learner);
+
+    await openReview();
+    expect(await screen.findByRole("heading", { level: 2, name: "3 cards due" })).toBeInTheDocument();
+    const card = screen.getByText(DAY_1_LABEL).closest("p")!;
+    expect(within(card).getByText("From your tutor")).toBeVisible();
+  });
+
+  it("shows the server's message when the round cannot be read, and reads it again on Try again", async () => {
+    await app.signInLearner();
+    await startDayOnePhraseCards(app);
+    let refused = false;
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (!refused && String(input).startsWith("/api/review?")) {
+        refused = true;
+        return Response.json(
+          { error: { code: "BUSY", message: "Review is resting. Try again soon." } },
+          { status: 409 },
+        );
+      }
+      return app.fetch(input, init);
+    });
+    await openReview();
+    expect(await screen.findByRole("alert")).toHaveTextContent("Review is resting. Try again soon.");
+    await pressButton("Try again");
+    expect(await screen.findByRole("heading", { level: 2, name: "6 cards due" })).toBeInTheDocument();
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+  });
+});
