@@ -269,15 +269,19 @@ describe.runIf(process.platform === "linux")("the lock on DATA_DIR", () => {
       process.getuid?.() === 0
         ? { uid: Number(execFileSync("id", ["-u", "postgres"])), gid: Number(execFileSync("id", ["-g", "postgres"])) }
         : {};
-    // A zombie: `sleep 0` exits, and its parent, having exec'd `sleep 600`, never reaps it.
-    const zombieParent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 600"], {
+    // A zombie: a child whose parent, having exec'd `sleep 600`, never reaps it. The child (`cat` on
+    // fd 3) exits only once the shell is `sleep`: a shell may reap a child that exits before its exec.
+    const zombieParent = spawn("sh", ["-c", "cat <&3 >/dev/null & echo $!; exec sleep 600"], {
       ...user,
-      stdio: ["ignore", "pipe", "ignore"],
+      stdio: ["ignore", "pipe", "ignore", "pipe"],
     });
     children.push(zombieParent);
     const zombie = await new Promise<number>((resolve) =>
       zombieParent.stdout?.once("data", (chunk) => resolve(Number(String(chunk).trim()))),
     );
+    const parentCommand = () => readFile(`/proc/${zombieParent.pid}/comm`, "utf8").catch(() => "");
+    await until(async () => (await parentCommand()) === "sleep\n", "the zombie's parent as sleep");
+    (zombieParent.stdio[3] as Writable).end();
     await until(async () => (await processState(zombie)) === "Z", "the zombie");
     const stranger = spawn("sleep", ["600"], user);
     children.push(stranger);
