@@ -19,13 +19,15 @@ export function connectDatabase(url: string, logger: Logger, options: { max?: nu
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   });
-  // An idle client losing its server (a database restart) emits here; without a listener Node
-  // would treat it as an uncaught error and end the process.
-  pool.on("error", (error) => logger.warn({ err: error }, "database connection lost"));
-  // A client checked out of the pool (a transaction) that loses its server emits on the client, not
-  // the pool: its query fails with the error, and this listener keeps the process alive.
+  // A client that loses its server (a database restart) emits 'error' on itself, idle or checked
+  // out (a transaction, whose query fails with the error), and, when idle, on the pool as well.
+  // Without a listener Node would treat either as an uncaught error and end the process. The
+  // client's listener logs it, once: the pool's error carries the whole client, which stays out.
+  pool.on("error", () => {});
   pool.on("connect", (client) => {
-    client.on("error", (error) => logger.warn({ err: error }, "database connection lost during a query"));
+    client.on("error", (error: Error & { code?: string }) =>
+      logger.warn({ code: error.code, reason: error.message }, "database connection lost"),
+    );
   });
   const db = drizzle(pool, { schema, casing: "snake_case" });
   let closed = false;
