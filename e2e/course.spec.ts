@@ -160,6 +160,25 @@ test("a visitor browses day 1 without saving, and is asked to sign in", async ({
   await expect(page.getByRole("heading", { level: 1 })).toContainText("locked");
 });
 
+test("one sound at a time: the Codebook's dialogue recording and its line-by-line shadowing stop each other", async ({
+  page,
+}) => {
+  await page.goto("/chapter-1/day-1/codebook");
+  await expect(page.locator("main [aria-busy='true']")).toHaveCount(0);
+  const recording = page.getByLabel(/^Dialogue recording:/);
+  const isPaused = () => recording.evaluate((element: HTMLAudioElement) => element.paused);
+  await recording.evaluate((element: HTMLAudioElement) => element.play());
+  expect(await isPaused()).toBe(false);
+
+  await page.getByRole("button", { name: "Shadow line by line" }).click();
+  await expect(page.getByRole("button", { name: "Stop shadowing" })).toBeVisible();
+  await expect.poll(isPaused).toBe(true);
+
+  await recording.evaluate((element: HTMLAudioElement) => element.play());
+  await expect(page.getByRole("button", { name: "Shadow line by line" })).toBeVisible();
+  expect(await isPaused()).toBe(false);
+});
+
 test("a visitor studies the day 1 story: slower lines, English hidden, a word's meaning by keyboard", async ({
   page,
 }) => {

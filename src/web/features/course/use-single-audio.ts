@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { releasePlayback, takePlayback } from "../../lib/one-sound";
 
 /**
  * One audio clip at a time across a page (spec section 4): playing a clip stops the one playing,
- * pressing the same clip again stops it, and the playing indicator clears when the clip ends or
- * fails (a failure is logged), so any clip can be played again. `speed` (the story player's choice)
+ * here or in any other player on the page (`lib/one-sound`), pressing the same clip again stops it,
+ * and the playing indicator clears when the clip ends or fails (a failure is logged), so any clip
+ * can be played again. `speed` (the story player's choice)
  * is set on the playing clip, also when it changes mid-clip; a test's `?playbackRate=` wins over it,
  * so end-to-end runs still hear clips to their end quickly.
  */
@@ -12,7 +14,7 @@ export function useSingleAudio(speed = 1) {
   const [playing, setPlaying] = useState<string | null>(null);
   const rate = useCallback(() => (playbackRate() === 1 ? speed : playbackRate()), [speed]);
 
-  const stop = useCallback(() => {
+  const stop = useCallback(function stop() {
     const audio = audioRef.current;
     audioRef.current = null;
     if (audio) {
@@ -20,6 +22,7 @@ export function useSingleAudio(speed = 1) {
       audio.onerror = null;
       audio.pause();
     }
+    releasePlayback(stop);
     setPlaying(null);
   }, []);
 
@@ -31,11 +34,13 @@ export function useSingleAudio(speed = 1) {
       const audio = new Audio(src);
       audio.dataset.src = src;
       audio.playbackRate = rate();
+      takePlayback(stop);
       audioRef.current = audio;
       setPlaying(src);
       const finish = () => {
         if (audioRef.current !== audio) return;
         audioRef.current = null;
+        releasePlayback(stop);
         setPlaying(null);
       };
       audio.onended = () => {

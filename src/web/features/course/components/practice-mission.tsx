@@ -16,13 +16,11 @@ export function PracticeMission({
   practice,
   completed,
   onCompleted,
-  onPlay,
 }: {
   open: OpenDay;
   practice: PracticeBlock;
   completed?: boolean;
   onCompleted?: () => void;
-  onPlay?: () => void;
 }) {
   const { chapter, day, learner } = open;
   const stored = taskStatus(learner.progress, chapter.id, day.id, practice.task.id) === "completed";
@@ -36,7 +34,6 @@ export function PracticeMission({
         signedIn={learner.signedIn}
         completed={completed ?? stored}
         onCompleted={onCompleted}
-        onPlay={onPlay}
       />
     </Suspense>
   );

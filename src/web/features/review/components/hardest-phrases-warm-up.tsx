@@ -10,7 +10,7 @@ const DONE = "Warm-up done. On to the quiz.";
  * hardest, asked as review cards (each answer is logged as a review). Nothing shows until they
  * arrive, nor when there are none, nor when they could not be read: the quiz does not depend on it.
  */
-export function HardestPhrasesWarmUp({ chapterId, onPlay }: { chapterId: string; onPlay?: () => void }) {
+export function HardestPhrasesWarmUp({ chapterId }: { chapterId: string }) {
   const hardest = useQuery({ ...hardestCardsQuery(chapterId), refetchOnReconnect: false });
   const headingId = useId();
 
@@ -30,7 +30,7 @@ export function HardestPhrasesWarmUp({ chapterId, onPlay }: { chapterId: string;
           A warm-up on the phrases of this chapter you found hardest. Your answers count as reviews.
         </p>
       </header>
-      <ReviewCards cards={cards} onPlay={onPlay} doneAnnouncement={DONE}>
+      <ReviewCards cards={cards} doneAnnouncement={DONE}>
         <p data-focus="done" tabIndex={-1} className="font-medium">
           {DONE}
         </p>

@@ -17,15 +17,12 @@ const FOCUS_TARGETS = { card: FIRST_CONTROL, done: "[data-focus='done']" };
 export function ReviewCards({
   cards,
   onAnswered,
-  onPlay,
   focusFirst = false,
   doneAnnouncement,
   children,
 }: {
   cards: readonly Exercise[];
   onAnswered?: (response: ReviewAnswerResponse) => void;
-  /** Stop other page audio when a card plays a clip. */
-  onPlay?: () => void;
   /** Move focus into the first card once drawn (after the learner asked for more cards). */
   focusFirst?: boolean;
   doneAnnouncement: string;
@@ -44,10 +41,6 @@ export function ReviewCards({
     if (target) rootRef.current?.querySelector<HTMLElement>(FOCUS_TARGETS[target])?.focus();
   });
 
-  const toggleAudio = (src: string) => {
-    if (audio.playing !== src) onPlay?.();
-    audio.toggle(src);
-  };
   const next = () => {
     audio.stop();
     const done = asked + 1 >= run.length;
@@ -74,7 +67,7 @@ export function ReviewCards({
             onSaid={setAnnouncement}
             onContinue={next}
             playing={audio.playing}
-            onToggleAudio={toggleAudio}
+            onToggleAudio={audio.toggle}
           />
         </>
       ) : (

@@ -1,4 +1,3 @@
-import { useCallback, useRef } from "react";
 import { useNavigate } from "react-router";
 import { type Mission, sectionLines, storySections } from "../../../../../course/course";
 import { Page } from "../../../../components/page";
@@ -32,32 +31,6 @@ export function CodebookPage({ open }: { open: OpenDay }) {
   );
 }
 
-/**
- * One clip at a time across the page: the cards' audio buttons and the page's own players (the
- * dialogue recording, the video) stop one another.
- */
-function usePageAudio() {
-  const clips = useSingleAudio();
-  const playersRef = useRef<HTMLDivElement>(null);
-  const pausePlayers = useCallback(() => {
-    for (const player of playersRef.current?.querySelectorAll("audio, video") ?? []) {
-      (player as HTMLMediaElement).pause();
-    }
-  }, []);
-  const toggleClip = useCallback(
-    (src: string) => {
-      pausePlayers();
-      clips.toggle(src);
-    },
-    [pausePlayers, clips.toggle],
-  );
-  const stopAll = useCallback(() => {
-    pausePlayers();
-    clips.stop();
-  }, [pausePlayers, clips.stop]);
-  return { playersRef, playing: clips.playing, toggleClip, stopClips: clips.stop, stopAll };
-}
-
 /** What finishing a mission is called, to say what unlocks the next one. */
 const FINISH: Record<Mission["type"], (mission: Mission) => string> = {
   "listen-shadow": (mission) => `Finish ${mission.title}`,
@@ -77,7 +50,7 @@ const UNLOCKS: Record<Mission["type"], string> = {
 function CodebookMissions({ open, missions }: { open: OpenDay; missions: readonly Mission[] }) {
   const { chapter, day } = open;
   const tasks = useCodebookTasks(open);
-  const audio = usePageAudio();
+  const audio = useSingleAudio();
   const navigate = useNavigate();
   const allDone = missions.every((mission) => tasks.isCompleted(mission.task.id));
 
@@ -96,7 +69,7 @@ function CodebookMissions({ open, missions }: { open: OpenDay; missions: readonl
   return (
     // Until the session is read the page shows what a visitor sees: nothing in it may act yet (a
     // mission ended or Proceed pressed now would be judged as a visitor's).
-    <div ref={audio.playersRef} className="space-y-8" inert={open.learner.provisional || undefined}>
+    <div className="space-y-8" inert={open.learner.provisional || undefined}>
       <ol aria-label="Missions" className="space-y-6">
         {missions.map((mission, index) => {
           const previous = missions[index - 1];
@@ -136,7 +109,7 @@ function MissionBody({
   mission: Mission;
   lockedHint: string | undefined;
   tasks: ReturnType<typeof useCodebookTasks>;
-  audio: ReturnType<typeof usePageAudio>;
+  audio: ReturnType<typeof useSingleAudio>;
 }) {
   const { chapter, day } = open;
   const completed = tasks.isCompleted(mission.task.id);
@@ -151,15 +124,12 @@ function MissionBody({
           lineAudio={sectionLines(section).map((line) => courseAudioUrl(chapter.id, day.id, line.id))}
           section={section}
           lockedHint={lockedHint}
-          onPlay={audio.stopClips}
           onEnded={complete}
         />
       );
     }
     case "video":
-      return (
-        <CultureNotesVideo video={mission.video} lockedHint={lockedHint} onPlay={audio.stopClips} onEnded={complete} />
-      );
+      return <CultureNotesVideo video={mission.video} lockedHint={lockedHint} onEnded={complete} />;
     case "vocabulary-cards":
       return (
         <FlipCardDeck
@@ -174,7 +144,7 @@ function MissionBody({
           lockedHint={lockedHint}
           onAllFlipped={complete}
           playing={audio.playing}
-          onToggleAudio={audio.toggleClip}
+          onToggleAudio={audio.toggle}
         />
       );
     case "practice":
@@ -189,7 +159,6 @@ function MissionBody({
               practice={mission}
               completed={completed}
               onCompleted={() => tasks.completedByAnswers(mission.task.id)}
-              onPlay={audio.stopAll}
             />
           )}
         </div>

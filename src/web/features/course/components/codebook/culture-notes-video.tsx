@@ -13,13 +13,11 @@ import { playbackRate } from "../../use-single-audio";
 export function CultureNotesVideo({
   video,
   lockedHint,
-  onPlay,
   onEnded,
 }: {
   video: Video;
   /** Why the video is locked, shown over it; unlocked when undefined. */
   lockedHint: string | undefined;
-  onPlay: () => void;
   onEnded: () => void;
 }) {
   const locked = lockedHint !== undefined;
@@ -37,7 +35,6 @@ export function CultureNotesVideo({
         }}
         onPlay={(event) => {
           if (locked) event.currentTarget.pause();
-          else onPlay();
         }}
         onEnded={() => {
           if (!locked) onEnded();

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { type StorySection, sectionLines } from "../../../../../course/course";
 import { Button } from "../../../../components/ui/button";
 import { cn } from "../../../../lib/cn";
+import { releasePlayback, takePlayback } from "../../../../lib/one-sound";
 import { playbackRate } from "../../use-single-audio";
 
 /**
@@ -16,14 +17,14 @@ export function shadowPauseMs(lineSeconds: number) {
 /**
  * The whole dialogue of a story section in one recording, with its transcript to read along, and a
  * way to shadow it line by line: each line's clip, then a pause to say it. `onEnded` fires when the
- * recording has played to its end, or when shadowing reaches the end of the last line.
+ * recording has played to its end, or when shadowing reaches the end of the last line. The
+ * recording and the shadowing stop each other, and any other sound on the page (`lib/one-sound`).
  */
 export function ListenAndShadow({
   src,
   lineAudio,
   section,
   lockedHint,
-  onPlay,
   onEnded,
 }: {
   src: string;
@@ -32,33 +33,21 @@ export function ListenAndShadow({
   section: StorySection;
   /** Why listening is locked (an earlier mission is not done); unlocked when undefined. */
   lockedHint?: string | undefined;
-  onPlay: () => void;
   onEnded: () => void;
 }) {
-  const recordingRef = useRef<HTMLAudioElement>(null);
   const shadowing = useShadowing(lineAudio, onEnded);
   const current = shadowing.current;
-  const startShadowing = () => {
-    recordingRef.current?.pause();
-    onPlay();
-    shadowing.start();
-  };
   if (lockedHint) return <p className="text-muted-foreground">{lockedHint}</p>;
   return (
     <div className="space-y-4">
       {/* biome-ignore lint/a11y/useMediaCaption: the transcript below is the recording's text alternative. */}
       <audio
-        ref={recordingRef}
         controls
         preload="none"
         src={src}
         aria-label={`Dialogue recording: ${section.title}`}
         onLoadedMetadata={(event) => {
           event.currentTarget.playbackRate = playbackRate();
-        }}
-        onPlay={() => {
-          shadowing.stop();
-          onPlay();
         }}
         onEnded={onEnded}
         className="w-full"
@@ -72,7 +61,7 @@ export function ListenAndShadow({
             Stop shadowing
           </Button>
         ) : (
-          <Button type="button" variant="outline" onClick={startShadowing}>
+          <Button type="button" variant="outline" onClick={shadowing.start}>
             <Repeat aria-hidden />
             Shadow line by line
           </Button>
@@ -117,7 +106,7 @@ function useShadowing(clips: readonly string[], onLastLineEnded: () => void) {
   const onLastLineEndedRef = useRef(onLastLineEnded);
   onLastLineEndedRef.current = onLastLineEnded;
 
-  const stop = useCallback(() => {
+  const stop = useCallback(function stop() {
     const run = runRef.current;
     runRef.current = null;
     if (run) {
@@ -128,12 +117,14 @@ function useShadowing(clips: readonly string[], onLastLineEnded: () => void) {
         run.audio.pause();
       }
     }
+    releasePlayback(stop);
     setCurrent(null);
   }, []);
 
   const start = useCallback(() => {
     stop();
     const run: { audio: HTMLAudioElement | null; timer?: ReturnType<typeof setTimeout> } = { audio: null };
+    takePlayback(stop);
     runRef.current = run;
     const rate = playbackRate();
     const fail = (clip: string | undefined, error?: unknown) => {

@@ -24,8 +24,6 @@ export interface PracticeSetProps {
   completed: boolean;
   /** Called once when the set becomes complete (server says taskCompleted, or for a visitor every item answered right). */
   onCompleted?: () => void;
-  /** Stop other page audio when this set plays a clip. */
-  onPlay?: () => void;
 }
 
 /** A run through the set: the items still to answer right, the first one asked now. */
@@ -84,7 +82,6 @@ export default function PracticeSet({
   signedIn,
   completed,
   onCompleted,
-  onPlay,
 }: PracticeSetProps) {
   const resume = useQuery({ ...practiceProgressQuery(chapterId, dayId, taskId), enabled: signedIn && !completed });
   const sender = useAnswer({ chapterId, dayId, taskId });
@@ -110,10 +107,6 @@ export default function PracticeSet({
   // A set already completed waits for "Practise again"; any other starts (or resumes) at once.
   if (run === null && !completed && !waitingForResume) setRun(startRun(items, resume.data?.answeredRight ?? []));
 
-  const toggleAudio = (src: string) => {
-    if (audio.playing !== src) onPlay?.();
-    audio.toggle(src);
-  };
   const practiseAgain = () => {
     setRun(startRun(items, []));
     setAnnouncement("");
@@ -185,7 +178,7 @@ export default function PracticeSet({
             onSaid={setAnnouncement}
             onContinue={next}
             playing={audio.playing}
-            onToggleAudio={toggleAudio}
+            onToggleAudio={audio.toggle}
           />
         </>
       ) : (

@@ -90,7 +90,6 @@ function StoryBlockView({
           section={block}
           playing={player.playing}
           onToggle={player.toggle}
-          onPlayRecording={player.stop}
           showEnglish={player.showEnglish}
           action={
             block.task && (
@@ -115,11 +114,11 @@ function StoryBlockView({
         <>
           {isReviewQuiz(block) && open.learner.signedIn && (
             <Suspense fallback={null}>
-              <HardestPhrasesWarmUp chapterId={chapter.id} onPlay={player.stop} />
+              <HardestPhrasesWarmUp chapterId={chapter.id} />
             </Suspense>
           )}
           <PracticeSection title={block.title} description={block.description}>
-            <PracticeMission open={open} practice={block} onPlay={player.stop} />
+            <PracticeMission open={open} practice={block} />
           </PracticeSection>
         </>
       );

@@ -1,4 +1,4 @@
-import { type ReactNode, useCallback, useRef } from "react";
+import type { ReactNode } from "react";
 import type { Chapter, Day, SectionContent, StorySection } from "../../../../../course/course";
 import { courseAudioUrl } from "../../course-data";
 import { playbackRate } from "../../use-single-audio";
@@ -10,7 +10,7 @@ import { type SpokenLineItem, SpokenLineList, withAudio } from "./spoken-line-li
  * the story text, the dialogue, a culture note), every spoken line with its own play button, its English shown or not, and its words the
  * day's glossary explains opening their meaning. `action` is the section's completion button. A
  * review day's section (`pace: "natural"`) also plays its whole dialogue at conversation speed; it and
- * the lines' clips stop one another (`onPlayRecording` stops the lines).
+ * the lines' clips stop one another, as every sound on the page does (`lib/one-sound`).
  */
 export function StorySectionView({
   chapter,
@@ -18,7 +18,6 @@ export function StorySectionView({
   section,
   playing,
   onToggle,
-  onPlayRecording,
   showEnglish,
   action,
 }: {
@@ -27,19 +26,10 @@ export function StorySectionView({
   section: StorySection;
   playing: string | null;
   onToggle: (src: string) => void;
-  onPlayRecording?: () => void;
   showEnglish: boolean;
   action?: ReactNode;
 }) {
   const headingId = `section-${section.id}`;
-  const recordingRef = useRef<HTMLAudioElement>(null);
-  const toggleLine = useCallback(
-    (src: string) => {
-      recordingRef.current?.pause();
-      onToggle(src);
-    },
-    [onToggle],
-  );
   return (
     <section aria-labelledby={headingId} className="space-y-5 rounded-xl border bg-card p-4 shadow-sm sm:p-6">
       <header className="space-y-1">
@@ -53,7 +43,6 @@ export function StorySectionView({
           <p className="font-medium">The whole conversation at natural speed</p>
           {/* biome-ignore lint/a11y/useMediaCaption: the lines below are the recording's text alternative. */}
           <audio
-            ref={recordingRef}
             controls
             preload="none"
             className="w-full"
@@ -62,7 +51,6 @@ export function StorySectionView({
             onLoadedMetadata={(event) => {
               event.currentTarget.playbackRate = playbackRate();
             }}
-            onPlay={onPlayRecording}
           />
           <p className="text-sm text-muted-foreground">Then play any line on its own, at learning speed.</p>
         </div>
@@ -76,7 +64,7 @@ export function StorySectionView({
           chapter={chapter}
           day={day}
           playing={playing}
-          onToggle={toggleLine}
+          onToggle={onToggle}
           showEnglish={showEnglish}
         />
       ))}

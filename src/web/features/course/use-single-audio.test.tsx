@@ -1,0 +1,52 @@
+import { act, fireEvent, renderHook } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { stubAudio } from "../../testing/screen";
+import { useSingleAudio } from "./use-single-audio";
+
+const paused = () => vi.mocked(HTMLMediaElement.prototype.pause).mock.contexts;
+
+afterEach(() => {
+  document.body.replaceChildren();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe("one sound at a time on a page", () => {
+  it("stops one player's clip when another player on the page starts one", () => {
+    const audio = stubAudio();
+    const first = renderHook(() => useSingleAudio());
+    const second = renderHook(() => useSingleAudio());
+
+    act(() => first.result.current.toggle("/a.mp3"));
+    expect(first.result.current.playing).toBe("/a.mp3");
+    act(() => second.result.current.toggle("/b.mp3"));
+    expect(second.result.current.playing).toBe("/b.mp3");
+    expect(first.result.current.playing).toBeNull();
+    expect(paused()).toContain(audio.clips[0]);
+    expect(paused()).not.toContain(audio.clips[1]);
+
+    // And back: the first player starting again stops the second.
+    act(() => first.result.current.toggle("/a.mp3"));
+    expect(second.result.current.playing).toBeNull();
+    expect(paused()).toContain(audio.clips[1]);
+  });
+
+  it("pauses the page's audio and video elements when a clip starts, and stops the clip when one of them plays", () => {
+    const audio = stubAudio();
+    const recording = document.body.appendChild(document.createElement("audio"));
+    const video = document.body.appendChild(document.createElement("video"));
+    const player = renderHook(() => useSingleAudio());
+
+    act(() => player.result.current.toggle("/a.mp3"));
+    expect(paused()).toEqual(expect.arrayContaining([recording, video]));
+
+    vi.mocked(HTMLMediaElement.prototype.pause).mockClear();
+    act(() => {
+      fireEvent.play(recording);
+    });
+    expect(player.result.current.playing).toBeNull();
+    expect(paused()).toContain(audio.clips[0]);
+    expect(paused()).toContain(video);
+    expect(paused()).not.toContain(recording);
+  });
+});
