@@ -1,18 +1,9 @@
 import { expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
+import { expectToast, uniqueEmail } from "./learner";
 
 const password = "kopi-o-kosong";
 const newPassword = "teh-tarik-kurang-manis";
-
-function uniqueEmail(label: string) {
-  return `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`;
-}
-
-async function expectToast(page: Page, title: string, description?: string) {
-  const toast = page.getByRole("status").filter({ hasText: title });
-  await expect(toast).toBeVisible();
-  if (description) await expect(toast).toContainText(description);
-}
 
 async function signIn(page: Page, email: string, secret: string) {
   await page.getByLabel("Email").fill(email);

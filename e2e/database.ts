@@ -54,3 +54,15 @@ export async function moveLearnerClock(email: string, ms: number): Promise<void>
     );
   });
 }
+
+/**
+ * Moves the sign-in of the account's sessions an hour back: they are no longer fresh (decision 025).
+ */
+export async function signedInAnHourAgo(email: string): Promise<void> {
+  await inTransaction(async (client) => {
+    await client.query(
+      `update session set created_at = now() - interval '1 hour' where user_id = (select id from "user" where email = $1)`,
+      [email],
+    );
+  });
+}

@@ -43,7 +43,8 @@ export async function person(
   return { page, email, name: `${firstName} ${lastName}`, origin: new URL(page.url()).origin };
 }
 
-export async function expectToast(page: Page, title: string, description?: string) {
+/** The toast titled `title` is on screen, saying `description` too when given. */
+export async function expectToast(page: Page, title: string, description?: string | RegExp) {
   const toast = page.getByRole("status").filter({ hasText: title });
   await expect(toast).toBeVisible();
   if (description) await expect(toast).toContainText(description);

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { expectToast } from "./learner";
 
 const publicPages = [
   { path: "/", heading: "Jalan — speak Malay, live the story" },
@@ -12,12 +13,6 @@ const publicPages = [
   { path: "/login", heading: "Welcome back" },
   { path: "/signup", heading: "Create your account" },
 ] as const;
-
-async function expectToast(page: Page, title: string, description?: string | RegExp) {
-  const toast = page.getByRole("status").filter({ hasText: title });
-  await expect(toast).toBeVisible();
-  if (description) await expect(toast).toContainText(description);
-}
 
 test.describe("public pages", () => {
   test("the landing page has its hero, video with captions, audiences, features, journey and calls to action", async ({

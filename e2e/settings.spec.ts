@@ -1,32 +1,10 @@
 import { readFile } from "node:fs/promises";
-import { type Browser, expect, type Page, test } from "@playwright/test";
-import pg from "pg";
-import { runningEmbeddedPostgres } from "../src/server/db/embedded";
+import { expect, type Page, test } from "@playwright/test";
 import { totpCode } from "../tests/totp";
+import { signedInAnHourAgo } from "./database";
+import { expectToast, person } from "./learner";
 
 const password = "kopi-o-kosong";
-
-function uniqueEmail(label: string) {
-  return `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`;
-}
-
-/** A new account, signed in through the API in a browser context of its own. */
-async function newLearner(browser: Browser) {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto("/");
-  const origin = new URL(page.url()).origin;
-  const email = uniqueEmail("settings");
-  expect(
-    (
-      await page.request.post("/api/auth/sign-up/email", {
-        data: { email, password, firstName: "Siti", lastName: "Aminah", name: "Siti Aminah" },
-        headers: { origin },
-      })
-    ).status(),
-  ).toBe(200);
-  await signInThroughApi(page, email);
-  return { page, email, origin };
-}
 
 async function signInThroughApi(page: Page, email: string) {
   const origin = new URL(page.url()).origin;
@@ -37,37 +15,12 @@ async function signInThroughApi(page: Page, email: string) {
   expect(response.status()).toBe(200);
 }
 
-/**
- * Moves the sign-in of the account's sessions an hour back, in the embedded PostgreSQL of the server
- * under test (playwright.config.ts's DATA_DIR): they are no longer fresh (decision 025).
- */
-async function signedInAnHourAgo(email: string) {
-  const url = await runningEmbeddedPostgres(process.env.E2E_DATA_DIR!);
-  if (!url) throw new Error("The server under test is not running on E2E_DATA_DIR.");
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(
-      `update session set created_at = now() - interval '1 hour' where user_id = (select id from "user" where email = $1)`,
-      [email],
-    );
-  } finally {
-    await client.end();
-  }
-}
-
-async function expectToast(page: Page, title: string, description?: string) {
-  const toast = page.getByRole("status").filter({ hasText: title });
-  await expect(toast).toBeVisible();
-  if (description) await expect(toast).toContainText(description);
-}
-
 const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains("dark"));
 
 test("the theme applies at once, survives a reload without a flash, and follows the account to a new browser", async ({
   browser,
 }) => {
-  const { page, email } = await newLearner(browser);
+  const { page, email } = await person(browser, "Siti", { lastName: "Aminah" });
   await page.goto("/settings");
   await page.getByRole("radio", { name: "Dark" }).check();
   expect(await isDark(page)).toBe(true);
@@ -95,7 +48,7 @@ test("the theme applies at once, survives a reload without a flash, and follows 
 });
 
 test("Export My Data downloads everything stored about the learner, without secrets", async ({ browser }) => {
-  const { page, email, origin } = await newLearner(browser);
+  const { page, email, origin } = await person(browser, "Siti", { lastName: "Aminah" });
   await page.request.put("/api/progress/chapter-1/day-1/story:read-setting", {
     data: { status: "completed" },
     headers: { origin },
@@ -130,7 +83,7 @@ test("Export My Data downloads everything stored about the learner, without secr
 test("a session signed in an hour ago enters the password again, then exports and sees its devices", async ({
   browser,
 }) => {
-  const { page, email } = await newLearner(browser);
+  const { page, email } = await person(browser, "Siti", { lastName: "Aminah" });
   await signedInAnHourAgo(email);
   await page.goto("/settings");
   await expect(
@@ -157,7 +110,7 @@ test("a session signed in an hour ago enters the password again, then exports an
 });
 
 test("two-factor sign-in: turned on with a code from the secret, then asked for at sign-in", async ({ browser }) => {
-  const { page, email } = await newLearner(browser);
+  const { page, email } = await person(browser, "Siti", { lastName: "Aminah" });
   await page.goto("/settings");
   await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
   await page.getByLabel("Password").fill(password);
@@ -201,7 +154,7 @@ test("two-factor sign-in: turned on with a code from the secret, then asked for 
 });
 
 test("Delete My Account asks for the password, removes the account and signs out", async ({ browser }) => {
-  const { page, email } = await newLearner(browser);
+  const { page, email } = await person(browser, "Siti", { lastName: "Aminah" });
   await page.goto("/settings");
   await page.getByRole("button", { name: "Delete My Account" }).click();
   const dialog = page.getByRole("alertdialog");
