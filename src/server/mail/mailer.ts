@@ -12,12 +12,17 @@ export interface MailMessage {
   link?: string;
 }
 
+/** A transaction of the app's database, in which a message can be written with other rows. */
+export type MailTransaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
 export interface Mailer {
   /**
    * Writes the message to the outbox table. Once this resolves the message is in PostgreSQL, so no
-   * process that dies afterwards loses it; with SMTP it is delivered in the background.
+   * process that dies afterwards loses it; with SMTP it is delivered in the background. Written
+   * `within` a transaction, it is kept only if that commits, and delivered by the next sweep (it
+   * cannot be seen before the commit).
    */
-  send(message: MailMessage): Promise<void>;
+  send(message: MailMessage, within?: MailTransaction): Promise<void>;
   /** Stops delivering (at shutdown); waiting messages stay in the outbox for another instance. */
   close(): Promise<void>;
 }
@@ -130,12 +135,14 @@ export function createMailer(options: {
   kick();
 
   return {
-    async send(message) {
+    async send(message, within) {
       const to = singleLine(message.to);
       const subject = singleLine(message.subject);
-      await db.insert(mailOutbox).values({ recipient: to, subject, body: message.text, link: message.link });
+      await (within ?? db)
+        .insert(mailOutbox)
+        .values({ recipient: to, subject, body: message.text, link: message.link });
       if (transport) {
-        kick();
+        if (!within) kick();
         return;
       }
       log.info({ to, subject, link: logLinks ? message.link : undefined }, "email written to the outbox");

@@ -36,6 +36,7 @@ import {
 } from "../../../course/review-rules";
 import { rebuildCard } from "../../../course/review-schedule";
 import { reviewCard, reviewLog, reviewReminder, taskProgress, tutorFeedback, user as userTable } from "../../db/schema";
+import type { Mailer } from "../../mail/mailer";
 import { cardWhere, createReminders, createReviewService, unsubscribeToken } from "./review.service";
 
 /**
@@ -1118,11 +1119,11 @@ describe("a chapter's hardest cards", () => {
 // ================================================================== reminders
 
 describe("the daily reminder", () => {
-  const reminders = (service = review) =>
+  const reminders = (service = review, mailer: Mailer = t.mailer) =>
     createReminders({
       db: t.db,
       review: service,
-      mailer: t.mailer,
+      mailer,
       publicUrl: ORIGIN,
       secret: t.env.AUTH_SECRET,
       logger: t.logger,
@@ -1231,6 +1232,32 @@ describe("the daily reminder", () => {
     expect(await mailTo(me.user.email)).toHaveLength(1);
     const claimed = await t.db.select().from(reviewReminder).where(eq(reviewReminder.userId, me.id));
     expect(claimed).toHaveLength(1);
+  });
+
+  it("keeps neither the day's claim nor the email when the run fails between them, so the next run sends it", async () => {
+    const me = await remindable();
+    let failing = true;
+    // The email is written, then the process fails before the run goes on (as a crash would).
+    const failingAfterWrite: Mailer = {
+      async send(message, within) {
+        await t.mailer.send(message, within);
+        if (failing) throw new Error("the instance stopped");
+      },
+      close: async () => {},
+    };
+    const run = reminders(review, failingAfterWrite);
+    const claims = () => t.db.select().from(reviewReminder).where(eq(reviewReminder.userId, me.id));
+
+    clock = new Date("2027-03-01T18:05:00.000Z");
+    await expect(run.sendDue()).rejects.toThrow("the instance stopped");
+    expect(await claims()).toEqual([]);
+    expect(await mailTo(me.user.email)).toEqual([]);
+
+    failing = false;
+    clock = new Date("2027-03-01T18:10:00.000Z");
+    expect(await run.sendDue()).toBeGreaterThanOrEqual(1);
+    expect(await mailTo(me.user.email)).toHaveLength(1);
+    expect(await claims()).toHaveLength(1);
   });
 
   it("carries an unsubscribe link whose token turns the learner's email notifications off", async () => {

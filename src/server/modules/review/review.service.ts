@@ -754,33 +754,42 @@ export function createReminders(deps: {
       if (await review.reviewedOn(learner.id, today)) continue;
       const due = await review.dueCount(learner.id, at);
       if (due === 0) continue;
-      const [claimed] = await db
-        .insert(reviewReminder)
-        .values({ userId: learner.id, localDate: today })
-        .onConflictDoNothing()
-        .returning({ userId: reviewReminder.userId });
-      if (!claimed) continue;
       const reviewUrl = new URL("/review", publicUrl).toString();
       const unsubscribeUrl = new URL(
         `/unsubscribe?token=${unsubscribeToken(secret, learner.id)}`,
         publicUrl,
       ).toString();
       const greeting = learner.firstName ? `Hi ${learner.firstName},` : "Hi,";
-      await mailer.send({
-        to: learner.email,
-        // Cards, as the body says: three skills of two phrases are six cards, not six phrases.
-        subject: `${due} ${due === 1 ? "card is" : "cards are"} ready to review`,
-        text: [
-          greeting,
-          "",
-          `${due} review ${due === 1 ? "card is" : "cards are"} due today. A few minutes now keeps Alex's Malay, and yours, fresh.`,
-          "",
-          `Review now: ${reviewUrl}`,
-          "",
-          `You get this email once a day when reviews are waiting. Stop these reminders: ${unsubscribeUrl}`,
-        ].join("\n"),
-        link: reviewUrl,
+      // The day's claim and the email commit together: a process that dies between them leaves
+      // neither, and the next run (on any instance) sends the reminder.
+      const claimed = await db.transaction(async (tx) => {
+        const [claim] = await tx
+          .insert(reviewReminder)
+          .values({ userId: learner.id, localDate: today })
+          .onConflictDoNothing()
+          .returning({ userId: reviewReminder.userId });
+        if (!claim) return false;
+        await mailer.send(
+          {
+            to: learner.email,
+            // Cards, as the body says: three skills of two phrases are six cards, not six phrases.
+            subject: `${due} ${due === 1 ? "card is" : "cards are"} ready to review`,
+            text: [
+              greeting,
+              "",
+              `${due} review ${due === 1 ? "card is" : "cards are"} due today. A few minutes now keeps Alex's Malay, and yours, fresh.`,
+              "",
+              `Review now: ${reviewUrl}`,
+              "",
+              `You get this email once a day when reviews are waiting. Stop these reminders: ${unsubscribeUrl}`,
+            ].join("\n"),
+            link: reviewUrl,
+          },
+          tx,
+        );
+        return true;
       });
+      if (!claimed) continue;
       sent += 1;
     }
     if (sent > 0) logger.info({ sent }, "review reminders written to the outbox");
