@@ -4,6 +4,7 @@ import type { Role } from "../src/course/roles";
 import {
   answer,
   contactMessage,
+  dailyGoalChange,
   reviewCard,
   reviewLog,
   reviewReminder,
@@ -155,6 +156,7 @@ async function resetWorld() {
   await t.db.insert(contactMessage).values({ fullName: "Ahmad", email: "ahmad@example.com", message: "Salam!" });
   await t.db.delete(reviewLog);
   await t.db.delete(reviewReminder);
+  await t.db.delete(dailyGoalChange);
   await t.db.delete(reviewCard);
   await t.db
     .insert(session)
@@ -172,57 +174,59 @@ async function resetWorld() {
  * log and reminders. Expired sessions are left out: Better Auth deletes one when it meets it.
  */
 async function snapshot() {
-  const [users, sessions, progress, answers, feedback, messages, cards, reviews, reminders] = await Promise.all([
-    t.db
-      .select({
-        id: user.id,
-        role: user.role,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        nickname: user.nickname,
-        avatarPath: user.avatarPath,
-        theme: user.theme,
-        emailNotifications: user.emailNotifications,
-        twoFactorEnabled: user.twoFactorEnabled,
-        dailyGoalUnit: user.dailyGoalUnit,
-        dailyGoal: user.dailyGoal,
-        timeZone: user.timeZone,
-        reminderHour: user.reminderHour,
-        updatedAt: sql<string>`${user.updatedAt}::text`,
-      })
-      .from(user)
-      .orderBy(asc(user.id)),
-    t.db
-      .select({
-        id: session.id,
-        userId: session.userId,
-        passwordConfirmedAt: sql<string | null>`${session.passwordConfirmedAt}::text`,
-      })
-      .from(session)
-      .where(gt(session.expiresAt, sql`now()`))
-      .orderBy(asc(session.id)),
-    t.db
-      .select({
-        userId: taskProgress.userId,
-        chapterId: taskProgress.chapterId,
-        dayId: taskProgress.sectionId,
-        taskId: taskProgress.taskId,
-        status: taskProgress.status,
-        updatedAt: sql<string>`${taskProgress.updatedAt}::text`,
-      })
-      .from(taskProgress)
-      .orderBy(asc(taskProgress.userId), asc(taskProgress.sectionId), asc(taskProgress.taskId)),
-    t.db.select().from(answer).orderBy(asc(answer.id)),
-    t.db.select().from(tutorFeedback).orderBy(asc(tutorFeedback.id)),
-    t.db.select().from(contactMessage).orderBy(asc(contactMessage.id)),
-    t.db
-      .select()
-      .from(reviewCard)
-      .orderBy(asc(reviewCard.userId), asc(reviewCard.dayId), asc(reviewCard.phraseId), asc(reviewCard.skill)),
-    t.db.select().from(reviewLog).orderBy(asc(reviewLog.id)),
-    t.db.select().from(reviewReminder).orderBy(asc(reviewReminder.userId), asc(reviewReminder.localDate)),
-  ]);
-  return { users, sessions, progress, answers, feedback, messages, cards, reviews, reminders };
+  const [users, sessions, progress, answers, feedback, messages, cards, reviews, reminders, goalChanges] =
+    await Promise.all([
+      t.db
+        .select({
+          id: user.id,
+          role: user.role,
+          firstName: user.firstName,
+          lastName: user.lastName,
+          nickname: user.nickname,
+          avatarPath: user.avatarPath,
+          theme: user.theme,
+          emailNotifications: user.emailNotifications,
+          twoFactorEnabled: user.twoFactorEnabled,
+          dailyGoalUnit: user.dailyGoalUnit,
+          dailyGoal: user.dailyGoal,
+          timeZone: user.timeZone,
+          reminderHour: user.reminderHour,
+          updatedAt: sql<string>`${user.updatedAt}::text`,
+        })
+        .from(user)
+        .orderBy(asc(user.id)),
+      t.db
+        .select({
+          id: session.id,
+          userId: session.userId,
+          passwordConfirmedAt: sql<string | null>`${session.passwordConfirmedAt}::text`,
+        })
+        .from(session)
+        .where(gt(session.expiresAt, sql`now()`))
+        .orderBy(asc(session.id)),
+      t.db
+        .select({
+          userId: taskProgress.userId,
+          chapterId: taskProgress.chapterId,
+          dayId: taskProgress.sectionId,
+          taskId: taskProgress.taskId,
+          status: taskProgress.status,
+          updatedAt: sql<string>`${taskProgress.updatedAt}::text`,
+        })
+        .from(taskProgress)
+        .orderBy(asc(taskProgress.userId), asc(taskProgress.sectionId), asc(taskProgress.taskId)),
+      t.db.select().from(answer).orderBy(asc(answer.id)),
+      t.db.select().from(tutorFeedback).orderBy(asc(tutorFeedback.id)),
+      t.db.select().from(contactMessage).orderBy(asc(contactMessage.id)),
+      t.db
+        .select()
+        .from(reviewCard)
+        .orderBy(asc(reviewCard.userId), asc(reviewCard.dayId), asc(reviewCard.phraseId), asc(reviewCard.skill)),
+      t.db.select().from(reviewLog).orderBy(asc(reviewLog.id)),
+      t.db.select().from(reviewReminder).orderBy(asc(reviewReminder.userId), asc(reviewReminder.localDate)),
+      t.db.select().from(dailyGoalChange).orderBy(asc(dailyGoalChange.userId), asc(dailyGoalChange.localDate)),
+    ]);
+  return { users, sessions, progress, answers, feedback, messages, cards, reviews, reminders, goalChanges };
 }
 
 const statusOf = (outcome: Outcome) => (outcome === "allow" ? "2xx" : outcome.slice(0, 3));

@@ -155,9 +155,9 @@ export function createApp(deps: AppDeps) {
   api.use(loadSession(auth, deps.db));
   api.use("/profile", jsonBodyLimit);
   api.route("/profile", profileRoutes(createProfileService(deps.db, deps.storage)));
-  api.use("/settings", jsonBodyLimit);
-  api.route("/settings", settingsRoutes(createSettingsService(deps.db)));
   const review = deps.review ?? createReviewService({ db: deps.db, course: deps.course });
+  api.use("/settings", jsonBodyLimit);
+  api.route("/settings", settingsRoutes(createSettingsService(deps.db, review)));
   const account = createAccountService({
     db: deps.db,
     storage: deps.storage,

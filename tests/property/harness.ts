@@ -68,11 +68,14 @@ export async function fingerprint(t: TestApp): Promise<string> {
     "verification",
     "two_factor",
     "task_progress",
+    "answer",
+    "day_completion",
     "tutor_feedback",
     "contact_message",
     "review_card",
     "review_log",
     "review_reminder",
+    "daily_goal_change",
   ];
   const digests = tables.map(
     (table) => `(select md5(coalesce(string_agg(ctid::text || xmin::text, ',' order by ctid), '')) from "${table}")`,

@@ -24,6 +24,7 @@ describe("migrateDatabase", () => {
       "account",
       "answer",
       "contact_message",
+      "daily_goal_change",
       "day_completion",
       "mail_outbox",
       "rate_limit",

@@ -395,6 +395,27 @@ export const reviewLog = pgTable(
 );
 
 /** The review reminders sent: one row per learner and local date, so several instances send one. */
+/**
+ * The days a learner changed their daily review goal, one row per local date (where they were):
+ * the goal they had before the day's first change and after its last. A past day of reviews is
+ * judged by the goal in force at its end, so changing the goal does not rewrite the streak.
+ */
+export const dailyGoalChange = pgTable(
+  "daily_goal_change",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    localDate: text("local_date").notNull(),
+    unit: text("unit", { enum: DAILY_GOAL_UNITS }).notNull(),
+    amount: integer("amount").notNull(),
+    previousUnit: text("previous_unit", { enum: DAILY_GOAL_UNITS }).notNull(),
+    previousAmount: integer("previous_amount").notNull(),
+    changedAt: timestamp("changed_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.localDate] })],
+);
+
 export const reviewReminder = pgTable(
   "review_reminder",
   {

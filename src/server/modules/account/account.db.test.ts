@@ -281,10 +281,11 @@ describe("GET /api/account/export", () => {
       contactMessages: [
         { fullName: "Alex Tan", email: "alex@example.com", message: "Terima kasih, Jalan!", createdAt: iso },
       ],
-      // Day 1 met, but its review cards are made when review is first read, and none was answered
-      // (src/server/modules/review/review.db.test.ts exports both).
+      // Day 1 met, but its review cards are made when review is first read, none was answered, and
+      // the goal never changed (src/server/modules/review/review.db.test.ts exports all three).
       reviewLog: [],
       reviewCards: [],
+      dailyGoalChanges: [],
       sessions: [
         {
           id: expect.any(String),

@@ -79,6 +79,8 @@ export interface AccountExport {
   /** Every review answered, oldest first (the review log), and the review cards it built. */
   reviewLog: Awaited<ReturnType<ReviewService["exportFor"]>>["reviewLog"];
   reviewCards: Awaited<ReturnType<ReviewService["exportFor"]>>["reviewCards"];
+  /** The days the daily review goal changed, with the goal before and after. */
+  dailyGoalChanges: Awaited<ReturnType<ReviewService["exportFor"]>>["dailyGoalChanges"];
   sessions: SessionSummary[];
   twoFactorEnabled: boolean;
 }
@@ -265,6 +267,7 @@ export function createAccountService(deps: {
         contactMessages,
         reviewLog: reviews.reviewLog,
         reviewCards: reviews.reviewCards,
+        dailyGoalChanges: reviews.dailyGoalChanges,
         sessions: devices,
         twoFactorEnabled,
       };

@@ -35,7 +35,15 @@ import {
   WEAKEST_LIMIT,
 } from "../../../course/review-rules";
 import { rebuildCard } from "../../../course/review-schedule";
-import { reviewCard, reviewLog, reviewReminder, taskProgress, tutorFeedback, user as userTable } from "../../db/schema";
+import {
+  dailyGoalChange,
+  reviewCard,
+  reviewLog,
+  reviewReminder,
+  taskProgress,
+  tutorFeedback,
+  user as userTable,
+} from "../../db/schema";
 import type { Mailer } from "../../mail/mailer";
 import { cardWhere, createReminders, createReviewService, unsubscribeToken } from "./review.service";
 
@@ -213,7 +221,7 @@ async function logRows(userId: string) {
 
 /** Everything review keeps for a user: for "nothing was written". */
 async function reviewState(userId: string) {
-  const [cards, log, reminders] = await Promise.all([
+  const [cards, log, reminders, goalChanges] = await Promise.all([
     t.db
       .select()
       .from(reviewCard)
@@ -221,8 +229,9 @@ async function reviewState(userId: string) {
       .orderBy(asc(reviewCard.dayId), asc(reviewCard.phraseId), asc(reviewCard.skill)),
     logRows(userId),
     t.db.select().from(reviewReminder).where(eq(reviewReminder.userId, userId)),
+    t.db.select().from(dailyGoalChange).where(eq(dailyGoalChange.userId, userId)),
   ]);
-  return { cards, log, reminders };
+  return { cards, log, reminders, goalChanges };
 }
 
 const emptySummary = (due: number, deckSize: number) => ({
@@ -720,6 +729,54 @@ describe("the summary", () => {
     ]);
   });
 
+  it("judges a past day by the goal in force at its end: changing the goal does not rewrite the streak", async () => {
+    const me = await learner();
+    /** A goal change on the review clock, which dates it. */
+    const changeGoal = async (dailyGoal: number) => {
+      const response = await call("/api/settings", { method: "PATCH", cookie: me.cookie, json: { dailyGoal } });
+      expect(response.status).toBe(200);
+    };
+    const nextDayInKualaLumpur = (day: number) => new Date(Date.UTC(2027, 2, day, 16, 30));
+    await changeGoal(3);
+    await startPhraseCards(me.cookie, "day-1");
+    expect(await reviewSome(me.cookie, 3)).toMatchObject({ goalMet: true, streak: 1 });
+    clock = nextDayInKualaLumpur(1);
+    expect(await reviewSome(me.cookie, 3)).toMatchObject({ goalMet: true, streak: 2 });
+
+    // Day 3: a higher goal applies from today; the two days met stay met.
+    clock = nextDayInKualaLumpur(2);
+    await changeGoal(10);
+    expect(await summary(me.cookie)).toMatchObject({ goal: { amount: 10 }, goalMet: false, streak: 2 });
+    expect(await reviewSome(me.cookie, 3)).toMatchObject({ today: { reviews: 3 }, goalMet: false, streak: 2 });
+    // Lowered again the same day, after its reviews: the day is met under the goal it ends with.
+    await changeGoal(3);
+    expect(await summary(me.cookie)).toMatchObject({ goalMet: true, streak: 3 });
+    clock = nextDayInKualaLumpur(3);
+    expect(await summary(me.cookie)).toMatchObject({ goalMet: false, streak: 3 });
+    expect(await reviewSome(me.cookie, 2)).toMatchObject({ goalMet: false, streak: 3 });
+
+    // Day 5: lowering the goal does not make day 4's two reviews (under a goal of 3) a day met.
+    clock = nextDayInKualaLumpur(4);
+    await changeGoal(2);
+    expect(await summary(me.cookie)).toMatchObject({ goal: { amount: 2 }, goalMet: false, streak: 0 });
+    expect(await reviewSome(me.cookie, 2)).toMatchObject({ goalMet: true, streak: 1 });
+    const changes = await t.db
+      .select({
+        date: dailyGoalChange.localDate,
+        before: dailyGoalChange.previousAmount,
+        after: dailyGoalChange.amount,
+      })
+      .from(dailyGoalChange)
+      .where(eq(dailyGoalChange.userId, me.id))
+      .orderBy(asc(dailyGoalChange.localDate));
+    // One row a day: the goal before the day's first change and after its last.
+    expect(changes).toEqual([
+      { date: "2027-03-01", before: 20, after: 3 },
+      { date: "2027-03-03", before: 3, after: 3 },
+      { date: "2027-03-05", before: 3, after: 2 },
+    ]);
+  });
+
   it("keeps the streak of a learner who flies east over a date, then back west to a date they had", async () => {
     const me = await learner();
     await setGoal(me.cookie, { dailyGoal: 3, timeZone: "Pacific/Honolulu" });
@@ -1031,7 +1088,7 @@ describe("pins", () => {
     await expectError(await pin(other.cookie, me.id, pagi), 403, "FORBIDDEN");
     await expectError(await call(reviewPinsPath(me.id), { method: "POST", json: pagi }), 401, "UNAUTHORIZED");
     await expectError(await pin(staff.cookie, "no-such-user", pagi), 404, "NOT_FOUND");
-    expect(await reviewState(me.id)).toEqual({ cards: [], log: [], reminders: [] });
+    expect(await reviewState(me.id)).toEqual({ cards: [], log: [], reminders: [], goalChanges: [] });
     const [orphans] = await t.db.select({ n: count() }).from(reviewCard).where(eq(reviewCard.userId, "no-such-user"));
     expect(orphans!.n).toBe(0);
   });
@@ -1051,7 +1108,7 @@ describe("pins", () => {
       const refused = await feedback({ pinPhraseId });
       await expectError(refused, 400, "BAD_REQUEST");
       expect(await notesOf()).toEqual([]);
-      expect(await reviewState(me.id)).toEqual({ cards: [], log: [], reminders: [] });
+      expect(await reviewState(me.id)).toEqual({ cards: [], log: [], reminders: [], goalChanges: [] });
     }
 
     const stored = await feedback({ pinPhraseId: "vocab-price" });
@@ -1395,14 +1452,16 @@ describe("review settings", () => {
 // ================================================================== export and deletion
 
 describe("the account's review data", () => {
-  it("is in Export My Data: the review log, the cards and the review settings", async () => {
+  it("is in Export My Data: the review log, the cards, the review settings and the goal's changes", async () => {
     const me = await learner();
     const other = await learner();
-    await t.request("/api/settings", {
+    // On the review clock: the goal's change is dated by it.
+    const changed = await call("/api/settings", {
       method: "PATCH",
       cookie: me.cookie,
       json: { dailyGoalUnit: "minutes", timeZone: "Europe/London", reminderHour: 7 },
     });
+    expect(changed.status).toBe(200);
     await startPhraseCards(me.cookie, "day-1");
     await startPhraseCards(other.cookie, "day-1");
     await answerRight(other.cookie, card("card-pagi", "recognise"));
@@ -1459,6 +1518,16 @@ describe("the account's review data", () => {
         localDate: "2027-03-01",
       },
     ]);
+    expect(exported.dailyGoalChanges).toEqual([
+      {
+        localDate: "2027-03-01",
+        unit: "minutes",
+        amount: 10,
+        previousUnit: "reviews",
+        previousAmount: 20,
+        changedAt: START.toISOString(),
+      },
+    ]);
     expect(exported.reviewCards).toHaveLength(6);
     expect(exported.reviewCards).toContainEqual({
       chapterId: "chapter-1",
@@ -1474,12 +1543,14 @@ describe("the account's review data", () => {
     });
   });
 
-  it("goes with the account: its cards, log and reminders; a deleted tutor's pins stay, without their name", async () => {
+  it("goes with the account: its cards, log, reminders and goal changes; a deleted tutor's pins stay, without their name", async () => {
     const me = await learner();
     const other = await learner();
     const staff = await tutor();
     await t.db.update(userTable).set({ emailVerified: true }).where(eq(userTable.id, me.id));
     for (const each of [me, other]) {
+      const goal = await call("/api/settings", { method: "PATCH", cookie: each.cookie, json: { dailyGoal: 5 } });
+      expect(goal.status).toBe(200);
       await startPhraseCards(each.cookie, "day-1");
       await answerRight(each.cookie, card("card-pagi", "recognise"));
     }
@@ -1501,7 +1572,7 @@ describe("the account's review data", () => {
       now: () => clock,
     }).sendDue();
     const mine = await reviewState(me.id);
-    expect([mine.cards.length, mine.log.length, mine.reminders.length]).toEqual([6, 1, 1]);
+    expect([mine.cards.length, mine.log.length, mine.reminders.length, mine.goalChanges.length]).toEqual([6, 1, 1, 1]);
     const theirs = await reviewState(other.id);
 
     const deleted = await t.request("/api/account", {
@@ -1510,7 +1581,7 @@ describe("the account's review data", () => {
       json: { password: me.user.password },
     });
     expect(deleted.status).toBe(200);
-    expect(await reviewState(me.id)).toEqual({ cards: [], log: [], reminders: [] });
+    expect(await reviewState(me.id)).toEqual({ cards: [], log: [], reminders: [], goalChanges: [] });
     expect(await reviewState(other.id)).toEqual(theirs);
 
     const removed = await t.request("/api/account", {

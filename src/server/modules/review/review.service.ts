@@ -39,7 +39,7 @@ import {
   streak,
 } from "../../../course/review-schedule";
 import type { Database } from "../../db/client";
-import { answer, reviewCard, reviewLog, reviewReminder, taskProgress, user } from "../../db/schema";
+import { answer, dailyGoalChange, reviewCard, reviewLog, reviewReminder, taskProgress, user } from "../../db/schema";
 import { badRequest, HttpError } from "../../http/errors";
 import type { Mailer } from "../../mail/mailer";
 import { requireAccount, unlessUserVanished } from "../users/users.service";
@@ -89,6 +89,20 @@ interface ReviewDay {
 }
 
 type DayPlace = Pick<ReviewDay, "date" | "timeZone" | "lastAt">;
+
+type Goal = { unit: DailyGoalUnit; amount: number };
+
+/**
+ * The goal in force at the end of `date`: that of the last change on or before it (`changes` are in
+ * date order), or, before the first change, the goal the learner had then; without changes, the goal
+ * they have now.
+ */
+function goalOn(date: string, changes: readonly (typeof dailyGoalChange.$inferSelect)[], current: Goal): Goal {
+  const first = changes[0];
+  if (!first) return current;
+  const last = changes.findLast((change) => change.localDate <= date);
+  return last ? { unit: last.unit, amount: last.amount } : { unit: first.previousUnit, amount: first.previousAmount };
+}
 
 /**
  * Whether a later day of reviews falls on the same calendar day as an earlier one, counted in
@@ -233,8 +247,8 @@ export function createReviewService({ db, course, now = () => new Date() }: Revi
     return days;
   }
 
-  const metGoal = (unit: DailyGoalUnit, amount: number, day: { reviews: number; durationMs: number }) =>
-    unit === "reviews" ? day.reviews >= amount : day.durationMs >= amount * 60_000;
+  const metGoal = (goal: Goal, day: { reviews: number; durationMs: number }) =>
+    goal.unit === "reviews" ? day.reviews >= goal.amount : day.durationMs >= goal.amount * 60_000;
 
   /** A card is due once its time has come, or while a tutor's pin is on it. */
   const isDueAt = (at: Date) => or(lte(reviewCard.due, at), isNotNull(reviewCard.pinnedAt));
@@ -243,9 +257,14 @@ export function createReviewService({ db, course, now = () => new Date() }: Revi
   /** The summary, read after syncing the deck. `timeZone` is where the learner is now. */
   async function summaryOf(q: Queryable, userId: string, at: Date, timeZone?: string): Promise<ReviewSummary> {
     const isDue = isDueAt(at);
-    const [settings, days, [cards]] = await Promise.all([
+    const [settings, days, changes, [cards]] = await Promise.all([
       accountSettings(q, userId),
       reviewDays(q, userId),
+      q
+        .select()
+        .from(dailyGoalChange)
+        .where(eq(dailyGoalChange.userId, userId))
+        .orderBy(asc(dailyGoalChange.localDate)),
       // The deck, the cards due now and the next to fall due, in one pass over the learner's cards.
       q
         .select({
@@ -260,8 +279,9 @@ export function createReviewService({ db, course, now = () => new Date() }: Revi
     const now = { date: localDate(at, zone), timeZone: zone, lastAt: at };
     const last = days.at(-1);
     const todays = last && sameDay(last, now) ? last : { reviews: 0, durationMs: 0 };
+    // Today is judged by the goal set now, a past day by the goal in force at its end.
     const goalDays: GoalDay[] = days
-      .filter((day) => metGoal(settings.unit, settings.amount, day))
+      .filter((day) => metGoal(day === todays ? settings : goalOn(day.date, changes, settings), day))
       .map((day) => ({ date: day.date, timeZone: day.timeZone, metAt: day.lastAt }));
     return {
       due: cards?.due ?? 0,
@@ -269,7 +289,7 @@ export function createReviewService({ db, course, now = () => new Date() }: Revi
       deckSize: cards?.deck ?? 0,
       today: { reviews: todays.reviews, minutes: Math.round(todays.durationMs / 6_000) / 10 },
       goal: { unit: settings.unit, amount: settings.amount },
-      goalMet: metGoal(settings.unit, settings.amount, todays),
+      goalMet: metGoal(settings, todays),
       streak: streak(goalDays, at, zone),
       timeZone: zone,
     };
@@ -414,6 +434,30 @@ export function createReviewService({ db, course, now = () => new Date() }: Revi
   }
 
   return {
+    /**
+     * Keeps a change of the learner's daily goal, dated where they are (`timeZone`), in the
+     * transaction that changes it: a second change the same day keeps that day's first "before".
+     */
+    async recordGoalChange(q: Queryable, userId: string, change: { before: Goal; after: Goal; timeZone: string }) {
+      const at = now();
+      const { before, after } = change;
+      await q
+        .insert(dailyGoalChange)
+        .values({
+          userId,
+          localDate: localDate(at, change.timeZone),
+          unit: after.unit,
+          amount: after.amount,
+          previousUnit: before.unit,
+          previousAmount: before.amount,
+          changedAt: at,
+        })
+        .onConflictDoUpdate({
+          target: [dailyGoalChange.userId, dailyGoalChange.localDate],
+          set: { unit: after.unit, amount: after.amount, changedAt: at },
+        });
+    },
+
     /** The summary My Journey and the header show. */
     async summary(userId: string, timeZone?: string): Promise<ReviewSummary> {
       const at = now();
@@ -645,7 +689,7 @@ export function createReviewService({ db, course, now = () => new Date() }: Revi
 
     /** The learner's review log and cards, for Export My Data. */
     async exportFor(userId: string) {
-      const [log, cards] = await Promise.all([
+      const [log, cards, goalChanges] = await Promise.all([
         db
           .select({
             clientId: reviewLog.clientId,
@@ -670,8 +714,20 @@ export function createReviewService({ db, course, now = () => new Date() }: Revi
           .from(reviewCard)
           .where(eq(reviewCard.userId, userId))
           .orderBy(asc(reviewCard.chapterId), asc(reviewCard.dayId), asc(reviewCard.phraseId), asc(reviewCard.skill)),
+        db
+          .select({
+            localDate: dailyGoalChange.localDate,
+            unit: dailyGoalChange.unit,
+            amount: dailyGoalChange.amount,
+            previousUnit: dailyGoalChange.previousUnit,
+            previousAmount: dailyGoalChange.previousAmount,
+            changedAt: dailyGoalChange.changedAt,
+          })
+          .from(dailyGoalChange)
+          .where(eq(dailyGoalChange.userId, userId))
+          .orderBy(asc(dailyGoalChange.localDate)),
       ]);
-      return { reviewLog: log, reviewCards: cards };
+      return { reviewLog: log, reviewCards: cards, dailyGoalChanges: goalChanges };
     },
 
     /** Used by the reminders: the deck synced and its due count, for one learner. */

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createTestApp } from "../../../../tests/test-app";
-import { user as userTable } from "../../db/schema";
+import { dailyGoalChange, user as userTable } from "../../db/schema";
 
 const t = await createTestApp();
 
@@ -81,6 +81,31 @@ describe("PATCH /api/settings", () => {
       ...REVIEW_DEFAULTS,
     });
     expect(await rowOf(user.email)).toEqual(before);
+  });
+
+  it("keeps the day's goal change with the goal before it, and no change for other settings or the same goal", async () => {
+    const { user, cookie } = await t.signedInUser();
+    const [row] = await t.db.select({ id: userTable.id }).from(userTable).where(eq(userTable.email, user.email));
+    const changes = () =>
+      t.db
+        .select({
+          unit: dailyGoalChange.unit,
+          amount: dailyGoalChange.amount,
+          previousUnit: dailyGoalChange.previousUnit,
+          previousAmount: dailyGoalChange.previousAmount,
+        })
+        .from(dailyGoalChange)
+        .where(eq(dailyGoalChange.userId, row!.id));
+    for (const json of [{ theme: "dark" }, { timeZone: "Europe/London", reminderHour: 7 }, { dailyGoal: 20 }]) {
+      expect((await patch(cookie, json)).status).toBe(200);
+    }
+    expect(await changes()).toEqual([]);
+
+    expect((await patch(cookie, { dailyGoalUnit: "minutes" })).status).toBe(200);
+    expect(await changes()).toEqual([{ unit: "minutes", amount: 10, previousUnit: "reviews", previousAmount: 20 }]);
+    // A second change the same day: one row, the goal before the first change and after the last.
+    expect((await patch(cookie, { dailyGoal: 15 })).status).toBe(200);
+    expect(await changes()).toEqual([{ unit: "minutes", amount: 15, previousUnit: "reviews", previousAmount: 20 }]);
   });
 
   it("changes only the caller's own settings", async () => {

@@ -83,8 +83,17 @@ export const settingsColumns = {
   reminderHour: user.reminderHour,
 };
 
+/** Keeps the days a learner's daily goal changed (the review service), in the change's transaction. */
+type RecordGoalChange = (
+  tx: Transaction,
+  userId: string,
+  change: { before: Goal; after: Goal; timeZone: string },
+) => Promise<void>;
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+type Goal = { unit: DailyGoalUnit; amount: number };
+
 /** The theme and notification preferences of an account (brief, change 5), stored on its user row. */
-export function createSettingsService(db: Database) {
+export function createSettingsService(db: Database, review: { recordGoalChange: RecordGoalChange }) {
   async function get(userId: string): Promise<Settings> {
     const [row] = await db.select(settingsColumns).from(user).where(eq(user.id, userId));
     if (!row) throw notFound("This account no longer exists.");
@@ -94,28 +103,40 @@ export function createSettingsService(db: Database) {
   return {
     get,
 
-    /** Writes only when a value differs from the stored one, so an unchanged PATCH touches nothing. */
     /**
-     * A goal unit that changes without an amount takes that unit's default amount (20 reviews, 10
-     * minutes); the unit it already has keeps its amount.
+     * Writes only when a value differs from the stored one, so an unchanged PATCH touches nothing. A
+     * goal unit that changes without an amount takes that unit's default amount (20 reviews, 10
+     * minutes); the unit it already has keeps its amount. A new goal is kept with its date, so the
+     * days before it are still judged by the goal they had.
      */
     async update(userId: string, requested: SettingsUpdate): Promise<Settings> {
-      const changes = { ...requested };
-      if (changes.dailyGoalUnit !== undefined && changes.dailyGoal === undefined) {
-        const current = await get(userId);
-        if (current.dailyGoalUnit !== changes.dailyGoalUnit)
-          changes.dailyGoal = DEFAULT_DAILY_GOAL[changes.dailyGoalUnit];
-      }
-      const differs: SQL[] = [];
-      for (const [name, value] of Object.entries(changes)) {
-        if (value !== undefined) differs.push(ne(settingsColumns[name as keyof SettingsUpdate], value as never));
-      }
-      const [row] = await db
-        .update(user)
-        .set(changes)
-        .where(and(eq(user.id, userId), or(...differs)))
-        .returning(settingsColumns);
-      return row ?? get(userId);
+      return db.transaction(async (tx) => {
+        const [current] = await tx.select(settingsColumns).from(user).where(eq(user.id, userId)).for("update");
+        if (!current) throw notFound("This account no longer exists.");
+        const changes = { ...requested };
+        if (changes.dailyGoalUnit !== undefined && changes.dailyGoal === undefined) {
+          if (current.dailyGoalUnit !== changes.dailyGoalUnit)
+            changes.dailyGoal = DEFAULT_DAILY_GOAL[changes.dailyGoalUnit];
+        }
+        const differs: SQL[] = [];
+        for (const [name, value] of Object.entries(changes)) {
+          if (value !== undefined) differs.push(ne(settingsColumns[name as keyof SettingsUpdate], value as never));
+        }
+        const [row] = await tx
+          .update(user)
+          .set(changes)
+          .where(and(eq(user.id, userId), or(...differs)))
+          .returning(settingsColumns);
+        if (!row) return current;
+        if (row.dailyGoalUnit !== current.dailyGoalUnit || row.dailyGoal !== current.dailyGoal) {
+          await review.recordGoalChange(tx, userId, {
+            before: { unit: current.dailyGoalUnit, amount: current.dailyGoal },
+            after: { unit: row.dailyGoalUnit, amount: row.dailyGoal },
+            timeZone: row.timeZone,
+          });
+        }
+        return row;
+      });
     },
   };
 }
