@@ -29,8 +29,8 @@ export async function setRole(email: string, role: "Student" | "Tutor" | "Admin"
 
 /**
  * Moves one learner's clock forward by `ms`: every time the server stored for them (progress,
- * answers, completed days, review cards and log) moves back by as much, which to the server is the
- * same as that much time having passed. Reads the embedded PostgreSQL of the server under test
+ * answers, completed days, review cards and log, goal changes) moves back by as much, which to the
+ * server is the same as that much time having passed. Reads the embedded PostgreSQL of the server under test
  * (playwright.config.ts's DATA_DIR), as e2e/outbox.ts does. Nothing else of the server changes.
  */
 export async function moveLearnerClock(email: string, ms: number): Promise<void> {
@@ -50,6 +50,12 @@ export async function moveLearnerClock(email: string, ms: number): Promise<void>
     await shift("review_log", ["reviewed_at"]);
     await client.query(
       `update review_log set local_date = to_char(reviewed_at at time zone time_zone, 'YYYY-MM-DD') where user_id = $1`,
+      [userId],
+    );
+    // A goal change is dated where the learner was; their zone now stands in for it.
+    await shift("daily_goal_change", ["changed_at"]);
+    await client.query(
+      `update daily_goal_change set local_date = to_char(changed_at at time zone (select time_zone from "user" where id = $1), 'YYYY-MM-DD') where user_id = $1`,
       [userId],
     );
   });

@@ -1,7 +1,9 @@
 import { act, fireEvent, screen, within } from "@testing-library/react";
+import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { rightAnswer } from "../../../../../course/grading";
 import type { ReviewSummary } from "../../../../../course/review-contract";
+import { dailyGoalChange } from "../../../../../server/db/schema";
 import { connectApp } from "../../../../testing/app-in-process";
 import { renderApp } from "../../../../testing/render-app";
 import { untilSettled } from "../../../../testing/screen";
@@ -74,8 +76,10 @@ describe("My Journey's review panel", () => {
   });
 
   it("keeps yesterday's streak going, and says today's goal is still to meet", async () => {
-    await app.signInLearner();
+    const me = await app.signInLearner();
     await app.send("PATCH", "/api/settings", { dailyGoal: 1 });
+    // The goal of one review was set long before: yesterday is judged by the goal it ended with.
+    await app.t.db.update(dailyGoalChange).set({ localDate: "2026-01-01" }).where(eq(dailyGoalChange.userId, me.id));
     await startDayOnePhraseCards(app);
     // A review answered offline yesterday, sent now: its phrase was met by then (the deck not read since).
     await app.send("POST", "/api/review/answers", {
