@@ -52,6 +52,9 @@ describe("daily review settings", () => {
     await openSettings();
     expect(screen.getByRole("radio", { name: "Reviews" })).toBeChecked();
     expect(select("Daily goal")).toHaveTextContent("20 reviews");
+    expect(select("Daily goal")).toHaveAccessibleDescription(
+      "A new goal counts from today. The days before keep the goal they had, and your streak with them.",
+    );
     expect(openSelect("Daily goal")).toEqual(["5 reviews", "10 reviews", "20 reviews", "30 reviews", "50 reviews"]);
     fireEvent.keyDown(screen.getByRole("listbox"), { key: "Escape" });
     /** The review summaries read and answered (the header's count asks for one). */

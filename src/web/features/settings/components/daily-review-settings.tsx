@@ -141,7 +141,7 @@ export function DailyReviewSettings() {
             }}
             disabled={!data}
           >
-            <SelectTrigger id={`${id}-goal`}>
+            <SelectTrigger id={`${id}-goal`} aria-describedby={`${id}-goal-hint`}>
               <SelectValue />
             </SelectTrigger>
             <SelectContent>
@@ -152,6 +152,9 @@ export function DailyReviewSettings() {
               ))}
             </SelectContent>
           </Select>
+          <p id={`${id}-goal-hint`} className="text-sm text-muted-foreground">
+            A new goal counts from today. The days before keep the goal they had, and your streak with them.
+          </p>
         </div>
 
         <div className="grid gap-2">
