@@ -1,5 +1,5 @@
 import pg from "pg";
-import { runningEmbeddedPostgres } from "../src/server/db/embedded";
+import { runningEmbeddedPostgres } from "#server/db/embedded";
 
 /** Runs `work` in a transaction on the embedded PostgreSQL of the server under test (E2E_DATA_DIR). */
 async function inTransaction(work: (client: pg.Client) => Promise<void>): Promise<void> {

@@ -1,6 +1,6 @@
 import { type Browser, expect, type Page } from "@playwright/test";
-import { type Chapter, type Day, findDay, practiceSetOf } from "../src/course/course";
-import { rightAnswer } from "../src/course/grading";
+import { type Chapter, type Day, findDay, practiceSetOf } from "#course/course";
+import { rightAnswer } from "#course/grading";
 import { COURSE } from "./practice";
 
 // Media play at 16x through the real players (src/web/features/course/use-single-audio.ts reads

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { runningEmbeddedPostgres } from "../src/server/db/embedded";
+import { runningEmbeddedPostgres } from "#server/db/embedded";
 
 /**
  * The link of the newest email to `email` in the app's outbox table, read from the embedded

@@ -1,7 +1,7 @@
 import { expect, type Page } from "@playwright/test";
-import { findDay, practiceSetOf } from "../src/course/course";
-import type { ExerciseItem } from "../src/course/exercise-schema";
-import { loadCourse } from "../src/server/course/content";
+import { findDay, practiceSetOf } from "#course/course";
+import type { ExerciseItem } from "#course/exercise-schema";
+import { loadCourse } from "#server/course/content";
 
 export const COURSE = loadCourse({ publicDir: null });
 

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { coursePhrases } from "../src/course/review-rules";
+import { coursePhrases } from "#course/review-rules";
 import { moveLearnerClock, setRole } from "./database";
 import { completeDayByApi, expectToast, person } from "./learner";
 import { COURSE } from "./practice";

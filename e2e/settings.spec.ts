@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
-import { totpCode } from "../tests/totp";
+import { totpCode } from "#tests/totp";
 import { signedInAnHourAgo } from "./database";
 import { expectToast, person } from "./learner";
 

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { type Chapter, type Day, storySections } from "../src/course/course";
+import { type Chapter, type Day, storySections } from "#course/course";
 import { COURSE_DAYS, completeDayByApi, dayPath, expectToast, FAST, playToEnd, region, signUpAndIn } from "./learner";
 import { answerPracticeSet, practiceItems } from "./practice";
 

@@ -2,8 +2,8 @@
 // mostly on phones on poor networks: these are the bytes a day costs them, and what the app ships.
 import { statSync } from "node:fs";
 import path from "node:path";
-import { dayDialogueRecordings, daySpokenItems, dayVideos } from "../src/course/course";
-import { loadCourse } from "../src/server/course/content";
+import { dayDialogueRecordings, daySpokenItems, dayVideos } from "#course/course";
+import { loadCourse } from "#server/course/content";
 import { COURSE_MEDIA_BUDGET_BYTES, directoryBytes } from "./content-check";
 
 const publicDir = path.resolve(import.meta.dirname, "../public");

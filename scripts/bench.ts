@@ -15,11 +15,11 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import type { Given } from "../src/course/exercise-schema";
-import { rightAnswer } from "../src/course/grading";
-import { cardId, coursePhrases, REVIEW_SKILLS, reviewItem } from "../src/course/review-rules";
-import { loadCourse } from "../src/server/course/content";
-import { runningEmbeddedPostgres } from "../src/server/db/embedded";
+import type { Given } from "#course/exercise-schema";
+import { rightAnswer } from "#course/grading";
+import { cardId, coursePhrases, REVIEW_SKILLS, reviewItem } from "#course/review-rules";
+import { loadCourse } from "#server/course/content";
+import { runningEmbeddedPostgres } from "#server/db/embedded";
 import { freePort, httpClient, signUpAndIn, startServer, stopServer } from "./bench-server";
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);

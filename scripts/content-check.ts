@@ -19,9 +19,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ContentError, parseChapters } from "../src/course/content-schema.ts";
-import { type Chapter, daySpokenItems, dayVideos } from "../src/course/course.ts";
-import { loadCourse } from "../src/server/course/content.ts";
+import { ContentError, parseChapters } from "#course/content-schema.ts";
+import { type Chapter, daySpokenItems, dayVideos } from "#course/course.ts";
+import { loadCourse } from "#server/course/content.ts";
 import { courseProblems, dayCounts } from "./course-rules.ts";
 import { type ChapterFile, type CourseAudioStatus, courseAudioStatus, readChapters } from "./media/course-audio.mjs";
 

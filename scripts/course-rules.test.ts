@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { daySchema, parseChapters } from "../src/course/content-schema.ts";
-import type { Day } from "../src/course/course.ts";
-import { finishedReviewDay, finishedTeachingDay, MISSION_TYPES, phrases } from "../tests/fixtures/finished-days.ts";
+import { daySchema, parseChapters } from "#course/content-schema.ts";
+import type { Day } from "#course/course.ts";
+import { finishedReviewDay, finishedTeachingDay, MISSION_TYPES, phrases } from "#tests/fixtures/finished-days.ts";
 import { courseProblems, dayCounts, dayProblems } from "./course-rules.ts";
 
 const teachingDay = (options: Parameters<typeof finishedTeachingDay>[0] = {}): Day =>

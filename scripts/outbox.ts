@@ -2,7 +2,7 @@
 // their links. Without SMTP_URL this is where a developer reads verification and reset emails; with
 // it, it shows what is still waiting or failed. Works beside a running app.
 import { desc } from "drizzle-orm";
-import { mailOutbox } from "../src/server/db/schema";
+import { mailOutbox } from "#server/db/schema";
 import { runTool } from "./tool-context";
 
 const count = Number(process.argv[2] ?? 10);

@@ -1,8 +1,8 @@
 // npm run seed:demo — a demo learner, tutor and admin with fresh passwords (never in production).
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Role } from "../src/course/roles";
-import { user } from "../src/server/db/schema";
+import type { Role } from "#course/roles";
+import { user } from "#server/db/schema";
 import { runTool } from "./tool-context";
 
 if (process.env.NODE_ENV === "production") {

@@ -12,10 +12,10 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { courseOutline, findDay, practiceSetOf } from "../src/course/course";
-import { rightAnswer } from "../src/course/grading";
-import type { TaskStatus } from "../src/course/progress-status";
-import { loadCourse } from "../src/server/course/content";
+import { courseOutline, findDay, practiceSetOf } from "#course/course";
+import { rightAnswer } from "#course/grading";
+import type { TaskStatus } from "#course/progress-status";
+import { loadCourse } from "#server/course/content";
 import { freePort, type HttpClient, httpClient, makeAdmin, signUpAndIn, startServer, stopServer } from "./bench-server";
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 20);

@@ -7,9 +7,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { practiceSetOf } from "../src/course/course";
-import type { TaskStatus } from "../src/course/progress-status";
-import { loadCourse } from "../src/server/course/content";
+import { practiceSetOf } from "#course/course";
+import type { TaskStatus } from "#course/progress-status";
+import { loadCourse } from "#server/course/content";
 import { freePort, httpClient, makeAdmin, signUpAndIn, startServer, stopServer } from "./bench-server";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);

@@ -1,9 +1,9 @@
-import { createAuth } from "../src/server/auth/auth";
-import { connectDatabase } from "../src/server/db/client";
-import { openDatabaseForTool } from "../src/server/db/open";
-import { EnvError, loadEnv } from "../src/server/env";
-import { createLogger } from "../src/server/logger";
-import { createMailerFromEnv } from "../src/server/mail/mailer";
+import { createAuth } from "#server/auth/auth";
+import { connectDatabase } from "#server/db/client";
+import { openDatabaseForTool } from "#server/db/open";
+import { EnvError, loadEnv } from "#server/env";
+import { createLogger } from "#server/logger";
+import { createMailerFromEnv } from "#server/mail/mailer";
 
 /** Runs `work` with the app's database and auth, then releases them; prints errors as one line. */
 export async function runTool(work: (context: ToolContext) => Promise<void>): Promise<void> {

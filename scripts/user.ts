@@ -1,7 +1,7 @@
 // npm run user -- role <email> <Student|Tutor|Admin>
 import { eq, sql } from "drizzle-orm";
-import { isRole, ROLES } from "../src/course/roles";
-import { user } from "../src/server/db/schema";
+import { isRole, ROLES } from "#course/roles";
+import { user } from "#server/db/schema";
 import { runTool } from "./tool-context";
 
 const USAGE = `Usage: npm run user -- role <email> <${ROLES.join("|")}>`;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Plugin } from "vite";
-import { loadCourse } from "../src/server/course/content.ts";
+import { loadCourse } from "#server/course/content.ts";
 
 const COURSE_ID = "virtual:jalan-course";
 const MEDIA_ID = "virtual:jalan-media-versions";

@@ -8,8 +8,8 @@ import {
   reviewPinsPath,
   struggleReportPath,
   UNSUBSCRIBE_PATH,
-} from "../src/course/review-contract";
-import { unsubscribeToken } from "../src/server/modules/review/review.service";
+} from "#course/review-contract";
+import { unsubscribeToken } from "#server/modules/review/review.service";
 
 /**
  * Who may call what: every API route the app serves, against every kind of caller (QUALITY.md,

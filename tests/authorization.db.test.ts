@@ -1,6 +1,6 @@
 import { asc, eq, gt, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Role } from "../src/course/roles";
+import type { Role } from "#course/roles";
 import {
   answer,
   contactMessage,
@@ -12,7 +12,7 @@ import {
   taskProgress,
   tutorFeedback,
   user,
-} from "../src/server/db/schema";
+} from "#server/db/schema";
 import { ACTORS, type Actor, AUTHORIZATION_TABLE, type Outcome, pathMatchesRoute } from "./authorization-table";
 import { FIXTURE_COURSE } from "./fixtures/course";
 import { createTestApp, newUser } from "./test-app";

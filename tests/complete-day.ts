@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { type Chapter, findDay, practiceSetOf } from "../src/course/course";
-import { rightAnswer } from "../src/course/grading";
+import { type Chapter, findDay, practiceSetOf } from "#course/course";
+import { rightAnswer } from "#course/grading";
 import type { TestApp } from "./test-app";
 
 type App = Pick<TestApp, "request" | "course">;

@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { startEmbeddedPostgres } from "../src/server/db/embedded";
-import { migrateDatabase } from "../src/server/db/migrate";
-import { createLogger } from "../src/server/logger";
+import { startEmbeddedPostgres } from "#server/db/embedded";
+import { migrateDatabase } from "#server/db/migrate";
+import { createLogger } from "#server/logger";
 
 declare module "vitest" {
   export interface ProvidedContext {

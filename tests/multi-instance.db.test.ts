@@ -6,12 +6,12 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startServer } from "../scripts/bench-server";
-import { AUTH_RATE_LIMITS } from "../src/server/auth/auth";
-import { connectDatabase } from "../src/server/db/client";
-import { mailOutbox, user as userTable } from "../src/server/db/schema";
-import { LIMITS } from "../src/server/http/request-limit";
-import { createLogger } from "../src/server/logger";
+import { freePort, startServer } from "#scripts/bench-server";
+import { AUTH_RATE_LIMITS } from "#server/auth/auth";
+import { connectDatabase } from "#server/db/client";
+import { mailOutbox, user as userTable } from "#server/db/schema";
+import { LIMITS } from "#server/http/request-limit";
+import { createLogger } from "#server/logger";
 import { newUser, type TestUser } from "./test-app";
 
 /**

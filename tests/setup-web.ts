@@ -1,7 +1,7 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach } from "vitest";
-import { clearToasts } from "../src/web/lib/toast";
+import { clearToasts } from "#web/lib/toast";
 
 afterEach(() => {
   cleanup();

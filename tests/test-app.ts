@@ -5,16 +5,16 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { asc } from "drizzle-orm";
 import { afterAll } from "vitest";
-import type { Chapter } from "../src/course/course";
-import { type AppDeps, createApp } from "../src/server/app";
-import { createAuth } from "../src/server/auth/auth";
-import { loadCourse } from "../src/server/course/content";
-import { connectDatabase } from "../src/server/db/client";
-import { mailOutbox } from "../src/server/db/schema";
-import { loadEnv } from "../src/server/env";
-import { createLogger } from "../src/server/logger";
-import { createMailer } from "../src/server/mail/mailer";
-import { createDatabaseStorage } from "../src/server/storage/storage";
+import type { Chapter } from "#course/course";
+import { type AppDeps, createApp } from "#server/app";
+import { createAuth } from "#server/auth/auth";
+import { loadCourse } from "#server/course/content";
+import { connectDatabase } from "#server/db/client";
+import { mailOutbox } from "#server/db/schema";
+import { loadEnv } from "#server/env";
+import { createLogger } from "#server/logger";
+import { createMailer } from "#server/mail/mailer";
+import { createDatabaseStorage } from "#server/storage/storage";
 
 export const ORIGIN = "http://localhost:3000";
 

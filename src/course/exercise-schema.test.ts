@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FIXTURE_COURSE } from "../../tests/fixtures/course";
+import { FIXTURE_COURSE } from "#tests/fixtures/course";
 import { parseChapters } from "./content-schema";
 import { isPracticeTask } from "./course";
 import { EXERCISE_KINDS, givenSchema } from "./exercise-schema";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadCourse } from "../server/course/content";
+import { loadCourse } from "#server/course/content";
 import { exerciseItemSchema, type Given } from "./exercise-schema";
 import { grade, normaliseTyped, rightAnswer } from "./grading";
 import {

@@ -5,72 +5,34 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { compress } from "hono/compress";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
-import type pg from "pg";
-import type { Logger } from "pino";
-import type { Chapter } from "../course/course";
-import type { Auth } from "./auth/auth";
-import { createPasswordCheck } from "./auth/password-check";
 import { loadSession } from "./auth/session";
-import type { Database } from "./db/client";
 import { databaseAnswers } from "./db/client";
 import { audit, pathForLog } from "./http/audit";
 import { limitBody } from "./http/body-limit";
 import { clientIp, resolveClientIp, withClientIp } from "./http/client-ip";
 import type { AppEnv } from "./http/context";
 import { createErrorHandler, errorJson, forbidden } from "./http/errors";
-import { createRequestLimiter } from "./http/request-limit";
 import { steadyAnswer } from "./http/steady-answer";
-import type { Mailer } from "./mail/mailer";
-import { accountRoutes } from "./modules/account/account.routes";
-import { createAccountService } from "./modules/account/account.service";
-import { adminRoutes } from "./modules/admin/admin.routes";
-import { answersRoutes } from "./modules/answers/answers.routes";
-import { createAnswersService } from "./modules/answers/answers.service";
-import { contactRoutes } from "./modules/contact/contact.routes";
-import { createContactService } from "./modules/contact/contact.service";
-import { feedbackRoutes } from "./modules/feedback/feedback.routes";
-import { createFeedbackService } from "./modules/feedback/feedback.service";
-import { profileRoutes } from "./modules/profile/profile.routes";
-import { createProfileService } from "./modules/profile/profile.service";
-import { progressRoutes } from "./modules/progress/progress.routes";
-import { createProgressService } from "./modules/progress/progress.service";
-import { reminderRoutes, reviewRoutes, reviewStaffRoutes } from "./modules/review/review.routes";
-import { createReviewService, type ReviewService } from "./modules/review/review.service";
-import { settingsRoutes } from "./modules/settings/settings.routes";
-import { createSettingsService } from "./modules/settings/settings.service";
-import { usersRoutes } from "./modules/users/users.routes";
-import { createUsersService } from "./modules/users/users.service";
-import type { FileStorage } from "./storage/storage";
+import { JSON_BODY_LIMIT } from "./modules/module";
+import { API_PREFIX, createModules, type ModuleDeps, type Modules, mountModules } from "./modules/registry";
 
-export interface AppDeps {
-  db: Database;
-  pool: pg.Pool;
-  auth: Auth;
-  storage: FileStorage;
-  mailer: Mailer;
-  logger: Logger;
-  publicUrl: string;
-  /** AUTH_SECRET: also keys the hashes of client addresses the contact form's rate limit stores. */
-  authSecret: string;
-  /** The course, loaded and validated once at start (src/server/course/content.ts). */
-  course: Chapter[];
+export interface AppDeps extends ModuleDeps {
   /** The built web app (dist/web). When absent, only the API is served (tests, `npm run dev`). */
   webRoot?: string;
   /** TRUST_PROXY: read the client's address from X-Forwarded-For (src/server/http/client-ip.ts). Default off. */
   trustProxy?: boolean;
-  /** RATE_LIMIT: Jalan's own limits on password checks (src/server/http/request-limit.ts). Default off. */
-  rateLimit?: boolean;
-  /** Review of what learners met; made from db and course when absent. */
-  review?: ReviewService;
 }
 
-/** JSON bodies the API accepts; larger uploads (avatars) set their own limit on their route. */
-const JSON_BODY_LIMIT = 64 * 1024;
 const IMMUTABLE = "public, max-age=31536000, immutable";
 /** Far above the few milliseconds the work of a reset request takes, even on a busy server. */
 export const PASSWORD_RESET_ANSWER_MS = 250;
 
-export function createApp(deps: AppDeps) {
+/**
+ * The app: request ids, logs, security headers and the error shape for every request; under /api
+ * the origin check, Better Auth and the session, then the modules (modules/registry.ts); avatars
+ * and the built web app outside it.
+ */
+export function createApp(deps: AppDeps, modules: Modules = createModules(deps)) {
   const { auth, logger } = deps;
   const app = new Hono<AppEnv>();
 
@@ -140,9 +102,7 @@ export function createApp(deps: AppDeps) {
     return c.json({ status: ok ? "ok" : "unavailable", database: ok }, ok ? 200 : 503);
   });
 
-  const limiter = createRequestLimiter(deps.db, { secret: deps.authSecret, enabled: deps.rateLimit ?? false });
   const api = new Hono<AppEnv>();
-  const jsonBodyLimit = limitBody(JSON_BODY_LIMIT);
   api.use(async (c, next) => {
     await next();
     // On the response's headers rather than through c.header, which would rebuild the response.
@@ -151,46 +111,10 @@ export function createApp(deps: AppDeps) {
   api.use(rejectForeignOrigins(deps.publicUrl));
   // A reset request answers in the same time whether the address has an account or not.
   api.post("/auth/request-password-reset", steadyAnswer(PASSWORD_RESET_ANSWER_MS));
-  api.on(["GET", "POST"], "/auth/*", jsonBodyLimit, (c) => auth.handler(withClientIp(c)));
+  api.on(["GET", "POST"], "/auth/*", limitBody(JSON_BODY_LIMIT), (c) => auth.handler(withClientIp(c)));
   api.use(loadSession(auth, deps.db));
-  api.use("/profile", jsonBodyLimit);
-  api.route("/profile", profileRoutes(createProfileService(deps.db, deps.storage)));
-  const review = deps.review ?? createReviewService({ db: deps.db, course: deps.course });
-  api.use("/settings", jsonBodyLimit);
-  api.route("/settings", settingsRoutes(createSettingsService(deps.db, review)));
-  const account = createAccountService({
-    db: deps.db,
-    storage: deps.storage,
-    checkPassword: createPasswordCheck(auth),
-    review,
-  });
-  api.use("/account/*", jsonBodyLimit);
-  api.route("/account", accountRoutes(account, auth, limiter));
-  const progress = createProgressService(deps.db, deps.course);
-  api.use("/progress/*", jsonBodyLimit);
-  api.route("/progress", progressRoutes(progress, deps.course));
-  api.use("/answers/*", jsonBodyLimit);
-  api.route("/answers", answersRoutes(createAnswersService(deps.db, deps.course)));
-  api.use("/review/*", jsonBodyLimit);
-  api.route("/review", reviewRoutes(review));
-  api.use("/reminders/*", jsonBodyLimit);
-  api.route("/reminders", reminderRoutes(review, deps.authSecret));
-  api.use("/users/*", jsonBodyLimit);
-  api.route("/users", usersRoutes(createUsersService(deps.db), progress));
-  api.route("/users", reviewStaffRoutes(review));
-  api.use("/feedback", jsonBodyLimit);
-  api.route("/feedback", feedbackRoutes(createFeedbackService(deps.db, deps.course, review)));
-  const contact = createContactService({
-    db: deps.db,
-    mailer: deps.mailer,
-    secret: deps.authSecret,
-    publicUrl: deps.publicUrl,
-    logger,
-  });
-  api.use("/contact", jsonBodyLimit);
-  api.route("/contact", contactRoutes(contact));
-  api.route("/admin", adminRoutes(contact));
-  app.route("/api", api);
+  mountModules(api, modules);
+  app.route(API_PREFIX, api);
 
   app.get("/media/avatars/:file", async (c) => {
     const file = await deps.storage.read(`avatars/${c.req.param("file")}`);

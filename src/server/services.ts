@@ -9,9 +9,10 @@ import { connectDatabase } from "./db/client";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./db/embedded";
 import { migrateDatabase } from "./db/migrate";
 import type { Env } from "./env";
+import { startJobs } from "./jobs";
 import { createMailerFromEnv } from "./mail/mailer";
 import { backfillDayCompletions } from "./modules/progress/progress.service";
-import { createReminders, createReviewService } from "./modules/review/review.service";
+import { createModules, moduleJobs } from "./modules/registry";
 import { createDatabaseStorage } from "./storage/storage";
 
 /**
@@ -39,18 +40,8 @@ export async function startServices(env: Env, logger: Logger) {
 
   const mailer = createMailerFromEnv(env, database.db, logger);
   const auth = createAuth({ db: database.db, env, mailer, logger });
-  const review = createReviewService({ db: database.db, course });
-  const reminders = createReminders({
-    db: database.db,
-    review,
-    mailer,
-    publicUrl: env.PUBLIC_URL,
-    secret: env.AUTH_SECRET,
-    logger,
-  });
-  const stopReminders = reminders.start();
   const webRoot = path.resolve("dist/web");
-  const app = createApp({
+  const deps = {
     db: database.db,
     pool: database.pool,
     auth,
@@ -63,15 +54,18 @@ export async function startServices(env: Env, logger: Logger) {
     webRoot: existsSync(path.join(webRoot, "index.html")) ? webRoot : undefined,
     trustProxy: env.TRUST_PROXY,
     rateLimit: env.RATE_LIMIT,
-    review,
-  });
+  };
+  const modules = createModules(deps);
+  const app = createApp(deps, modules);
+  // The modules' background work (the review reminders, every 5 minutes).
+  const stopJobs = startJobs(moduleJobs(modules), logger);
 
   return {
     app,
     auth,
     database,
     async close() {
-      await stopReminders();
+      await stopJobs();
       await mailer.close();
       await database.close();
       await embedded?.stop();

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "../../tests/test-app";
+import { createTestApp } from "#tests/test-app";
 
 const webRoot = await mkdtemp(path.join(os.tmpdir(), "jalan-web-"));
 await mkdir(path.join(webRoot, "assets"));

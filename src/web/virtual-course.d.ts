@@ -1,6 +1,6 @@
 /** The validated course content, served by scripts/vite-course-content.ts. */
 declare module "virtual:jalan-course" {
-  const chapters: import("../course/course").Chapter[];
+  const chapters: import("#course/course").Chapter[];
   export default chapters;
 }
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createTestApp, newUser } from "../test-app";
+import { createTestApp, newUser } from "#tests/test-app";
 import { anyText, bodies, characters, hasOnlyKeys, isPlainObject, RUNS, received } from "./arbitraries";
 import { expectRefusal, expectSuccess, send, tally, watchDatabase } from "./harness";
 

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { answerResponseSchema } from "../../src/course/answers-contract";
-import { dayBlocks, practiceSetOf } from "../../src/course/course";
-import type { ExerciseItem, Given } from "../../src/course/exercise-schema";
-import { grade } from "../../src/course/grading";
-import { FIXTURE_COURSE } from "../fixtures/course";
-import { createTestApp } from "../test-app";
+import { answerResponseSchema } from "#course/answers-contract";
+import { dayBlocks, practiceSetOf } from "#course/course";
+import type { ExerciseItem, Given } from "#course/exercise-schema";
+import { grade } from "#course/grading";
+import { FIXTURE_COURSE } from "#tests/fixtures/course";
+import { createTestApp } from "#tests/test-app";
 import { anyText, bodies, hasOnlyKeys, isPlainObject, RUNS, received } from "./arbitraries";
 import { expectRefusedAndUnchanged, fingerprint, send, signedInAs, tally } from "./harness";
 

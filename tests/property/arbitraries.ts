@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { Chapter } from "../../src/course/course";
+import type { Chapter } from "#course/course";
 
 /**
  * Generators of request bodies and path parameters for the property tests of the write routes

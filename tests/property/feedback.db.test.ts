@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "../test-app";
+import { createTestApp } from "#tests/test-app";
 import {
   anyText,
   bodies,

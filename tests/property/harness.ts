@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { expect } from "vitest";
-import type { TestApp } from "../test-app";
+import type { TestApp } from "#tests/test-app";
 import { type Body, wire } from "./arbitraries";
 
 /** A new account of this role, signed in: its id, its details and its session cookie. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestApp, ORIGIN } from "../test-app";
+import { createTestApp, ORIGIN } from "#tests/test-app";
 import { JSON_BODY_LIMIT } from "./arbitraries";
 import { expectRefusal, filesUnder, fingerprint, signedInAs } from "./harness";
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "../test-app";
+import { createTestApp } from "#tests/test-app";
 import {
   type Body,
   bodies,

@@ -1,5 +1,5 @@
-import type { Chapter } from "../../src/course/course";
-import type { TestApp } from "../test-app";
+import type { Chapter } from "#course/course";
+import type { TestApp } from "#tests/test-app";
 import type { Segment } from "./arbitraries";
 
 /** chapter id → day id → task id → status, as GET /api/progress answers it. */

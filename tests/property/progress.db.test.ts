@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isPracticeTask } from "../../src/course/course";
-import { createTestApp } from "../test-app";
+import { isPracticeTask } from "#course/course";
+import { createTestApp } from "#tests/test-app";
 import { bodies, hasOnlyKeys, isPlainObject, RUNS, received, type Segment, taskPath, unroutable } from "./arbitraries";
 import { expectRefusedAndUnchanged, expectSuccess, send, signedInAs, tally, watchDatabase } from "./harness";
 import { completedAfterSave, completedDaysOf, dayKeys, type Progress, progressOf, verdictFor } from "./progress-oracle";

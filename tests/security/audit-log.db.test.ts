@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { user as userTable } from "../../src/server/db/schema";
-import { createTestApp, newUser, ORIGIN } from "../test-app";
-import { totpCode } from "../totp";
+import { user as userTable } from "#server/db/schema";
+import { createTestApp, newUser, ORIGIN } from "#tests/test-app";
+import { totpCode } from "#tests/totp";
 
 const t = await createTestApp();
 

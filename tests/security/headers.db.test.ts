@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { cookieFrom, createTestApp, newUser, type TestApp } from "../test-app";
+import { cookieFrom, createTestApp, newUser, type TestApp } from "#tests/test-app";
 
 // A built web app in miniature: a prerendered page, the app shell and a course media file.
 const webRoot = await mkdtemp(path.join(os.tmpdir(), "jalan-web-headers-"));

@@ -1,11 +1,11 @@
 import { eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { AUTH_RATE_LIMITS, createAuth } from "../../src/server/auth/auth";
-import { rateLimit, user as userTable } from "../../src/server/db/schema";
-import { CLIENT_IP_HEADER } from "../../src/server/http/client-ip";
-import { LIMITS } from "../../src/server/http/request-limit";
-import { CONTACT_MESSAGES_PER_HOUR } from "../../src/server/modules/contact/contact.service";
-import { createTestApp, newUser, ORIGIN } from "../test-app";
+import { AUTH_RATE_LIMITS, createAuth } from "#server/auth/auth";
+import { rateLimit, user as userTable } from "#server/db/schema";
+import { CLIENT_IP_HEADER } from "#server/http/client-ip";
+import { LIMITS } from "#server/http/request-limit";
+import { CONTACT_MESSAGES_PER_HOUR } from "#server/modules/contact/contact.service";
+import { createTestApp, newUser, ORIGIN } from "#tests/test-app";
 
 // RATE_LIMIT on, as in production; TRUST_PROXY off (the default): X-Forwarded-For is not believed.
 const t = await createTestApp({ RATE_LIMIT: "true" });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { createTestApp, newUser, type TestApp } from "../test-app";
+import { createTestApp, newUser, type TestApp } from "#tests/test-app";
 
 // PUBLIC_URL decides the cookies: with https://, Better Auth names them __Secure- and marks them
 // Secure, which a browser then sends only over HTTPS and lets no plain-HTTP page overwrite. The

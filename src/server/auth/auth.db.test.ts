@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { cookieFrom, createTestApp, newUser, ORIGIN, type TestApp } from "../../../tests/test-app";
-import { PASSWORD_RESET_ANSWER_MS } from "../app";
-import { promoteAdmins } from "../db/admins";
-import { session as sessionTable, user as userTable } from "../db/schema";
+import { PASSWORD_RESET_ANSWER_MS } from "#server/app";
+import { promoteAdmins } from "#server/db/admins";
+import { session as sessionTable, user as userTable } from "#server/db/schema";
+import { cookieFrom, createTestApp, newUser, ORIGIN, type TestApp } from "#tests/test-app";
 
 const t = await createTestApp({ ADMIN_EMAILS: "boss@example.com" });
 

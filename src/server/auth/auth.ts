@@ -4,15 +4,15 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { twoFactor } from "better-auth/plugins";
 import type { Logger } from "pino";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../course/account-rules";
-import { promoteVerifiedAdmin } from "../db/admins";
-import type { Database } from "../db/client";
-import * as schema from "../db/schema";
-import type { Env } from "../env";
-import { audit } from "../http/audit";
-import { CLIENT_IP_HEADER } from "../http/client-ip";
-import { createRequestLimiter, LIMITS, type RequestLimiter, tooManyRequests } from "../http/request-limit";
-import type { Mailer } from "../mail/mailer";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "#course/account-rules";
+import { promoteVerifiedAdmin } from "#server/db/admins";
+import type { Database } from "#server/db/client";
+import * as schema from "#server/db/schema";
+import type { Env } from "#server/env";
+import { audit } from "#server/http/audit";
+import { CLIENT_IP_HEADER } from "#server/http/client-ip";
+import { createRequestLimiter, LIMITS, type RequestLimiter, tooManyRequests } from "#server/http/request-limit";
+import type { Mailer } from "#server/mail/mailer";
 
 export interface AuthDeps {
   db: Database;

@@ -2,8 +2,8 @@ import { createHmac, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { parse } from "hono/utils/cookie";
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "../../../tests/test-app";
-import { session as sessionTable, user as userTable } from "../db/schema";
+import { session as sessionTable, user as userTable } from "#server/db/schema";
+import { createTestApp } from "#tests/test-app";
 import { ANONYMOUS, ASK_BETTER_AUTH, createSessionReader } from "./session";
 
 // The session middleware's fast path (src/server/auth/session.ts) against Better Auth's own

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { createTestApp } from "../../../tests/test-app";
-import { session as sessionTable, user as userTable } from "../db/schema";
+import { session as sessionTable, user as userTable } from "#server/db/schema";
+import { createTestApp } from "#tests/test-app";
 
 // The session check of every API request (src/server/auth/session.ts): a valid cookie costs one
 // query; whatever is not plainly valid must be judged exactly as Better Auth judges it.

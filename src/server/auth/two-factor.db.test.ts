@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { cookieJar, createTestApp, type TestUser } from "../../../tests/test-app";
-import { parseTotpUri, totpCode, wrongTotpCode } from "../../../tests/totp";
-import { enableTwoFactor } from "../../../tests/two-factor";
-import { session as sessionTable, twoFactor as twoFactorTable, user as userTable } from "../db/schema";
+import { session as sessionTable, twoFactor as twoFactorTable, user as userTable } from "#server/db/schema";
+import { cookieJar, createTestApp, type TestUser } from "#tests/test-app";
+import { parseTotpUri, totpCode, wrongTotpCode } from "#tests/totp";
+import { enableTwoFactor } from "#tests/two-factor";
 
 const t = await createTestApp();
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ContentError } from "../../course/content-schema";
+import { ContentError } from "#course/content-schema";
 import { loadCourse } from "./content";
 
 let root: string;

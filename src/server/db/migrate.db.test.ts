@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { adminQuery, withDatabase } from "../../../tests/db-global-setup";
+import { adminQuery, withDatabase } from "#tests/db-global-setup";
 import { migrateDatabase } from "./migrate";
 
 const baseUrl = process.env.TEST_DATABASE_URL!;

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Env } from "../env";
+import type { Env } from "#server/env";
 import { runningEmbeddedPostgres, startEmbeddedPostgres } from "./embedded";
 import { migrateDatabase } from "./migrate";
 

@@ -15,18 +15,18 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import type { Given } from "../../course/exercise-schema";
-import { GRADES } from "../../course/grading";
-import { TASK_STATUSES } from "../../course/progress-status";
+import type { Given } from "#course/exercise-schema";
+import { GRADES } from "#course/grading";
+import { TASK_STATUSES } from "#course/progress-status";
 import {
   DAILY_GOAL_UNITS,
   DEFAULT_DAILY_GOAL,
   DEFAULT_REMINDER_HOUR,
   DEFAULT_TIME_ZONE,
   REVIEW_SKILLS,
-} from "../../course/review-rules";
-import type { ReviewEvent } from "../../course/review-schedule";
-import { ROLES } from "../../course/roles";
+} from "#course/review-rules";
+import type { ReviewEvent } from "#course/review-schedule";
+import { ROLES } from "#course/roles";
 
 export const roleEnum = pgEnum("role", ROLES);
 

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Role } from "../../course/roles";
+import type { Role } from "#course/roles";
 
 /** The signed-in user as the API sees them: id, email and role, read fresh from the database. */
 export interface SessionUser {

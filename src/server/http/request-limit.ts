@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { lt, sql } from "drizzle-orm";
-import type { Database } from "../db/client";
-import { requestLimit } from "../db/schema";
+import type { Database } from "#server/db/client";
+import { requestLimit } from "#server/db/schema";
 import { HttpError } from "./errors";
 
 /** At most `max` counted attempts in a fixed window of `windowSeconds`. */

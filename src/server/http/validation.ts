@@ -1,6 +1,30 @@
 import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
 import { z } from "zod";
+import type { AppEnv } from "./context";
 import { badRequest, issuesOf } from "./errors";
+
+/**
+ * A route's JSON body, parsed with its contract's schema before the handler runs (parseJsonBody's
+ * rules and messages); the handler reads it with `c.req.valid("json")`. The schema's input type is
+ * what the web's typed client must send.
+ */
+export function jsonBody<T extends z.ZodType>(schema: T, options: { messageFromIssues?: boolean } = {}) {
+  return createMiddleware<AppEnv, string, { in: { json: z.input<T> }; out: { json: z.output<T> } }>(async (c, next) => {
+    c.req.addValidatedData("json", (await parseJsonBody(c, schema, options)) as object);
+    await next();
+  });
+}
+
+/** A route's query string, parsed with its contract's schema (parseQuery's rules); read with `c.req.valid("query")`. */
+export function queryOf<T extends z.ZodType>(schema: T) {
+  return createMiddleware<AppEnv, string, { in: { query: z.input<T> }; out: { query: z.output<T> } }>(
+    async (c, next) => {
+      c.req.addValidatedData("query", parseQuery(c, schema) as object);
+      await next();
+    },
+  );
+}
 
 /**
  * Reads a JSON body and parses it with `schema`; any problem becomes a 400 in the error shape. With

@@ -2,8 +2,8 @@ import { eq, inArray, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
-import { connectDatabase } from "../db/client";
-import { mailOutbox } from "../db/schema";
+import { connectDatabase } from "#server/db/client";
+import { mailOutbox } from "#server/db/schema";
 import { createMailer, MAX_ATTEMPTS, singleLine } from "./mailer";
 
 const silent = pino({ level: "silent" });

@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Logger } from "pino";
-import type { Database } from "../db/client";
-import { mailOutbox } from "../db/schema";
+import type { Database } from "#server/db/client";
+import { mailOutbox } from "#server/db/schema";
 
 export interface MailMessage {
   to: string;

@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { createTestApp } from "../../../tests/test-app";
-import { storedFile } from "../db/schema";
+import { storedFile } from "#server/db/schema";
+import { createTestApp } from "#tests/test-app";
 import { createDatabaseStorage } from "./storage";
 
 const t = await createTestApp();

@@ -1,8 +1,8 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import type { Database } from "../db/client";
-import { storedFile } from "../db/schema";
+import type { Database } from "#server/db/client";
+import { storedFile } from "#server/db/schema";
 
 /** Where uploaded files live. Keys are made by the server only, never taken from a request. */
 export interface FileStorage {

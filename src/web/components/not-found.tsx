@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { paths } from "../config/paths";
+import { paths } from "#web/config/paths";
 import { Page } from "./page";
 import { Button } from "./ui/button";
 

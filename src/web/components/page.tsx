@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { cn } from "../lib/cn";
-import { useDocumentTitle } from "../lib/use-document-title";
+import { cn } from "#web/lib/cn";
+import { useDocumentTitle } from "#web/lib/use-document-title";
 
 /**
  * A page's frame: sets the tab title and gives the page its one h1. `busy` marks the content as still

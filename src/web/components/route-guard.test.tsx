@@ -1,12 +1,12 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Role } from "../../course/roles";
-import { authClient } from "../lib/auth-client";
-import { makeProfile, stubApi } from "../testing/fake-api";
-import { sessionPending, setSession, signedInAs, signedOut } from "../testing/fake-auth-client";
-import { renderApp } from "../testing/render-app";
+import type { Role } from "#course/roles";
+import { authClient } from "#web/lib/auth-client";
+import { makeProfile, stubApi } from "#web/testing/fake-api";
+import { sessionPending, setSession, signedInAs, signedOut } from "#web/testing/fake-auth-client";
+import { renderApp } from "#web/testing/render-app";
 
-vi.mock("../lib/auth-client", () => import("../testing/fake-auth-client"));
+vi.mock("#web/lib/auth-client", () => import("#web/testing/fake-auth-client"));
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,8 +1,8 @@
 import { Navigate, Outlet, useLocation } from "react-router";
-import { can, type Policy } from "../../course/roles";
-import { paths } from "../config/paths";
-import { useProfile } from "../lib/profile";
-import { useRouteHandle } from "../lib/route-handle";
+import { can, type Policy } from "#course/roles";
+import { paths } from "#web/config/paths";
+import { useProfile } from "#web/lib/profile";
+import { useRouteHandle } from "#web/lib/route-handle";
 
 /**
  * The one guard for signed-in routes (spec section 6). Signed-out visitors go to `signedOutTo` with

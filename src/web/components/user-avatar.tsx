@@ -1,6 +1,6 @@
-import { avatarInitials } from "../../course/account-rules";
-import { cn } from "../lib/cn";
-import type { Profile } from "../lib/profile";
+import { avatarInitials } from "#course/account-rules";
+import { cn } from "#web/lib/cn";
+import type { Profile } from "#web/lib/profile";
 import { Avatar, AvatarFallback, AvatarImage } from "./ui/avatar";
 
 /** The header shows the 100x100 image, the profile page the 200x200 one; both fall back to initials. */

@@ -1,6 +1,6 @@
-import { type PageMeta, publicPageMeta } from "../config/page-meta";
-import { paths } from "../config/paths";
-import { site } from "../config/site";
+import { type PageMeta, publicPageMeta } from "#web/config/page-meta";
+import { paths } from "#web/config/paths";
+import { site } from "#web/config/site";
 import type { AppStart } from "./app-start";
 import { documentTitle } from "./use-document-title";
 

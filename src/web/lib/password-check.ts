@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH } from "../../course/account-rules";
+import { MIN_PASSWORD_LENGTH } from "#course/account-rules";
 
 export interface PasswordProblem {
   title: string;

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { Profile } from "../../course/profile";
+import type { Profile } from "#course/profile";
 import { ApiError, api } from "./api";
 import { usePrerendering } from "./prerender";
 import { sessionQuery } from "./session";

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { site } from "../config/site";
+import { site } from "#web/config/site";
 
 /** The tab title: "Page · Jalan"; without a page name, the site's name and tagline. */
 export function documentTitle(page?: string) {

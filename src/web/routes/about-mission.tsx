@@ -1,7 +1,7 @@
-import { Page } from "../components/page";
-import { publicPageMeta } from "../config/page-meta";
-import { paths } from "../config/paths";
-import { Prose } from "../features/marketing/prose";
+import { Page } from "#web/components/page";
+import { publicPageMeta } from "#web/config/page-meta";
+import { paths } from "#web/config/paths";
+import { Prose } from "#web/features/marketing/prose";
 
 export function Component() {
   return (

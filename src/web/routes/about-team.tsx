@@ -1,6 +1,6 @@
-import { Page } from "../components/page";
-import { publicPageMeta } from "../config/page-meta";
-import { paths } from "../config/paths";
+import { Page } from "#web/components/page";
+import { publicPageMeta } from "#web/config/page-meta";
+import { paths } from "#web/config/paths";
 
 const team = [
   {

@@ -1,9 +1,9 @@
 import { Link } from "react-router";
-import { Page } from "../components/page";
-import { Card, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
-import { publicPageMeta } from "../config/page-meta";
-import { paths } from "../config/paths";
-import { site } from "../config/site";
+import { Page } from "#web/components/page";
+import { Card, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
+import { publicPageMeta } from "#web/config/page-meta";
+import { paths } from "#web/config/paths";
+import { site } from "#web/config/site";
 
 const sections = [
   { to: paths.aboutMission, title: "Our Mission", description: "Why we teach Malay through a story." },

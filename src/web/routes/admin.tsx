@@ -1,6 +1,6 @@
-import { Page } from "../components/page";
-import { ContactInbox } from "../features/admin/components/contact-inbox";
-import { UsersTable } from "../features/admin/components/users-table";
+import { Page } from "#web/components/page";
+import { ContactInbox } from "#web/features/admin/components/contact-inbox";
+import { UsersTable } from "#web/features/admin/components/users-table";
 
 export function Component() {
   return (

@@ -1,5 +1,5 @@
-import { CodebookPage } from "../features/course/components/codebook/codebook-page";
-import { CourseDayFrame } from "../features/course/components/course-day-frame";
+import { CodebookPage } from "#web/features/course/components/codebook/codebook-page";
+import { CourseDayFrame } from "#web/features/course/components/course-day-frame";
 
 /**
  * A day's Codebook. The build prerenders it for the days a visitor may open, as a visitor sees it;

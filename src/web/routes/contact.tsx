@@ -1,9 +1,9 @@
-import { Page } from "../components/page";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
-import { publicPageMeta } from "../config/page-meta";
-import { paths } from "../config/paths";
-import { site } from "../config/site";
-import { ContactForm } from "../features/contact/components/contact-form";
+import { Page } from "#web/components/page";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
+import { publicPageMeta } from "#web/config/page-meta";
+import { paths } from "#web/config/paths";
+import { site } from "#web/config/site";
+import { ContactForm } from "#web/features/contact/components/contact-form";
 
 const linkClass = "font-medium text-primary underline underline-offset-4";
 

@@ -1,5 +1,5 @@
-import { CourseDayFrame } from "../features/course/components/course-day-frame";
-import { StoryPage } from "../features/course/components/story/story-page";
+import { CourseDayFrame } from "#web/features/course/components/course-day-frame";
+import { StoryPage } from "#web/features/course/components/story/story-page";
 
 export function Component() {
   return (

@@ -1,11 +1,11 @@
 import { ArrowRight } from "lucide-react";
 import { Link } from "react-router";
-import { Button } from "../components/ui/button";
-import { paths } from "../config/paths";
-import { site } from "../config/site";
-import { IntroVideo } from "../features/marketing/intro-video";
-import { AudienceCards, FiveDayJourney, JourneyCallToAction, WhyLearn } from "../features/marketing/landing-sections";
-import { useDocumentTitle } from "../lib/use-document-title";
+import { Button } from "#web/components/ui/button";
+import { paths } from "#web/config/paths";
+import { site } from "#web/config/site";
+import { IntroVideo } from "#web/features/marketing/intro-video";
+import { AudienceCards, FiveDayJourney, JourneyCallToAction, WhyLearn } from "#web/features/marketing/landing-sections";
+import { useDocumentTitle } from "#web/lib/use-document-title";
 
 export function Component() {
   useDocumentTitle();

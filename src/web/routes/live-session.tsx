@@ -1,7 +1,7 @@
-import { can } from "../../course/roles";
-import { CourseDayFrame, type OpenDay } from "../features/course/components/course-day-frame";
-import { LiveSessionPage } from "../features/course/components/live-session/live-session-page";
-import { LiveSessionControls } from "../features/staff/components/live-session-controls/live-session-controls";
+import { can } from "#course/roles";
+import { CourseDayFrame, type OpenDay } from "#web/features/course/components/course-day-frame";
+import { LiveSessionPage } from "#web/features/course/components/live-session/live-session-page";
+import { LiveSessionControls } from "#web/features/staff/components/live-session-controls/live-session-controls";
 
 export function Component() {
   return (

@@ -1,4 +1,4 @@
-import { SignInForm } from "../features/auth/components/sign-in-form";
+import { SignInForm } from "#web/features/auth/components/sign-in-form";
 
 export function Component() {
   return <SignInForm />;

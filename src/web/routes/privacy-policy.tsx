@@ -1,9 +1,9 @@
 import { Link } from "react-router";
-import { Page } from "../components/page";
-import { publicPageMeta } from "../config/page-meta";
-import { paths } from "../config/paths";
-import { site } from "../config/site";
-import { Prose } from "../features/marketing/prose";
+import { Page } from "#web/components/page";
+import { publicPageMeta } from "#web/config/page-meta";
+import { paths } from "#web/config/paths";
+import { site } from "#web/config/site";
+import { Prose } from "#web/features/marketing/prose";
 
 /** The date this policy's text last changed. Update it with every change to the text below. */
 export const POLICY_REVISED = "2026-11-23";

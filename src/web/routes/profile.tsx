@@ -1,9 +1,9 @@
-import { Page } from "../components/page";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
-import { AvatarUpload } from "../features/profile/components/avatar-upload";
-import { PasswordForm } from "../features/profile/components/password-form";
-import { ProfileForm } from "../features/profile/components/profile-form";
-import { useProfile } from "../lib/profile";
+import { Page } from "#web/components/page";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
+import { AvatarUpload } from "#web/features/profile/components/avatar-upload";
+import { PasswordForm } from "#web/features/profile/components/password-form";
+import { ProfileForm } from "#web/features/profile/components/profile-form";
+import { useProfile } from "#web/lib/profile";
 
 export function Component() {
   // The route guard renders this page only once the profile is loaded.

@@ -1,18 +1,18 @@
 import { lazy, Suspense, useDeferredValue, useMemo } from "react";
-import type { Chapter, Day } from "../../course/course";
-import { Page } from "../components/page";
-import { useLearner } from "../features/course/api/progress";
-import { Breadcrumbs } from "../features/course/components/breadcrumbs";
-import { JourneyDayFeedback } from "../features/course/components/feedback/day-feedback";
-import { journeyMeta, MyJourney } from "../features/course/components/journey/my-journey";
-import { ReviewPanelPlaceholder } from "../features/course/components/journey/review-panel";
-import { usePrerendering } from "../lib/prerender";
-import type { RouteHandle } from "../lib/route-handle";
+import type { Chapter, Day } from "#course/course";
+import { Page } from "#web/components/page";
+import { useLearner } from "#web/features/course/api/progress";
+import { Breadcrumbs } from "#web/features/course/components/breadcrumbs";
+import { JourneyDayFeedback } from "#web/features/course/components/feedback/day-feedback";
+import { journeyMeta, MyJourney } from "#web/features/course/components/journey/my-journey";
+import { ReviewPanelPlaceholder } from "#web/features/course/components/journey/review-panel";
+import { usePrerendering } from "#web/lib/prerender";
+import type { RouteHandle } from "#web/lib/route-handle";
 
 // The review panel's data comes with the review API and its schemas, which the page's first paint
 // and hydration need not wait for.
 const JourneyReview = lazy(() =>
-  import("../features/course/components/journey/journey-review").then((module) => ({
+  import("#web/features/course/components/journey/journey-review").then((module) => ({
     default: module.JourneyReview,
   })),
 );

@@ -1,5 +1,5 @@
-import { Page } from "../components/page";
-import { ReviewPage, reviewMeta } from "../features/review/components/review-page";
+import { Page } from "#web/components/page";
+import { ReviewPage, reviewMeta } from "#web/features/review/components/review-page";
 
 export function Component() {
   return (

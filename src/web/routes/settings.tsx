@@ -1,5 +1,5 @@
-import { Page } from "../components/page";
-import { SettingsPage } from "../features/settings/components/settings-page";
+import { Page } from "#web/components/page";
+import { SettingsPage } from "#web/features/settings/components/settings-page";
 
 export function Component() {
   return (

@@ -1,4 +1,4 @@
-import { SignUpForm } from "../features/auth/components/sign-up-form";
+import { SignUpForm } from "#web/features/auth/components/sign-up-form";
 
 export function Component() {
   return <SignUpForm />;

@@ -1,5 +1,5 @@
-import { Page } from "../components/page";
-import { TutorDashboard } from "../features/staff/components/tutor-dashboard";
+import { Page } from "#web/components/page";
+import { TutorDashboard } from "#web/features/staff/components/tutor-dashboard";
 
 export function Component() {
   return (

@@ -1,6 +1,6 @@
 import { useSearchParams } from "react-router";
-import { Page } from "../components/page";
-import { UnsubscribeConfirm } from "../features/review/components/unsubscribe-confirm";
+import { Page } from "#web/components/page";
+import { UnsubscribeConfirm } from "#web/features/review/components/unsubscribe-confirm";
 
 export function Component() {
   const [searchParams] = useSearchParams();

@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, vi } from "vitest";
-import { completeDayAsLearner } from "../../../tests/complete-day";
-import { FIXTURE_COURSE } from "../../../tests/fixtures/course";
-import { cookieJar, createTestApp, newUser, ORIGIN, type TestUser } from "../../../tests/test-app";
-import type { Feedback } from "../../course/feedback";
-import type { CompletedDays, ProgressMap } from "../../course/progress-rules";
-import type { Role } from "../../course/roles";
-import { dayCompletion, taskProgress, tutorFeedback, user as userTable } from "../../server/db/schema";
-import { createProgressService } from "../../server/modules/progress/progress.service";
+import type { Feedback } from "#course/feedback";
+import type { CompletedDays, ProgressMap } from "#course/progress-rules";
+import type { Role } from "#course/roles";
+import { dayCompletion, taskProgress, tutorFeedback, user as userTable } from "#server/db/schema";
+import { createProgressService } from "#server/modules/progress/progress.service";
+import { completeDayAsLearner } from "#tests/complete-day";
+import { FIXTURE_COURSE } from "#tests/fixtures/course";
+import { cookieJar, createTestApp, newUser, ORIGIN, type TestUser } from "#tests/test-app";
 
 /** A request as the app received it, for tests that check what the page asked for. */
 export interface SeenRequest {

@@ -1,5 +1,5 @@
 import { vi } from "vitest";
-import type { Profile } from "../lib/profile";
+import type { Profile } from "#web/lib/profile";
 import { currentSession } from "./fake-auth-client";
 
 export function makeProfile(overrides: Partial<Profile> = {}): Profile {

@@ -1,5 +1,5 @@
 import { vi } from "vitest";
-import type * as AuthClientModule from "../lib/auth-client";
+import type * as AuthClientModule from "#web/lib/auth-client";
 
 /**
  * Stands in for Better Auth in component tests (a third party: its network and cookie handling are
@@ -94,6 +94,6 @@ export function resetFakeTwoFactor() {
   for (const method of Object.values(authClient.twoFactor)) method.mockReset();
 }
 
-const actual = await vi.importActual<typeof AuthClientModule>("../lib/auth-client");
+const actual = await vi.importActual<typeof AuthClientModule>("#web/lib/auth-client");
 export const authErrorOf = actual.authErrorOf;
 export const authResultOf = actual.authResultOf;

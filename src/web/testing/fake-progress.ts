@@ -1,4 +1,4 @@
-import type { ProgressMap } from "../../course/progress-rules";
+import type { ProgressMap } from "#course/progress-rules";
 import { json } from "./fake-api";
 
 /**

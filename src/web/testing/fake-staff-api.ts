@@ -1,10 +1,10 @@
-import { displayName } from "../../course/account-rules";
-import type { Feedback } from "../../course/feedback";
-import type { ProgressMap } from "../../course/progress-rules";
-import { TASK_STATUSES, type TaskStatus } from "../../course/progress-status";
-import { isRole } from "../../course/roles";
-import { OUTLINE } from "../features/course/course-data";
-import type { UserSummary } from "../features/staff/api/staff";
+import { displayName } from "#course/account-rules";
+import type { Feedback } from "#course/feedback";
+import type { ProgressMap } from "#course/progress-rules";
+import { TASK_STATUSES, type TaskStatus } from "#course/progress-status";
+import { isRole } from "#course/roles";
+import { OUTLINE } from "#web/features/course/course-data";
+import type { UserSummary } from "#web/features/staff/api/staff";
 import { json } from "./fake-api";
 
 /** The staff routes the fake answers, named for `failures`. */

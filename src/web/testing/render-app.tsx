@@ -1,9 +1,9 @@
 import { render } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
-import { createQueryClient } from "../lib/query-client";
-import { sessionQuery } from "../lib/session";
-import { AppProviders } from "../providers";
-import { routes } from "../router";
+import { createQueryClient } from "#web/lib/query-client";
+import { sessionQuery } from "#web/lib/session";
+import { AppProviders } from "#web/providers";
+import { routes } from "#web/router";
 
 /** Renders the real route table, providers and toaster at `path`, as the browser entry does. */
 export function renderApp(path: string) {

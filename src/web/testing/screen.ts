@@ -1,6 +1,6 @@
 import { renderHook, screen, waitFor } from "@testing-library/react";
 import { expect, vi } from "vitest";
-import { dismissToast, useCurrentToast } from "../lib/toast";
+import { dismissToast, useCurrentToast } from "#web/lib/toast";
 
 /**
  * Waits until the page shows the viewer's own state: course pages first show a placeholder or a

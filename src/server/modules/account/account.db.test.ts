@@ -1,13 +1,9 @@
 import { eq, inArray, like, or, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { allAnswered, completeDayAsLearner } from "../../../../tests/complete-day";
-import { cookieFrom, cookieJar, createTestApp, type TestUser } from "../../../../tests/test-app";
-import { parseTotpUri } from "../../../../tests/totp";
-import { enableTwoFactor } from "../../../../tests/two-factor";
-import { practiceSetOf } from "../../../course/course";
-import { rightAnswer } from "../../../course/grading";
-import { FRESH_SESSION_MS } from "../../auth/session";
+import { practiceSetOf } from "#course/course";
+import { rightAnswer } from "#course/grading";
+import { FRESH_SESSION_MS } from "#server/auth/session";
 import {
   account as accountTable,
   contactMessage,
@@ -18,9 +14,13 @@ import {
   twoFactor as twoFactorTable,
   user as userTable,
   verification,
-} from "../../db/schema";
-import { LIMITS } from "../../http/request-limit";
-import { lockAdminChanges } from "../users/users.service";
+} from "#server/db/schema";
+import { LIMITS } from "#server/http/request-limit";
+import { lockAdminChanges } from "#server/modules/users/users.service";
+import { allAnswered, completeDayAsLearner } from "#tests/complete-day";
+import { cookieFrom, cookieJar, createTestApp, type TestUser } from "#tests/test-app";
+import { parseTotpUri } from "#tests/totp";
+import { enableTwoFactor } from "#tests/two-factor";
 
 const t = await createTestApp();
 // The same database and secret with Jalan's own limits on (RATE_LIMIT=true): a cookie from `t` signs

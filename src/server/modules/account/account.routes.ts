@@ -1,11 +1,11 @@
 import { type Context, Hono } from "hono";
-import type { Auth } from "../../auth/auth";
-import { requireUser } from "../../auth/session";
-import { clientIp } from "../../http/client-ip";
-import type { AppEnv } from "../../http/context";
-import { HttpError, unauthorized } from "../../http/errors";
-import { LIMITS, type RequestLimiter, tooManyRequests } from "../../http/request-limit";
-import { parseJsonBody } from "../../http/validation";
+import type { Auth } from "#server/auth/auth";
+import { requireUser } from "#server/auth/session";
+import { clientIp } from "#server/http/client-ip";
+import type { AppEnv } from "#server/http/context";
+import { HttpError, unauthorized } from "#server/http/errors";
+import { LIMITS, type RequestLimiter, tooManyRequests } from "#server/http/request-limit";
+import { parseJsonBody } from "#server/http/validation";
 import { type AccountService, passwordRequired, passwordSchema } from "./account.service";
 
 /** The signed-in account's own data, devices and deletion; no route here takes another account's id. */

@@ -1,12 +1,12 @@
 import { and, asc, desc, eq, gt, inArray, ne, or } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { z } from "zod";
-import { displayName, MAX_PASSWORD_LENGTH } from "../../../course/account-rules";
-import type { Profile } from "../../../course/profile";
-import type { TaskStatus } from "../../../course/progress-status";
-import type { PasswordCheck } from "../../auth/password-check";
-import { isFreshSession } from "../../auth/session";
-import type { Database } from "../../db/client";
+import { displayName, MAX_PASSWORD_LENGTH } from "#course/account-rules";
+import type { Profile } from "#course/profile";
+import type { TaskStatus } from "#course/progress-status";
+import type { PasswordCheck } from "#server/auth/password-check";
+import { isFreshSession } from "#server/auth/session";
+import type { Database } from "#server/db/client";
 import {
   answer,
   contactMessage,
@@ -16,13 +16,13 @@ import {
   tutorFeedback,
   user,
   verification,
-} from "../../db/schema";
-import { HttpError, notFound, unauthorized } from "../../http/errors";
-import type { FileStorage } from "../../storage/storage";
-import { avatarUrls, removeAvatarFiles } from "../profile/profile.service";
-import type { ReviewService } from "../review/review.service";
-import { type Settings, settingsColumns } from "../settings/settings.service";
-import { assertNotLastAdmin, lockAdminChanges } from "../users/users.service";
+} from "#server/db/schema";
+import { HttpError, notFound, unauthorized } from "#server/http/errors";
+import { avatarUrls, removeAvatarFiles } from "#server/modules/profile/profile.service";
+import type { ReviewService } from "#server/modules/review/review.service";
+import { type Settings, settingsColumns } from "#server/modules/settings/settings.service";
+import { assertNotLastAdmin, lockAdminChanges } from "#server/modules/users/users.service";
+import type { FileStorage } from "#server/storage/storage";
 
 export const WRONG_PASSWORD_MESSAGE = "That password is not correct.";
 

@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp } from "../../../../tests/test-app";
-import type { Role } from "../../../course/roles";
-import { contactMessage, user as userTable } from "../../db/schema";
+import type { Role } from "#course/roles";
+import { contactMessage, user as userTable } from "#server/db/schema";
+import { createTestApp } from "#tests/test-app";
 
 const t = await createTestApp();
 

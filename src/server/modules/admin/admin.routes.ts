@@ -1,9 +1,9 @@
 import { Hono } from "hono";
-import { requireRole } from "../../auth/session";
-import type { AppEnv } from "../../http/context";
-import { badRequest, issuesOf } from "../../http/errors";
-import { pageQuerySchema } from "../../http/validation";
-import type { ContactService } from "../contact/contact.service";
+import { requireRole } from "#server/auth/session";
+import type { AppEnv } from "#server/http/context";
+import { badRequest, issuesOf } from "#server/http/errors";
+import { pageQuerySchema } from "#server/http/validation";
+import type { ContactService } from "#server/modules/contact/contact.service";
 
 /** Everything under /api/admin is for Admins only: signed out gets 401, any other role 403. */
 export function adminRoutes(contact: ContactService) {

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
-import { type AnswerResponse, answerRequestSchema, type PracticeProgress } from "../../../course/answers-contract";
-import { requireUser } from "../../auth/session";
-import type { AppEnv } from "../../http/context";
-import { parseJsonBody } from "../../http/validation";
+import { type AnswerResponse, answerRequestSchema, type PracticeProgress } from "#course/answers-contract";
+import { requireUser } from "#server/auth/session";
+import type { AppEnv } from "#server/http/context";
+import { parseJsonBody } from "#server/http/validation";
 import type { AnswersService } from "./answers.service";
 
 /**

@@ -1,6 +1,6 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { AnswerResponse, answerRequestSchema, PracticeProgress } from "../../../course/answers-contract";
+import type { AnswerResponse, answerRequestSchema, PracticeProgress } from "#course/answers-contract";
 import {
   type Chapter,
   courseAudioPath,
@@ -8,16 +8,16 @@ import {
   type Day,
   type PracticeSet,
   practiceSetOf,
-} from "../../../course/course";
-import { type ExerciseItem, givenSchema } from "../../../course/exercise-schema";
-import { checkGiven, type Grade, grade, type RightAnswer, rightAnswer } from "../../../course/grading";
-import { type DayRef, isDayUnlocked, type ProgressMap } from "../../../course/progress-rules";
-import { STAFF_ROLES } from "../../../course/roles";
-import type { Database } from "../../db/client";
-import { answer, dayCompletion, taskProgress } from "../../db/schema";
-import type { SessionUser } from "../../http/context";
-import { badRequest, HttpError } from "../../http/errors";
-import { dayLockedError, findCourseTask } from "../progress/progress.service";
+} from "#course/course";
+import { type ExerciseItem, givenSchema } from "#course/exercise-schema";
+import { checkGiven, type Grade, grade, type RightAnswer, rightAnswer } from "#course/grading";
+import { type DayRef, isDayUnlocked, type ProgressMap } from "#course/progress-rules";
+import { STAFF_ROLES } from "#course/roles";
+import type { Database } from "#server/db/client";
+import { answer, dayCompletion, taskProgress } from "#server/db/schema";
+import type { SessionUser } from "#server/http/context";
+import { badRequest, HttpError } from "#server/http/errors";
+import { dayLockedError, findCourseTask } from "#server/modules/progress/progress.service";
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 type AnswerInput = z.output<typeof answerRequestSchema>;

@@ -1,7 +1,7 @@
 import { count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "../../../../tests/test-app";
-import { contactMessage, user as userTable } from "../../db/schema";
+import { contactMessage, user as userTable } from "#server/db/schema";
+import { createTestApp } from "#tests/test-app";
 import { contactClientKey } from "./client-key";
 
 const t = await createTestApp();

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
-import { clientIp } from "../../http/client-ip";
-import type { AppEnv } from "../../http/context";
-import { errorJson } from "../../http/errors";
-import { parseJsonBody } from "../../http/validation";
+import { clientIp } from "#server/http/client-ip";
+import type { AppEnv } from "#server/http/context";
+import { errorJson } from "#server/http/errors";
+import { parseJsonBody } from "#server/http/validation";
 import { type ContactService, contactMessageSchema, tryAgainMessage } from "./contact.service";
 
 export function contactRoutes(contact: ContactService) {

@@ -1,9 +1,9 @@
 import { and, count, desc, eq, gt, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { z } from "zod";
-import type { Database } from "../../db/client";
-import { contactMessage, user } from "../../db/schema";
-import { type Mailer, singleLine } from "../../mail/mailer";
+import type { Database } from "#server/db/client";
+import { contactMessage, user } from "#server/db/schema";
+import { type Mailer, singleLine } from "#server/mail/mailer";
 import { contactClientKey } from "./client-key";
 
 /** Messages one client may send in any hour (brief, change 6). */

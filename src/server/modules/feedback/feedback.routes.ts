@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import { requireRole, requireUser } from "../../auth/session";
-import type { AppEnv } from "../../http/context";
-import { parseJsonBody } from "../../http/validation";
+import { requireRole, requireUser } from "#server/auth/session";
+import type { AppEnv } from "#server/http/context";
+import { parseJsonBody } from "#server/http/validation";
 import { type FeedbackService, feedbackInputSchema } from "./feedback.service";
 
 export function feedbackRoutes(feedback: FeedbackService) {

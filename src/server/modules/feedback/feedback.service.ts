@@ -1,15 +1,15 @@
 import { desc, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { z } from "zod";
-import { displayName } from "../../../course/account-rules";
-import type { Chapter } from "../../../course/course";
-import { FEEDBACK_MAX_LENGTH } from "../../../course/feedback";
-import type { Database } from "../../db/client";
-import { tutorFeedback, user } from "../../db/schema";
-import { badRequest } from "../../http/errors";
-import { findCourseDay } from "../progress/progress.service";
-import type { ReviewService } from "../review/review.service";
-import { requireAccount, unlessUserVanished } from "../users/users.service";
+import { displayName } from "#course/account-rules";
+import type { Chapter } from "#course/course";
+import { FEEDBACK_MAX_LENGTH } from "#course/feedback";
+import type { Database } from "#server/db/client";
+import { tutorFeedback, user } from "#server/db/schema";
+import { badRequest } from "#server/http/errors";
+import { findCourseDay } from "#server/modules/progress/progress.service";
+import type { ReviewService } from "#server/modules/review/review.service";
+import { requireAccount, unlessUserVanished } from "#server/modules/users/users.service";
 
 /** The newest feedback a learner is shown; older feedback stays stored. */
 export const FEEDBACK_LIST_LIMIT = 200;

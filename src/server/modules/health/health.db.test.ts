@@ -1,6 +1,6 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "../../../../tests/test-app";
+import { createTestApp } from "#tests/test-app";
 
 const t = await createTestApp();
 

@@ -10,8 +10,8 @@ import { promisify } from "node:util";
 import { crc32, createDeflate, deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { filesUnder, signedInAs } from "../../../../tests/property/harness";
-import { createTestApp } from "../../../../tests/test-app";
+import { filesUnder, signedInAs } from "#tests/property/harness";
+import { createTestApp } from "#tests/test-app";
 
 /**
  * The avatar upload attack set (QUALITY.md, "Input"; OWASP WSTG file-upload tests): hostile files

@@ -1,7 +1,7 @@
 import { inflateSync } from "node:zlib";
 import sharp, { type Metadata } from "sharp";
-import { AVATAR_MAX_BYTES, AVATAR_SIZES } from "../../../course/account-rules";
-import { badRequest, HttpError, payloadTooLarge } from "../../http/errors";
+import { AVATAR_MAX_BYTES, AVATAR_SIZES } from "#course/account-rules";
+import { badRequest, HttpError, payloadTooLarge } from "#server/http/errors";
 
 /**
  * Largest picture we agree to decode: 24 megapixels, a 6000 x 4000 photo, above the 12 MP most phone

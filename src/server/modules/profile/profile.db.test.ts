@@ -6,9 +6,9 @@ import { crc32 } from "node:zlib";
 import { eq, like } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { filesUnder } from "../../../../tests/property/harness";
-import { createTestApp } from "../../../../tests/test-app";
-import { storedFile, user as userTable } from "../../db/schema";
+import { storedFile, user as userTable } from "#server/db/schema";
+import { filesUnder } from "#tests/property/harness";
+import { createTestApp } from "#tests/test-app";
 
 const t = await createTestApp();
 /** A second instance of the app on the same database, with a data directory of its own, as on another machine. */

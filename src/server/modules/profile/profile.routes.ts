@@ -1,10 +1,10 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { AVATAR_MAX_BYTES, AVATAR_TYPES } from "../../../course/account-rules";
-import { requireUser } from "../../auth/session";
-import type { AppEnv } from "../../http/context";
-import { badRequest, HttpError, payloadTooLarge } from "../../http/errors";
-import { parseJsonBody } from "../../http/validation";
+import { AVATAR_MAX_BYTES, AVATAR_TYPES } from "#course/account-rules";
+import { requireUser } from "#server/auth/session";
+import type { AppEnv } from "#server/http/context";
+import { badRequest, HttpError, payloadTooLarge } from "#server/http/errors";
+import { parseJsonBody } from "#server/http/validation";
 import { type ProfileService, profileUpdateSchema } from "./profile.service";
 
 /** Room for the multipart envelope around a 1 MB file. */

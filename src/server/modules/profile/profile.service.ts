@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Profile } from "../../../course/profile";
-import type { Database } from "../../db/client";
-import { user } from "../../db/schema";
-import { notFound } from "../../http/errors";
-import type { FileStorage } from "../../storage/storage";
+import type { Profile } from "#course/profile";
+import type { Database } from "#server/db/client";
+import { user } from "#server/db/schema";
+import { notFound } from "#server/http/errors";
+import type { FileStorage } from "#server/storage/storage";
 import { type EncodedAvatar, encodeAvatar } from "./avatar-image";
 
 const nameField = (label: string) =>

@@ -1,11 +1,11 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { allAnswered, answerPracticeSets, completeDayAsLearner, statusTaskIdsOf } from "../../../../tests/complete-day";
-import { createTestApp, ORIGIN } from "../../../../tests/test-app";
-import { type Chapter, courseOutline, findDay } from "../../../course/course";
-import { dayStatus, isDayUnlocked } from "../../../course/progress-rules";
-import type { Role } from "../../../course/roles";
-import { dayCompletion, taskProgress, user as userTable } from "../../db/schema";
+import { type Chapter, courseOutline, findDay } from "#course/course";
+import { dayStatus, isDayUnlocked } from "#course/progress-rules";
+import type { Role } from "#course/roles";
+import { dayCompletion, taskProgress, user as userTable } from "#server/db/schema";
+import { allAnswered, answerPracticeSets, completeDayAsLearner, statusTaskIdsOf } from "#tests/complete-day";
+import { createTestApp, ORIGIN } from "#tests/test-app";
 import { backfillDayCompletions } from "./progress.service";
 
 const t = await createTestApp();

@@ -1,11 +1,12 @@
 import { Hono } from "hono";
-import type { Chapter } from "../../../course/course";
-import { isPracticeTask } from "../../../course/course";
-import { requireUser } from "../../auth/session";
-import type { AppEnv } from "../../http/context";
-import { HttpError } from "../../http/errors";
-import { parseJsonBody } from "../../http/validation";
-import { type ProgressService, progressUpdateSchema } from "./progress.service";
+import type { Chapter } from "#course/course";
+import { isPracticeTask } from "#course/course";
+import { requireUser, signedIn } from "#server/auth/session";
+import type { AppEnv } from "#server/http/context";
+import { HttpError } from "#server/http/errors";
+import { jsonBody } from "#server/http/validation";
+import { type ProgressView, progressUpdateSchema } from "./progress.contract";
+import type { ProgressService } from "./progress.service";
 
 /**
  * The signed-in user's own progress: the user always comes from the session, never the URL. A
@@ -15,17 +16,18 @@ import { type ProgressService, progressUpdateSchema } from "./progress.service";
  */
 export function progressRoutes(progress: ProgressService, course: readonly Chapter[]) {
   return new Hono<AppEnv>()
-    .get("/", async (c) => {
-      const me = requireUser(c);
-      return c.json(await progress.read(me.id));
+    .get("/", signedIn, async (c) => {
+      const body: ProgressView = await progress.read(requireUser(c).id);
+      return c.json(body);
     })
-    .put("/:chapterId/:dayId/:taskId", async (c) => {
+    .put("/:chapterId/:dayId/:taskId", signedIn, jsonBody(progressUpdateSchema), async (c) => {
       const me = requireUser(c);
-      const { status } = await parseJsonBody(c, progressUpdateSchema);
+      const { status } = c.req.valid("json");
       const { chapterId, dayId, taskId } = c.req.param();
       if (status === "completed" && isPracticeTask(course, { chapterId, dayId, taskId })) {
         throw new HttpError(409, "ANSWER_REQUIRED", "This task is completed by answering its practice set.");
       }
-      return c.json(await progress.record(me, { chapterId, dayId, taskId }, status));
+      const body: ProgressView = await progress.record(me, { chapterId, dayId, taskId }, status);
+      return c.json(body);
     });
 }

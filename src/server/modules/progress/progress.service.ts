@@ -1,42 +1,18 @@
-import { z } from "zod";
-import { type Chapter, courseOutline, findChapter } from "../../../course/course";
+import { type Chapter, courseOutline, findChapter } from "#course/course";
 import {
   type DayRef,
   firstIncompleteDayBefore,
   type OutlineDay,
   type ProgressMap,
   taskStatus,
-} from "../../../course/progress-rules";
-import { TASK_STATUSES, type TaskStatus } from "../../../course/progress-status";
-import { STAFF_ROLES } from "../../../course/roles";
-import type { Database } from "../../db/client";
-import type { SessionUser } from "../../http/context";
-import { badRequest, HttpError } from "../../http/errors";
-import { requireAccount, unlessUserVanished } from "../users/users.service";
-
-/** What a learner may record: not-started is the absence of a record, never something to write. */
-export const progressUpdateSchema = z
-  .object({
-    status: z.enum(["in-progress", "completed"], {
-      error: (issue) =>
-        issue.input === undefined ? "Status is required." : 'Status must be "in-progress" or "completed".',
-    }),
-  })
-  .strict();
-
-export type RecordedStatus = z.infer<typeof progressUpdateSchema>["status"];
-
-/** What staff may set for a learner's task: any status; not-started removes the record. */
-export const staffProgressUpdateSchema = z
-  .object({
-    status: z.enum(TASK_STATUSES, {
-      error: (issue) =>
-        issue.input === undefined
-          ? "Status is required."
-          : 'Status must be "not-started", "in-progress" or "completed".',
-    }),
-  })
-  .strict();
+} from "#course/progress-rules";
+import type { TaskStatus } from "#course/progress-status";
+import { STAFF_ROLES } from "#course/roles";
+import type { Database } from "#server/db/client";
+import type { SessionUser } from "#server/http/context";
+import { badRequest, HttpError } from "#server/http/errors";
+import { requireAccount, unlessUserVanished } from "#server/modules/users/users.service";
+import type { ProgressView, RecordedStatus } from "./progress.contract";
 
 export interface ProgressTarget {
   chapterId: string;
@@ -84,15 +60,6 @@ function setStatus(progress: ProgressMap, { chapterId, dayId, taskId }: Progress
   tasks[taskId] = status;
   days[dayId] = tasks;
   progress[chapterId] = days;
-}
-
-/**
- * What a progress answer holds: the task map, and the days the user has completed once
- * (table day_completion, docs/decisions/030-completed-days-stay-complete.md), in course order.
- */
-export interface ProgressView {
-  progress: ProgressMap;
-  completedDays: DayRef[];
 }
 
 /**

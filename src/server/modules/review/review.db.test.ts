@@ -1,11 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { asc, count, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { allAnswered, completeDayAsLearner } from "../../../../tests/complete-day";
-import { DAY_ONE_PRACTICE, FIXTURE_COURSE } from "../../../../tests/fixtures/course";
-import { createTestApp, ORIGIN } from "../../../../tests/test-app";
-import type { ExerciseItem, Given } from "../../../course/exercise-schema";
-import { grade, rightAnswer } from "../../../course/grading";
+import type { ExerciseItem, Given } from "#course/exercise-schema";
+import { grade, rightAnswer } from "#course/grading";
 import {
   hardestCardsPath,
   hardestCardsSchema,
@@ -21,7 +18,7 @@ import {
   struggleReportPath,
   struggleReportSchema,
   UNSUBSCRIBE_PATH,
-} from "../../../course/review-contract";
+} from "#course/review-contract";
 import {
   cardId,
   coursePhrases,
@@ -33,8 +30,8 @@ import {
   ROUND_SIZE,
   reviewItem,
   WEAKEST_LIMIT,
-} from "../../../course/review-rules";
-import { rebuildCard } from "../../../course/review-schedule";
+} from "#course/review-rules";
+import { rebuildCard } from "#course/review-schedule";
 import {
   dailyGoalChange,
   reviewCard,
@@ -43,8 +40,11 @@ import {
   taskProgress,
   tutorFeedback,
   user as userTable,
-} from "../../db/schema";
-import type { Mailer } from "../../mail/mailer";
+} from "#server/db/schema";
+import type { Mailer } from "#server/mail/mailer";
+import { allAnswered, completeDayAsLearner } from "#tests/complete-day";
+import { DAY_ONE_PRACTICE, FIXTURE_COURSE } from "#tests/fixtures/course";
+import { createTestApp, ORIGIN } from "#tests/test-app";
 import { cardWhere, createReminders, createReviewService, unsubscribeToken } from "./review.service";
 
 /**

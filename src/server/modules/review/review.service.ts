@@ -2,9 +2,9 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, asc, count, desc, eq, isNotNull, lte, max, ne, or, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { z } from "zod";
-import { type Chapter, courseAudioPath } from "../../../course/course";
-import type { Given } from "../../../course/exercise-schema";
-import { checkGiven, type Grade, grade } from "../../../course/grading";
+import { type Chapter, courseAudioPath } from "#course/course";
+import type { Given } from "#course/exercise-schema";
+import { checkGiven, type Grade, grade } from "#course/grading";
 import type {
   HardestCards,
   ReviewAnswerResponse,
@@ -14,7 +14,7 @@ import type {
   reviewAnswerRequestSchema,
   StruggleReport,
   WeakPhrase,
-} from "../../../course/review-contract";
+} from "#course/review-contract";
 import {
   type CardKey,
   cardId,
@@ -27,7 +27,7 @@ import {
   ROUND_SIZE,
   reviewItem,
   WEAKEST_LIMIT,
-} from "../../../course/review-rules";
+} from "#course/review-rules";
 import {
   daysBetween,
   type GoalDay,
@@ -37,12 +37,12 @@ import {
   ratingFor,
   rebuildCard,
   streak,
-} from "../../../course/review-schedule";
-import type { Database } from "../../db/client";
-import { answer, dailyGoalChange, reviewCard, reviewLog, reviewReminder, taskProgress, user } from "../../db/schema";
-import { badRequest, HttpError } from "../../http/errors";
-import type { Mailer } from "../../mail/mailer";
-import { requireAccount, unlessUserVanished } from "../users/users.service";
+} from "#course/review-schedule";
+import type { Database } from "#server/db/client";
+import { answer, dailyGoalChange, reviewCard, reviewLog, reviewReminder, taskProgress, user } from "#server/db/schema";
+import { badRequest, HttpError } from "#server/http/errors";
+import type { Mailer } from "#server/mail/mailer";
+import { requireAccount, unlessUserVanished } from "#server/modules/users/users.service";
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 type Queryable = Database | Transaction;

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "../../../../tests/test-app";
-import { dailyGoalChange, user as userTable } from "../../db/schema";
+import { dailyGoalChange, user as userTable } from "#server/db/schema";
+import { createTestApp } from "#tests/test-app";
 
 const t = await createTestApp();
 

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import { requireUser } from "../../auth/session";
-import type { AppEnv } from "../../http/context";
-import { parseJsonBody } from "../../http/validation";
+import { requireUser } from "#server/auth/session";
+import type { AppEnv } from "#server/http/context";
+import { parseJsonBody } from "#server/http/validation";
 import { type SettingsService, settingsUpdateSchema } from "./settings.service";
 
 /** The signed-in account's own settings; there is no way to address another account's. */

@@ -6,10 +6,10 @@ import {
   DEFAULT_DAILY_GOAL,
   isTimeZone,
   MAX_DAILY_GOAL,
-} from "../../../course/review-rules";
-import type { Database } from "../../db/client";
-import { THEMES, type Theme, user } from "../../db/schema";
-import { notFound } from "../../http/errors";
+} from "#course/review-rules";
+import type { Database } from "#server/db/client";
+import { THEMES, type Theme, user } from "#server/db/schema";
+import { notFound } from "#server/http/errors";
 
 /** An account's preferences as the API answers them. twoFactorEnabled is read-only here. */
 export interface Settings {

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { and, count, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp } from "../../../../tests/test-app";
-import type { Role } from "../../../course/roles";
-import { user as userTable } from "../../db/schema";
-import { HttpError } from "../../http/errors";
+import type { Role } from "#course/roles";
+import { user as userTable } from "#server/db/schema";
+import { HttpError } from "#server/http/errors";
+import { createTestApp } from "#tests/test-app";
 import { createUsersService } from "./users.service";
 
 const t = await createTestApp();

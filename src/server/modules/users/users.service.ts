@@ -1,11 +1,11 @@
 import { type AnyColumn, asc, count, eq, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { can, ROLES, type Role } from "../../../course/roles";
-import type { UserPage, UserSummary } from "../../../course/users";
-import type { Database } from "../../db/client";
-import { user } from "../../db/schema";
-import { forbidden, HttpError, notFound } from "../../http/errors";
-import { pageQuerySchema } from "../../http/validation";
+import { can, ROLES, type Role } from "#course/roles";
+import type { UserPage, UserSummary } from "#course/users";
+import type { Database } from "#server/db/client";
+import { user } from "#server/db/schema";
+import { forbidden, HttpError, notFound } from "#server/http/errors";
+import { pageQuerySchema } from "#server/http/validation";
 
 export type { UserPage, UserSummary };
 

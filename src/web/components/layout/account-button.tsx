@@ -1,7 +1,7 @@
 import type { ComponentProps } from "react";
-import { displayName } from "../../../course/account-rules";
-import type { Profile } from "../../lib/profile";
-import { UserAvatar } from "../user-avatar";
+import { displayName } from "#course/account-rules";
+import { UserAvatar } from "#web/components/user-avatar";
+import type { Profile } from "#web/lib/profile";
 
 /** The header's account button: the user's avatar, named for screen readers. It opens the account menu. */
 export function AccountButton({ profile, ...props }: { profile: Profile } & ComponentProps<"button">) {

@@ -1,5 +1,5 @@
 import { type KeyboardEvent, lazy, Suspense, useState } from "react";
-import type { Profile } from "../../lib/profile";
+import type { Profile } from "#web/lib/profile";
 import { AccountButton } from "./account-button";
 import type { ReachedBy } from "./account-menu";
 

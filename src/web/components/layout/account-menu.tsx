@@ -2,12 +2,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { GraduationCap, LayoutDashboard, LogOut, Settings, ShieldCheck, UserRound } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Link, useNavigate } from "react-router";
-import { displayName } from "../../../course/account-rules";
-import { can } from "../../../course/roles";
-import { paths } from "../../config/paths";
-import type { Profile } from "../../lib/profile";
-import { sessionEnded } from "../../lib/session";
-import { toast } from "../../lib/toast";
+import { displayName } from "#course/account-rules";
+import { can } from "#course/roles";
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -15,7 +11,11 @@ import {
   DropdownMenuLabel,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
-} from "../ui/dropdown-menu";
+} from "#web/components/ui/dropdown-menu";
+import { paths } from "#web/config/paths";
+import type { Profile } from "#web/lib/profile";
+import { sessionEnded } from "#web/lib/session";
+import { toast } from "#web/lib/toast";
 import { AccountButton } from "./account-button";
 
 /**
@@ -42,7 +42,7 @@ export function AccountMenu({ profile, reachedBy = "pointer" }: { profile: Profi
     // otherwise see the session end and send the user to /login instead of home.
     await navigate(paths.home);
     // Better Auth's client (about 10 KB gzip) loads for signing out, not with every signed-in page.
-    const message = await import("../../lib/auth-client").then(
+    const message = await import("#web/lib/auth-client").then(
       ({ authClient, authErrorOf }) => authErrorOf(authClient.signOut()),
       () => "We could not reach the server. Check your connection and try again.",
     );

@@ -1,9 +1,9 @@
 import { Menu, X } from "lucide-react";
 import { lazy, Suspense, useEffect, useRef } from "react";
 import { NavLink, useLocation } from "react-router";
-import { paths } from "../../config/paths";
-import { cn } from "../../lib/cn";
-import { buttonVariants } from "../ui/button";
+import { buttonVariants } from "#web/components/ui/button";
+import { paths } from "#web/config/paths";
+import { cn } from "#web/lib/cn";
 
 // Loaded only for signed-in visitors: the due count brings the review API, which visitors never ask.
 const ReviewDueBadge = lazy(() => import("./review-due").then((module) => ({ default: module.ReviewDueBadge })));

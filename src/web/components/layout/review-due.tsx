@@ -1,9 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
-import type { ReviewSummary } from "../../../course/review-contract";
-import { reviewSummaryQuery } from "../../features/review/api/review";
-import { cardsDue } from "../../features/review/cards-due";
-import { cn } from "../../lib/cn";
-import { sessionQuery } from "../../lib/session";
+import type { ReviewSummary } from "#course/review-contract";
+import { reviewSummaryQuery } from "#web/features/review/api/review";
+import { cardsDue } from "#web/features/review/cards-due";
+import { cn } from "#web/lib/cn";
+import { sessionQuery } from "#web/lib/session";
 
 /** The longest wait between reads: past its 32-bit limit (about 24 days) setInterval fires at once. */
 const LONGEST_WAIT_MS = 6 * 3_600_000;

@@ -1,6 +1,6 @@
 import { Outlet, ScrollRestoration } from "react-router";
-import { useAdoptAccountTheme } from "../../features/settings/api/settings";
-import { useEndSessionOnArrival } from "../../lib/end-session";
+import { useAdoptAccountTheme } from "#web/features/settings/api/settings";
+import { useEndSessionOnArrival } from "#web/lib/end-session";
 import { SiteFooter } from "./site-footer";
 import { SiteHeader } from "./site-header";
 

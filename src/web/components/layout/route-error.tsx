@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
-import { paths } from "../../config/paths";
-import { useDocumentTitle } from "../../lib/use-document-title";
-import { Button } from "../ui/button";
+import { Button } from "#web/components/ui/button";
+import { paths } from "#web/config/paths";
+import { useDocumentTitle } from "#web/lib/use-document-title";
 
 /** Shown when a route fails to render or its code cannot be loaded (for example after a deploy). */
 export function RouteError() {

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { paths } from "../../config/paths";
-import { site } from "../../config/site";
-import { usePrerendering } from "../../lib/prerender";
+import { paths } from "#web/config/paths";
+import { site } from "#web/config/site";
+import { usePrerendering } from "#web/lib/prerender";
 
 const linkClass = "rounded-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline";
 

@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { DAY_1_CARDS, startDayOnePhraseCards } from "../../features/review/components/review-test-kit";
-import { connectApp } from "../../testing/app-in-process";
-import { renderApp } from "../../testing/render-app";
+import { DAY_1_CARDS, startDayOnePhraseCards } from "#web/features/review/components/review-test-kit";
+import { connectApp } from "#web/testing/app-in-process";
+import { renderApp } from "#web/testing/render-app";
 
 const app = await connectApp();
 

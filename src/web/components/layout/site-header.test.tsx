@@ -1,11 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Profile } from "../../lib/profile";
-import { makeProfile, stubApi } from "../../testing/fake-api";
-import { setSession, signedInAs, signedOut } from "../../testing/fake-auth-client";
-import { renderApp } from "../../testing/render-app";
+import type { Profile } from "#web/lib/profile";
+import { makeProfile, stubApi } from "#web/testing/fake-api";
+import { setSession, signedInAs, signedOut } from "#web/testing/fake-auth-client";
+import { renderApp } from "#web/testing/render-app";
 
-vi.mock("../../lib/auth-client", () => import("../../testing/fake-auth-client"));
+vi.mock("#web/lib/auth-client", () => import("#web/testing/fake-auth-client"));
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -101,7 +101,7 @@ describe("site header", () => {
   });
 
   it("logs out to the landing page and forgets the profile", async () => {
-    const { authClient } = await import("../../lib/auth-client");
+    const { authClient } = await import("#web/lib/auth-client");
     vi.mocked(authClient.signOut).mockImplementationOnce(async () => {
       setSession(signedOut);
       return { data: {}, error: null };

@@ -1,11 +1,11 @@
 import { lazy, Suspense, useState } from "react";
 import { Link } from "react-router";
-import { paths } from "../../config/paths";
-import { site } from "../../config/site";
-import { usePrerendering } from "../../lib/prerender";
-import { useProfile } from "../../lib/profile";
-import { useRouteHandle } from "../../lib/route-handle";
-import { Button } from "../ui/button";
+import { Button } from "#web/components/ui/button";
+import { paths } from "#web/config/paths";
+import { site } from "#web/config/site";
+import { usePrerendering } from "#web/lib/prerender";
+import { useProfile } from "#web/lib/profile";
+import { useRouteHandle } from "#web/lib/route-handle";
 import { MainNav } from "./main-nav";
 
 // Loaded only for signed-in visitors; the menu itself loads only once they reach for it.

@@ -1,5 +1,5 @@
 import { type ComponentProps, type ReactNode, useId } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 import { Input } from "./input";
 import { Label } from "./label";
 

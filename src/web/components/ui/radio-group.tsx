@@ -1,7 +1,7 @@
 import { Circle } from "lucide-react";
 import { RadioGroup as RadioGroupPrimitive } from "radix-ui";
 import type { ComponentProps } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 /**
  * One choice among a few, all visible. Name the group with `aria-labelledby` (or `aria-label`) and

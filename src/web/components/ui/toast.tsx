@@ -2,7 +2,7 @@ import { cva, type VariantProps } from "class-variance-authority";
 import { X } from "lucide-react";
 import { Toast as ToastPrimitive } from "radix-ui";
 import type { ComponentProps } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 /** Spec section 9: toasts close after 5000 ms and can be swiped away past 50 px. */
 export const TOAST_DURATION_MS = 5000;

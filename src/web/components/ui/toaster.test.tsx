@@ -1,6 +1,6 @@
 import { act, render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { toast } from "../../lib/toast";
+import { toast } from "#web/lib/toast";
 import { Toaster } from "./toaster";
 
 describe("toaster", () => {

@@ -1,4 +1,4 @@
-import { dismissToast, useCurrentToast } from "../../lib/toast";
+import { dismissToast, useCurrentToast } from "#web/lib/toast";
 import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from "./toast";
 
 /** Renders the toast from the toast store; mounted once, at the app's root. */

@@ -1,6 +1,6 @@
 import chapters from "virtual:jalan-course";
-import { courseAudioPath, courseOutline } from "../../../course/course";
-import { mediaUrl } from "../../lib/media";
+import { courseAudioPath, courseOutline } from "#course/course";
+import { mediaUrl } from "#web/lib/media";
 
 /** The course as the content files describe it, validated at build time (scripts/vite-course-content.ts). */
 export const COURSE = chapters;

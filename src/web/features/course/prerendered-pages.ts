@@ -1,7 +1,7 @@
-import { findDay } from "../../../course/course";
-import { isDayUnlocked } from "../../../course/progress-rules";
-import { coursePaths, paths } from "../../config/paths";
-import type { PrerenderedPage } from "../../lib/page-head";
+import { findDay } from "#course/course";
+import { isDayUnlocked } from "#course/progress-rules";
+import { coursePaths, paths } from "#web/config/paths";
+import type { PrerenderedPage } from "#web/lib/page-head";
 import { chapterPageTitle } from "./components/chapter/chapter-overview";
 import { dayPageTitle } from "./components/course-day-frame";
 import { journeyMeta } from "./components/journey/my-journey";

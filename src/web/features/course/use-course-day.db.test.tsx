@@ -1,8 +1,8 @@
 import { act, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { connectApp } from "../../testing/app-in-process";
-import { renderApp } from "../../testing/render-app";
-import { untilSettled } from "../../testing/screen";
+import { connectApp } from "#web/testing/app-in-process";
+import { renderApp } from "#web/testing/render-app";
+import { untilSettled } from "#web/testing/screen";
 import { completeDays, fixtureDay, signInWithProgress } from "./components/course-db-test-kit";
 
 const app = await connectApp();

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef } from "react";
 import { useParams } from "react-router";
-import type { Chapter, Day } from "../../../course/course";
-import { findDay, pageTasks } from "../../../course/course";
-import { firstIncompleteDayBefore, isDayUnlocked, type OutlineDay } from "../../../course/progress-rules";
+import type { Chapter, Day } from "#course/course";
+import { findDay, pageTasks } from "#course/course";
+import { firstIncompleteDayBefore, isDayUnlocked, type OutlineDay } from "#course/progress-rules";
 import { type Learner, type LearnerState, useLearner, useSaveTask } from "./api/progress";
 import { COURSE, OUTLINE } from "./course-data";
 

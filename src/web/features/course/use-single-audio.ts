@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { releasePlayback, takePlayback } from "../../lib/one-sound";
+import { releasePlayback, takePlayback } from "#web/lib/one-sound";
 
 /**
  * One audio clip at a time across a page (spec section 4): playing a clip stops the one playing,

@@ -1,4 +1,4 @@
-import { mediaUrl } from "../../lib/media";
+import { mediaUrl } from "#web/lib/media";
 
 /**
  * The landing page's intro: our own narrated slideshow with English captions. It never plays by

@@ -1,4 +1,4 @@
-import { daysBetween, localDate } from "../../../course/review-rules";
+import { daysBetween, localDate } from "#course/review-rules";
 
 /**
  * When the next review card is due, as the review page and My Journey say it: "today at 3:40 pm",

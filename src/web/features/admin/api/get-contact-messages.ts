@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../lib/api";
+import { api } from "#web/lib/api";
 
 /** GET /api/admin/contact-messages (Admin only): the contact form's inbox, newest first. */
 export interface ContactMessage {

@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card";
-import { describeError } from "../../../lib/api";
-import { toast } from "../../../lib/toast";
-import { type ContactMessage, useContactMessages } from "../api/get-contact-messages";
+import { Button } from "#web/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
+import { type ContactMessage, useContactMessages } from "#web/features/admin/api/get-contact-messages";
+import { describeError } from "#web/lib/api";
+import { toast } from "#web/lib/toast";
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
 

@@ -1,9 +1,9 @@
 import { BookOpen, GraduationCap, type LucideIcon, ShieldCheck } from "lucide-react";
 import { useState } from "react";
-import { displayName } from "../../../../course/account-rules";
-import { isRole, ROLES, type Role } from "../../../../course/roles";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../../components/ui/select";
-import { type UserSummary, useChangeRole } from "../../staff/api/staff";
+import { displayName } from "#course/account-rules";
+import { isRole, ROLES, type Role } from "#course/roles";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "#web/components/ui/select";
+import { type UserSummary, useChangeRole } from "#web/features/staff/api/staff";
 
 const ROLE_ICONS: Record<Role, LucideIcon> = { Student: GraduationCap, Tutor: BookOpen, Admin: ShieldCheck };
 

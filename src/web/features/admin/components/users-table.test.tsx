@@ -1,11 +1,11 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { json, makeProfile, stubApi } from "../../../testing/fake-api";
-import { setSession, signedInAs, signedOut } from "../../../testing/fake-auth-client";
-import { renderApp } from "../../../testing/render-app";
-import type { UserSummary } from "../../staff/api/staff";
+import type { UserSummary } from "#web/features/staff/api/staff";
+import { json, makeProfile, stubApi } from "#web/testing/fake-api";
+import { setSession, signedInAs, signedOut } from "#web/testing/fake-auth-client";
+import { renderApp } from "#web/testing/render-app";
 
-vi.mock("../../../lib/auth-client", () => import("../../../testing/fake-auth-client"));
+vi.mock("#web/lib/auth-client", () => import("#web/testing/fake-auth-client"));
 
 const admin = makeProfile({ id: "admin-1", role: "Admin" });
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "../../../components/ui/card";
-import { useDocumentTitle } from "../../../lib/use-document-title";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "#web/components/ui/card";
+import { useDocumentTitle } from "#web/lib/use-document-title";
 
 /** The frame every account page shares: a centred card whose title is the page's h1. */
 export function AuthCard({

@@ -1,7 +1,7 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { authClient } from "../../../lib/auth-client";
-import { makeProfile, stubApi } from "../../../testing/fake-api";
+import { authClient } from "#web/lib/auth-client";
+import { makeProfile, stubApi } from "#web/testing/fake-api";
 import {
   fakeTwoFactor,
   requireSecondFactorOnNextSignIn,
@@ -9,11 +9,11 @@ import {
   setSession,
   signedInAs,
   signedOut,
-} from "../../../testing/fake-auth-client";
-import { fakeProgressApi } from "../../../testing/fake-progress";
-import { renderApp } from "../../../testing/render-app";
+} from "#web/testing/fake-auth-client";
+import { fakeProgressApi } from "#web/testing/fake-progress";
+import { renderApp } from "#web/testing/render-app";
 
-vi.mock("../../../lib/auth-client", () => import("../../../testing/fake-auth-client"));
+vi.mock("#web/lib/auth-client", () => import("#web/testing/fake-auth-client"));
 
 const profile = makeProfile();
 

@@ -1,12 +1,12 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { type Location, useLocation, useNavigate } from "react-router";
-import { Button } from "../../../components/ui/button";
-import { Field } from "../../../components/ui/field";
-import { paths } from "../../../config/paths";
-import { authClient, authResultOf } from "../../../lib/auth-client";
-import { sessionStarted } from "../../../lib/session";
-import { toast } from "../../../lib/toast";
+import { Button } from "#web/components/ui/button";
+import { Field } from "#web/components/ui/field";
+import { paths } from "#web/config/paths";
+import { authClient, authResultOf } from "#web/lib/auth-client";
+import { sessionStarted } from "#web/lib/session";
+import { toast } from "#web/lib/toast";
 import { AuthCard } from "./auth-card";
 import { TextLink } from "./text-link";
 import { TwoFactorStep } from "./two-factor-step";

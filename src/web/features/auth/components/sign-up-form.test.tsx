@@ -1,10 +1,10 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { authClient } from "../../../lib/auth-client";
-import { stubApi } from "../../../testing/fake-api";
-import { renderApp } from "../../../testing/render-app";
+import { authClient } from "#web/lib/auth-client";
+import { stubApi } from "#web/testing/fake-api";
+import { renderApp } from "#web/testing/render-app";
 
-vi.mock("../../../lib/auth-client", () => import("../../../testing/fake-auth-client"));
+vi.mock("#web/lib/auth-client", () => import("#web/testing/fake-auth-client"));
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,11 +1,11 @@
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
-import { MIN_PASSWORD_LENGTH } from "../../../../course/account-rules";
-import { Button } from "../../../components/ui/button";
-import { Field } from "../../../components/ui/field";
-import { paths } from "../../../config/paths";
-import { authClient, authErrorOf } from "../../../lib/auth-client";
-import { toast } from "../../../lib/toast";
+import { MIN_PASSWORD_LENGTH } from "#course/account-rules";
+import { Button } from "#web/components/ui/button";
+import { Field } from "#web/components/ui/field";
+import { paths } from "#web/config/paths";
+import { authClient, authErrorOf } from "#web/lib/auth-client";
+import { toast } from "#web/lib/toast";
 import { AuthCard } from "./auth-card";
 import { TextLink } from "./text-link";
 

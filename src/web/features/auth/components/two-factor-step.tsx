@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Field } from "../../../components/ui/field";
-import { authClient, authErrorOf } from "../../../lib/auth-client";
+import { Button } from "#web/components/ui/button";
+import { Field } from "#web/components/ui/field";
+import { authClient, authErrorOf } from "#web/lib/auth-client";
 import { AuthCard } from "./auth-card";
 
 type Method = "app" | "backup-code";

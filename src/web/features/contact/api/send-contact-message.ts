@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { api } from "../../../lib/api";
+import { api } from "#web/lib/api";
 
 /** POST /api/contact: the server trims and checks every field (400), and limits each client (429). */
 export interface ContactMessageInput {

@@ -1,10 +1,10 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { site } from "../../../config/site";
-import { json, stubApi } from "../../../testing/fake-api";
-import { renderApp } from "../../../testing/render-app";
+import { site } from "#web/config/site";
+import { json, stubApi } from "#web/testing/fake-api";
+import { renderApp } from "#web/testing/render-app";
 
-vi.mock("../../../lib/auth-client", () => import("../../../testing/fake-auth-client"));
+vi.mock("#web/lib/auth-client", () => import("#web/testing/fake-auth-client"));
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,10 +1,10 @@
 import { LoaderCircle } from "lucide-react";
 import { type FormEvent, useRef, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Field, TextareaField } from "../../../components/ui/field";
-import { ApiError, describeError } from "../../../lib/api";
-import { toast } from "../../../lib/toast";
-import { type ContactMessageInput, useSendContactMessage } from "../api/send-contact-message";
+import { Button } from "#web/components/ui/button";
+import { Field, TextareaField } from "#web/components/ui/field";
+import { type ContactMessageInput, useSendContactMessage } from "#web/features/contact/api/send-contact-message";
+import { ApiError, describeError } from "#web/lib/api";
+import { toast } from "#web/lib/toast";
 
 type FieldName = keyof ContactMessageInput;
 

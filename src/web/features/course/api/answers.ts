@@ -1,14 +1,14 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import "../../../lib/zod-without-eval";
+import "#web/lib/zod-without-eval";
 import {
   ANSWERS_PATH,
   type AnswerResponse,
   answerResponseSchema,
   practiceProgressPath,
   practiceProgressSchema,
-} from "../../../../course/answers-contract";
-import type { Given } from "../../../../course/exercise-schema";
-import { api } from "../../../lib/api";
+} from "#course/answers-contract";
+import type { Given } from "#course/exercise-schema";
+import { api } from "#web/lib/api";
 import { progressQueryKey, type TaskRef } from "./progress";
 
 /** GET /api/answers/…: the items of a practice set the signed-in learner has answered right, to resume it. */

@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { Feedback } from "../../../../course/feedback";
-import { api } from "../../../lib/api";
+import type { Feedback } from "#course/feedback";
+import { api } from "#web/lib/api";
 
 /** GET /api/feedback: the feedback the signed-in learner received, newest first. */
 export const myFeedbackQuery = queryOptions({

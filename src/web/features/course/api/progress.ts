@@ -1,22 +1,20 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo } from "react";
-import type { CompletedDays, ProgressMap } from "../../../../course/progress-rules";
-import type { TaskStatus } from "../../../../course/progress-status";
-import type { Role } from "../../../../course/roles";
-import { api } from "../../../lib/api";
-import { useProfile } from "../../../lib/profile";
-import { sessionQuery } from "../../../lib/session";
-import { toast } from "../../../lib/toast";
-import { reviewSummaryQueryKey } from "../../review/api/keys";
+import type { CompletedDays, ProgressMap } from "#course/progress-rules";
+import type { TaskStatus } from "#course/progress-status";
+import type { Role } from "#course/roles";
+import type { ProgressView } from "#server/modules/progress/progress.contract";
+import { reviewSummaryQueryKey } from "#web/features/review/api/keys";
+import { apiClient, call, pathParams } from "#web/lib/api";
+import { useProfile } from "#web/lib/profile";
+import { sessionQuery } from "#web/lib/session";
+import { toast } from "#web/lib/toast";
 
 const NO_PROGRESS: ProgressMap = {};
 const NO_COMPLETED_DAYS: CompletedDays = [];
 
 /** What GET /api/progress and a save answer: the task map, and the days completed once (decision 030). */
-export interface ProgressResponse {
-  progress: ProgressMap;
-  completedDays: CompletedDays;
-}
+export type ProgressResponse = ProgressView;
 
 /** An answer from a server without completed days (an older instance) is read as having none. */
 function learnerProgressOf(answer: Pick<ProgressResponse, "progress"> & Partial<ProgressResponse>): ProgressResponse {
@@ -27,7 +25,7 @@ export const progressQueryKey = ["progress"] as const;
 
 export const progressQuery = queryOptions({
   queryKey: progressQueryKey,
-  queryFn: async () => learnerProgressOf(await api<ProgressResponse>("/api/progress")),
+  queryFn: async () => learnerProgressOf(await call(apiClient.progress.$get())),
   staleTime: 30_000,
 });
 
@@ -101,9 +99,10 @@ export interface TaskRef {
   taskId: string;
 }
 
-export function saveTaskStatus({ chapterId, dayId, taskId }: TaskRef, status: Exclude<TaskStatus, "not-started">) {
-  const path = `/api/progress/${[chapterId, dayId, taskId].map(encodeURIComponent).join("/")}`;
-  return api<ProgressResponse>(path, { method: "PUT", body: { status } });
+export function saveTaskStatus(task: TaskRef, status: Exclude<TaskStatus, "not-started">) {
+  return call(
+    apiClient.progress[":chapterId"][":dayId"][":taskId"].$put({ param: pathParams(task), json: { status } }),
+  );
 }
 
 /**

@@ -1,12 +1,12 @@
 import { Lock } from "lucide-react";
 import { type ReactNode, useDeferredValue } from "react";
 import { Link } from "react-router";
-import type { Chapter, Day } from "../../../../course/course";
-import { NotFound } from "../../../components/not-found";
-import { Page } from "../../../components/page";
-import { Button } from "../../../components/ui/button";
-import { coursePaths, paths } from "../../../config/paths";
-import { type CourseDayState, useCourseDay } from "../use-course-day";
+import type { Chapter, Day } from "#course/course";
+import { NotFound } from "#web/components/not-found";
+import { Page } from "#web/components/page";
+import { Button } from "#web/components/ui/button";
+import { coursePaths, paths } from "#web/config/paths";
+import { type CourseDayState, useCourseDay } from "#web/features/course/use-course-day";
 import { Breadcrumbs, type Crumb } from "./breadcrumbs";
 
 export type DayPart = "story" | "codebook" | "live-session";

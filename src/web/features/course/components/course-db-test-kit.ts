@@ -1,8 +1,8 @@
-import { FIXTURE_COURSE } from "../../../../../tests/fixtures/course";
-import { courseOutline, findDay } from "../../../../course/course";
-import { type CompletedDays, isDayComplete, type ProgressMap } from "../../../../course/progress-rules";
-import type { Role } from "../../../../course/roles";
-import type { AppInProcess } from "../../../testing/app-in-process";
+import { courseOutline, findDay } from "#course/course";
+import { type CompletedDays, isDayComplete, type ProgressMap } from "#course/progress-rules";
+import type { Role } from "#course/roles";
+import { FIXTURE_COURSE } from "#tests/fixtures/course";
+import type { AppInProcess } from "#web/testing/app-in-process";
 
 /**
  * Shared set-up for the course page tests against the app in process (src/web/testing/app-in-process.ts),

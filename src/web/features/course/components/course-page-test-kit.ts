@@ -1,11 +1,11 @@
 import { act, screen } from "@testing-library/react";
 import { expect, vi } from "vitest";
-import { FIXTURE_COURSE } from "../../../../../tests/fixtures/course";
-import type { ProgressMap } from "../../../../course/progress-rules";
-import type { TaskStatus } from "../../../../course/progress-status";
-import type { AppInProcess } from "../../../testing/app-in-process";
-import { renderApp } from "../../../testing/render-app";
-import { untilSettled } from "../../../testing/screen";
+import type { ProgressMap } from "#course/progress-rules";
+import type { TaskStatus } from "#course/progress-status";
+import { FIXTURE_COURSE } from "#tests/fixtures/course";
+import type { AppInProcess } from "#web/testing/app-in-process";
+import { renderApp } from "#web/testing/render-app";
+import { untilSettled } from "#web/testing/screen";
 import { tab } from "./practice/practice-test-kit";
 
 /**

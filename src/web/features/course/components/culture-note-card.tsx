@@ -1,6 +1,6 @@
 import { Lightbulb } from "lucide-react";
 import { useId } from "react";
-import type { CultureNote } from "../../../../course/course";
+import type { CultureNote } from "#course/course";
 
 /** A note on culture or usage: a titled aside in the flow of a page. */
 export function CultureNoteCard({ note }: { note: CultureNote }) {

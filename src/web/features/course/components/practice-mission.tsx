@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
-import type { PracticeSet as PracticeBlock } from "../../../../course/course";
-import { taskStatus } from "../../../../course/progress-rules";
+import type { PracticeSet as PracticeBlock } from "#course/course";
+import { taskStatus } from "#course/progress-rules";
 import type { OpenDay } from "./course-day-frame";
 
 /** The exercise code loads only on pages that hold a practice set. */

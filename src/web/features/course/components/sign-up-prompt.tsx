@@ -1,8 +1,8 @@
 import { type LucideIcon, Save } from "lucide-react";
 import { Link } from "react-router";
-import { Button } from "../../../components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card";
-import { paths } from "../../../config/paths";
+import { Button } from "#web/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
+import { paths } from "#web/config/paths";
 
 /**
  * Shown to visitors on chapter pages (spec section 6): the course is open, saving progress needs an

@@ -1,6 +1,6 @@
 import { CircleCheck, CircleDashed, CircleDot, Lock } from "lucide-react";
-import type { TaskStatus } from "../../../../course/progress-status";
-import { cn } from "../../../lib/cn";
+import type { TaskStatus } from "#course/progress-status";
+import { cn } from "#web/lib/cn";
 
 /** What a day or task shows: a task's status, or "locked" for a day the learner cannot open yet. */
 export type DisplayStatus = TaskStatus | "locked";

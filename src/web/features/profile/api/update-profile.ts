@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../lib/api";
-import { type ProfileResponse, profileQueryKey } from "../../../lib/profile";
+import { api } from "#web/lib/api";
+import { type ProfileResponse, profileQueryKey } from "#web/lib/profile";
 
 export interface ProfileChanges {
   firstName: string;

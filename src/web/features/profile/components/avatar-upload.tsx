@@ -1,11 +1,11 @@
 import type { ChangeEvent } from "react";
-import { AVATAR_MAX_BYTES, AVATAR_TYPES } from "../../../../course/account-rules";
-import { Field } from "../../../components/ui/field";
-import { UserAvatar } from "../../../components/user-avatar";
-import { describeError } from "../../../lib/api";
-import type { Profile } from "../../../lib/profile";
-import { toast } from "../../../lib/toast";
-import { useUploadAvatar } from "../api/upload-avatar";
+import { AVATAR_MAX_BYTES, AVATAR_TYPES } from "#course/account-rules";
+import { Field } from "#web/components/ui/field";
+import { UserAvatar } from "#web/components/user-avatar";
+import { useUploadAvatar } from "#web/features/profile/api/upload-avatar";
+import { describeError } from "#web/lib/api";
+import type { Profile } from "#web/lib/profile";
+import { toast } from "#web/lib/toast";
 
 export function AvatarUpload({ profile }: { profile: Profile }) {
   const upload = useUploadAvatar();

@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Field } from "../../../components/ui/field";
-import { describeError } from "../../../lib/api";
-import type { Profile } from "../../../lib/profile";
-import { toast } from "../../../lib/toast";
-import { useUpdateProfile } from "../api/update-profile";
+import { Button } from "#web/components/ui/button";
+import { Field } from "#web/components/ui/field";
+import { useUpdateProfile } from "#web/features/profile/api/update-profile";
+import { describeError } from "#web/lib/api";
+import type { Profile } from "#web/lib/profile";
+import { toast } from "#web/lib/toast";
 
 export function ProfileForm({ profile }: { profile: Profile }) {
   const update = useUpdateProfile();

@@ -1,13 +1,13 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { AVATAR_MAX_BYTES } from "../../../../course/account-rules";
-import { authClient } from "../../../lib/auth-client";
-import type { Profile } from "../../../lib/profile";
-import { json, makeProfile, stubApi } from "../../../testing/fake-api";
-import { setSession, signedInAs, signedOut } from "../../../testing/fake-auth-client";
-import { renderApp } from "../../../testing/render-app";
+import { AVATAR_MAX_BYTES } from "#course/account-rules";
+import { authClient } from "#web/lib/auth-client";
+import type { Profile } from "#web/lib/profile";
+import { json, makeProfile, stubApi } from "#web/testing/fake-api";
+import { setSession, signedInAs, signedOut } from "#web/testing/fake-auth-client";
+import { renderApp } from "#web/testing/render-app";
 
-vi.mock("../../../lib/auth-client", () => import("../../../testing/fake-auth-client"));
+vi.mock("#web/lib/auth-client", () => import("#web/testing/fake-auth-client"));
 
 let profile: Profile;
 

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import "../../../lib/zod-without-eval";
-import type { Given } from "../../../../course/exercise-schema";
+import "#web/lib/zod-without-eval";
+import type { Given } from "#course/exercise-schema";
 import {
   hardestCardsPath,
   hardestCardsSchema,
@@ -17,8 +17,8 @@ import {
   struggleReportPath,
   struggleReportSchema,
   UNSUBSCRIBE_PATH,
-} from "../../../../course/review-contract";
-import { api } from "../../../lib/api";
+} from "#course/review-contract";
+import { api } from "#web/lib/api";
 
 /**
  * The review API (src/course/review-contract.ts) for the web app. "Today" is counted where the

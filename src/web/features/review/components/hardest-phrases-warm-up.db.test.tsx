@@ -1,18 +1,18 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { practiceSetOf } from "../../../../course/course";
-import { connectApp } from "../../../testing/app-in-process";
-import { renderApp } from "../../../testing/render-app";
-import { untilSettled } from "../../../testing/screen";
-import { completeDays, fixtureDay, signInWithProgress } from "../../course/components/course-db-test-kit";
-import { chapterDays, settle } from "../../course/components/course-page-test-kit";
+import { practiceSetOf } from "#course/course";
+import { completeDays, fixtureDay, signInWithProgress } from "#web/features/course/components/course-db-test-kit";
+import { chapterDays, settle } from "#web/features/course/components/course-page-test-kit";
 import {
   choose,
   continueByKeyboard,
   press,
   stubResizeObserver,
   tabTo,
-} from "../../course/components/practice/practice-test-kit";
+} from "#web/features/course/components/practice/practice-test-kit";
+import { connectApp } from "#web/testing/app-in-process";
+import { renderApp } from "#web/testing/render-app";
+import { untilSettled } from "#web/testing/screen";
 import { answerThroughApi, expectAsked, reviewsOf, roundFor, tabIntoCard, wrongGiven } from "./review-test-kit";
 
 const app = await connectApp();

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId } from "react";
-import { hardestCardsQuery } from "../api/review";
+import { hardestCardsQuery } from "#web/features/review/api/review";
 import { ReviewCards } from "./review-cards";
 
 const DONE = "Warm-up done. On to the quiz.";

@@ -1,12 +1,12 @@
 import { GraduationCap } from "lucide-react";
 import { useId, useState } from "react";
-import type { ExerciseItem, Given } from "../../../../course/exercise-schema";
-import type { ReviewExercise as Exercise, ReviewAnswerResponse } from "../../../../course/review-contract";
-import { Label } from "../../../components/ui/label";
-import { mediaUrl } from "../../../lib/media";
-import { announceFeedback, type Feedback } from "../../course/components/practice/feedback-panel";
-import { answersInMalay, isListening, PracticeItem } from "../../course/components/practice/practice-item";
-import { useReviewAnswer } from "../api/review";
+import type { ExerciseItem, Given } from "#course/exercise-schema";
+import type { ReviewExercise as Exercise, ReviewAnswerResponse } from "#course/review-contract";
+import { Label } from "#web/components/ui/label";
+import { announceFeedback, type Feedback } from "#web/features/course/components/practice/feedback-panel";
+import { answersInMalay, isListening, PracticeItem } from "#web/features/course/components/practice/practice-item";
+import { useReviewAnswer } from "#web/features/review/api/review";
+import { mediaUrl } from "#web/lib/media";
 
 /**
  * One review card, asked as an item of its kind (the practice set's item, practice-item.tsx), with

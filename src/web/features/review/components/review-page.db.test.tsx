@@ -1,14 +1,9 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { FIXTURE_COURSE } from "../../../../../tests/fixtures/course";
-import { courseAudioPath } from "../../../../course/course";
-import { mediaUrl } from "../../../lib/media";
-import { documentTitle } from "../../../lib/use-document-title";
-import { connectApp } from "../../../testing/app-in-process";
-import { renderApp } from "../../../testing/render-app";
-import { stubAudio } from "../../../testing/screen";
-import { completeDays } from "../../course/components/course-db-test-kit";
-import { chapterDays, settle } from "../../course/components/course-page-test-kit";
+import { courseAudioPath } from "#course/course";
+import { FIXTURE_COURSE } from "#tests/fixtures/course";
+import { completeDays } from "#web/features/course/components/course-db-test-kit";
+import { chapterDays, settle } from "#web/features/course/components/course-page-test-kit";
 import {
   active,
   answerRight,
@@ -18,7 +13,12 @@ import {
   pressButton,
   status,
   stubResizeObserver,
-} from "../../course/components/practice/practice-test-kit";
+} from "#web/features/course/components/practice/practice-test-kit";
+import { mediaUrl } from "#web/lib/media";
+import { documentTitle } from "#web/lib/use-document-title";
+import { connectApp } from "#web/testing/app-in-process";
+import { renderApp } from "#web/testing/render-app";
+import { stubAudio } from "#web/testing/screen";
 import { expectAsked, reviewsOf, roundFor, startDayOnePhraseCards, tabIntoCard, wrongChoice } from "./review-test-kit";
 
 const app = await connectApp();

@@ -2,17 +2,17 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowRight, CalendarCheck, CircleCheck, Layers, Repeat } from "lucide-react";
 import { type ReactNode, useEffect, useId, useState } from "react";
 import { Link } from "react-router";
-import type { ReviewAnswerResponse, ReviewRound, ReviewSummary } from "../../../../course/review-contract";
-import { Button } from "../../../components/ui/button";
-import { coursePaths, paths } from "../../../config/paths";
-import { describeError } from "../../../lib/api";
-import { usePrerendering } from "../../../lib/prerender";
-import { useProfile } from "../../../lib/profile";
-import { SignUpPrompt } from "../../course/components/sign-up-prompt";
-import { COURSE } from "../../course/course-data";
-import { reviewRoundQuery, reviewSummaryQueryKey } from "../api/review";
-import { cardsDue } from "../cards-due";
-import { nextReviewTime } from "../next-review";
+import type { ReviewAnswerResponse, ReviewRound, ReviewSummary } from "#course/review-contract";
+import { Button } from "#web/components/ui/button";
+import { coursePaths, paths } from "#web/config/paths";
+import { SignUpPrompt } from "#web/features/course/components/sign-up-prompt";
+import { COURSE } from "#web/features/course/course-data";
+import { reviewRoundQuery, reviewSummaryQueryKey } from "#web/features/review/api/review";
+import { cardsDue } from "#web/features/review/cards-due";
+import { nextReviewTime } from "#web/features/review/next-review";
+import { describeError } from "#web/lib/api";
+import { usePrerendering } from "#web/lib/prerender";
+import { useProfile } from "#web/lib/profile";
 import { ReviewCards } from "./review-cards";
 
 export const reviewMeta = {

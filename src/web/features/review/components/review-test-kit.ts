@@ -1,14 +1,14 @@
 import { screen, waitFor } from "@testing-library/react";
 import { asc, eq } from "drizzle-orm";
 import { expect } from "vitest";
-import type { ExerciseItem } from "../../../../course/exercise-schema";
-import type { ReviewExercise, ReviewRound } from "../../../../course/review-contract";
-import { REVIEW_SKILLS } from "../../../../course/review-rules";
-import { reviewLog } from "../../../../server/db/schema";
-import type { AppInProcess } from "../../../testing/app-in-process";
-import { fixtureDay } from "../../course/components/course-db-test-kit";
-import { settle } from "../../course/components/course-page-test-kit";
-import { active, tab } from "../../course/components/practice/practice-test-kit";
+import type { ExerciseItem } from "#course/exercise-schema";
+import type { ReviewExercise, ReviewRound } from "#course/review-contract";
+import { REVIEW_SKILLS } from "#course/review-rules";
+import { reviewLog } from "#server/db/schema";
+import { fixtureDay } from "#web/features/course/components/course-db-test-kit";
+import { settle } from "#web/features/course/components/course-page-test-kit";
+import { active, tab } from "#web/features/course/components/practice/practice-test-kit";
+import type { AppInProcess } from "#web/testing/app-in-process";
 
 /**
  * Helpers for the review tests against the app in process (src/web/testing/app-in-process.ts) on

@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { unsubscribeToken } from "../../../../server/modules/review/review.service";
-import { connectApp } from "../../../testing/app-in-process";
-import { renderApp } from "../../../testing/render-app";
+import { unsubscribeToken } from "#server/modules/review/review.service";
+import { connectApp } from "#web/testing/app-in-process";
+import { renderApp } from "#web/testing/render-app";
 
 const app = await connectApp();
 

@@ -1,10 +1,10 @@
 import { BellOff } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
-import { Button } from "../../../components/ui/button";
-import { paths } from "../../../config/paths";
-import { describeError } from "../../../lib/api";
-import { useUnsubscribe } from "../api/review";
+import { Button } from "#web/components/ui/button";
+import { paths } from "#web/config/paths";
+import { useUnsubscribe } from "#web/features/review/api/review";
+import { describeError } from "#web/lib/api";
 
 /**
  * The reminder email's unsubscribe link (/unsubscribe?token=…): a button, not the visit, turns the

@@ -1,9 +1,9 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import type { DailyGoalUnit } from "../../../../course/review-rules";
-import { ApiError, api } from "../../../lib/api";
-import { sessionQuery } from "../../../lib/session";
-import { getTheme, setTheme, type Theme } from "../../../lib/theme";
+import type { DailyGoalUnit } from "#course/review-rules";
+import { ApiError, api } from "#web/lib/api";
+import { sessionQuery } from "#web/lib/session";
+import { getTheme, setTheme, type Theme } from "#web/lib/theme";
 
 /** The account's settings (GET/PATCH /api/settings). */
 export interface Settings {

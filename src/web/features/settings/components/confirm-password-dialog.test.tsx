@@ -1,10 +1,10 @@
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createQueryClient } from "../../../lib/query-client";
-import { AppProviders } from "../../../providers";
-import { json } from "../../../testing/fake-api";
-import { accountSessionsQueryKey } from "../api/settings";
+import { accountSessionsQueryKey } from "#web/features/settings/api/settings";
+import { createQueryClient } from "#web/lib/query-client";
+import { AppProviders } from "#web/providers";
+import { json } from "#web/testing/fake-api";
 import { ConfirmPasswordDialog } from "./confirm-password-dialog";
 
 const PASSWORD = "kopi-o-kosong";

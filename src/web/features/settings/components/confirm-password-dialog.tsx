@@ -5,9 +5,9 @@ import {
   AlertDialogDescription,
   AlertDialogHeader,
   AlertDialogTitle,
-} from "../../../components/ui/alert-dialog";
-import { describeError } from "../../../lib/api";
-import { useConfirmPassword } from "../api/settings";
+} from "#web/components/ui/alert-dialog";
+import { useConfirmPassword } from "#web/features/settings/api/settings";
+import { describeError } from "#web/lib/api";
 import { PasswordDialogForm } from "./password-dialog-form";
 
 function ConfirmPasswordForm({ inputRef, onConfirmed }: { inputRef: Ref<HTMLInputElement>; onConfirmed: () => void }) {

@@ -1,20 +1,15 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useMemo } from "react";
-import {
-  DAILY_GOAL_CHOICES,
-  DAILY_GOAL_UNITS,
-  type DailyGoalUnit,
-  DEFAULT_DAILY_GOAL,
-} from "../../../../course/review-rules";
-import { Button } from "../../../components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card";
-import { Label } from "../../../components/ui/label";
-import { RadioGroup, RadioGroupItem } from "../../../components/ui/radio-group";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../../components/ui/select";
-import { describeError } from "../../../lib/api";
-import { toast } from "../../../lib/toast";
-import { deviceTimeZone, reviewSummaryQueryKey } from "../../review/api/review";
-import { type SettingsChanges, useSettings, useUpdateSettings } from "../api/settings";
+import { DAILY_GOAL_CHOICES, DAILY_GOAL_UNITS, type DailyGoalUnit, DEFAULT_DAILY_GOAL } from "#course/review-rules";
+import { Button } from "#web/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
+import { Label } from "#web/components/ui/label";
+import { RadioGroup, RadioGroupItem } from "#web/components/ui/radio-group";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "#web/components/ui/select";
+import { deviceTimeZone, reviewSummaryQueryKey } from "#web/features/review/api/review";
+import { type SettingsChanges, useSettings, useUpdateSettings } from "#web/features/settings/api/settings";
+import { describeError } from "#web/lib/api";
+import { toast } from "#web/lib/toast";
 
 const UNIT_LABELS: Record<DailyGoalUnit, string> = { reviews: "Reviews", minutes: "Minutes" };
 

@@ -1,10 +1,10 @@
 import { Download } from "lucide-react";
 import { useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card";
-import { describeError } from "../../../lib/api";
-import { toast } from "../../../lib/toast";
-import { needsPassword, useExportData } from "../api/settings";
+import { Button } from "#web/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
+import { needsPassword, useExportData } from "#web/features/settings/api/settings";
+import { describeError } from "#web/lib/api";
+import { toast } from "#web/lib/toast";
 import { ConfirmPasswordDialog } from "./confirm-password-dialog";
 
 export function DataExport() {

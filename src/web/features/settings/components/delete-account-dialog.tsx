@@ -6,12 +6,12 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
   AlertDialogTrigger,
-} from "../../../components/ui/alert-dialog";
-import { Button } from "../../../components/ui/button";
-import { paths } from "../../../config/paths";
-import { describeError } from "../../../lib/api";
-import { leaveAndEndSession } from "../../../lib/end-session";
-import { useDeleteAccount } from "../api/settings";
+} from "#web/components/ui/alert-dialog";
+import { Button } from "#web/components/ui/button";
+import { paths } from "#web/config/paths";
+import { useDeleteAccount } from "#web/features/settings/api/settings";
+import { describeError } from "#web/lib/api";
+import { leaveAndEndSession } from "#web/lib/end-session";
 import { PasswordDialogForm } from "./password-dialog-form";
 
 function DeleteAccountForm() {

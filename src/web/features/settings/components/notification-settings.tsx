@@ -1,11 +1,11 @@
 import { useId } from "react";
-import { Button } from "../../../components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card";
-import { Label } from "../../../components/ui/label";
-import { Switch } from "../../../components/ui/switch";
-import { describeError } from "../../../lib/api";
-import { toast } from "../../../lib/toast";
-import { useSettings, useUpdateSettings } from "../api/settings";
+import { Button } from "#web/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
+import { Label } from "#web/components/ui/label";
+import { Switch } from "#web/components/ui/switch";
+import { useSettings, useUpdateSettings } from "#web/features/settings/api/settings";
+import { describeError } from "#web/lib/api";
+import { toast } from "#web/lib/toast";
 
 export function NotificationSettings() {
   const id = useId();

@@ -1,7 +1,7 @@
 import { type FormEvent, type Ref, useId, useState } from "react";
-import { AlertDialogCancel, AlertDialogFooter } from "../../../components/ui/alert-dialog";
-import { Button } from "../../../components/ui/button";
-import { Field } from "../../../components/ui/field";
+import { AlertDialogCancel, AlertDialogFooter } from "#web/components/ui/alert-dialog";
+import { Button } from "#web/components/ui/button";
+import { Field } from "#web/components/ui/field";
 
 /**
  * The form of a dialog that asks for the password again (deleting the account, confirming it is

@@ -1,11 +1,16 @@
 import { LogOut } from "lucide-react";
 import { useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card";
-import { describeError } from "../../../lib/api";
-import { toast } from "../../../lib/toast";
-import { type AccountSession, needsPassword, useAccountSessions, useRevokeOtherSessions } from "../api/settings";
-import { deviceName } from "../device-name";
+import { Button } from "#web/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
+import {
+  type AccountSession,
+  needsPassword,
+  useAccountSessions,
+  useRevokeOtherSessions,
+} from "#web/features/settings/api/settings";
+import { deviceName } from "#web/features/settings/device-name";
+import { describeError } from "#web/lib/api";
+import { toast } from "#web/lib/toast";
 import { ConfirmPasswordDialog } from "./confirm-password-dialog";
 
 const DATE_FORMAT = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric" });

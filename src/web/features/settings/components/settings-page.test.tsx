@@ -1,13 +1,13 @@
 import { configure, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { sessionQuery, sessionQueryKey } from "../../../lib/session";
-import { THEME_STORAGE_KEY } from "../../../lib/theme";
-import { json, makeProfile, stubApi } from "../../../testing/fake-api";
-import { setSession, signedInAs, signedOut } from "../../../testing/fake-auth-client";
-import { renderApp } from "../../../testing/render-app";
-import type { AccountSession, Settings } from "../api/settings";
+import type { AccountSession, Settings } from "#web/features/settings/api/settings";
+import { sessionQuery, sessionQueryKey } from "#web/lib/session";
+import { THEME_STORAGE_KEY } from "#web/lib/theme";
+import { json, makeProfile, stubApi } from "#web/testing/fake-api";
+import { setSession, signedInAs, signedOut } from "#web/testing/fake-auth-client";
+import { renderApp } from "#web/testing/render-app";
 
-vi.mock("../../../lib/auth-client", () => import("../../../testing/fake-auth-client"));
+vi.mock("#web/lib/auth-client", () => import("#web/testing/fake-auth-client"));
 
 // Pages load lazily, and other suites may be running on the same machine: waits get room to spare.
 configure({ asyncUtilTimeout: 5000 });

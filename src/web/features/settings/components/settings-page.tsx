@@ -1,5 +1,5 @@
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card";
-import { useSettings } from "../api/settings";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
+import { useSettings } from "#web/features/settings/api/settings";
 import { DailyReviewSettings } from "./daily-review-settings";
 import { DataExport } from "./data-export";
 import { DeleteAccountDialog } from "./delete-account-dialog";

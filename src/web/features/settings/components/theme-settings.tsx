@@ -1,12 +1,12 @@
 import { Monitor, Moon, Sun } from "lucide-react";
 import { useId } from "react";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card";
-import { Label } from "../../../components/ui/label";
-import { RadioGroup, RadioGroupItem } from "../../../components/ui/radio-group";
-import { describeError } from "../../../lib/api";
-import { getTheme, isTheme, setTheme, type Theme, useTheme } from "../../../lib/theme";
-import { toast } from "../../../lib/toast";
-import { useUpdateSettings } from "../api/settings";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
+import { Label } from "#web/components/ui/label";
+import { RadioGroup, RadioGroupItem } from "#web/components/ui/radio-group";
+import { useUpdateSettings } from "#web/features/settings/api/settings";
+import { describeError } from "#web/lib/api";
+import { getTheme, isTheme, setTheme, type Theme, useTheme } from "#web/lib/theme";
+import { toast } from "#web/lib/toast";
 
 const OPTIONS: readonly { value: Theme; label: string; icon: typeof Sun }[] = [
   { value: "light", label: "Light", icon: Sun },

@@ -1,13 +1,13 @@
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { authClient } from "../../../lib/auth-client";
-import { createQueryClient } from "../../../lib/query-client";
-import { AppProviders } from "../../../providers";
-import { fakeTwoFactor, resetFakeTwoFactor } from "../../../testing/fake-auth-client";
-import { accountSessionsQueryKey, settingsQueryKey } from "../api/settings";
+import { accountSessionsQueryKey, settingsQueryKey } from "#web/features/settings/api/settings";
+import { authClient } from "#web/lib/auth-client";
+import { createQueryClient } from "#web/lib/query-client";
+import { AppProviders } from "#web/providers";
+import { fakeTwoFactor, resetFakeTwoFactor } from "#web/testing/fake-auth-client";
 import { TwoFactorSettings } from "./two-factor-settings";
 
-vi.mock("../../../lib/auth-client", () => import("../../../testing/fake-auth-client"));
+vi.mock("#web/lib/auth-client", () => import("#web/testing/fake-auth-client"));
 
 const wrongPassword = {
   data: null,

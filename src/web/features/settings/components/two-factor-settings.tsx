@@ -1,10 +1,10 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card";
-import { authClient, authErrorOf, authResultOf } from "../../../lib/auth-client";
-import { accountSessionsQueryKey, settingsQueryKey } from "../api/settings";
+import { Button } from "#web/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
+import { accountSessionsQueryKey, settingsQueryKey } from "#web/features/settings/api/settings";
+import { authClient, authErrorOf, authResultOf } from "#web/lib/auth-client";
 import { AuthenticatorSetup } from "./two-factor/authenticator-setup";
 import { BackupCodes } from "./two-factor/backup-codes";
 import { focusOnMount } from "./two-factor/form-helpers";

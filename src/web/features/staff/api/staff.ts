@@ -1,13 +1,13 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import type { Feedback } from "../../../../course/feedback";
-import type { ProgressMap } from "../../../../course/progress-rules";
-import type { TaskStatus } from "../../../../course/progress-status";
-import type { Role } from "../../../../course/roles";
-import type { UserPage, UserSummary } from "../../../../course/users";
-import { api, describeError } from "../../../lib/api";
-import { toast } from "../../../lib/toast";
-import { struggleReportQuery } from "../../review/api/review";
+import type { Feedback } from "#course/feedback";
+import type { ProgressMap } from "#course/progress-rules";
+import type { TaskStatus } from "#course/progress-status";
+import type { Role } from "#course/roles";
+import type { UserPage, UserSummary } from "#course/users";
+import { struggleReportQuery } from "#web/features/review/api/review";
+import { api, describeError } from "#web/lib/api";
+import { toast } from "#web/lib/toast";
 
 export type { UserPage, UserSummary };
 

@@ -1,12 +1,12 @@
 import { LoaderCircle, Pin } from "lucide-react";
 import { type ReactNode, useId } from "react";
-import type { StruggleReport, WeakPhrase } from "../../../../course/review-contract";
-import { Button } from "../../../components/ui/button";
-import { describeError } from "../../../lib/api";
-import { cn } from "../../../lib/cn";
-import { toast } from "../../../lib/toast";
-import { usePinPhrase, useStruggleReport } from "../../review/api/review";
-import type { UserSummary } from "../api/staff";
+import type { StruggleReport, WeakPhrase } from "#course/review-contract";
+import { Button } from "#web/components/ui/button";
+import { usePinPhrase, useStruggleReport } from "#web/features/review/api/review";
+import type { UserSummary } from "#web/features/staff/api/staff";
+import { describeError } from "#web/lib/api";
+import { cn } from "#web/lib/cn";
+import { toast } from "#web/lib/toast";
 import { LoadFailed } from "./load-failed";
 import { userName } from "./user-picker";
 

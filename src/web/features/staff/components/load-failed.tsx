@@ -1,4 +1,4 @@
-import { Button } from "../../../components/ui/button";
+import { Button } from "#web/components/ui/button";
 
 /** A staff panel's read that failed: what could not be loaded, and a way to read it again. */
 export function LoadFailed({ what, onRetry }: { what: string; onRetry: () => void }) {

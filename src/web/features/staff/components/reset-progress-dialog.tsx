@@ -10,9 +10,9 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
   AlertDialogTrigger,
-} from "../../../components/ui/alert-dialog";
-import { Button } from "../../../components/ui/button";
-import { type UserSummary, useResetUserProgress } from "../api/staff";
+} from "#web/components/ui/alert-dialog";
+import { Button } from "#web/components/ui/button";
+import { type UserSummary, useResetUserProgress } from "#web/features/staff/api/staff";
 import { userName } from "./user-picker";
 
 /**

@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from "@testing-library/react";
-import type { ReviewSummary } from "../../../../course/review-contract";
-import type { AppInProcess, SignedInUser } from "../../../testing/app-in-process";
-import { roundFor, startDayOnePhraseCards } from "../../review/components/review-test-kit";
+import type { ReviewSummary } from "#course/review-contract";
+import { roundFor, startDayOnePhraseCards } from "#web/features/review/components/review-test-kit";
+import type { AppInProcess, SignedInUser } from "#web/testing/app-in-process";
 
 /**
  * Set-up for the staff tests of a learner's review against the app in process

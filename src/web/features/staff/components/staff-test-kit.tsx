@@ -1,15 +1,15 @@
 import { fireEvent, renderHook, screen, within } from "@testing-library/react";
 import { vi } from "vitest";
-import type { Role } from "../../../../course/roles";
-import { dismissToast, useCurrentToast } from "../../../lib/toast";
-import { makeProfile, stubApi } from "../../../testing/fake-api";
-import { setSession, signedInAs, signedOut } from "../../../testing/fake-auth-client";
-import { fakeStaffApi } from "../../../testing/fake-staff-api";
-import { renderApp } from "../../../testing/render-app";
+import type { Role } from "#course/roles";
+import { dismissToast, useCurrentToast } from "#web/lib/toast";
+import { makeProfile, stubApi } from "#web/testing/fake-api";
+import { setSession, signedInAs, signedOut } from "#web/testing/fake-auth-client";
+import { fakeStaffApi } from "#web/testing/fake-staff-api";
+import { renderApp } from "#web/testing/render-app";
 
 /**
  * Shared set-up for the Tutor Dashboard tests. Each test file must also replace the auth client:
- * `vi.mock("../../../lib/auth-client", () => import("../../../testing/fake-auth-client"))`.
+ * `vi.mock("#web/lib/auth-client", () => import("#web/testing/fake-auth-client"))`.
  */
 
 /** Signs in staff (a Tutor unless told) over the fake staff API and opens /tutor. */

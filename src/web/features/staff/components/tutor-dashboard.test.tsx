@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ProgressMap } from "../../../../course/progress-rules";
-import { COURSE } from "../../course/course-data";
+import type { ProgressMap } from "#course/progress-rules";
+import { COURSE } from "#web/features/course/course-data";
 import {
   allStatusSelects,
   chooseStatus,
@@ -11,7 +11,7 @@ import {
   statusSelect,
 } from "./staff-test-kit";
 
-vi.mock("../../../lib/auth-client", () => import("../../../testing/fake-auth-client"));
+vi.mock("#web/lib/auth-client", () => import("#web/testing/fake-auth-client"));
 
 afterEach(resetStaffTest);
 

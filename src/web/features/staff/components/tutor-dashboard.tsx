@@ -1,6 +1,6 @@
 import { UserRound } from "lucide-react";
 import { useState } from "react";
-import { type UserSummary, useUserProgress } from "../api/staff";
+import { type UserSummary, useUserProgress } from "#web/features/staff/api/staff";
 import { LearnerStruggles } from "./learner-struggles";
 import { LoadFailed } from "./load-failed";
 import { ProgressGrid } from "./progress-grid";

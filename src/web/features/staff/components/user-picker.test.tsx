@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { openTutorDashboard, resetStaffTest, searchBox } from "./staff-test-kit";
 
-vi.mock("../../../lib/auth-client", () => import("../../../testing/fake-auth-client"));
+vi.mock("#web/lib/auth-client", () => import("#web/testing/fake-auth-client"));
 
 afterEach(resetStaffTest);
 

@@ -1,11 +1,11 @@
 import { Search, X } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
-import { displayName } from "../../../../course/account-rules";
-import { Button } from "../../../components/ui/button";
-import { Input } from "../../../components/ui/input";
-import { Label } from "../../../components/ui/label";
-import { cn } from "../../../lib/cn";
-import { type UserSummary, useUsers } from "../api/staff";
+import { displayName } from "#course/account-rules";
+import { Button } from "#web/components/ui/button";
+import { Input } from "#web/components/ui/input";
+import { Label } from "#web/components/ui/label";
+import { type UserSummary, useUsers } from "#web/features/staff/api/staff";
+import { cn } from "#web/lib/cn";
 
 /** How long typing must pause before the list is searched again. */
 export const USER_SEARCH_DELAY_MS = 300;

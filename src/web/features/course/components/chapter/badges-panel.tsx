@@ -1,9 +1,9 @@
 import { Award, Sparkles, Trophy } from "lucide-react";
-import type { Chapter } from "../../../../../course/course";
-import { type Badge, type CompletedDays, chapterBadges, type ProgressMap } from "../../../../../course/progress-rules";
-import { Card, CardContent, CardHeader, CardTitle } from "../../../../components/ui/card";
-import { cn } from "../../../../lib/cn";
-import { OUTLINE } from "../../course-data";
+import type { Chapter } from "#course/course";
+import { type Badge, type CompletedDays, chapterBadges, type ProgressMap } from "#course/progress-rules";
+import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/card";
+import { OUTLINE } from "#web/features/course/course-data";
+import { cn } from "#web/lib/cn";
 
 const BADGE_ICONS = { invitation: Sparkles, "day-mission": Award, "chapter-complete": Trophy } as const;
 

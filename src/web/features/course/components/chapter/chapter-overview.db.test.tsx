@@ -1,10 +1,10 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { FIXTURE_COURSE } from "../../../../../../tests/fixtures/course";
-import { connectApp } from "../../../../testing/app-in-process";
-import { renderApp } from "../../../../testing/render-app";
-import { untilSettled } from "../../../../testing/screen";
-import { completeDays, signInWithProgress } from "../course-db-test-kit";
+import { FIXTURE_COURSE } from "#tests/fixtures/course";
+import { completeDays, signInWithProgress } from "#web/features/course/components/course-db-test-kit";
+import { connectApp } from "#web/testing/app-in-process";
+import { renderApp } from "#web/testing/render-app";
+import { untilSettled } from "#web/testing/screen";
 
 const app = await connectApp();
 

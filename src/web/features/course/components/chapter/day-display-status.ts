@@ -1,12 +1,6 @@
-import {
-  type CompletedDays,
-  dayStatus,
-  isDayUnlocked,
-  type ProgressMap,
-  type Viewer,
-} from "../../../../../course/progress-rules";
-import { OUTLINE, outlineDay } from "../../course-data";
-import type { DisplayStatus } from "../status-icon";
+import { type CompletedDays, dayStatus, isDayUnlocked, type ProgressMap, type Viewer } from "#course/progress-rules";
+import type { DisplayStatus } from "#web/features/course/components/status-icon";
+import { OUTLINE, outlineDay } from "#web/features/course/course-data";
 
 export interface DayView {
   /** Whether the viewer may open the day: only then is it a link. */

@@ -1,10 +1,10 @@
 import { Lock } from "lucide-react";
 import { Link } from "react-router";
-import type { Chapter } from "../../../../../course/course";
-import type { CompletedDays, ProgressMap, Viewer } from "../../../../../course/progress-rules";
-import { coursePaths } from "../../../../config/paths";
-import { cn } from "../../../../lib/cn";
-import { StatusIcon } from "../status-icon";
+import type { Chapter } from "#course/course";
+import type { CompletedDays, ProgressMap, Viewer } from "#course/progress-rules";
+import { coursePaths } from "#web/config/paths";
+import { StatusIcon } from "#web/features/course/components/status-icon";
+import { cn } from "#web/lib/cn";
 import { dayView } from "./day-display-status";
 
 /**

@@ -1,13 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { type Mission, sectionLines, storySections } from "../../../../../course/course";
-import { REVIEW_SKILLS } from "../../../../../course/review-rules";
-import { mediaUrl } from "../../../../lib/media";
-import { connectApp } from "../../../../testing/app-in-process";
-import { renderApp } from "../../../../testing/render-app";
-import { stubAudio } from "../../../../testing/screen";
-import { courseAudioUrl } from "../../course-data";
-import { completeDays, fixtureDay, signInWithProgress } from "../course-db-test-kit";
+import { type Mission, sectionLines, storySections } from "#course/course";
+import { REVIEW_SKILLS } from "#course/review-rules";
+import { completeDays, fixtureDay, signInWithProgress } from "#web/features/course/components/course-db-test-kit";
 import {
   chapterDays,
   dayProgress,
@@ -17,14 +12,19 @@ import {
   storedTasks,
   tabIntoPracticeItem,
   taskPath,
-} from "../course-page-test-kit";
+} from "#web/features/course/components/course-page-test-kit";
 import {
   answerRight,
   checkByKeyboard,
   choose,
   continueByKeyboard,
   stubResizeObserver,
-} from "../practice/practice-test-kit";
+} from "#web/features/course/components/practice/practice-test-kit";
+import { courseAudioUrl } from "#web/features/course/course-data";
+import { mediaUrl } from "#web/lib/media";
+import { connectApp } from "#web/testing/app-in-process";
+import { renderApp } from "#web/testing/render-app";
+import { stubAudio } from "#web/testing/screen";
 import { shadowPauseMs } from "./listen-and-shadow";
 
 const app = await connectApp();

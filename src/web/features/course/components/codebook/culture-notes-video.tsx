@@ -1,10 +1,10 @@
 import { Lock } from "lucide-react";
-import type { Mission } from "../../../../../course/course";
+import type { Mission } from "#course/course";
 
 type Video = Extract<Mission, { type: "video" }>["video"];
 
-import { mediaUrl } from "../../../../lib/media";
-import { playbackRate } from "../../use-single-audio";
+import { playbackRate } from "#web/features/course/use-single-audio";
+import { mediaUrl } from "#web/lib/media";
 
 /**
  * The culture and grammar video, captioned. While `locked` it has no controls, cannot be reached or

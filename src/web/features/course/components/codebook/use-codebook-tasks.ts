@@ -1,8 +1,8 @@
 import { useCallback, useRef, useState } from "react";
-import { taskStatus } from "../../../../../course/progress-rules";
-import { toast } from "../../../../lib/toast";
-import { useSaveTask } from "../../api/progress";
-import type { OpenDay } from "../course-day-frame";
+import { taskStatus } from "#course/progress-rules";
+import { useSaveTask } from "#web/features/course/api/progress";
+import type { OpenDay } from "#web/features/course/components/course-day-frame";
+import { toast } from "#web/lib/toast";
 
 /**
  * The Codebook's tasks for the open day. `complete` records a task once: a signed-in learner's

@@ -1,6 +1,6 @@
 import { MessageSquareText } from "lucide-react";
 import { useId } from "react";
-import { Card, CardContent, CardHeader, CardTitle } from "../../../../components/ui/card";
+import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/card";
 import { FeedbackList } from "./feedback-list";
 import { useDayFeedback } from "./use-my-feedback";
 

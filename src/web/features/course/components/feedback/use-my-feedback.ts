@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
-import type { Feedback } from "../../../../../course/feedback";
-import { useProfile } from "../../../../lib/profile";
-import { myFeedbackQuery } from "../../api/feedback";
+import type { Feedback } from "#course/feedback";
+import { myFeedbackQuery } from "#web/features/course/api/feedback";
+import { useProfile } from "#web/lib/profile";
 
 /**
  * The feedback tutors left for the signed-in learner, newest first. Visitors make no request. A

@@ -1,11 +1,11 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import type { Chapter, Day } from "../../../../../course/course";
-import { type CompletedDays, type ProgressMap, taskStatus, type Viewer } from "../../../../../course/progress-rules";
-import { coursePaths } from "../../../../config/paths";
-import { cn } from "../../../../lib/cn";
-import { dayView } from "../chapter/day-display-status";
-import { StatusIcon, StatusPlaceholder } from "../status-icon";
+import type { Chapter, Day } from "#course/course";
+import { type CompletedDays, type ProgressMap, taskStatus, type Viewer } from "#course/progress-rules";
+import { coursePaths } from "#web/config/paths";
+import { dayView } from "#web/features/course/components/chapter/day-display-status";
+import { StatusIcon, StatusPlaceholder } from "#web/features/course/components/status-icon";
+import { cn } from "#web/lib/cn";
 
 /**
  * One day on My Journey: its status, a link when it is open, and each task with its status. While

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { describeError } from "../../../../lib/api";
-import { sessionQuery } from "../../../../lib/session";
-import { reviewSummaryQuery } from "../../../review/api/review";
+import { reviewSummaryQuery } from "#web/features/review/api/review";
+import { describeError } from "#web/lib/api";
+import { sessionQuery } from "#web/lib/session";
 import { ReviewPanel, ReviewPanelError, ReviewPanelPlaceholder } from "./review-panel";
 
 /**

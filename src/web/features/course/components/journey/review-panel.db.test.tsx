@@ -1,13 +1,13 @@
 import { act, fireEvent, screen, within } from "@testing-library/react";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { rightAnswer } from "../../../../../course/grading";
-import type { ReviewSummary } from "../../../../../course/review-contract";
-import { dailyGoalChange } from "../../../../../server/db/schema";
-import { connectApp } from "../../../../testing/app-in-process";
-import { renderApp } from "../../../../testing/render-app";
-import { untilSettled } from "../../../../testing/screen";
-import { DAY_1_CARDS, roundFor, startDayOnePhraseCards } from "../../../review/components/review-test-kit";
+import { rightAnswer } from "#course/grading";
+import type { ReviewSummary } from "#course/review-contract";
+import { dailyGoalChange } from "#server/db/schema";
+import { DAY_1_CARDS, roundFor, startDayOnePhraseCards } from "#web/features/review/components/review-test-kit";
+import { connectApp } from "#web/testing/app-in-process";
+import { renderApp } from "#web/testing/render-app";
+import { untilSettled } from "#web/testing/screen";
 
 const app = await connectApp();
 

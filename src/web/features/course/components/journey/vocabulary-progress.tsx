@@ -1,5 +1,5 @@
-import type { Chapter } from "../../../../../course/course";
-import { type ProgressMap, vocabularySummary } from "../../../../../course/progress-rules";
+import type { Chapter } from "#course/course";
+import { type ProgressMap, vocabularySummary } from "#course/progress-rules";
 
 /**
  * "Vocabulary learned: n / total" as a bar, with the words learned so far. A day's words count once

@@ -1,11 +1,18 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { RolePlay } from "../../../../../course/course";
-import { connectApp } from "../../../../testing/app-in-process";
-import { renderApp } from "../../../../testing/render-app";
-import { stubAudio } from "../../../../testing/screen";
-import { completeDays, fixtureDay, signInWithProgress } from "../course-db-test-kit";
-import { chapterDays, dayProgress, openDayPage, progressWrites, settle, storedTasks } from "../course-page-test-kit";
+import type { RolePlay } from "#course/course";
+import { completeDays, fixtureDay, signInWithProgress } from "#web/features/course/components/course-db-test-kit";
+import {
+  chapterDays,
+  dayProgress,
+  openDayPage,
+  progressWrites,
+  settle,
+  storedTasks,
+} from "#web/features/course/components/course-page-test-kit";
+import { connectApp } from "#web/testing/app-in-process";
+import { renderApp } from "#web/testing/render-app";
+import { stubAudio } from "#web/testing/screen";
 
 const app = await connectApp();
 

@@ -1,16 +1,16 @@
 import { Circle, CircleCheck, CircleDashed } from "lucide-react";
 import { type ReactNode, useId } from "react";
 import { Link } from "react-router";
-import type { RolePlay } from "../../../../../course/course";
-import { taskStatus } from "../../../../../course/progress-rules";
-import type { TaskStatus } from "../../../../../course/progress-status";
-import { Page } from "../../../../components/page";
-import { Button } from "../../../../components/ui/button";
-import { paths } from "../../../../config/paths";
-import { useSingleAudio } from "../../use-single-audio";
-import { Breadcrumbs } from "../breadcrumbs";
-import { dayCrumbs, dayPageTitle, type OpenDay } from "../course-day-frame";
-import { SpokenLineList, withAudio } from "../story/spoken-line-list";
+import type { RolePlay } from "#course/course";
+import { taskStatus } from "#course/progress-rules";
+import type { TaskStatus } from "#course/progress-status";
+import { Page } from "#web/components/page";
+import { Button } from "#web/components/ui/button";
+import { paths } from "#web/config/paths";
+import { Breadcrumbs } from "#web/features/course/components/breadcrumbs";
+import { dayCrumbs, dayPageTitle, type OpenDay } from "#web/features/course/components/course-day-frame";
+import { SpokenLineList, withAudio } from "#web/features/course/components/story/spoken-line-list";
+import { useSingleAudio } from "#web/features/course/use-single-audio";
 
 /**
  * A day's live session (/chapter-1/day-1/live-session): the learner's view of the role-plays the

@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from "react";
-import { Button } from "../../../../components/ui/button";
+import { Button } from "#web/components/ui/button";
 import { type ItemProps, shuffled } from "./item-kit";
 
 /**

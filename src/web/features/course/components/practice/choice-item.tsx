@@ -1,6 +1,6 @@
 import { useId, useMemo } from "react";
-import { Label } from "../../../../components/ui/label";
-import { RadioGroup, RadioGroupItem } from "../../../../components/ui/radio-group";
+import { Label } from "#web/components/ui/label";
+import { RadioGroup, RadioGroupItem } from "#web/components/ui/radio-group";
 import { type ItemProps, shuffled } from "./item-kit";
 
 /**

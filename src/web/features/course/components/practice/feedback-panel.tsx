@@ -1,9 +1,9 @@
 import { CircleAlert, CircleCheck, CircleX } from "lucide-react";
 import { useId } from "react";
-import type { Grade } from "../../../../../course/grading";
-import { Button } from "../../../../components/ui/button";
-import { cn } from "../../../../lib/cn";
-import { AudioToggle } from "../story/audio-toggle";
+import type { Grade } from "#course/grading";
+import { Button } from "#web/components/ui/button";
+import { AudioToggle } from "#web/features/course/components/story/audio-toggle";
+import { cn } from "#web/lib/cn";
 
 /** What the learner is told after checking an answer. */
 export interface Feedback {

@@ -1,4 +1,4 @@
-import type { ExerciseItem, ExerciseKind, Given } from "../../../../../course/exercise-schema";
+import type { ExerciseItem, ExerciseKind, Given } from "#course/exercise-schema";
 
 /** What every item kind's body gets: its item, and where to report the answer as the learner builds it. */
 export interface ItemProps<K extends ExerciseKind> {

@@ -1,6 +1,6 @@
 import { useMemo, useState } from "react";
-import { Button } from "../../../../components/ui/button";
-import { cn } from "../../../../lib/cn";
+import { Button } from "#web/components/ui/button";
+import { cn } from "#web/lib/cn";
 import { type ItemProps, shuffled } from "./item-kit";
 
 type Side = "malay" | "english";

@@ -1,11 +1,11 @@
 // First: the schemas below are built when their modules load, and must be built without eval.
-import "../../../../lib/zod-without-eval";
+import "#web/lib/zod-without-eval";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
-import { type ExerciseItem, type Given, textGivenSchema } from "../../../../../course/exercise-schema";
-import { checkGiven } from "../../../../../course/grading";
-import { Button } from "../../../../components/ui/button";
-import { describeError } from "../../../../lib/api";
-import { AudioToggle } from "../story/audio-toggle";
+import { type ExerciseItem, type Given, textGivenSchema } from "#course/exercise-schema";
+import { checkGiven } from "#course/grading";
+import { Button } from "#web/components/ui/button";
+import { AudioToggle } from "#web/features/course/components/story/audio-toggle";
+import { describeError } from "#web/lib/api";
 import { BuildSentenceItem } from "./build-sentence-item";
 import { ChoiceItem } from "./choice-item";
 import { type Feedback, FeedbackPanel } from "./feedback-panel";

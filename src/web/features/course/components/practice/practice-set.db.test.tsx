@@ -2,11 +2,11 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { DAY_ONE_PRACTICE } from "../../../../../../tests/fixtures/course";
-import { answer } from "../../../../../server/db/schema";
-import { createQueryClient } from "../../../../lib/query-client";
-import { connectApp } from "../../../../testing/app-in-process";
-import { progressQueryKey } from "../../api/progress";
+import { answer } from "#server/db/schema";
+import { DAY_ONE_PRACTICE } from "#tests/fixtures/course";
+import { progressQueryKey } from "#web/features/course/api/progress";
+import { createQueryClient } from "#web/lib/query-client";
+import { connectApp } from "#web/testing/app-in-process";
 import PracticeSet from "./practice-set";
 import {
   answerRight,

@@ -1,10 +1,10 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DAY_ONE_PRACTICE } from "../../../../../../tests/fixtures/course";
-import type { ExerciseItem } from "../../../../../course/exercise-schema";
-import { createQueryClient } from "../../../../lib/query-client";
-import { stubAudio } from "../../../../testing/screen";
+import type { ExerciseItem } from "#course/exercise-schema";
+import { DAY_ONE_PRACTICE } from "#tests/fixtures/course";
+import { createQueryClient } from "#web/lib/query-client";
+import { stubAudio } from "#web/testing/screen";
 import PracticeSet from "./practice-set";
 import {
   active,

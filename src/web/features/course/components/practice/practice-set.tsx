@@ -1,15 +1,15 @@
 // First: the schemas below are built when their modules load, and must be built without eval.
-import "../../../../lib/zod-without-eval";
+import "#web/lib/zod-without-eval";
 import { useQuery } from "@tanstack/react-query";
 import { CircleCheck } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import type { ExerciseItem, Given } from "../../../../../course/exercise-schema";
-import { grade } from "../../../../../course/grading";
-import { Button } from "../../../../components/ui/button";
-import { mediaUrl } from "../../../../lib/media";
-import { practiceProgressQuery, useAnswer } from "../../api/answers";
-import { courseAudioUrl } from "../../course-data";
-import { useSingleAudio } from "../../use-single-audio";
+import type { ExerciseItem, Given } from "#course/exercise-schema";
+import { grade } from "#course/grading";
+import { Button } from "#web/components/ui/button";
+import { practiceProgressQuery, useAnswer } from "#web/features/course/api/answers";
+import { courseAudioUrl } from "#web/features/course/course-data";
+import { useSingleAudio } from "#web/features/course/use-single-audio";
+import { mediaUrl } from "#web/lib/media";
 import { announceFeedback, type Feedback } from "./feedback-panel";
 import { answersInMalay, FIRST_CONTROL, isListening, PracticeItem } from "./practice-item";
 

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { expect, vi } from "vitest";
-import type { ExerciseItem } from "../../../../../course/exercise-schema";
+import type { ExerciseItem } from "#course/exercise-schema";
 
 /**
  * Keyboard and screen-reader helpers for the practice set's tests.

@@ -1,6 +1,6 @@
 import { useId } from "react";
-import { Input } from "../../../../components/ui/input";
-import { Label } from "../../../../components/ui/label";
+import { Input } from "#web/components/ui/input";
+import { Label } from "#web/components/ui/label";
 import type { ItemProps } from "./item-kit";
 
 const LABELS = {

@@ -1,6 +1,6 @@
 import { Pause, Volume2 } from "lucide-react";
-import { Button } from "../../../../components/ui/button";
-import { cn } from "../../../../lib/cn";
+import { Button } from "#web/components/ui/button";
+import { cn } from "#web/lib/cn";
 
 /**
  * A play/stop button for one spoken clip. The page owns the audio (one `useSingleAudio` per page)

@@ -1,9 +1,9 @@
 import { CircleCheck } from "lucide-react";
-import { taskStatus } from "../../../../../course/progress-rules";
-import { Button } from "../../../../components/ui/button";
-import { toast } from "../../../../lib/toast";
-import { useSaveTask } from "../../api/progress";
-import type { OpenDay } from "../course-day-frame";
+import { taskStatus } from "#course/progress-rules";
+import { Button } from "#web/components/ui/button";
+import { useSaveTask } from "#web/features/course/api/progress";
+import type { OpenDay } from "#web/features/course/components/course-day-frame";
+import { toast } from "#web/lib/toast";
 
 /** The spec's answer to a visitor who tries to save progress on a story page (section 8). */
 export function signInToSaveToast() {

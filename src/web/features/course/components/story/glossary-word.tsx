@@ -1,5 +1,5 @@
 import { Popover } from "radix-ui";
-import { usePrerendering } from "../../../../lib/prerender";
+import { usePrerendering } from "#web/lib/prerender";
 import type { GlossaryEntry } from "./glossary";
 
 /**

@@ -1,4 +1,4 @@
-import type { Day } from "../../../../../course/course";
+import type { Day } from "#course/course";
 
 export type GlossaryEntry = Day["glossary"][number];
 

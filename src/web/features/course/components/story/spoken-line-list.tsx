@@ -1,5 +1,5 @@
-import { cn } from "../../../../lib/cn";
-import { courseAudioUrl } from "../../course-data";
+import { courseAudioUrl } from "#web/features/course/course-data";
+import { cn } from "#web/lib/cn";
 import { AudioToggle } from "./audio-toggle";
 import { type GlossaryEntry, glossaryParts } from "./glossary";
 import { GlossaryWord } from "./glossary-word";

@@ -1,6 +1,5 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FIXTURE_COURSE } from "../../../../../../tests/fixtures/course";
 import {
   courseAudioPath,
   practiceSetOf,
@@ -8,12 +7,9 @@ import {
   type StorySection,
   sectionLines,
   storySections,
-} from "../../../../../course/course";
-import { connectApp } from "../../../../testing/app-in-process";
-import { renderApp } from "../../../../testing/render-app";
-import { stubAudio, untilSettled } from "../../../../testing/screen";
-import { courseAudioUrl } from "../../course-data";
-import { completeDays, fixtureDay, signInWithProgress } from "../course-db-test-kit";
+} from "#course/course";
+import { FIXTURE_COURSE } from "#tests/fixtures/course";
+import { completeDays, fixtureDay, signInWithProgress } from "#web/features/course/components/course-db-test-kit";
 import {
   chapterDays,
   dayProgress,
@@ -23,8 +19,16 @@ import {
   storedTasks,
   tabIntoPracticeItem,
   taskPath,
-} from "../course-page-test-kit";
-import { answerRight, continueByKeyboard, stubResizeObserver } from "../practice/practice-test-kit";
+} from "#web/features/course/components/course-page-test-kit";
+import {
+  answerRight,
+  continueByKeyboard,
+  stubResizeObserver,
+} from "#web/features/course/components/practice/practice-test-kit";
+import { courseAudioUrl } from "#web/features/course/course-data";
+import { connectApp } from "#web/testing/app-in-process";
+import { renderApp } from "#web/testing/render-app";
+import { stubAudio, untilSettled } from "#web/testing/screen";
 import { StorySectionView } from "./story-section";
 
 const app = await connectApp();

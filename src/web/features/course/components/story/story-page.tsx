@@ -1,27 +1,27 @@
 import { ArrowRight, BookOpen, Users } from "lucide-react";
 import { lazy, memo, type ReactNode, Suspense, useId } from "react";
 import { Link, useNavigate } from "react-router";
-import type { PracticeSet, Story, StoryBlock } from "../../../../../course/course";
-import { dayAfter, storySections } from "../../../../../course/course";
-import { taskStatus } from "../../../../../course/progress-rules";
-import { Page } from "../../../../components/page";
-import { Button } from "../../../../components/ui/button";
-import { coursePaths, paths } from "../../../../config/paths";
-import { toast } from "../../../../lib/toast";
-import { COURSE } from "../../course-data";
-import { useStartDay } from "../../use-course-day";
-import { Breadcrumbs } from "../breadcrumbs";
-import { dayCrumbs, dayPageTitle, type OpenDay } from "../course-day-frame";
-import { CultureNoteCard } from "../culture-note-card";
-import { DayFeedbackCard } from "../feedback/day-feedback";
-import { PracticeMission } from "../practice-mission";
+import type { PracticeSet, Story, StoryBlock } from "#course/course";
+import { dayAfter, storySections } from "#course/course";
+import { taskStatus } from "#course/progress-rules";
+import { Page } from "#web/components/page";
+import { Button } from "#web/components/ui/button";
+import { coursePaths, paths } from "#web/config/paths";
+import { Breadcrumbs } from "#web/features/course/components/breadcrumbs";
+import { dayCrumbs, dayPageTitle, type OpenDay } from "#web/features/course/components/course-day-frame";
+import { CultureNoteCard } from "#web/features/course/components/culture-note-card";
+import { DayFeedbackCard } from "#web/features/course/components/feedback/day-feedback";
+import { PracticeMission } from "#web/features/course/components/practice-mission";
+import { COURSE } from "#web/features/course/course-data";
+import { useStartDay } from "#web/features/course/use-course-day";
+import { toast } from "#web/lib/toast";
 import { CompleteTaskButton } from "./complete-task-button";
 import { type StoryPlayer, StoryPlayerControls, useStoryPlayer } from "./story-player";
 import { StorySectionView } from "./story-section";
 
 /** Review's code loads only for a signed-in learner on a review day. */
 const HardestPhrasesWarmUp = lazy(() =>
-  import("../../../review/components/hardest-phrases-warm-up").then((module) => ({
+  import("#web/features/review/components/hardest-phrases-warm-up").then((module) => ({
     default: module.HardestPhrasesWarmUp,
   })),
 );

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from "react";
-import { Label } from "../../../../components/ui/label";
-import { RadioGroup, RadioGroupItem } from "../../../../components/ui/radio-group";
-import { Switch } from "../../../../components/ui/switch";
-import { usePrerendering } from "../../../../lib/prerender";
-import { useSingleAudio } from "../../use-single-audio";
+import { Label } from "#web/components/ui/label";
+import { RadioGroup, RadioGroupItem } from "#web/components/ui/radio-group";
+import { Switch } from "#web/components/ui/switch";
+import { useSingleAudio } from "#web/features/course/use-single-audio";
+import { usePrerendering } from "#web/lib/prerender";
 
 /** The speeds a learner can choose for the story's lines. */
 export const STORY_SPEEDS = [1, 0.75, 0.5] as const;

@@ -1,6 +1,6 @@
 import { Copy, Download } from "lucide-react";
-import { Button } from "../../../../components/ui/button";
-import { toast } from "../../../../lib/toast";
+import { Button } from "#web/components/ui/button";
+import { toast } from "#web/lib/toast";
 
 const FILE_NAME = "jalan-backup-codes.txt";
 

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
-import { Button } from "../../../../components/ui/button";
-import { Field } from "../../../../components/ui/field";
+import { Button } from "#web/components/ui/button";
+import { Field } from "#web/components/ui/field";
 import { focusOnMount, ProblemText } from "./form-helpers";
 
 /**

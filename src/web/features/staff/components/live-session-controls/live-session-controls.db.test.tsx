@@ -1,17 +1,17 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import type { Feedback } from "../../../../../course/feedback";
-import { connectApp } from "../../../../testing/app-in-process";
-import { renderApp } from "../../../../testing/render-app";
-import { stubAudio } from "../../../../testing/screen";
-import { roundFor } from "../../../review/components/review-test-kit";
+import type { Feedback } from "#course/feedback";
+import { roundFor } from "#web/features/review/components/review-test-kit";
 import {
   DAY_1_PHRASES,
   learnerWhoAnsweredWrong,
   pickLearner,
   strugglesPanel,
   weakestPhrases,
-} from "../review-db-test-kit";
+} from "#web/features/staff/components/review-db-test-kit";
+import { connectApp } from "#web/testing/app-in-process";
+import { renderApp } from "#web/testing/render-app";
+import { stubAudio } from "#web/testing/screen";
 
 const app = await connectApp();
 

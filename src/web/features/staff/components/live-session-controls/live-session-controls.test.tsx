@@ -1,15 +1,15 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ProgressMap } from "../../../../../course/progress-rules";
-import type { Role } from "../../../../../course/roles";
-import { makeProfile, stubApi } from "../../../../testing/fake-api";
-import { setSession, signedInAs, signedOut } from "../../../../testing/fake-auth-client";
-import { fakeProgressApi } from "../../../../testing/fake-progress";
-import { type FakeFailure, fakeStaffApi, type StaffRoute } from "../../../../testing/fake-staff-api";
-import { renderApp } from "../../../../testing/render-app";
-import { dismissCurrentToast } from "../../../../testing/screen";
+import type { ProgressMap } from "#course/progress-rules";
+import type { Role } from "#course/roles";
+import { makeProfile, stubApi } from "#web/testing/fake-api";
+import { setSession, signedInAs, signedOut } from "#web/testing/fake-auth-client";
+import { fakeProgressApi } from "#web/testing/fake-progress";
+import { type FakeFailure, fakeStaffApi, type StaffRoute } from "#web/testing/fake-staff-api";
+import { renderApp } from "#web/testing/render-app";
+import { dismissCurrentToast } from "#web/testing/screen";
 
-vi.mock("../../../../lib/auth-client", () => import("../../../../testing/fake-auth-client"));
+vi.mock("#web/lib/auth-client", () => import("#web/testing/fake-auth-client"));
 
 const PAGE = "/chapter-1/day-1/live-session";
 const GREETING = "live-session:greeting-practice";

@@ -1,27 +1,27 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { CircleCheck, CircleDashed, CircleDot, LoaderCircle, type LucideIcon } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
-import { findDay } from "../../../../../course/course";
-import { FEEDBACK_MAX_LENGTH } from "../../../../../course/feedback";
-import { taskStatus } from "../../../../../course/progress-rules";
-import type { TaskStatus } from "../../../../../course/progress-status";
-import { Button } from "../../../../components/ui/button";
-import { TextareaField } from "../../../../components/ui/field";
-import { Label } from "../../../../components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../../../components/ui/select";
-import { describeError } from "../../../../lib/api";
-import { cn } from "../../../../lib/cn";
-import { toast } from "../../../../lib/toast";
-import { COURSE } from "../../../course/course-data";
+import { findDay } from "#course/course";
+import { FEEDBACK_MAX_LENGTH } from "#course/feedback";
+import { taskStatus } from "#course/progress-rules";
+import type { TaskStatus } from "#course/progress-status";
+import { Button } from "#web/components/ui/button";
+import { TextareaField } from "#web/components/ui/field";
+import { Label } from "#web/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "#web/components/ui/select";
+import { COURSE } from "#web/features/course/course-data";
 import {
   setUserTaskStatus,
   type UserSummary,
   userProgressKey,
   useSubmitFeedback,
   useUserProgress,
-} from "../../api/staff";
-import { LearnerStruggles } from "../learner-struggles";
-import { UserPicker, userName } from "../user-picker";
+} from "#web/features/staff/api/staff";
+import { LearnerStruggles } from "#web/features/staff/components/learner-struggles";
+import { UserPicker, userName } from "#web/features/staff/components/user-picker";
+import { describeError } from "#web/lib/api";
+import { cn } from "#web/lib/cn";
+import { toast } from "#web/lib/toast";
 
 /** A task the live session practises, as the tutor sees it. */
 export interface LiveSessionTask {

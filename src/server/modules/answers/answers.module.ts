@@ -1,0 +1,16 @@
+import type { Chapter } from "#course/course";
+import type { Database } from "#server/db/client";
+import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
+import { answersRoutes } from "./answers.routes";
+import { createAnswersService } from "./answers.service";
+
+/** Graded answers to a day's practice set: /api/answers. */
+export function answersModule(deps: { db: Database; course: readonly Chapter[] }) {
+  const service = createAnswersService(deps.db, deps.course);
+  return {
+    service,
+    ...defineModule({ name: "answers", path: "/answers", bodyLimit: JSON_BODY_LIMIT, routes: answersRoutes(service) }),
+  };
+}
+
+export type AnswersModule = ReturnType<typeof answersModule>;

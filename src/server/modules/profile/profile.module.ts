@@ -1,0 +1,22 @@
+import type { Database } from "#server/db/client";
+import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
+import type { FileStorage } from "#server/storage/storage";
+import { profileRoutes } from "./profile.routes";
+import { createProfileService } from "./profile.service";
+
+/** The signed-in user's name and avatar: /api/profile. The avatar upload sets its own limit (1 MB). */
+export function profileModule(deps: { db: Database; storage: FileStorage }) {
+  const service = createProfileService(deps.db, deps.storage);
+  return {
+    service,
+    ...defineModule({
+      name: "profile",
+      path: "/profile",
+      bodyLimit: JSON_BODY_LIMIT,
+      ownBodyLimit: ["/avatar"],
+      routes: profileRoutes(service),
+    }),
+  };
+}
+
+export type ProfileModule = ReturnType<typeof profileModule>;

@@ -1,0 +1,123 @@
+import type { Hono } from "hono";
+import type pg from "pg";
+import type { Logger } from "pino";
+import type { Chapter } from "#course/course";
+import type { Auth } from "#server/auth/auth";
+import type { Database } from "#server/db/client";
+import { limitBody } from "#server/http/body-limit";
+import type { AppEnv } from "#server/http/context";
+import { createRequestLimiter } from "#server/http/request-limit";
+import type { Mailer } from "#server/mail/mailer";
+import type { FileStorage } from "#server/storage/storage";
+import { accountModule } from "./account/account.module";
+import { adminModule } from "./admin/admin.module";
+import { answersModule } from "./answers/answers.module";
+import { contactModule } from "./contact/contact.module";
+import { feedbackModule } from "./feedback/feedback.module";
+import type { AnyModuleFace, Job } from "./module";
+import { profileModule } from "./profile/profile.module";
+import { progressModule } from "./progress/progress.module";
+import { remindersModule } from "./reminders/reminders.module";
+import { reviewModule } from "./review/review.module";
+import type { ReviewService } from "./review/review.service";
+import { settingsModule } from "./settings/settings.module";
+import { usersModule } from "./users/users.module";
+
+/** Where the registry mounts the modules; the web's typed client calls the same prefix. */
+export const API_PREFIX = "/api";
+
+export interface ModuleDeps {
+  db: Database;
+  pool: pg.Pool;
+  auth: Auth;
+  storage: FileStorage;
+  mailer: Mailer;
+  logger: Logger;
+  publicUrl: string;
+  /** AUTH_SECRET: signs unsubscribe tokens and keys the hashes of client addresses (contact form). */
+  authSecret: string;
+  /** The course, loaded and validated once at start (src/server/course/content.ts). */
+  course: Chapter[];
+  /** RATE_LIMIT: Jalan's own limits on password checks (src/server/http/request-limit.ts). Default off. */
+  rateLimit?: boolean;
+  /** Review of what learners met; made from db and course when absent (tests pass one on a fake clock). */
+  review?: ReviewService;
+}
+
+/**
+ * Every module, made in the order their services need each other: a module receives the services
+ * of the modules it calls, never their repositories or tables.
+ */
+export function createModules(deps: ModuleDeps) {
+  const { db, course, storage, mailer, logger, publicUrl } = deps;
+  const secret = deps.authSecret;
+  const limiter = createRequestLimiter(db, { secret, enabled: deps.rateLimit ?? false });
+  const review = reviewModule({ db, course, service: deps.review });
+  const progress = progressModule({ db, course });
+  const contact = contactModule({ db, mailer, secret, publicUrl, logger });
+  return {
+    profile: profileModule({ db, storage }),
+    settings: settingsModule({ db, review: review.service }),
+    account: accountModule({ db, storage, auth: deps.auth, limiter, review: review.service }),
+    progress,
+    answers: answersModule({ db, course }),
+    review,
+    reminders: remindersModule({ db, review: review.service, mailer, publicUrl, secret, logger }),
+    users: usersModule({ db, progress: progress.service, review: review.service }),
+    feedback: feedbackModule({ db, course, review: review.service }),
+    contact,
+    admin: adminModule({ contact: contact.service }),
+  };
+}
+
+export type Modules = ReturnType<typeof createModules>;
+
+export function moduleFaces(modules: Modules): AnyModuleFace[] {
+  return Object.values(modules);
+}
+
+export function moduleJobs(modules: Modules): Job[] {
+  return moduleFaces(modules).flatMap((face) => face.jobs ?? []);
+}
+
+/** Every API route the modules serve, as `app.routes` lists them (the authorization table's rows). */
+export function moduleRoutes(modules: Modules): Array<{ method: string; path: string }> {
+  return moduleFaces(modules).flatMap((face) =>
+    face.routes.routes
+      .filter((route) => route.method !== "ALL")
+      .map((route) => ({ method: route.method, path: joinPath(API_PREFIX + face.path, route.path) })),
+  );
+}
+
+function joinPath(base: string, path: string): string {
+  return path === "/" ? base : base + path;
+}
+
+/**
+ * Mounts every module on the API app (which already has the session middleware): first each
+ * module's body limit, then its routes. The chain keeps each route's types for the web's client
+ * (ApiRoutes, src/web/lib/api-client.ts).
+ */
+export function mountModules(api: Hono<AppEnv>, modules: Modules) {
+  for (const face of moduleFaces(modules)) {
+    const limit = limitBody(face.bodyLimit);
+    const own = new Set((face.ownBodyLimit ?? []).map((route) => API_PREFIX + face.path + route));
+    api.use(`${face.path}/*`, (c, next) => (own.has(c.req.path) ? next() : limit(c, next)));
+  }
+  const { profile, settings, account, progress, answers, review, reminders, users, feedback, contact, admin } = modules;
+  return api
+    .route(profile.path, profile.routes)
+    .route(settings.path, settings.routes)
+    .route(account.path, account.routes)
+    .route(progress.path, progress.routes)
+    .route(answers.path, answers.routes)
+    .route(review.path, review.routes)
+    .route(reminders.path, reminders.routes)
+    .route(users.path, users.routes)
+    .route(feedback.path, feedback.routes)
+    .route(contact.path, contact.routes)
+    .route(admin.path, admin.routes);
+}
+
+/** The API's routes with their request and response types: the web's typed client is made from this type. */
+export type ApiRoutes = ReturnType<typeof mountModules>;

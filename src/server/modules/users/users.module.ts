@@ -1,0 +1,29 @@
+import type { Database } from "#server/db/client";
+import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
+import type { ProgressModule } from "#server/modules/progress/progress.module";
+import type { ReviewModule } from "#server/modules/review/review.module";
+import { usersRoutes } from "./users.routes";
+import { createUsersService } from "./users.service";
+
+/**
+ * Accounts for staff: /api/users lists them, changes roles, and reads or sets a learner's progress
+ * and review through those modules' services.
+ */
+export function usersModule(deps: {
+  db: Database;
+  progress: ProgressModule["service"];
+  review: ReviewModule["service"];
+}) {
+  const service = createUsersService(deps.db);
+  return {
+    service,
+    ...defineModule({
+      name: "users",
+      path: "/users",
+      bodyLimit: JSON_BODY_LIMIT,
+      routes: usersRoutes(service, deps.progress, deps.review),
+    }),
+  };
+}
+
+export type UsersModule = ReturnType<typeof usersModule>;
