@@ -6,6 +6,16 @@ import * as schema from "./schema";
 /** Drizzle over the pool; `$client` is the pool itself, for the few statements sent as written. */
 export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
+/** An open transaction: what `db.transaction` hands its callback. */
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/**
+ * Where a repository runs a statement: the pool, or a caller's transaction. A service method that
+ * takes a Queryable joins its caller's transaction, so another module's write and its own commit
+ * together (a tutor's note and its pin).
+ */
+export type Queryable = Database | Transaction;
+
 export interface DatabaseHandle {
   db: Database;
   pool: pg.Pool;
