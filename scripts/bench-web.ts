@@ -31,7 +31,7 @@ const PAGES = [
 
 /**
  * The chunk of the exercise code every exercise needs, the practice set's and the review's
- * (src/web/features/course/components/practice/practice-item.tsx).
+ * (src/web/components/exercise/practice-item.tsx).
  */
 const EXERCISE_CHUNK = /\/practice-item-[\w-]+\.js$/;
 /** The pages measured that ask exercises: the Codebook with Practice open, and the review. */

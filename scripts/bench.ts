@@ -8,278 +8,21 @@
 //   - where the machine's time goes: CPU milliseconds per request of the server, of PostgreSQL and of
 //     the load generator (this process), read from /proc around each row
 
-import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
 import pg from "pg";
-import type { Given } from "#course/exercise-schema";
 import { rightAnswer } from "#course/grading";
 import { cardId, coursePhrases, REVIEW_SKILLS, reviewItem } from "#course/review-rules";
 import { loadCourse } from "#server/course/content";
 import { runningEmbeddedPostgres } from "#server/db/embedded";
+import { cpuMeter } from "./bench-cpu";
+import { CONNECTIONS, changingWrites, DURATION_S, type Figures, load, rawUpserts, reviewAnswers } from "./bench-load";
 import { freePort, httpClient, signUpAndIn, startServer, stopServer } from "./bench-server";
 
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 /** The goal of the issue: authenticated writes at half the raw upsert rate or more. */
 const GOAL_RATIO = 0.5;
-
-type Status = "in-progress" | "completed";
-
-interface Figures {
-  title: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  /** Requests that did not answer as expected (errors, timeouts, or a write that changed nothing). */
-  failed: number;
-  /** CPU milliseconds per request: the server's, PostgreSQL's (NaN on an external database) and this process's. */
-  cpu: CpuSample;
-}
-
-interface CpuSample {
-  server: number;
-  postgres: number;
-  client: number;
-}
-
-const CLOCK_TICK_MS = 10; // /proc counts CPU time in ticks of 1/100 s (USER_HZ) on Linux.
-
-/** Fields of /proc/<pid>/stat after the command name, which may itself hold spaces: [0] is field 3 (state). */
-function procStat(pid: number): string[] {
-  const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-  return text.slice(text.lastIndexOf(") ") + 2).split(" ");
-}
-
-/** User + system CPU of a process in ms; with `reaped`, also that of the children it has waited for. */
-function processCpuMs(pid: number, reaped = false): number {
-  const fields = procStat(pid);
-  const ticks = Number(fields[11]) + Number(fields[12]) + (reaped ? Number(fields[13]) + Number(fields[14]) : 0);
-  return ticks * CLOCK_TICK_MS;
-}
-
-/** CPU of the PostgreSQL server: the postmaster, the backends it has reaped, and the ones still running. */
-function postgresCpuMs(postmasterPid: number): number {
-  let total = processCpuMs(postmasterPid, true);
-  for (const entry of readdirSync("/proc")) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    try {
-      const fields = procStat(pid);
-      if (Number(fields[1]) === postmasterPid) total += processCpuMs(pid);
-    } catch {
-      // The process ended between the listing and the read; its time is now the postmaster's.
-    }
-  }
-  return total;
-}
-
-/** Reads the CPU counters; `perRequest` turns two readings into milliseconds per request. */
-function cpuMeter(serverPid: number, postmasterPid: number | null) {
-  const read = (): CpuSample => {
-    const self = process.cpuUsage();
-    return {
-      server: processCpuMs(serverPid),
-      postgres: postmasterPid === null ? Number.NaN : postgresCpuMs(postmasterPid),
-      client: (self.user + self.system) / 1000,
-    };
-  };
-  const perRequest = (before: CpuSample, after: CpuSample, requests: number): CpuSample => ({
-    server: (after.server - before.server) / requests,
-    postgres: (after.postgres - before.postgres) / requests,
-    client: (after.client - before.client) / requests,
-  });
-  return { read, perRequest };
-}
-
-type CpuMeter = ReturnType<typeof cpuMeter>;
-let meter: CpuMeter;
-
-interface ProgressRow {
-  userId: string;
-  chapterId: string;
-  dayId: string;
-  taskId: string;
-}
-
-// The statements the progress service sends (src/server/modules/progress/progress.service.ts): the
-// learner's save, which never moves a task back from completed, and the staff one, which may.
-const UPSERT = `insert into task_progress (user_id, chapter_id, section_id, task_id, status)
-  values ($1, $2, $3, $4, $5)
-  on conflict (user_id, chapter_id, section_id, task_id)
-  do update set status = excluded.status, updated_at = now()`;
-const LEARNER_UPSERT = `${UPSERT}
-  where task_progress.status is distinct from excluded.status and task_progress.status <> 'completed'`;
-const STAFF_UPSERT = `${UPSERT}
-  where task_progress.status is distinct from excluded.status`;
-
-const flip = (status: Status): Status => (status === "in-progress" ? "completed" : "in-progress");
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-async function load(
-  title: string,
-  url: string,
-  headers: Record<string, string> = {},
-  request: { method?: "GET" | "PUT"; body?: string; requests?: autocannon.Request[] } = {},
-  countFailed: () => number = () => 0,
-): Promise<Figures> {
-  const before = meter.read();
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers, ...request });
-  const cpu = meter.perRequest(before, meter.read(), result.requests.total);
-  return {
-    title,
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    failed: result.errors + result.timeouts + countFailed(),
-    cpu,
-  };
-}
-
-/**
- * Staff writes that change a row on every request: each request takes a row no other request has
- * in flight and sets the other status. The answer carries the learner's progress, so each 2xx is
- * checked to hold the new status: a write that changed nothing would count as failed.
- */
-async function changingWrites(origin: string, rows: ProgressRow[], cookie: string): Promise<Figures> {
-  const state = rows.map((row) => ({ row, status: "completed" as Status, busy: false }));
-  let failed = 0;
-  return load(
-    "progress write, row changes (tutor PUT /api/users/…)",
-    origin,
-    { cookie, origin, "content-type": "application/json" },
-    {
-      requests: [
-        {
-          method: "PUT",
-          setupRequest: (request, context) => {
-            const slot = state.find((candidate) => !candidate.busy) ?? state[0]!;
-            slot.busy = true;
-            const status = flip(slot.status);
-            Object.assign(context, { slot, status });
-            const { userId, chapterId, dayId, taskId } = slot.row;
-            return {
-              ...request,
-              path: `/api/users/${userId}/progress/${chapterId}/${dayId}/${taskId}`,
-              body: JSON.stringify({ status }),
-            };
-          },
-          onResponse: (code, body, context) => {
-            const { slot, status } = context as { slot: (typeof state)[number]; status: Status };
-            slot.busy = false;
-            const { chapterId, dayId, taskId } = slot.row;
-            const stored =
-              code === 200
-                ? (JSON.parse(body) as { progress: Record<string, Record<string, Record<string, string>>> }).progress[
-                    chapterId
-                  ]?.[dayId]?.[taskId]
-                : undefined;
-            if (stored === status) slot.status = status;
-            else failed += 1;
-          },
-        },
-      ],
-    },
-    () => failed,
-  );
-}
-
-/**
- * Review answers (POST /api/review/answers), each logged and its card rebuilt from its log. Each
- * request is one learner's right answer to one of their day 1 cards, from a learner with no
- * request in flight (one learner's reviews take turns on the server, as one person's do), with a
- * new clientId. Each 200 must say "right": anything else counts as failed.
- */
-async function reviewAnswers(
-  origin: string,
-  learners: { cookie: string }[],
-  cards: { cardId: string; given: Given }[],
-) {
-  const state = learners.map((learner) => ({ learner, busy: false, next: 0 }));
-  let failed = 0;
-  return load(
-    "review answer (POST /api/review/answers)",
-    `${origin}/api/review/answers`,
-    { origin, "content-type": "application/json" },
-    {
-      requests: [
-        {
-          method: "POST",
-          setupRequest: (request, context) => {
-            const slot = state.find((candidate) => !candidate.busy) ?? state[0]!;
-            slot.busy = true;
-            const card = cards[slot.next % cards.length]!;
-            slot.next += 1;
-            Object.assign(context, { slot });
-            return {
-              ...request,
-              headers: { ...request.headers, cookie: slot.learner.cookie },
-              body: JSON.stringify({ clientId: randomUUID(), ...card, durationMs: 4000 }),
-            };
-          },
-          onResponse: (code, body, context) => {
-            (context as { slot: (typeof state)[number] }).slot.busy = false;
-            if (code !== 200 || (JSON.parse(body) as { result: string }).result !== "right") failed += 1;
-          },
-        },
-      ],
-    },
-    () => failed,
-  );
-}
-
-/**
- * The raw ceiling: CONNECTIONS clients each upserting their own row in a loop for DURATION_S, with
- * the same statement the route sends. `changing` alternates the status so every statement writes
- * the row; otherwise the status stays and the statement's WHERE skips the write, as in a repeated save.
- */
-async function rawUpserts(databaseUrl: string, userId: string, changing: boolean): Promise<Figures> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: CONNECTIONS });
-  const latencies: number[] = [];
-  let failed = 0;
-  let cpu: CpuSample;
-  try {
-    const rows = Array.from({ length: CONNECTIONS }, (_, index) => [userId, "bench-raw", "raw", `task-${index}`]);
-    // Every row exists before the clock starts, as the HTTP rows do.
-    for (const row of rows) await pool.query(STAFF_UPSERT, [...row, "in-progress"]);
-    const before = meter.read();
-    const deadline = performance.now() + DURATION_S * 1000;
-    await Promise.all(
-      rows.map(async (row) => {
-        let status: Status = "in-progress";
-        while (performance.now() < deadline) {
-          if (changing) status = flip(status);
-          const started = performance.now();
-          const result = await pool.query(changing ? STAFF_UPSERT : LEARNER_UPSERT, [...row, status]);
-          latencies.push(performance.now() - started);
-          if (result.rowCount !== (changing ? 1 : 0)) failed += 1;
-        }
-      }),
-    );
-    cpu = meter.perRequest(before, meter.read(), latencies.length);
-  } finally {
-    await pool.end();
-  }
-  latencies.sort((a, b) => a - b);
-  return {
-    title: `raw upsert over pg, ${changing ? "row changes" : "row unchanged"}`,
-    rps: Math.round(latencies.length / DURATION_S),
-    p50: Math.round(percentile(latencies, 50)),
-    p99: Math.round(percentile(latencies, 99)),
-    non2xx: 0,
-    failed,
-    cpu,
-  };
-}
 
 function printTable(header: string[], rows: (string | number)[][]) {
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => String(row[column]).length)));
@@ -307,7 +50,7 @@ try {
   const postmasterPid = process.env.DATABASE_URL
     ? null
     : Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
-  meter = cpuMeter(warm.child.pid!, postmasterPid);
+  const meter = cpuMeter(warm.child.pid!, postmasterPid);
 
   const client = httpClient(port);
   const suffix = Date.now().toString(36);
@@ -359,14 +102,15 @@ try {
   reviewerClient.close();
 
   const rows = [
-    await load("bare route (GET /api/unknown → 404 JSON)", `${origin}/api/unknown`),
-    await load("health check (GET /healthz, one SQL query)", `${origin}/healthz`),
-    await load("signed-in read (GET /api/profile)", `${origin}/api/profile`, { cookie: learner.cookie }),
-    await load("progress read (GET /api/progress)", `${origin}/api/progress`, { cookie: learner.cookie }),
+    await load(meter, "bare route (GET /api/unknown → 404 JSON)", `${origin}/api/unknown`),
+    await load(meter, "health check (GET /healthz, one SQL query)", `${origin}/healthz`),
+    await load(meter, "signed-in read (GET /api/profile)", `${origin}/api/profile`, { cookie: learner.cookie }),
+    await load(meter, "progress read (GET /api/progress)", `${origin}/api/progress`, { cookie: learner.cookie }),
     // The session, then one statement that reads the learner's progress (for the unlock rule) and
     // upserts. After the first request the status is unchanged, so the statement writes nothing:
     // the cost of the checks, which is what a repeated save pays.
     await load(
+      meter,
       "progress write, row unchanged (PUT /api/progress/…)",
       `${origin}${learnerWrite}`,
       { cookie: learner.cookie, origin, "content-type": "application/json" },
@@ -374,13 +118,13 @@ try {
     ),
     // A learner's progress only moves forward, so a sustained stream of changing writes goes
     // through the staff route: the session, then one statement that upserts and reads the user's progress.
-    await changingWrites(origin, staffRows, tutor.cookie),
-    await load("review summary (GET /api/review/summary)", `${origin}/api/review/summary`, {
+    await changingWrites(meter, origin, staffRows, tutor.cookie),
+    await load(meter, "review summary (GET /api/review/summary)", `${origin}/api/review/summary`, {
       cookie: reviewers[0]!.cookie,
     }),
-    await reviewAnswers(origin, reviewers, reviewCards),
-    await rawUpserts(databaseUrl, learnerIds[0]!, false),
-    await rawUpserts(databaseUrl, learnerIds[0]!, true),
+    await reviewAnswers(meter, origin, reviewers, reviewCards),
+    await rawUpserts(meter, databaseUrl, learnerIds[0]!, false),
+    await rawUpserts(meter, databaseUrl, learnerIds[0]!, true),
   ];
   await db.end();
 

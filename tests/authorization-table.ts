@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
+import { unsubscribeToken } from "#server/modules/reminders/reminders.service";
 import {
   hardestCardsPath,
   REVIEW_ANSWERS_PATH,
@@ -8,8 +9,7 @@ import {
   reviewPinsPath,
   struggleReportPath,
   UNSUBSCRIBE_PATH,
-} from "#course/review-contract";
-import { unsubscribeToken } from "#server/modules/review/review.service";
+} from "#server/modules/review/review.contract";
 
 /**
  * Who may call what: every API route the app serves, against every kind of caller (QUALITY.md,

@@ -13,6 +13,7 @@ import {
   tutorFeedback,
   user,
 } from "#server/db/schema";
+import { moduleRoutes } from "#server/modules/registry";
 import { ACTORS, type Actor, AUTHORIZATION_TABLE, type Outcome, pathMatchesRoute } from "./authorization-table";
 import { FIXTURE_COURSE } from "./fixtures/course";
 import { createTestApp, newUser } from "./test-app";
@@ -240,14 +241,8 @@ const statusClass = (status: number) => (status >= 200 && status < 300 ? "2xx" :
 let serial = 0;
 
 describe("the authorization table", () => {
-  it("lists every API route the app serves, and only those", () => {
-    const served = new Set(
-      t.app.routes
-        .filter(
-          (route) => route.method !== "ALL" && route.path.startsWith("/api/") && !route.path.startsWith("/api/auth/"),
-        )
-        .map((route) => `${route.method} ${route.path}`),
-    );
+  it("lists every API route the registry mounts, and only those", () => {
+    const served = new Set(moduleRoutes(t.modules).map((route) => `${route.method} ${route.path}`));
     const listed = AUTHORIZATION_TABLE.map((rule) => `${rule.method} ${rule.route}`);
     expect(
       [...served].filter((route) => !listed.includes(route)),
@@ -258,6 +253,17 @@ describe("the authorization table", () => {
       "rows of tests/authorization-table.ts the app does not serve",
     ).toEqual([]);
     expect(new Set(listed).size, "rows listed twice").toBe(listed.length);
+  });
+
+  it("serves no API route outside the registry's modules but Better Auth's", () => {
+    const registered = new Set(moduleRoutes(t.modules).map((route) => `${route.method} ${route.path}`));
+    const outside = t.app.routes
+      .filter(
+        (route) => route.method !== "ALL" && route.path.startsWith("/api/") && !route.path.startsWith("/api/auth/"),
+      )
+      .map((route) => `${route.method} ${route.path}`)
+      .filter((route) => !registered.has(route));
+    expect(outside).toEqual([]);
   });
 
   it.each(AUTHORIZATION_TABLE.map((rule) => [`${rule.method} ${rule.route}`, rule] as const))(

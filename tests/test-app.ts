@@ -14,6 +14,7 @@ import { mailOutbox } from "#server/db/schema";
 import { loadEnv } from "#server/env";
 import { createLogger } from "#server/logger";
 import { createMailer } from "#server/mail/mailer";
+import { createModules } from "#server/modules/registry";
 import { createDatabaseStorage } from "#server/storage/storage";
 
 export const ORIGIN = "http://localhost:3000";
@@ -87,7 +88,8 @@ export async function createTestApp(
     webRoot: options.webRoot,
     rateLimit: env.RATE_LIMIT,
   };
-  const app = createApp(deps);
+  const modules = createModules(deps);
+  const app = createApp(deps, modules);
   /** Another app on the same database and logs, as a second instance would be, with some deps changed. */
   const appWith = (changes: Partial<AppDeps>) => createApp({ ...deps, ...changes });
 
@@ -154,6 +156,8 @@ export async function createTestApp(
 
   return {
     app,
+    /** The app's modules (src/server/modules/registry.ts), as it mounted them. */
+    modules,
     appWith,
     auth,
     logger,

@@ -57,6 +57,35 @@ export function findDay(
   return chapter && day ? { chapter, day } : undefined;
 }
 
+/**
+ * The chapter and day the course has under these ids, or what it lacks: a sentence naming the first
+ * unknown id, which the API answers as a 400.
+ */
+export function lookUpDay(
+  chapters: readonly Chapter[],
+  chapterId: string,
+  dayId: string,
+): { chapter: Chapter; day: Day } | { unknown: string } {
+  const chapter = findChapter(chapters, chapterId);
+  if (!chapter) return { unknown: `There is no chapter "${chapterId}".` };
+  const day = chapter.days.find((candidate) => candidate.id === dayId);
+  if (!day) return { unknown: `"${chapterId}" has no day "${dayId}".` };
+  return { chapter, day };
+}
+
+/** The chapter and day of a task the course has under these ids, or a sentence naming the first unknown id. */
+export function lookUpTask(
+  chapters: readonly Chapter[],
+  { chapterId, dayId, taskId }: { chapterId: string; dayId: string; taskId: string },
+): { chapter: Chapter; day: Day } | { unknown: string } {
+  const found = lookUpDay(chapters, chapterId, dayId);
+  if ("unknown" in found) return found;
+  if (!found.day.tasks.some((task) => task.id === taskId)) {
+    return { unknown: `Day ${found.day.number} of ${chapterId} has no task "${taskId}".` };
+  }
+  return found;
+}
+
 /** The day after this one in course order (across chapters), if any. */
 export function dayAfter(
   chapters: readonly Chapter[],

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
+import { MAX_TYPED_LENGTH } from "./answer-text";
 import { parseChapters } from "./content-schema";
 import { isPracticeTask } from "./course";
 import { EXERCISE_KINDS, givenSchema } from "./exercise-schema";
-import { MAX_TYPED_LENGTH } from "./grading";
 
 /**
  * The fixture's chapter as content, to break one field at a time: the parsed form without the tasks

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_TYPED_LENGTH, parsePrice } from "./grading.ts";
+import { MAX_TYPED_LENGTH, parsePrice } from "./answer-text.ts";
 
 /**
  * Graded exercise items (/work/shared/CONTENT.md, "Exercise types") and the answers a learner gives

@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { formatPrice, parsePrice } from "./answer-text";
 import { type ExerciseItem, exerciseItemSchema, type Given } from "./exercise-schema";
-import {
-  almostDistance,
-  checkGiven,
-  editDistance,
-  formatPrice,
-  grade,
-  normaliseTyped,
-  parsePrice,
-  rightAnswer,
-} from "./grading";
+import { almostDistance, checkGiven, editDistance, grade, normaliseTyped, rightAnswer } from "./grading";
 
 const item = (raw: unknown): ExerciseItem => exerciseItemSchema.parse(raw);
 

@@ -1,3 +1,4 @@
+import { formatPrice, MAX_TYPED_LENGTH, parsePrice } from "./answer-text.ts";
 import type { ExerciseItem, Given, PairsGiven } from "./exercise-schema.ts";
 
 /**
@@ -5,30 +6,6 @@ import type { ExerciseItem, Given, PairsGiven } from "./exercise-schema.ts";
  * browser (which answers at once), and without zod, so the browser can grade without it.
  * docs/decisions/032-graded-answers.md.
  */
-
-/** Longer than any answer the course asks for, short enough to bound the work of grading. */
-export const MAX_TYPED_LENGTH = 200;
-
-/**
- * A price as the course writes it and a learner may type it: "RM 7.50", "rm7.5", "7.50", "RM 1,200",
- * "50 sen". Answers the amount in sen, or null when the text is not a price.
- */
-export function parsePrice(input: string): number | null {
-  const value = input.trim().toLowerCase();
-  const sen = /^(\d{1,6})\s*sen$/.exec(value);
-  if (sen) return Number(sen[1]);
-  const ringgit = /^(?:rm\s*)?(\d{1,3}(?:,\d{3})+|\d{1,7})(?:\.(\d{1,2}))?$/.exec(value);
-  if (!ringgit) return null;
-  const whole = Number(ringgit[1]!.replaceAll(",", ""));
-  const cents = ringgit[2] === undefined ? 0 : Number(ringgit[2].padEnd(2, "0"));
-  return whole * 100 + cents;
-}
-
-/** How feedback shows a price: "RM 7.50", "RM 1,200.00". */
-export function formatPrice(sen: number): string {
-  const ringgit = Math.floor(sen / 100).toLocaleString("en-US");
-  return `RM ${ringgit}.${String(sen % 100).padStart(2, "0")}`;
-}
 
 /** "almost" is a near miss of typed text: not right (the item is asked again), but told so. */
 export const GRADES = ["right", "almost", "wrong"] as const;

@@ -1,13 +1,18 @@
 import { describe, expect, it } from "vitest";
 import {
   chapterBadges,
+  completesDay,
   dayStatus,
+  daysCompletedBySave,
   firstIncompleteDayBefore,
   isDayFinished,
   isDayUnlocked,
   type OutlineDay,
   type ProgressMap,
+  reopensDay,
+  statusAfterSave,
   taskStatus,
+  tasksRequiredBefore,
   vocabularySummary,
 } from "./progress-rules";
 
@@ -157,6 +162,36 @@ describe("a day completed once (decision 030)", () => {
     const chapter1 = grown.filter((entry) => entry.chapterId === "chapter-1");
     expect(chapterBadges(chapter1, finishedBefore, 1, once).map((badge) => badge.title)).toEqual(["Day 1 Mission"]);
     expect(chapterBadges(chapter1, finishedBefore, 1).map((badge) => badge.kind)).toEqual(["invitation"]);
+  });
+});
+
+describe("saving a task", () => {
+  it("moves progress only forward: a completed task stays completed", () => {
+    expect(statusAfterSave("not-started", "in-progress")).toBe("in-progress");
+    expect(statusAfterSave("in-progress", "completed")).toBe("completed");
+    expect(statusAfterSave("completed", "in-progress")).toBe("completed");
+  });
+  it("needs a learner's earlier days' tasks, in course order, and none of staff's", () => {
+    expect(tasksRequiredBefore(outline, day1, learner)).toEqual([]);
+    expect(tasksRequiredBefore(outline, day3, learner).map((task) => `${task.dayId}/${task.taskId}`)).toEqual([
+      ...day1.taskIds.map((taskId) => `day-1/${taskId}`),
+      ...day2.taskIds.map((taskId) => `day-2/${taskId}`),
+    ]);
+    expect(tasksRequiredBefore(outline, day3, { signedIn: true, role: "Tutor" })).toEqual([]);
+  });
+  it("records the day it completes, and a learner's earlier complete days; a day without tasks never", () => {
+    expect(completesDay(completed(day1), day1)).toBe(true);
+    expect(completesDay({}, { ...day1, taskIds: [] })).toBe(false);
+    const progress = completed(day1, day3);
+    expect(daysCompletedBySave(outline, day3, progress, learner).map((day) => day.dayId)).toEqual(["day-1", "day-3"]);
+    expect(daysCompletedBySave(outline, day3, progress, { signedIn: true, role: "Admin" })).toEqual([day3]);
+    expect(daysCompletedBySave(outline, day2, progress, learner)).toEqual([day1]);
+  });
+  it("takes a day's completion back only when staff move a completed task back", () => {
+    expect(reopensDay("completed", "in-progress")).toBe(true);
+    expect(reopensDay("completed", "not-started")).toBe(true);
+    expect(reopensDay("completed", "completed")).toBe(false);
+    expect(reopensDay("in-progress", "not-started")).toBe(false);
   });
 });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   daysBetween,
   type GoalDay,
+  isCardDue,
   isDue,
   isTimeZone,
   localDate,
@@ -49,6 +50,14 @@ describe("scheduling on a fake clock", () => {
     const card = newCard(met);
     expect(isDue(card, met)).toBe(true);
     expect(isDue(card, new Date(met.getTime() - 1))).toBe(false);
+  });
+
+  it("serves a card once due, or at once while a tutor has it pinned", () => {
+    const due = review(newCard(met), Rating.Good, met).due;
+    const before = new Date(due.getTime() - 1);
+    expect(isCardDue({ due, pinnedAt: null }, before)).toBe(false);
+    expect(isCardDue({ due, pinnedAt: null }, due)).toBe(true);
+    expect(isCardDue({ due, pinnedAt: met }, before)).toBe(true);
   });
 
   it("brings a new card back in short steps, then by days once it is known", () => {

@@ -77,7 +77,15 @@ export function rebuildCard(metAt: Date, events: readonly ReviewEvent[]): Review
   return ordered.reduce((card, event) => review(card, event.rating, event.reviewedAt), newCard(metAt));
 }
 
-export const isDue = (card: ReviewCard, now: Date) => card.due.getTime() <= now.getTime();
+export const isDue = (card: Pick<ReviewCard, "due">, now: Date) => card.due.getTime() <= now.getTime();
+
+/**
+ * Whether a learner's card comes up for review at `at`: once it is due, or at once while a tutor has
+ * its phrase pinned (pinnedAt set). The review module's queries say the same in SQL (isDueAt).
+ */
+export function isCardDue(card: { due: Date; pinnedAt: Date | null }, at: Date): boolean {
+  return card.pinnedAt !== null || isDue(card, at);
+}
 
 // ------------------------------------------------------------------ days and streaks
 

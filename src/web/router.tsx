@@ -3,9 +3,20 @@ import { RootLayout } from "./components/layout/root-layout";
 import { RouteError } from "./components/layout/route-error";
 import { RouteGuard } from "./components/route-guard";
 import { paths } from "./config/paths";
+import { AccountTheme } from "./features/settings/components/account-theme";
 import type { RouteHandle } from "./lib/route-handle";
 
 const signedInOnly: RouteHandle = { signedInOnly: true };
+
+/** The layout of every page, with the account's theme applied once the settings are read. */
+function Root() {
+  return (
+    <>
+      <AccountTheme />
+      <RootLayout />
+    </>
+  );
+}
 
 /**
  * Every page's code is loaded on demand, so a first visit downloads only the shell and its own page.
@@ -15,7 +26,7 @@ const signedInOnly: RouteHandle = { signedInOnly: true };
 export const routes: RouteObject[] = [
   {
     path: paths.home,
-    Component: RootLayout,
+    Component: Root,
     ErrorBoundary: RouteError,
     HydrateFallback: () => null,
     children: [

@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { answerResponseSchema } from "#course/answers-contract";
-import { dayBlocks, practiceSetOf } from "#course/course";
+import { courseOutline, dayBlocks, practiceSetOf } from "#course/course";
 import type { ExerciseItem, Given } from "#course/exercise-schema";
 import { grade } from "#course/grading";
+import { isDayUnlocked } from "#course/progress-rules";
+import { answerResponseSchema } from "#server/modules/answers/answers.contract";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
 import { createTestApp } from "#tests/test-app";
 import { anyText, bodies, hasOnlyKeys, isPlainObject, RUNS, received } from "./arbitraries";
@@ -12,6 +13,8 @@ import { expectRefusedAndUnchanged, fingerprint, send, signedInAs, tally } from 
 const t = await createTestApp({}, { course: FIXTURE_COURSE });
 const callers = { learner: await signedInAs(t), tutor: await signedInAs(t, "Tutor") };
 type Caller = keyof typeof callers;
+
+const FIXTURE_OUTLINE = courseOutline(FIXTURE_COURSE);
 
 const KEYS = ["clientId", "chapterId", "dayId", "taskId", "itemId", "given"];
 /** zod's UUID (RFC 9562: a version 1-8 and the variant bits), or the nil and max UUIDs. */
@@ -184,8 +187,10 @@ function verdictFor(value: unknown, caller: Caller, stored: Map<string, Stored>)
       ? { status: 200, accepted: { result: earlier.result, resend: true } }
       : { status: 409 };
   }
-  // The learner never finishes day 1's story, so day 2 stays locked for them; staff are never locked.
-  if (caller === "learner" && dayId !== "day-1") return { status: 409 };
+  // The learner only answers and never finishes day 1's story, so no day of theirs is ever finished:
+  // the unlock rule judges them with no progress, which keeps every day after day 1 locked. Staff are never locked.
+  const viewer = { signedIn: true, role: caller === "tutor" ? "Tutor" : "Student" } as const;
+  if (!isDayUnlocked(FIXTURE_OUTLINE, {}, { chapterId: chapter!.id, dayId: day.id }, viewer)) return { status: 409 };
   return { status: 200, accepted: { result: grade(item, given).grade, resend: false } };
 }
 

@@ -1,4 +1,15 @@
-import type { Chapter } from "#course/course";
+import { type Chapter, courseOutline } from "#course/course";
+import {
+  completesDay,
+  type DayRef,
+  daysCompletedBySave,
+  isDayUnlocked,
+  type ProgressMap,
+  reopensDay,
+  statusAfterSave,
+  taskStatus,
+} from "#course/progress-rules";
+import type { TaskStatus } from "#course/progress-status";
 import type { TestApp } from "#tests/test-app";
 import type { Segment } from "./arbitraries";
 
@@ -35,23 +46,25 @@ export function dayKeys(days: ReadonlyArray<{ chapterId: string; dayId: string }
   return days.map((day) => `${day.chapterId}/${day.dayId}`).sort();
 }
 
-type CourseDay = { chapterId: string; day: Chapter["days"][number] };
-
-function courseDays(course: readonly Chapter[]): CourseDay[] {
-  return course.flatMap((chapter) => chapter.days.map((day) => ({ chapterId: chapter.id, day })));
+/** "chapter/day" keys, as the oracle keeps completed days, as the course rules take them. */
+function dayRefs(keys: readonly string[]): DayRef[] {
+  return keys.map((key) => {
+    const [chapterId, dayId] = key.split("/") as [string, string];
+    return { chapterId, dayId };
+  });
 }
 
-/** Every task of the day is completed in `progress` (a day without tasks has nothing to complete). */
-function allTasksCompleted(progress: Progress, { chapterId, day }: CourseDay): boolean {
-  return day.tasks.length > 0 && day.tasks.every((task) => progress[chapterId]?.[day.id]?.[task.id] === "completed");
-}
+const keyOf = (day: DayRef) => `${day.chapterId}/${day.dayId}`;
+
+/** The oracle's progress as the course rules read it: the statuses the database holds are TaskStatus. */
+const asProgressMap = (progress: Progress) => progress as ProgressMap;
 
 /**
  * Whether the course has this task and the caller may record it, by the course's rules: an unknown
- * chapter, day or task is a 400. For a learner, a day without content is a 409, and so is a day
- * before which some day of the course (across chapters) is not finished: it has a task not completed
- * and the learner never completed it (no completion among `completed`, decision 030). Staff may
- * record any task of any day. "unknown" for raw junk ids: a 4xx, without a rule to say which.
+ * chapter, day or task is a 400. For a learner, a day the unlock rule of src/course/progress-rules.ts
+ * (isDayUnlocked) keeps closed is a 409: some day before it (across chapters) is not finished, and
+ * the learner never completed it (no completion among `completed`, decision 030). Staff may record
+ * any task of any day. "unknown" for raw junk ids: a 4xx, without a rule to say which.
  */
 export function verdictFor(
   course: readonly Chapter[],
@@ -66,48 +79,56 @@ export function verdictFor(
   const day = chapter?.days.find((candidate) => candidate.id === dayId);
   if (!chapter || !day) return 400;
   if (!day.tasks.some((task) => task.id === taskId)) return 400;
-  if (caller.staff) return "open";
-  const days = courseDays(course);
-  const index = days.findIndex((entry) => entry.chapterId === chapterId && entry.day.id === dayId);
-  const locked = days
-    .slice(0, index)
-    .some(
-      ({ chapterId: earlierChapter, day: earlier }) =>
-        !completed.includes(`${earlierChapter}/${earlier.id}`) &&
-        earlier.tasks.some((task) => progress[earlierChapter]?.[earlier.id]?.[task.id] !== "completed"),
-    );
-  return locked ? 409 : "open";
+  const viewer = { signedIn: true, role: caller.staff ? ("Tutor" as const) : ("Student" as const) };
+  const open = isDayUnlocked(
+    courseOutline(course),
+    asProgressMap(progress),
+    { chapterId: chapter.id, dayId: day.id },
+    viewer,
+    dayRefs(completed),
+  );
+  return open ? "open" : 409;
+}
+
+/** The progress after a learner's accepted save of `status`: a completed task stays completed (statusAfterSave). */
+export function progressAfterSave(
+  before: Progress,
+  [chapterId, dayId, taskId]: readonly [string, string, string],
+  status: string,
+): Progress {
+  const after: Progress = structuredClone(before);
+  after[chapterId] ??= {};
+  after[chapterId][dayId] ??= {};
+  after[chapterId][dayId][taskId] = statusAfterSave(
+    taskStatus(asProgressMap(before), chapterId, dayId, taskId),
+    status as TaskStatus,
+  );
+  return after;
 }
 
 /**
- * The completed days after a learner's accepted save of `target` (decision 030): those before, the
- * target day when every one of its tasks is now completed, and any earlier day whose tasks were
- * all completed already (a row a concurrent save missed, recorded by the next save after it).
- * Staff recording their own progress are not held by the earlier days, so only their target counts.
+ * The completed days after an accepted save of `target` (decision 030): those before, and the days
+ * the save records by the course rules (daysCompletedBySave): the target day when every one of its
+ * tasks is now completed, and for a learner any earlier day whose tasks were all completed already (a
+ * row a concurrent save missed, recorded by the next save after it). Staff recording their own
+ * progress are not held by the earlier days, so only their target counts.
  */
 export function completedAfterSave(
   course: readonly Chapter[],
   [chapterId, dayId]: readonly [string, string, string],
-  before: Progress,
   after: Progress,
   completed: readonly string[],
   caller: { staff: boolean },
 ): string[] {
-  const result = new Set(completed);
-  const days = courseDays(course);
-  const index = days.findIndex((entry) => entry.chapterId === chapterId && entry.day.id === dayId);
-  if (!caller.staff) {
-    for (const earlier of days.slice(0, index)) {
-      if (allTasksCompleted(before, earlier)) result.add(`${earlier.chapterId}/${earlier.day.id}`);
-    }
-  }
-  if (allTasksCompleted(after, days[index]!)) result.add(`${chapterId}/${dayId}`);
-  return [...result].sort();
+  const viewer = { signedIn: true, role: caller.staff ? ("Tutor" as const) : ("Student" as const) };
+  const recorded = daysCompletedBySave(courseOutline(course), { chapterId, dayId }, asProgressMap(after), viewer);
+  return [...new Set([...completed, ...recorded.map(keyOf)])].sort();
 }
 
 /**
  * The completed days after staff set `target` to `status` (decision 030): completing the day's last
- * task records the day; moving a completed task back (to in-progress or not-started) removes it.
+ * task records the day (completesDay); moving a completed task back (to in-progress or not-started)
+ * removes it (reopensDay).
  */
 export function completedAfterStaffSet(
   course: readonly Chapter[],
@@ -118,9 +139,9 @@ export function completedAfterStaffSet(
   completed: readonly string[],
 ): string[] {
   const result = new Set(completed);
-  const key = `${chapterId}/${dayId}`;
-  const day = courseDays(course).find((entry) => entry.chapterId === chapterId && entry.day.id === dayId)!;
-  if (status !== "completed" && before[chapterId]?.[dayId]?.[taskId] === "completed") result.delete(key);
-  if (status === "completed" && allTasksCompleted(after, day)) result.add(key);
+  const day = courseOutline(course).find((entry) => entry.chapterId === chapterId && entry.dayId === dayId)!;
+  const previous = taskStatus(asProgressMap(before), chapterId, dayId, taskId);
+  if (reopensDay(previous, status as TaskStatus)) result.delete(keyOf(day));
+  if (completesDay(asProgressMap(after), day)) result.add(keyOf(day));
   return [...result].sort();
 }

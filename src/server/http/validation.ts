@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { z } from "zod";
+import type { z } from "zod";
 import type { AppEnv } from "./context";
 import { badRequest, issuesOf } from "./errors";
 
@@ -83,18 +83,3 @@ export function parseQuery<T extends z.ZodType>(c: Context, schema: T): z.output
   if (!parsed.success) throw badRequest("The query is not valid.", issuesOf(parsed.error));
   return parsed.data;
 }
-
-export const MAX_PER_PAGE = 100;
-
-export const wholeNumber = (name: string, min: number, max: number) =>
-  z.coerce
-    .number({ error: `${name} must be a whole number from ${min} to ${max}.` })
-    .int(`${name} must be a whole number from ${min} to ${max}.`)
-    .min(min, `${name} must be at least ${min}.`)
-    .max(max, `${name} must be at most ${max}.`);
-
-/** `?page=&perPage=` of a paged list: page from 1, at most MAX_PER_PAGE a page, 20 by default. */
-export const pageQuerySchema = z.object({
-  page: wholeNumber("page", 1, 1_000_000).default(1),
-  perPage: wholeNumber("perPage", 1, MAX_PER_PAGE).default(20),
-});

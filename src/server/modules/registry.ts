@@ -42,6 +42,8 @@ export interface ModuleDeps {
   rateLimit?: boolean;
   /** Review of what learners met; made from db and course when absent (tests pass one on a fake clock). */
   review?: ReviewService;
+  /** The clock review and settings (the day a goal changed) go by; the real one when absent (tests move it). */
+  now?: () => Date;
 }
 
 /**
@@ -52,19 +54,57 @@ export function createModules(deps: ModuleDeps) {
   const { db, course, storage, mailer, logger, publicUrl } = deps;
   const secret = deps.authSecret;
   const limiter = createRequestLimiter(db, { secret, enabled: deps.rateLimit ?? false });
-  const review = reviewModule({ db, course, service: deps.review });
   const progress = progressModule({ db, course });
-  const contact = contactModule({ db, mailer, secret, publicUrl, logger });
+  const profile = profileModule({ db, storage });
+  const settings = settingsModule({ db, now: deps.now });
+  const answers = answersModule({ db, course, progress: progress.service });
+  const review = reviewModule({
+    db,
+    course,
+    settings: settings.service,
+    progress: progress.service,
+    answers: answers.service,
+    now: deps.now,
+    service: deps.review,
+  });
+  const users = usersModule({ db, progress: progress.service, review: review.service });
+  const feedback = feedbackModule({
+    db,
+    course,
+    review: review.service,
+    profile: profile.service,
+  });
+  const contact = contactModule({ db, mailer, secret, publicUrl, logger, users: users.service });
   return {
-    profile: profileModule({ db, storage }),
-    settings: settingsModule({ db, review: review.service }),
-    account: accountModule({ db, storage, auth: deps.auth, limiter, review: review.service }),
+    profile,
+    settings,
+    account: accountModule({
+      db,
+      auth: deps.auth,
+      limiter,
+      users: users.service,
+      profile: profile.service,
+      settings: settings.service,
+      progress: progress.service,
+      answers: answers.service,
+      feedback: feedback.service,
+      contact: contact.service,
+      review: review.service,
+    }),
     progress,
-    answers: answersModule({ db, course }),
+    answers,
     review,
-    reminders: remindersModule({ db, review: review.service, mailer, publicUrl, secret, logger }),
-    users: usersModule({ db, progress: progress.service, review: review.service }),
-    feedback: feedbackModule({ db, course, review: review.service }),
+    reminders: remindersModule({
+      db,
+      settings: settings.service,
+      review: review.service,
+      mailer,
+      publicUrl,
+      secret,
+      logger,
+    }),
+    users,
+    feedback,
     contact,
     admin: adminModule({ contact: contact.service }),
   };

@@ -2,8 +2,14 @@ import type { ClientResponse } from "hono/client";
 import { hc } from "hono/client";
 import type { ApiRoutes } from "#server/modules/registry";
 
-/** Where the API is served (src/server/modules/registry.ts, API_PREFIX); Better Auth sits under /auth. */
+/** Where the API is served (src/server/modules/registry.ts, API_PREFIX). */
 export const API_BASE = "/api";
+
+/**
+ * Where Better Auth answers (src/server/auth): outside the typed client, called by its own browser
+ * client (lib/auth-client.ts) and by the session read (lib/session.ts, `readAuth`).
+ */
+export const AUTH_BASE = `${API_BASE}/auth`;
 
 /**
  * The one typed client of the API, made from the server's route types (ApiRoutes): a call names
@@ -22,18 +28,44 @@ type SuccessBody<R> =
 
 /**
  * Sends a call made with apiClient and answers its JSON body, typed. A failure to reach the server
- * and any non-2xx answer throw an ApiError with the server's message, as `api` does.
+ * and any non-2xx answer throw an ApiError with the server's message (empty when the server gave
+ * none; describeError supplies the caller's fallback).
  */
 export async function call<R extends ClientResponse<unknown, number, string>>(
   request: Promise<R>,
 ): Promise<SuccessBody<R>> {
-  let response: R;
+  return (await readAnswer(await sent(request))) as SuccessBody<R>;
+}
+
+/**
+ * Like `call`, for an answer that is not read as JSON (a file to save): the response itself once it
+ * is a success; a failure throws the same ApiError.
+ */
+export async function callForResponse<R extends ClientResponse<unknown, number, string>>(
+  request: Promise<R>,
+): Promise<R> {
+  const response = await sent(request);
+  if (!response.ok) await readAnswer(response);
+  return response;
+}
+
+/**
+ * Reads a Better Auth route with a plain request (its JSON, as Better Auth answers it), so its
+ * browser client need not load for it.
+ */
+export async function readAuth<T>(path: `/${string}`): Promise<T> {
+  const response = await sent(
+    fetch(AUTH_BASE + path, { credentials: "same-origin", headers: { accept: "application/json" } }),
+  );
+  return (await readAnswer(response)) as T;
+}
+
+async function sent<R>(request: Promise<R>): Promise<R> {
   try {
-    response = await request;
+    return await request;
   } catch {
     throw networkError();
   }
-  return (await readAnswer(response)) as SuccessBody<R>;
 }
 
 /**
@@ -73,34 +105,6 @@ export class ApiError extends Error {
     super(message);
     this.name = "ApiError";
   }
-}
-
-/**
- * The one way the web app calls the API. Plain objects are sent as JSON; FormData goes as multipart
- * (the browser sets the boundary). Any non-2xx answer throws an ApiError with the server's message
- * (empty when the server gave none; describeError supplies the caller's fallback).
- */
-export type ApiInit = Omit<RequestInit, "body" | "headers"> & { body?: unknown; headers?: Record<string, string> };
-
-export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
-  const { body, headers, ...rest } = init;
-  const isForm = body instanceof FormData;
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      credentials: "same-origin",
-      ...rest,
-      headers: {
-        accept: "application/json",
-        ...(body !== undefined && !isForm ? { "content-type": "application/json" } : {}),
-        ...headers,
-      },
-      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
-    });
-  } catch {
-    throw networkError();
-  }
-  return (await readAnswer(response)) as T;
 }
 
 /** What to tell the user about a failed call: the server's own words when it gave some. */

@@ -1,5 +1,6 @@
 import { inferAdditionalFields, twoFactorClient } from "better-auth/client/plugins";
 import { createAuthClient } from "better-auth/react";
+import { AUTH_BASE } from "./api";
 
 /**
  * Better Auth on the same origin; the sign-up form sends the profile's names as user fields.
@@ -7,7 +8,7 @@ import { createAuthClient } from "better-auth/react";
  * by itself: the sign-in form reads `data.twoFactorRedirect` and asks for the code in place.
  */
 export const authClient = createAuthClient({
-  basePath: "/api/auth",
+  basePath: AUTH_BASE,
   plugins: [
     inferAdditionalFields({
       user: {

@@ -1,22 +1,17 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { Profile } from "#course/profile";
-import { ApiError, api } from "./api";
+import type { Profile } from "#server/modules/profile/profile.contract";
+import { ApiError, apiClient, call } from "./api";
 import { usePrerendering } from "./prerender";
+import { profileQueryKey } from "./query-keys";
 import { sessionQuery } from "./session";
 
 export type { Profile };
-
-export interface ProfileResponse {
-  profile: Profile;
-}
-
-export const profileQueryKey = ["profile"] as const;
 
 export const profileQuery = queryOptions({
   queryKey: profileQueryKey,
   queryFn: async (): Promise<Profile | null> => {
     try {
-      return (await api<ProfileResponse>("/api/profile")).profile;
+      return (await call(apiClient.profile.$get())).profile;
     } catch (error) {
       // A session that ended on the server (expired, revoked, account deleted) reads as signed out.
       if (error instanceof ApiError && error.status === 401) return null;

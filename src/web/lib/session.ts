@@ -1,13 +1,12 @@
 import { type QueryClient, queryOptions } from "@tanstack/react-query";
-import { api } from "./api";
+import { readAuth } from "./api";
+import { sessionQueryKey } from "./query-keys";
 
-/** What GET /api/auth/get-session answers for a signed-in visitor (Better Auth); null when signed out. */
+/** What Better Auth's get-session answers for a signed-in visitor; null when signed out. */
 export interface Session {
   session: { id: string; userId: string; expiresAt: string };
   user: { id: string; email: string };
 }
-
-export const sessionQueryKey = ["session"] as const;
 
 /**
  * Remembered in the browser whenever the session is read, so a prerendered page knows before any of
@@ -33,7 +32,7 @@ function rememberSignedIn(signedIn: boolean) {
 export const sessionQuery = queryOptions({
   queryKey: sessionQueryKey,
   queryFn: async () => {
-    const session = (await api<Session | null>("/api/auth/get-session")) ?? null;
+    const session = (await readAuth<Session | null>("/get-session")) ?? null;
     rememberSignedIn(session !== null);
     return session;
   },

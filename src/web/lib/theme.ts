@@ -1,11 +1,12 @@
 import { useSyncExternalStore } from "react";
+import { THEMES, type Theme } from "#course/themes";
+
+export type { Theme };
 
 /**
  * Light (the default), dark, or whatever the device prefers. public/theme-init.js applies the stored
  * choice before the first paint with the same key and rule; this module changes it at run time.
  */
-export const THEMES = ["light", "dark", "system"] as const;
-export type Theme = (typeof THEMES)[number];
 
 export const THEME_STORAGE_KEY = "jalan-theme";
 

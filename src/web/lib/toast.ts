@@ -1,4 +1,5 @@
-import { useSyncExternalStore } from "react";
+import { useEffect, useSyncExternalStore } from "react";
+import { describeError } from "./api";
 
 export type ToastVariant = "default" | "destructive";
 
@@ -31,6 +32,13 @@ export function toast({
 }) {
   current = { id: nextId++, title, description, variant, open: true };
   emit();
+}
+
+/** One toast per failed read, with the server's words when it gave some (the spec's error toasts). */
+export function useErrorToast(error: Error | null, title: string, fallback: string) {
+  useEffect(() => {
+    if (error) toast({ title, description: describeError(error, fallback), variant: "destructive" });
+  }, [error, title, fallback]);
 }
 
 export function dismissToast(id: number) {

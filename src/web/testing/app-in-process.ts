@@ -1,24 +1,29 @@
+import { File as NodeFile } from "node:buffer";
 import { eq } from "drizzle-orm";
 import { beforeEach, vi } from "vitest";
 import type { Feedback } from "#course/feedback";
 import type { CompletedDays, ProgressMap } from "#course/progress-rules";
 import type { Role } from "#course/roles";
 import { dayCompletion, taskProgress, tutorFeedback, user as userTable } from "#server/db/schema";
-import { createProgressService } from "#server/modules/progress/progress.service";
 import { completeDayAsLearner } from "#tests/complete-day";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
 import { cookieJar, createTestApp, newUser, ORIGIN, type TestUser } from "#tests/test-app";
+import { AUTH_BASE } from "#web/lib/api";
 
 /** A request as the app received it, for tests that check what the page asked for. */
 export interface SeenRequest {
   method: string;
-  /** Path and query, as the page wrote it: /api/progress. */
+  /** Path and query, as the page wrote it (API_BASE and the route's path). */
   path: string;
+  /** What it sent: a JSON body parsed, a form as the page's FormData; undefined without a body. */
+  body?: unknown;
   /**
    * The status the app answered with, once it has: a test that checks what the page does not show
    * waits for the answer it would have shown, not for a guess at how long the app takes.
    */
   status?: number;
+  /** The JSON the app answered with, once it has (before `status` is set); undefined for other answers. */
+  answer?: unknown;
 }
 
 export interface SignedInUser extends TestUser {
@@ -40,9 +45,11 @@ export interface SignedInUser extends TestUser {
  *       renderApp("/progress");
  *     });
  */
-export async function connectApp() {
-  const t = await createTestApp({}, { course: FIXTURE_COURSE });
-  const progressService = createProgressService(t.db, t.course);
+export async function connectApp(
+  /** Settings of the app's environment, as createTestApp takes them: `{ RATE_LIMIT: "true" }` for real limits. */
+  env: Record<string, string> = {},
+) {
+  const t = await createTestApp(env, { course: FIXTURE_COURSE });
   let jar = cookieJar();
   let requests: SeenRequest[] = [];
   let holds: Array<{ matches: (request: SeenRequest) => boolean; released: Promise<void> }> = [];
@@ -59,11 +66,25 @@ export async function connectApp() {
     if (cookies.header) headers.set("cookie", cookies.header);
     // Browsers send Origin on every non-GET request; Better Auth and the app's CSRF check read it.
     if (method !== "GET" && method !== "HEAD" && !headers.has("origin")) headers.set("origin", ORIGIN);
-    const body = init?.body ?? (input instanceof Request && input.body ? await input.arrayBuffer() : undefined);
+    const sent = init?.body ?? (input instanceof Request && input.body ? await input.arrayBuffer() : undefined);
+    const body = sent instanceof FormData ? await multipart(sent, headers) : sent;
     const seen: SeenRequest = { method, path: url.pathname + url.search };
+    // Read by name, not compared whole: a test that compares requests as { method, path, status }
+    // still sees only those.
+    Object.defineProperties(seen, {
+      body: { value: readable(sent), enumerable: false },
+      answer: { value: undefined, writable: true, enumerable: false },
+    });
     requests.push(seen);
     for (const hold of holds) if (hold.matches(seen)) await hold.released;
-    const response = cookies.store(await t.app.request(seen.path, { method, headers, body }));
+    const request = () => t.app.request(seen.path, { method, headers, body });
+    const response = cookies.store(await (sent instanceof FormData ? withNodeFiles(request) : request()));
+    if (response.headers.get("content-type")?.startsWith("application/json")) {
+      seen.answer = await response
+        .clone()
+        .json()
+        .catch(() => undefined);
+    }
     seen.status = response.status;
     return response;
   }
@@ -74,6 +95,10 @@ export async function connectApp() {
     holds = [];
     vi.stubGlobal("fetch", bridge);
   });
+  // Already now, for what the test file loads after this call: Better Auth's client keeps the fetch
+  // it finds when it loads, so a file that renders a component using it on its own (not through the
+  // lazy routes of renderApp) imports that component after connectApp().
+  vi.stubGlobal("fetch", bridge);
 
   /** A request as the signed-in user's page would send it, with a JSON body if given; fails the test when refused. */
   async function send(method: string, path: string, json?: unknown): Promise<Response> {
@@ -88,7 +113,7 @@ export async function connectApp() {
 
   /** Signs an existing account in through the API, as the sign-in form does: its cookie goes into the jar. */
   async function signIn(user: Pick<TestUser, "email" | "password">) {
-    await send("POST", "/api/auth/sign-in/email", { email: user.email, password: user.password });
+    await send("POST", `${AUTH_BASE}/sign-in/email`, { email: user.email, password: user.password });
   }
 
   /**
@@ -97,7 +122,7 @@ export async function connectApp() {
    */
   async function signInAs(role: Role, overrides: Partial<TestUser> = {}): Promise<SignedInUser> {
     const details = newUser(overrides);
-    const signedUp = await send("POST", "/api/auth/sign-up/email", {
+    const signedUp = await send("POST", `${AUTH_BASE}/sign-up/email`, {
       ...details,
       name: `${details.firstName} ${details.lastName}`,
     });
@@ -140,7 +165,7 @@ export async function connectApp() {
     createUser,
     /** Signs out through the API: the session ends on the server and its cookie leaves the jar. */
     async signOut() {
-      await send("POST", "/api/auth/sign-out", {});
+      await send("POST", `${AUTH_BASE}/sign-out`, {});
     },
     /**
      * Completes a day as the signed-in learner does, through the API (tests/complete-day.ts): its
@@ -189,7 +214,7 @@ export async function connectApp() {
       }
     },
     /** A user's progress and completed days as the server reads them. */
-    progressOf: (userId: string) => progressService.read(userId),
+    progressOf: (userId: string) => t.modules.progress.service.read(userId),
     /** Stores feedback from `tutorId` (null: a tutor whose account is gone) for `studentId`. */
     async seedFeedback(
       studentId: string,
@@ -204,3 +229,49 @@ export async function connectApp() {
 }
 
 export type AppInProcess = Awaited<ReturnType<typeof connectApp>>;
+
+/** A body as a test reads it: JSON parsed, anything else as sent. */
+function readable(body: BodyInit | null | undefined): unknown {
+  if (typeof body !== "string") return body ?? undefined;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
+
+/**
+ * Runs the app with Node's File as the global one. The app runs in the page's realm, where `File`
+ * is jsdom's: the files of a form as Node parses it would fail the server's `instanceof File`,
+ * which in production holds. Only while a form is on its way: the page's own files stay jsdom's.
+ */
+async function withNodeFiles<T>(run: () => T | Promise<T>): Promise<T> {
+  const pageFile = globalThis.File;
+  globalThis.File = NodeFile as typeof globalThis.File;
+  try {
+    return await run();
+  } finally {
+    globalThis.File = pageFile;
+  }
+}
+
+/**
+ * A form written as the browser sends it, multipart with a boundary in the content type. jsdom's
+ * FormData and File are not Node's: handed to the app's Request as they are, a form would arrive as
+ * the text "[object FormData]" and a file without its bytes.
+ */
+async function multipart(form: FormData, headers: Headers): Promise<Uint8Array<ArrayBuffer>> {
+  const boundary = `----jalan-bridge-${crypto.randomUUID()}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of form) {
+    const head =
+      typeof value === "string"
+        ? `Content-Disposition: form-data; name="${name}"`
+        : `Content-Disposition: form-data; name="${name}"; filename="${value.name}"\r\nContent-Type: ${value.type || "application/octet-stream"}`;
+    const content = typeof value === "string" ? Buffer.from(value) : Buffer.from(await value.arrayBuffer());
+    parts.push(Buffer.from(`--${boundary}\r\n${head}\r\n\r\n`), content, Buffer.from("\r\n"));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  headers.set("content-type", `multipart/form-data; boundary=${boundary}`);
+  return new Uint8Array(Buffer.concat(parts));
+}

@@ -16,7 +16,6 @@ import {
   verification,
 } from "#server/db/schema";
 import { LIMITS } from "#server/http/request-limit";
-import { lockAdminChanges } from "#server/modules/users/users.service";
 import { allAnswered, completeDayAsLearner } from "#tests/complete-day";
 import { cookieFrom, cookieJar, createTestApp, type TestUser } from "#tests/test-app";
 import { parseTotpUri } from "#tests/totp";
@@ -534,7 +533,7 @@ describe("DELETE /api/account", () => {
         });
         // A role change that holds the lock role changes take, and demotes B once released.
         const roleChange = t.db.transaction(async (tx) => {
-          await lockAdminChanges(tx);
+          await t.modules.users.service.lockAdminChanges(tx);
           locked();
           await released;
           await tx.update(userTable).set({ role: "Student" }).where(eq(userTable.id, bId));

@@ -1,12 +1,20 @@
 import { type Context, Hono } from "hono";
 import type { Auth } from "#server/auth/auth";
-import { requireUser } from "#server/auth/session";
+import { requireUser, signedIn } from "#server/auth/session";
 import { clientIp } from "#server/http/client-ip";
 import type { AppEnv } from "#server/http/context";
 import { HttpError, unauthorized } from "#server/http/errors";
 import { LIMITS, type RequestLimiter, tooManyRequests } from "#server/http/request-limit";
-import { parseJsonBody } from "#server/http/validation";
-import { type AccountService, passwordRequired, passwordSchema } from "./account.service";
+import { jsonBody } from "#server/http/validation";
+import {
+  type AccountDeletedResponse,
+  type AccountExport,
+  type PasswordConfirmedResponse,
+  passwordSchema,
+  type SessionsResponse,
+  type SessionsRevokedResponse,
+} from "./account.contract";
+import { type AccountService, passwordRequired } from "./account.service";
 
 /** The signed-in account's own data, devices and deletion; no route here takes another account's id. */
 export function accountRoutes(account: AccountService, auth: Auth, limiter: RequestLimiter) {
@@ -42,20 +50,21 @@ export function accountRoutes(account: AccountService, auth: Auth, limiter: Requ
   return new Hono<AppEnv>()
     .get("/export", async (c) => {
       const me = await requireFreshSession(c);
-      const data = await account.export(me.id, c.get("sessionId"));
+      const data: AccountExport = await account.export(me.id, c.get("sessionId"));
       const day = data.exportedAt.toISOString().slice(0, 10);
       c.header("content-disposition", `attachment; filename="jalan-my-data-${day}.json"`);
       return c.json(data);
     })
     .get("/sessions", async (c) => {
       const me = await requireFreshSession(c);
-      return c.json({ sessions: await account.sessions(me.id, c.get("sessionId")) });
+      const body: SessionsResponse = { sessions: await account.sessions(me.id, c.get("sessionId")) };
+      return c.json(body);
     })
-    .post("/confirm-password", async (c) => {
+    .post("/confirm-password", signedIn, jsonBody(passwordSchema, { messageFromIssues: true }), async (c) => {
       const me = requireUser(c);
       const sessionId = c.get("sessionId");
       if (!sessionId) throw unauthorized();
-      const { password } = await parseJsonBody(c, passwordSchema, { messageFromIssues: true });
+      const { password } = c.req.valid("json");
       let confirmed: boolean;
       try {
         await limitPasswordChecks(c, me.id);
@@ -68,17 +77,19 @@ export function accountRoutes(account: AccountService, auth: Auth, limiter: Requ
       }
       // The session was signed out while its password was being checked.
       if (!confirmed) throw unauthorized();
-      return c.json({ confirmed: true });
+      const body: PasswordConfirmedResponse = { confirmed: true };
+      return c.json(body);
     })
     .post("/sessions/revoke-others", async (c) => {
       const me = requireUser(c);
       const current = c.get("sessionId");
       if (!current) throw unauthorized();
-      return c.json({ revoked: await account.revokeOtherSessions(me.id, current) });
+      const body: SessionsRevokedResponse = { revoked: await account.revokeOtherSessions(me.id, current) };
+      return c.json(body);
     })
-    .delete("/", async (c) => {
+    .delete("/", signedIn, jsonBody(passwordSchema, { messageFromIssues: true }), async (c) => {
       const me = requireUser(c);
-      const { password } = await parseJsonBody(c, passwordSchema, { messageFromIssues: true });
+      const { password } = c.req.valid("json");
       const log = c.get("logger");
       try {
         await limitPasswordChecks(c, me.id);
@@ -92,6 +103,7 @@ export function accountRoutes(account: AccountService, auth: Auth, limiter: Requ
       // browser, with the names and attributes it set them with.
       const { headers } = await auth.api.signOut({ headers: c.req.raw.headers, returnHeaders: true });
       for (const cookie of headers.getSetCookie()) c.header("set-cookie", cookie, { append: true });
-      return c.json({ deleted: true });
+      const body: AccountDeletedResponse = { deleted: true };
+      return c.json(body);
     });
 }

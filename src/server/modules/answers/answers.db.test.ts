@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { and, count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { answerResponseSchema, practiceProgressSchema } from "#course/answers-contract";
 import type { Given } from "#course/exercise-schema";
 import type { Role } from "#course/roles";
 import { answer, dayCompletion, taskProgress, user as userTable } from "#server/db/schema";
 import { DAY_ONE_PRACTICE, FIXTURE_COURSE } from "#tests/fixtures/course";
 import { createTestApp } from "#tests/test-app";
+import { answerResponseSchema, practiceProgressSchema } from "./answers.contract";
 
 const t = await createTestApp({}, { course: FIXTURE_COURSE });
 

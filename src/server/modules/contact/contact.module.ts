@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Database } from "#server/db/client";
 import type { Mailer } from "#server/mail/mailer";
 import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
+import type { UsersModule } from "#server/modules/users/users.module";
 import { contactRoutes } from "./contact.routes";
 import { createContactService } from "./contact.service";
 
@@ -12,6 +13,7 @@ export function contactModule(deps: {
   secret: string;
   publicUrl: string;
   logger: Logger;
+  users: UsersModule["service"];
 }) {
   const service = createContactService(deps);
   return {

@@ -1,8 +1,10 @@
 import { count, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { coursePhrases, REVIEW_SKILLS } from "#course/review-rules";
 import type { Role } from "#course/roles";
-import { tutorFeedback, user as userTable } from "#server/db/schema";
-import { createTestApp } from "#tests/test-app";
+import { reviewCard, tutorFeedback, user as userTable } from "#server/db/schema";
+import type { ReviewService } from "#server/modules/review/review.service";
+import { createTestApp, ORIGIN } from "#tests/test-app";
 import { FEEDBACK_LIST_LIMIT } from "./feedback.service";
 
 const t = await createTestApp();
@@ -229,5 +231,42 @@ describe("GET /api/feedback", () => {
     expect(list).toHaveLength(FEEDBACK_LIST_LIMIT);
     expect(list[0].feedback).toBe(`Note ${FEEDBACK_LIST_LIMIT + 4}`);
     expect(list.at(-1).feedback).toBe("Note 5");
+  });
+});
+
+describe("a note with a pin", () => {
+  const phrase = coursePhrases(t.course).find((each) => each.chapterId === "chapter-1" && each.dayId === "day-1")!;
+  const withPin = (studentId: string) => ({ ...dayOne(studentId, "Practise this one."), pinPhraseId: phrase.id });
+  const notesOf = (studentId: string) =>
+    t.db.select().from(tutorFeedback).where(eq(tutorFeedback.studentId, studentId));
+  const pinnedCardsOf = (studentId: string) => t.db.select().from(reviewCard).where(eq(reviewCard.userId, studentId));
+
+  it("stores the note and its pin in one transaction: a pin that fails leaves neither", async () => {
+    const student = await signedInAs("Student");
+    const review = t.modules.review.service;
+    // The one failure injected: the pin writes the phrase's cards in the note's transaction, then fails.
+    const failingPin: ReviewService = {
+      ...review,
+      async pin(tutorId, learnerId, target, q) {
+        await review.pin(tutorId, learnerId, target, q);
+        throw new Error("the pin failed after its write");
+      },
+    };
+    const app = t.appWith({ review: failingPin });
+    const failed = await app.request("/api/feedback", {
+      method: "POST",
+      headers: { cookie: tutor.cookie, origin: ORIGIN, "content-type": "application/json" },
+      body: JSON.stringify(withPin(student.id)),
+    });
+    expect(failed.status).toBe(500);
+    expect(await notesOf(student.id)).toEqual([]);
+    expect(await pinnedCardsOf(student.id)).toEqual([]);
+
+    // The same note with a pin that works: both are stored.
+    expect((await submit(tutor.cookie, withPin(student.id))).status).toBe(201);
+    expect(await notesOf(student.id)).toHaveLength(1);
+    const cards = await pinnedCardsOf(student.id);
+    expect(cards).toHaveLength(REVIEW_SKILLS.length);
+    expect(cards.every((card) => card.phraseId === phrase.id && card.pinnedBy === tutor.id)).toBe(true);
   });
 });

@@ -1,18 +1,20 @@
 import { Hono } from "hono";
-import { requireRole, requireUser } from "#server/auth/session";
+import { requireRole, requireUser, signedIn, withRole } from "#server/auth/session";
 import type { AppEnv } from "#server/http/context";
-import { parseJsonBody } from "#server/http/validation";
-import { type FeedbackService, feedbackInputSchema } from "./feedback.service";
+import { jsonBody } from "#server/http/validation";
+import { type FeedbackCreated, type FeedbackList, feedbackInputSchema } from "./feedback.contract";
+import type { FeedbackService } from "./feedback.service";
 
 export function feedbackRoutes(feedback: FeedbackService) {
   return new Hono<AppEnv>()
-    .get("/", async (c) => {
+    .get("/", signedIn, async (c) => {
       const me = requireUser(c);
-      return c.json({ feedback: await feedback.received(me.id) });
+      const body: FeedbackList = { feedback: await feedback.received(me.id) };
+      return c.json(body);
     })
-    .post("/", async (c) => {
+    .post("/", withRole("tutor:view"), jsonBody(feedbackInputSchema, { messageFromIssues: true }), async (c) => {
       const staff = requireRole(c, "tutor:view");
-      const input = await parseJsonBody(c, feedbackInputSchema, { messageFromIssues: true });
-      return c.json({ feedback: await feedback.submit(staff.id, input) }, 201);
+      const body: FeedbackCreated = { feedback: await feedback.submit(staff.id, c.req.valid("json")) };
+      return c.json(body, 201);
     });
 }

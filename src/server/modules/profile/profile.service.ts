@@ -1,34 +1,12 @@
 import { createHash } from "node:crypto";
-import { eq } from "drizzle-orm";
-import { z } from "zod";
 import type { Profile } from "#course/profile";
-import type { Database } from "#server/db/client";
-import { user } from "#server/db/schema";
+import type { Database, Queryable } from "#server/db/client";
 import { notFound } from "#server/http/errors";
+import type { ExportedProfile } from "#server/modules/account/account.contract";
 import type { FileStorage } from "#server/storage/storage";
 import { type EncodedAvatar, encodeAvatar } from "./avatar-image";
-
-const nameField = (label: string) =>
-  z
-    .string({ error: `${label} is required.` })
-    .trim()
-    .min(1, `${label} is required.`)
-    .max(100, `${label} must be at most 100 characters.`);
-
-export const profileUpdateSchema = z
-  .object({
-    firstName: nameField("First name"),
-    lastName: nameField("Last name"),
-    nickname: z
-      .string({ error: "Nickname must be text." })
-      .trim()
-      .max(50, "Nickname must be at most 50 characters.")
-      .nullish()
-      .transform((value) => (value ? value : null)),
-  })
-  .strict();
-
-export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+import type { ProfileUpdate } from "./profile.contract";
+import { createProfileRepository, type ProfileRepository } from "./profile.repository";
 
 const AVATAR_PREFIX = "avatars/";
 /** The storage keys of an avatar's two files, from the prefix `user.avatar_path` holds. */
@@ -49,51 +27,46 @@ function contentHash(encoded: EncodedAvatar): string {
   return createHash("sha256").update(encoded.small).update(encoded.large).digest("hex").slice(0, HASH_LENGTH);
 }
 
-export async function removeAvatarFiles(storage: FileStorage, avatarPath: string): Promise<void> {
+async function removeAvatarFiles(storage: FileStorage, avatarPath: string): Promise<void> {
   const keys = avatarKeys(avatarPath);
   await Promise.all([storage.remove(keys.small), storage.remove(keys.large)]);
 }
 
 /** The URLs of an account's avatar, or null when it has none. */
-export function avatarUrls(avatarPath: string | null): Profile["avatar"] {
+function avatarUrls(avatarPath: string | null): Profile["avatar"] {
   if (!avatarPath) return null;
   const keys = avatarKeys(avatarPath);
   return { small: mediaUrl(keys.small), large: mediaUrl(keys.large) };
 }
 
-type UserRow = typeof user.$inferSelect;
+type ProfileRow = NonNullable<Awaited<ReturnType<ProfileRepository["find"]>>>;
 
-function toProfile(row: UserRow): Profile {
-  return {
-    id: row.id,
-    email: row.email,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    nickname: row.nickname,
-    role: row.role,
-    avatar: avatarUrls(row.avatarPath),
-  };
+function toProfile({ avatarPath, ...row }: ProfileRow): Profile {
+  return { ...row, avatar: avatarUrls(avatarPath) };
 }
 
+/** A person's names, as other modules show them (displayName, src/course/account-rules.ts). */
+export interface Names {
+  firstName: string;
+  lastName: string;
+  nickname: string | null;
+}
+
+const gone = () => notFound("This account no longer exists.");
+
 export function createProfileService(db: Database, storage: FileStorage) {
-  async function findUser(userId: string): Promise<UserRow> {
-    const [row] = await db.select().from(user).where(eq(user.id, userId));
-    if (!row) throw notFound("This account no longer exists.");
-    return row;
-  }
+  const profiles = createProfileRepository(db);
 
   return {
     async get(userId: string): Promise<Profile> {
-      return toProfile(await findUser(userId));
+      const row = await profiles.find(userId);
+      if (!row) throw gone();
+      return toProfile(row);
     },
 
     async update(userId: string, changes: ProfileUpdate): Promise<Profile> {
-      const [row] = await db
-        .update(user)
-        .set({ ...changes, name: `${changes.firstName} ${changes.lastName}` })
-        .where(eq(user.id, userId))
-        .returning();
-      if (!row) throw notFound("This account no longer exists.");
+      const row = await profiles.setNames(userId, changes);
+      if (!row) throw gone();
       return toProfile(row);
     },
 
@@ -107,25 +80,36 @@ export function createProfileService(db: Database, storage: FileStorage) {
       const keys = avatarKeys(avatarPath);
       await storage.put(keys.small, encoded.small);
       await storage.put(keys.large, encoded.large);
-      // The replaced path is read under the row's lock, so of two uploads at once each removes
-      // exactly the files it replaced.
-      const replaced = await db.transaction(async (tx) => {
-        const [old] = await tx
-          .select({ avatarPath: user.avatarPath })
-          .from(user)
-          .where(eq(user.id, userId))
-          .for("update");
-        if (!old) return null;
-        const [row] = await tx.update(user).set({ avatarPath }).where(eq(user.id, userId)).returning();
-        return { row: row!, previous: old.avatarPath };
-      });
+      const replaced = await profiles.replaceAvatarPath(userId, avatarPath);
       if (!replaced) {
         await removeAvatarFiles(storage, avatarPath);
-        throw notFound("This account no longer exists.");
+        throw gone();
       }
       if (replaced.previous && replaced.previous !== avatarPath) await removeAvatarFiles(storage, replaced.previous);
       return toProfile(replaced.row);
     },
+
+    /** The profile part of Export My Data; 404 when the account is gone. */
+    async exportFor(userId: string): Promise<ExportedProfile> {
+      const row = await profiles.exportRow(userId);
+      if (!row) throw gone();
+      const { avatarPath, ...profile } = row;
+      return { ...profile, avatar: avatarUrls(avatarPath) };
+    },
+
+    /** The names of these accounts, by id; an id with no account is left out. */
+    async namesOf(userIds: string[]): Promise<Map<string, Names>> {
+      const rows = await profiles.names([...new Set(userIds)]);
+      return new Map(rows.map(({ id, ...names }) => [id, names]));
+    },
+
+    /** The account's avatar path (the prefix of its stored files), in the caller's transaction if given. */
+    avatarPathOf: (userId: string, q: Queryable = db) => profiles.avatarPathOf(userId, q),
+
+    avatarUrls,
+
+    /** Removes an avatar's stored files: after the transaction that let go of them has committed. */
+    removeAvatarFiles: (avatarPath: string) => removeAvatarFiles(storage, avatarPath),
   };
 }
 

@@ -4,22 +4,6 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { ExerciseItem, Given } from "#course/exercise-schema";
 import { grade, rightAnswer } from "#course/grading";
 import {
-  hardestCardsPath,
-  hardestCardsSchema,
-  pinResponseSchema,
-  REVIEW_ANSWERS_PATH,
-  REVIEW_PATH,
-  REVIEW_SUMMARY_PATH,
-  type ReviewAnswerRequest,
-  reviewAnswerResponseSchema,
-  reviewPinsPath,
-  reviewRoundSchema,
-  reviewSummarySchema,
-  struggleReportPath,
-  struggleReportSchema,
-  UNSUBSCRIBE_PATH,
-} from "#course/review-contract";
-import {
   cardId,
   coursePhrases,
   DEFAULT_DAILY_GOAL,
@@ -42,10 +26,28 @@ import {
   user as userTable,
 } from "#server/db/schema";
 import type { Mailer } from "#server/mail/mailer";
+import { createReminders, unsubscribeToken } from "#server/modules/reminders/reminders.service";
+import {
+  hardestCardsPath,
+  hardestCardsSchema,
+  pinResponseSchema,
+  REVIEW_ANSWERS_PATH,
+  REVIEW_PATH,
+  REVIEW_SUMMARY_PATH,
+  type ReviewAnswerRequest,
+  reviewAnswerResponseSchema,
+  reviewPinsPath,
+  reviewRoundSchema,
+  reviewSummarySchema,
+  struggleReportPath,
+  struggleReportSchema,
+  UNSUBSCRIBE_PATH,
+} from "#server/modules/review/review.contract";
 import { allAnswered, completeDayAsLearner } from "#tests/complete-day";
 import { DAY_ONE_PRACTICE, FIXTURE_COURSE } from "#tests/fixtures/course";
 import { createTestApp, ORIGIN } from "#tests/test-app";
-import { cardWhere, createReminders, createReviewService, unsubscribeToken } from "./review.service";
+import { cardWhere } from "./review.repository";
+import { createReviewService } from "./review.service";
 
 /**
  * Review through HTTP, on the fixture course (tests/fixtures/course.ts) and a fake clock the tests
@@ -67,9 +69,19 @@ const START = new Date("2027-03-01T02:00:00.000Z");
 let clock = START;
 const later = (ms: number) => new Date(START.getTime() + ms);
 
-const review = createReviewService({ db: t.db, course: t.course, now: () => clock });
-/** The app with the review service on the fake clock. */
-const app = t.appWith({ review });
+/** Review on the fake clock; what it reads of other modules, it asks the test app's modules. */
+const reviewDeps = {
+  db: t.db,
+  course: t.course,
+  now: () => clock,
+  settings: t.modules.settings.service,
+  progress: t.modules.progress.service,
+  answers: t.modules.answers.service,
+  users: t.modules.users.service,
+};
+const review = createReviewService(reviewDeps);
+/** The app with the review service, and the settings that date a goal's change, on the fake clock. */
+const app = t.appWith({ review, now: () => clock });
 
 beforeEach(() => {
   clock = START;
@@ -1179,6 +1191,7 @@ describe("the daily reminder", () => {
   const reminders = (service = review, mailer: Mailer = t.mailer) =>
     createReminders({
       db: t.db,
+      settings: t.modules.settings.service,
       review: service,
       mailer,
       publicUrl: ORIGIN,
@@ -1284,7 +1297,7 @@ describe("the daily reminder", () => {
   it("sends one email when two instances run at the same moment", async () => {
     const me = await remindable();
     clock = new Date("2027-03-01T18:10:00.000Z");
-    const second = reminders(createReviewService({ db: t.db, course: t.course, now: () => clock }));
+    const second = reminders(createReviewService(reviewDeps));
     await Promise.all([reminders().sendDue(), second.sendDue()]);
     expect(await mailTo(me.user.email)).toHaveLength(1);
     const claimed = await t.db.select().from(reviewReminder).where(eq(reviewReminder.userId, me.id));
@@ -1564,6 +1577,7 @@ describe("the account's review data", () => {
     clock = new Date("2027-03-02T11:00:00.000Z");
     await createReminders({
       db: t.db,
+      settings: t.modules.settings.service,
       review,
       mailer: t.mailer,
       publicUrl: ORIGIN,

@@ -1,15 +1,27 @@
 import type { Chapter } from "#course/course";
 import type { Database } from "#server/db/client";
+import type { AnswersModule } from "#server/modules/answers/answers.module";
 import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
+import type { ProgressModule } from "#server/modules/progress/progress.module";
+import type { SettingsModule } from "#server/modules/settings/settings.module";
 import { reviewRoutes } from "./review.routes";
 import { createReviewService, type ReviewService } from "./review.service";
 
 /**
  * The signed-in learner's review of what they met: /api/review. Staff read and pin a learner's
- * review through the users module; the reminders module sends the daily reminder.
+ * review through the users module; the reminders module sends the daily reminder. `service`: one
+ * made already (tests pass one on a fake clock).
  */
-export function reviewModule(deps: { db: Database; course: readonly Chapter[]; service?: ReviewService }) {
-  const service = deps.service ?? createReviewService({ db: deps.db, course: deps.course });
+export function reviewModule(deps: {
+  db: Database;
+  course: readonly Chapter[];
+  settings: SettingsModule["service"];
+  progress: ProgressModule["service"];
+  answers: AnswersModule["service"];
+  now?: () => Date;
+  service?: ReviewService;
+}) {
+  const service = deps.service ?? createReviewService(deps);
   return {
     service,
     ...defineModule({ name: "review", path: "/review", bodyLimit: JSON_BODY_LIMIT, routes: reviewRoutes(service) }),

@@ -1,39 +1,58 @@
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
 import type { z } from "zod";
-import { type ReviewAnswerResponse, reviewAnswerRequestSchema, timeZoneSchema } from "#course/review-contract";
-import { requireUser } from "#server/auth/session";
+import { requireUser, signedIn } from "#server/auth/session";
 import type { AppEnv } from "#server/http/context";
 import { badRequest } from "#server/http/errors";
-import { parseJsonBody } from "#server/http/validation";
+import { jsonBody } from "#server/http/validation";
+import {
+  type HardestCards,
+  type ReviewAnswerResponse,
+  type ReviewQuery,
+  type ReviewRound,
+  type ReviewSummary,
+  reviewAnswerRequestSchema,
+  reviewQuerySchema,
+} from "./review.contract";
 import type { ReviewService } from "./review.service";
 
-/** `?timeZone=`: where the learner is now, for "today"; the account's zone when absent. */
-function timeZoneQuery(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const parsed = timeZoneSchema.safeParse(value);
+/**
+ * `?timeZone=`: where the learner is now, for "today"; the account's zone when absent. A zone that
+ * is not one is refused in the schema's own words, not queryOf's "The query is not valid.".
+ */
+const timeZoneQuery = createMiddleware<
+  AppEnv,
+  string,
+  { in: { query: ReviewQuery }; out: { query: z.output<typeof reviewQuerySchema> } }
+>(async (c, next) => {
+  const timeZone = c.req.query("timeZone");
+  const parsed = reviewQuerySchema.safeParse(timeZone === undefined ? {} : { timeZone });
   if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
-  return parsed.data;
-}
+  c.req.addValidatedData("query", parsed.data);
+  await next();
+});
 
-/** The signed-in learner's own review (src/course/review-contract.ts). */
+/** The signed-in learner's own review (review.contract.ts). */
 export function reviewRoutes(review: ReviewService) {
   return new Hono<AppEnv>()
-    .get("/", async (c) => {
+    .get("/", signedIn, timeZoneQuery, async (c) => {
       const me = requireUser(c);
-      return c.json(await review.round(me.id, timeZoneQuery(c.req.query("timeZone"))));
+      const body: ReviewRound = await review.round(me.id, c.req.valid("query").timeZone);
+      return c.json(body);
     })
-    .get("/summary", async (c) => {
+    .get("/summary", signedIn, timeZoneQuery, async (c) => {
       const me = requireUser(c);
-      return c.json(await review.summary(me.id, timeZoneQuery(c.req.query("timeZone"))));
+      const body: ReviewSummary = await review.summary(me.id, c.req.valid("query").timeZone);
+      return c.json(body);
     })
-    .get("/hardest/:chapterId", async (c) => {
+    .get("/hardest/:chapterId", signedIn, async (c) => {
       const me = requireUser(c);
-      return c.json(await review.hardest(me.id, c.req.param("chapterId")));
+      const body: HardestCards = await review.hardest(me.id, c.req.param("chapterId"));
+      return c.json(body);
     })
-    .post("/answers", async (c) => {
+    .post("/answers", signedIn, jsonBody(reviewAnswerRequestSchema), async (c) => {
       const me = requireUser(c);
-      const request: z.output<typeof reviewAnswerRequestSchema> = await parseJsonBody(c, reviewAnswerRequestSchema);
-      const body: ReviewAnswerResponse = await review.answer(me.id, request);
+      const body: ReviewAnswerResponse = await review.answer(me.id, c.req.valid("json"));
       return c.json(body);
     });
 }

@@ -1,12 +1,14 @@
 import type { Database } from "#server/db/client";
 import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
-import type { ReviewModule } from "#server/modules/review/review.module";
 import { settingsRoutes } from "./settings.routes";
 import { createSettingsService } from "./settings.service";
 
-/** The signed-in user's settings: /api/settings. A daily goal's change is kept by review. */
-export function settingsModule(deps: { db: Database; review: ReviewModule["service"] }) {
-  const service = createSettingsService(deps.db, deps.review);
+/**
+ * The signed-in user's settings: /api/settings. Its service keeps the days a daily goal changed and
+ * answers review (goal and zone) and reminders (who wants them, unsubscribing).
+ */
+export function settingsModule(deps: { db: Database; now?: () => Date }) {
+  const service = createSettingsService(deps.db, deps.now);
   return {
     service,
     ...defineModule({

@@ -1,103 +1,48 @@
-import { and, eq, ne, or, type SQL } from "drizzle-orm";
-import { z } from "zod";
-import {
-  DAILY_GOAL_UNITS,
-  type DailyGoalUnit,
-  DEFAULT_DAILY_GOAL,
-  isTimeZone,
-  MAX_DAILY_GOAL,
-} from "#course/review-rules";
-import type { Database } from "#server/db/client";
-import { THEMES, type Theme, user } from "#server/db/schema";
+import { type DailyGoalUnit, DEFAULT_DAILY_GOAL } from "#course/review-rules";
+import { localDate } from "#course/review-schedule";
+import type { Database, Queryable, Transaction } from "#server/db/client";
 import { notFound } from "#server/http/errors";
+import type { Settings, SettingsUpdate } from "./settings.contract";
+import { createSettingsRepository, type GoalChange } from "./settings.repository";
 
-/** An account's preferences as the API answers them. twoFactorEnabled is read-only here. */
-export interface Settings {
-  theme: Theme;
-  emailNotifications: boolean;
-  /** Turned on and off through Better Auth's /api/auth/two-factor/* endpoints, with the password. */
-  twoFactorEnabled: boolean;
-  /** The daily review goal: `dailyGoal` reviews, or minutes. */
-  dailyGoalUnit: DailyGoalUnit;
-  dailyGoal: number;
-  /** Where the learner's days begin and end (an IANA name such as Asia/Kuala_Lumpur). */
-  timeZone: string;
-  /** The local hour (0-23) of the daily review reminder. */
-  reminderHour: number;
-}
-
-const SETTABLE = '"theme", "emailNotifications", "dailyGoalUnit", "dailyGoal", "timeZone" and "reminderHour"';
-
-/** What PATCH /api/settings accepts: any of the settings, and nothing else. */
-export const settingsUpdateSchema = z
-  .object(
-    {
-      theme: z.enum(THEMES, { error: 'Theme must be "light", "dark" or "system".' }).optional(),
-      emailNotifications: z.boolean({ error: "Email notifications must be true or false." }).optional(),
-      dailyGoalUnit: z
-        .enum(DAILY_GOAL_UNITS, { error: 'The daily goal is counted in "reviews" or "minutes".' })
-        .optional(),
-      dailyGoal: z
-        .number({ error: "The daily goal must be a number." })
-        .int("The daily goal must be a whole number.")
-        .min(1, "The daily goal must be at least 1.")
-        .max(MAX_DAILY_GOAL, `The daily goal can be at most ${MAX_DAILY_GOAL}.`)
-        .optional(),
-      timeZone: z
-        .string({ error: "The time zone must be a name such as Asia/Kuala_Lumpur." })
-        .max(64, "The time zone must be a name such as Asia/Kuala_Lumpur.")
-        .refine(isTimeZone, "The time zone must be a name such as Asia/Kuala_Lumpur.")
-        .optional(),
-      reminderHour: z
-        .number({ error: "The reminder hour must be a number from 0 to 23." })
-        .int("The reminder hour must be a whole hour from 0 to 23.")
-        .min(0, "The reminder hour must be from 0 to 23.")
-        .max(23, "The reminder hour must be from 0 to 23.")
-        .optional(),
-    },
-    {
-      error: (issue) => {
-        if (issue.code === "unrecognized_keys") {
-          const keys = issue.keys.map((key) => `"${key}"`).join(", ");
-          return `${keys} cannot be changed here. Only ${SETTABLE} can.`;
-        }
-        if (issue.code === "invalid_type") return `Send the settings as a JSON object with ${SETTABLE}.`;
-        return undefined;
-      },
-    },
-  )
-  .strict()
-  .refine((changes) => Object.values(changes).some((value) => value !== undefined), {
-    message: `Send at least one setting to change: ${SETTABLE}.`,
-  });
-
-export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
-
-export const settingsColumns = {
-  theme: user.theme,
-  emailNotifications: user.emailNotifications,
-  twoFactorEnabled: user.twoFactorEnabled,
-  dailyGoalUnit: user.dailyGoalUnit,
-  dailyGoal: user.dailyGoal,
-  timeZone: user.timeZone,
-  reminderHour: user.reminderHour,
-};
-
-/** Keeps the days a learner's daily goal changed (the review service), in the change's transaction. */
-type RecordGoalChange = (
-  tx: Transaction,
-  userId: string,
-  change: { before: Goal; after: Goal; timeZone: string },
-) => Promise<void>;
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 type Goal = { unit: DailyGoalUnit; amount: number };
 
-/** The theme and notification preferences of an account (brief, change 5), stored on its user row. */
-export function createSettingsService(db: Database, review: { recordGoalChange: RecordGoalChange }) {
+const accountGone = () => notFound("This account no longer exists.");
+
+/**
+ * The theme, notification and review preferences of an account (brief, change 5), stored on its
+ * user row, and the days its daily goal changed. `now`: the clock that dates a goal change (tests
+ * move it).
+ */
+export function createSettingsService(db: Database, now: () => Date = () => new Date()) {
+  const settings = createSettingsRepository(db);
+
   async function get(userId: string): Promise<Settings> {
-    const [row] = await db.select(settingsColumns).from(user).where(eq(user.id, userId));
-    if (!row) throw notFound("This account no longer exists.");
+    const row = await settings.read(userId);
+    if (!row) throw accountGone();
     return row;
+  }
+
+  /**
+   * Keeps a change of the learner's daily goal, dated where they are (`timeZone`), in the
+   * transaction that changes it: a second change the same day keeps that day's first "before".
+   */
+  async function recordGoalChange(
+    tx: Transaction,
+    userId: string,
+    change: { before: Goal; after: Goal; timeZone: string },
+  ): Promise<void> {
+    const at = now();
+    const { before, after } = change;
+    await settings.upsertGoalChange(tx, {
+      userId,
+      localDate: localDate(at, change.timeZone),
+      unit: after.unit,
+      amount: after.amount,
+      previousUnit: before.unit,
+      previousAmount: before.amount,
+      changedAt: at,
+    });
   }
 
   return {
@@ -111,25 +56,17 @@ export function createSettingsService(db: Database, review: { recordGoalChange: 
      */
     async update(userId: string, requested: SettingsUpdate): Promise<Settings> {
       return db.transaction(async (tx) => {
-        const [current] = await tx.select(settingsColumns).from(user).where(eq(user.id, userId)).for("update");
-        if (!current) throw notFound("This account no longer exists.");
+        const current = await settings.readForUpdate(tx, userId);
+        if (!current) throw accountGone();
         const changes = { ...requested };
         if (changes.dailyGoalUnit !== undefined && changes.dailyGoal === undefined) {
           if (current.dailyGoalUnit !== changes.dailyGoalUnit)
             changes.dailyGoal = DEFAULT_DAILY_GOAL[changes.dailyGoalUnit];
         }
-        const differs: SQL[] = [];
-        for (const [name, value] of Object.entries(changes)) {
-          if (value !== undefined) differs.push(ne(settingsColumns[name as keyof SettingsUpdate], value as never));
-        }
-        const [row] = await tx
-          .update(user)
-          .set(changes)
-          .where(and(eq(user.id, userId), or(...differs)))
-          .returning(settingsColumns);
+        const row = await settings.updateChanged(tx, userId, changes);
         if (!row) return current;
         if (row.dailyGoalUnit !== current.dailyGoalUnit || row.dailyGoal !== current.dailyGoal) {
-          await review.recordGoalChange(tx, userId, {
+          await recordGoalChange(tx, userId, {
             before: { unit: current.dailyGoalUnit, amount: current.dailyGoal },
             after: { unit: row.dailyGoalUnit, amount: row.dailyGoal },
             timeZone: row.timeZone,
@@ -137,6 +74,32 @@ export function createSettingsService(db: Database, review: { recordGoalChange: 
         }
         return row;
       });
+    },
+
+    /** The learner's daily goal and time zone, for review; 404 once the account is gone. */
+    async reviewSettings(userId: string, q?: Queryable): Promise<Goal & { timeZone: string }> {
+      const row = await settings.goalAndZone(userId, q);
+      if (!row) throw accountGone();
+      return row;
+    },
+
+    /** The days the learner's daily goal changed, oldest first: review judges a past day by its goal. */
+    goalChanges: (userId: string, q?: Queryable): Promise<GoalChange[]> => settings.goalChanges(userId, q),
+
+    /** Who may get a review reminder: email notifications on, address verified. */
+    reminderCandidates: () => settings.reminderCandidates(),
+
+    /** A reminder's unsubscribe link: email notifications off. False when there is no such account. */
+    turnOffEmails: (userId: string): Promise<boolean> => settings.turnOffEmails(userId),
+
+    /** The account's settings and its goal changes, for Export My Data. */
+    async exportFor(userId: string) {
+      const [current, dailyGoalChanges] = await Promise.all([get(userId), settings.exportGoalChanges(userId)]);
+      const { theme, emailNotifications, dailyGoalUnit, dailyGoal, timeZone, reminderHour } = current;
+      return {
+        settings: { theme, emailNotifications, dailyGoalUnit, dailyGoal, timeZone, reminderHour },
+        dailyGoalChanges,
+      };
     },
   };
 }

@@ -2,11 +2,11 @@ import { count, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Chapter, findDay } from "#course/course";
 import type { Role } from "#course/roles";
+import { unlessUserVanished } from "#server/db/accounts";
 import { dayCompletion, taskProgress, user as userTable } from "#server/db/schema";
 import { HttpError } from "#server/http/errors";
 import { allAnswered, completeDayAsLearner } from "#tests/complete-day";
 import { createTestApp, ORIGIN } from "#tests/test-app";
-import { unlessUserVanished } from "./users.service";
 
 const t = await createTestApp();
 

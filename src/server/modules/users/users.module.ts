@@ -7,7 +7,9 @@ import { createUsersService } from "./users.service";
 
 /**
  * Accounts for staff: /api/users lists them, changes roles, and reads or sets a learner's progress
- * and review through those modules' services.
+ * and review through those modules' services. Its service tells the other modules whether an
+ * account exists, keeps Jalan's last Admin, and deletes an account in the account module's
+ * transaction.
  */
 export function usersModule(deps: {
   db: Database;

@@ -1,30 +1,38 @@
 import { Hono } from "hono";
-import { pinRequestSchema } from "#course/review-contract";
-import { requireRole } from "#server/auth/session";
+import { requireRole, withRole } from "#server/auth/session";
 import { audit } from "#server/http/audit";
 import { clientIp } from "#server/http/client-ip";
 import type { AppEnv } from "#server/http/context";
-import { parseJsonBody, parseQuery } from "#server/http/validation";
-import { staffProgressUpdateSchema } from "#server/modules/progress/progress.contract";
+import { jsonBody, queryOf } from "#server/http/validation";
+import { type ProgressView, staffProgressUpdateSchema } from "#server/modules/progress/progress.contract";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
+import { type PinResponse, pinRequestSchema, type StruggleReport } from "#server/modules/review/review.contract";
 import type { ReviewModule } from "#server/modules/review/review.module";
-import { roleChangeSchema, type UsersService, usersQuerySchema } from "./users.service";
+import {
+  type ProgressResetResponse,
+  type RoleChangeResponse,
+  roleChangeSchema,
+  type UserPage,
+  usersQuerySchema,
+} from "./users.contract";
+import type { UsersService } from "./users.service";
 
 /**
  * Accounts and their progress, for staff. The role is checked before anything else is read, so a
  * learner learns nothing from this API, not even whether an id exists, and a learner addressing
- * their own id is refused too: their own progress is /api/progress.
+ * their own id is refused too: their own progress is /api/progress. A learner's progress and
+ * review are those modules' services.
  */
 export function usersRoutes(users: UsersService, progress: ProgressModule["service"], review: ReviewModule["service"]) {
   return (
     new Hono<AppEnv>()
-      .get("/", async (c) => {
-        requireRole(c, "tutor:view");
-        return c.json(await users.list(parseQuery(c, usersQuerySchema)));
+      .get("/", withRole("tutor:view"), queryOf(usersQuerySchema), async (c) => {
+        const body: UserPage = await users.list(c.req.valid("query"));
+        return c.json(body);
       })
-      .patch("/:userId/role", async (c) => {
+      .patch("/:userId/role", withRole("admin:view"), jsonBody(roleChangeSchema), async (c) => {
         const admin = requireRole(c, "admin:view");
-        const { role } = await parseJsonBody(c, roleChangeSchema);
+        const { role } = c.req.valid("json");
         const { user, previousRole } = await users.changeRole(admin.id, c.req.param("userId"), role);
         if (previousRole !== user.role) {
           audit(c.get("logger"), "role_change", {
@@ -35,34 +43,41 @@ export function usersRoutes(users: UsersService, progress: ProgressModule["servi
             ip: clientIp(c),
           });
         }
-        return c.json({ user });
+        const body: RoleChangeResponse = { user };
+        return c.json(body);
       })
-      .get("/:userId/progress", async (c) => {
-        requireRole(c, "tutor:view");
-        return c.json(await progress.readFor(c.req.param("userId")));
+      .get("/:userId/progress", withRole("tutor:view"), async (c) => {
+        const body: ProgressView = await progress.readFor(c.req.param("userId"));
+        return c.json(body);
       })
-      .put("/:userId/progress/:chapterId/:dayId/:taskId", async (c) => {
-        requireRole(c, "tutor:view");
-        const { status } = await parseJsonBody(c, staffProgressUpdateSchema);
-        const { userId, chapterId, dayId, taskId } = c.req.param();
-        return c.json(await progress.setFor(userId, { chapterId, dayId, taskId }, status));
-      })
-      .delete("/:userId/progress", async (c) => {
+      .put(
+        "/:userId/progress/:chapterId/:dayId/:taskId",
+        withRole("tutor:view"),
+        jsonBody(staffProgressUpdateSchema),
+        async (c) => {
+          const { status } = c.req.valid("json");
+          const { userId, chapterId, dayId, taskId } = c.req.param();
+          const body: ProgressView = await progress.setFor(userId, { chapterId, dayId, taskId }, status);
+          return c.json(body);
+        },
+      )
+      .delete("/:userId/progress", withRole("tutor:view"), async (c) => {
         const staff = requireRole(c, "tutor:view");
         const targetUserId = c.req.param("userId");
         const deleted = await progress.resetFor(targetUserId);
         audit(c.get("logger"), "progress_reset", { userId: staff.id, targetUserId, count: deleted, ip: clientIp(c) });
-        return c.json({ deleted });
+        const body: ProgressResetResponse = { deleted };
+        return c.json(body);
       })
       // A learner's struggles, and pinning a phrase into their review.
-      .get("/:userId/review", async (c) => {
-        requireRole(c, "tutor:view");
-        return c.json(await review.struggles(c.req.param("userId")));
+      .get("/:userId/review", withRole("tutor:view"), async (c) => {
+        const body: StruggleReport = await review.struggles(c.req.param("userId"));
+        return c.json(body);
       })
-      .post("/:userId/review/pins", async (c) => {
+      .post("/:userId/review/pins", withRole("tutor:view"), jsonBody(pinRequestSchema), async (c) => {
         const staff = requireRole(c, "tutor:view");
-        const target = await parseJsonBody(c, pinRequestSchema);
-        return c.json(await review.pin(staff.id, c.req.param("userId"), target));
+        const body: PinResponse = await review.pin(staff.id, c.req.param("userId"), c.req.valid("json"));
+        return c.json(body);
       })
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ReviewSummary } from "#course/review-contract";
+import type { ReviewSummary } from "#server/modules/review/review.contract";
 import { untilNextDue } from "./review-due";
 
 const NOW = Date.parse("2026-11-24T10:00:00Z");

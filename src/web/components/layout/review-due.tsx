@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import type { ReviewSummary } from "#course/review-contract";
-import { reviewSummaryQuery } from "#web/features/review/api/review";
-import { cardsDue } from "#web/features/review/cards-due";
+import type { ReviewSummary } from "#server/modules/review/review.contract";
+import { cardsDue } from "#web/lib/cards-due";
 import { cn } from "#web/lib/cn";
+import { reviewSummaryQuery } from "#web/lib/review-summary";
 import { sessionQuery } from "#web/lib/session";
 
 /** The longest wait between reads: past its 32-bit limit (about 24 days) setInterval fires at once. */

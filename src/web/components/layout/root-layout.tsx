@@ -1,15 +1,13 @@
 import { Outlet, ScrollRestoration } from "react-router";
-import { useAdoptAccountTheme } from "#web/features/settings/api/settings";
 import { useEndSessionOnArrival } from "#web/lib/end-session";
 import { SiteFooter } from "./site-footer";
 import { SiteHeader } from "./site-header";
 
 /**
- * The layout's hooks that follow the session and the account's settings, in a component of their
- * own: when those answers arrive only it renders again, not the whole page around it.
+ * The layout's hook that follows the session, in a component of its own: when the session's answer
+ * arrives only it renders again, not the whole page around it.
  */
 function SessionEffects() {
-  useAdoptAccountTheme();
   useEndSessionOnArrival();
   return null;
 }

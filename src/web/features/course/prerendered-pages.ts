@@ -1,11 +1,11 @@
 import { findDay } from "#course/course";
 import { isDayUnlocked } from "#course/progress-rules";
 import { coursePaths, paths } from "#web/config/paths";
+import { COURSE, OUTLINE } from "#web/lib/course-data";
 import type { PrerenderedPage } from "#web/lib/page-head";
 import { chapterPageTitle } from "./components/chapter/chapter-overview";
 import { dayPageTitle } from "./components/course-day-frame";
 import { journeyMeta } from "./components/journey/my-journey";
-import { COURSE, OUTLINE } from "./course-data";
 
 /**
  * The course pages the build prerenders, as they look before the session is read: My Journey's

@@ -1,9 +1,9 @@
 import { act, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { connectApp } from "#web/testing/app-in-process";
+import { completeDays, fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
 import { renderApp } from "#web/testing/render-app";
 import { untilSettled } from "#web/testing/screen";
-import { completeDays, fixtureDay, signInWithProgress } from "./components/course-db-test-kit";
 
 const app = await connectApp();
 

@@ -3,8 +3,8 @@ import { useParams } from "react-router";
 import type { Chapter, Day } from "#course/course";
 import { findDay, pageTasks } from "#course/course";
 import { firstIncompleteDayBefore, isDayUnlocked, type OutlineDay } from "#course/progress-rules";
+import { COURSE, OUTLINE } from "#web/lib/course-data";
 import { type Learner, type LearnerState, useLearner, useSaveTask } from "./api/progress";
-import { COURSE, OUTLINE } from "./course-data";
 
 export type CourseDayState =
   | { kind: "not-found" }

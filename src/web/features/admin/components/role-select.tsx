@@ -2,8 +2,9 @@ import { BookOpen, GraduationCap, type LucideIcon, ShieldCheck } from "lucide-re
 import { useState } from "react";
 import { displayName } from "#course/account-rules";
 import { isRole, ROLES, type Role } from "#course/roles";
+import type { UserSummary } from "#server/modules/users/users.contract";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "#web/components/ui/select";
-import { type UserSummary, useChangeRole } from "#web/features/staff/api/staff";
+import { useChangeRole } from "#web/features/admin/api/change-role";
 
 const ROLE_ICONS: Record<Role, LucideIcon> = { Student: GraduationCap, Tutor: BookOpen, Admin: ShieldCheck };
 

@@ -3,7 +3,7 @@ import { displayName } from "#course/account-rules";
 import { Button } from "#web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
 import { Field } from "#web/components/ui/field";
-import { USERS_PER_PAGE, useUsers } from "#web/features/staff/api/staff";
+import { USERS_PER_PAGE, useUsers } from "#web/lib/users";
 import { RoleSelect } from "./role-select";
 
 /** How long typing must pause before the search is sent: one request per word, not per key. */

@@ -1,15 +1,12 @@
 import { useMutation } from "@tanstack/react-query";
-import { api } from "#web/lib/api";
+import type { InferRequestType } from "hono/client";
+import { apiClient, call } from "#web/lib/api";
 
-/** POST /api/contact: the server trims and checks every field (400), and limits each client (429). */
-export interface ContactMessageInput {
-  fullName: string;
-  email: string;
-  message: string;
-}
+/** What the form sends: the server trims and checks every field (400), and limits each client (429). */
+export type ContactMessageInput = InferRequestType<typeof apiClient.contact.$post>["json"];
 
 export function sendContactMessage(input: ContactMessageInput) {
-  return api<{ ok: true }>("/api/contact", { method: "POST", body: input });
+  return call(apiClient.contact.$post({ json: input }));
 }
 
 export function useSendContactMessage() {

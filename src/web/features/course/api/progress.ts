@@ -4,24 +4,22 @@ import type { CompletedDays, ProgressMap } from "#course/progress-rules";
 import type { TaskStatus } from "#course/progress-status";
 import type { Role } from "#course/roles";
 import type { ProgressView } from "#server/modules/progress/progress.contract";
-import { reviewSummaryQueryKey } from "#web/features/review/api/keys";
 import { apiClient, call, pathParams } from "#web/lib/api";
 import { useProfile } from "#web/lib/profile";
+import { progressQueryKey, reviewSummaryQueryKey } from "#web/lib/query-keys";
 import { sessionQuery } from "#web/lib/session";
 import { toast } from "#web/lib/toast";
 
 const NO_PROGRESS: ProgressMap = {};
 const NO_COMPLETED_DAYS: CompletedDays = [];
 
-/** What GET /api/progress and a save answer: the task map, and the days completed once (decision 030). */
+/** What reading the progress and saving a task answer: the task map, and the days completed once (decision 030). */
 export type ProgressResponse = ProgressView;
 
 /** An answer from a server without completed days (an older instance) is read as having none. */
 function learnerProgressOf(answer: Pick<ProgressResponse, "progress"> & Partial<ProgressResponse>): ProgressResponse {
   return { progress: answer.progress, completedDays: answer.completedDays ?? NO_COMPLETED_DAYS };
 }
-
-export const progressQueryKey = ["progress"] as const;
 
 export const progressQuery = queryOptions({
   queryKey: progressQueryKey,

@@ -1,15 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "#web/lib/api";
-import { type ProfileResponse, profileQueryKey } from "#web/lib/profile";
+import { apiClient, call } from "#web/lib/api";
+import { profileQueryKey } from "#web/lib/query-keys";
 
 export function useUploadAvatar() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (file: File) => {
-      const body = new FormData();
-      body.append("avatar", file);
-      return (await api<ProfileResponse>("/api/profile/avatar", { method: "PUT", body })).profile;
-    },
+    mutationFn: async (avatar: File) => (await call(apiClient.profile.avatar.$put({ form: { avatar } }))).profile,
     onSuccess: (profile) => queryClient.setQueryData(profileQueryKey, profile),
   });
 }

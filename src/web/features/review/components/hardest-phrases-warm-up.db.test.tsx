@@ -1,19 +1,20 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { practiceSetOf } from "#course/course";
-import { completeDays, fixtureDay, signInWithProgress } from "#web/features/course/components/course-db-test-kit";
-import { chapterDays, settle } from "#web/features/course/components/course-page-test-kit";
-import {
-  choose,
-  continueByKeyboard,
-  press,
-  stubResizeObserver,
-  tabTo,
-} from "#web/features/course/components/practice/practice-test-kit";
 import { connectApp } from "#web/testing/app-in-process";
+import { completeDays, fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
+import { chapterDays, settle } from "#web/testing/course-page-test-kit";
+import { choose, continueByKeyboard, press, stubResizeObserver, tabTo } from "#web/testing/practice-test-kit";
 import { renderApp } from "#web/testing/render-app";
+import {
+  answerThroughApi,
+  expectAsked,
+  reviewsOf,
+  roundFor,
+  tabIntoCard,
+  wrongGiven,
+} from "#web/testing/review-test-kit";
 import { untilSettled } from "#web/testing/screen";
-import { answerThroughApi, expectAsked, reviewsOf, roundFor, tabIntoCard, wrongGiven } from "./review-test-kit";
 
 const app = await connectApp();
 

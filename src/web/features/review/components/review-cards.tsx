@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import type { ReviewExercise as Exercise, ReviewAnswerResponse } from "#course/review-contract";
-import { FIRST_CONTROL } from "#web/features/course/components/practice/practice-item";
-import { useSingleAudio } from "#web/features/course/use-single-audio";
+import type { ReviewExercise as Exercise, ReviewAnswerResponse } from "#server/modules/review/review.contract";
+import { FIRST_CONTROL } from "#web/components/exercise/practice-item";
+import { useSingleAudio } from "#web/lib/use-single-audio";
 import { ReviewExercise } from "./review-exercise";
 
 /** Where focus goes after the next render: the new card's first control, or what follows the cards. */

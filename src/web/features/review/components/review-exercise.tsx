@@ -1,10 +1,10 @@
 import { GraduationCap } from "lucide-react";
 import { useId, useState } from "react";
 import type { ExerciseItem, Given } from "#course/exercise-schema";
-import type { ReviewExercise as Exercise, ReviewAnswerResponse } from "#course/review-contract";
+import type { ReviewExercise as Exercise, ReviewAnswerResponse } from "#server/modules/review/review.contract";
+import { announceFeedback, type Feedback } from "#web/components/exercise/feedback-panel";
+import { answersInMalay, isListening, PracticeItem } from "#web/components/exercise/practice-item";
 import { Label } from "#web/components/ui/label";
-import { announceFeedback, type Feedback } from "#web/features/course/components/practice/feedback-panel";
-import { answersInMalay, isListening, PracticeItem } from "#web/features/course/components/practice/practice-item";
 import { useReviewAnswer } from "#web/features/review/api/review";
 import { mediaUrl } from "#web/lib/media";
 

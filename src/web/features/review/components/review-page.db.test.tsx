@@ -2,8 +2,11 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { courseAudioPath } from "#course/course";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
-import { completeDays } from "#web/features/course/components/course-db-test-kit";
-import { chapterDays, settle } from "#web/features/course/components/course-page-test-kit";
+import { mediaUrl } from "#web/lib/media";
+import { documentTitle } from "#web/lib/use-document-title";
+import { connectApp } from "#web/testing/app-in-process";
+import { completeDays } from "#web/testing/course-db-test-kit";
+import { chapterDays, settle } from "#web/testing/course-page-test-kit";
 import {
   active,
   answerRight,
@@ -13,13 +16,17 @@ import {
   pressButton,
   status,
   stubResizeObserver,
-} from "#web/features/course/components/practice/practice-test-kit";
-import { mediaUrl } from "#web/lib/media";
-import { documentTitle } from "#web/lib/use-document-title";
-import { connectApp } from "#web/testing/app-in-process";
+} from "#web/testing/practice-test-kit";
 import { renderApp } from "#web/testing/render-app";
+import {
+  expectAsked,
+  reviewsOf,
+  roundFor,
+  startDayOnePhraseCards,
+  tabIntoCard,
+  wrongChoice,
+} from "#web/testing/review-test-kit";
 import { stubAudio } from "#web/testing/screen";
-import { expectAsked, reviewsOf, roundFor, startDayOnePhraseCards, tabIntoCard, wrongChoice } from "./review-test-kit";
 
 const app = await connectApp();
 

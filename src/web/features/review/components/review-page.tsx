@@ -2,17 +2,18 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowRight, CalendarCheck, CircleCheck, Layers, Repeat } from "lucide-react";
 import { type ReactNode, useEffect, useId, useState } from "react";
 import { Link } from "react-router";
-import type { ReviewAnswerResponse, ReviewRound, ReviewSummary } from "#course/review-contract";
+import type { ReviewAnswerResponse, ReviewRound, ReviewSummary } from "#server/modules/review/review.contract";
+import { SignUpPrompt } from "#web/components/sign-up-prompt";
 import { Button } from "#web/components/ui/button";
 import { coursePaths, paths } from "#web/config/paths";
-import { SignUpPrompt } from "#web/features/course/components/sign-up-prompt";
-import { COURSE } from "#web/features/course/course-data";
-import { reviewRoundQuery, reviewSummaryQueryKey } from "#web/features/review/api/review";
-import { cardsDue } from "#web/features/review/cards-due";
-import { nextReviewTime } from "#web/features/review/next-review";
+import { reviewRoundQuery } from "#web/features/review/api/review";
 import { describeError } from "#web/lib/api";
+import { cardsDue } from "#web/lib/cards-due";
+import { COURSE } from "#web/lib/course-data";
+import { nextReviewTime } from "#web/lib/next-review";
 import { usePrerendering } from "#web/lib/prerender";
 import { useProfile } from "#web/lib/profile";
+import { reviewSummaryQueryKey } from "#web/lib/query-keys";
 import { ReviewCards } from "./review-cards";
 
 export const reviewMeta = {

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { unsubscribeToken } from "#server/modules/review/review.service";
+import { unsubscribeToken } from "#server/modules/reminders/reminders.service";
 import { connectApp } from "#web/testing/app-in-process";
 import { renderApp } from "#web/testing/render-app";
 

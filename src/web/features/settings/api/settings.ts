@@ -1,35 +1,17 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
-import type { DailyGoalUnit } from "#course/review-rules";
-import { ApiError, api } from "#web/lib/api";
-import { sessionQuery } from "#web/lib/session";
-import { getTheme, setTheme, type Theme } from "#web/lib/theme";
+import type { InferRequestType, InferResponseType } from "hono/client";
+import type { Settings } from "#server/modules/settings/settings.contract";
+import { ApiError, apiClient, call, callForResponse } from "#web/lib/api";
+import { accountSessionsQueryKey, settingsQueryKey } from "#web/lib/query-keys";
 
-/** The account's settings (GET/PATCH /api/settings). */
-export interface Settings {
-  theme: Theme;
-  emailNotifications: boolean;
-  twoFactorEnabled: boolean;
-  /** The daily review goal: `dailyGoal` reviews, or minutes. */
-  dailyGoalUnit: DailyGoalUnit;
-  dailyGoal: number;
-  /** Where the account's days begin and end, and its reminder hour is counted (an IANA name). */
-  timeZone: string;
-  /** The local hour (0-23) of the daily review reminder email. */
-  reminderHour: number;
-}
+export type { Settings };
 
-export type SettingsChanges = Partial<Omit<Settings, "twoFactorEnabled">>;
-
-interface SettingsResponse {
-  settings: Settings;
-}
-
-export const settingsQueryKey = ["settings"] as const;
+/** What a change may set: any of the settings but two-factor, which Better Auth turns on and off. */
+export type SettingsChanges = InferRequestType<typeof apiClient.settings.$patch>["json"];
 
 export const settingsQuery = queryOptions({
   queryKey: settingsQueryKey,
-  queryFn: async () => (await api<SettingsResponse>("/api/settings")).settings,
+  queryFn: async () => (await call(apiClient.settings.$get())).settings,
   staleTime: 60_000,
 });
 
@@ -44,8 +26,7 @@ export function useSettings() {
 export function useUpdateSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (changes: SettingsChanges) =>
-      (await api<SettingsResponse>("/api/settings", { method: "PATCH", body: changes })).settings,
+    mutationFn: async (changes: SettingsChanges) => (await call(apiClient.settings.$patch({ json: changes }))).settings,
     onMutate: async (changes) => {
       // A read still on its way must not overwrite the change with the old value.
       await queryClient.cancelQueries({ queryKey: settingsQueryKey });
@@ -60,47 +41,20 @@ export function useUpdateSettings() {
   });
 }
 
-/**
- * The account's theme wins over the device's: once per app load and signed-in user, a theme chosen on
- * another device is applied here and stored on this device, so public/theme-init.js paints it
- * before the app starts from then on. Mounted once, in the root layout.
- */
-export function useAdoptAccountTheme() {
-  const userId = useQuery(sessionQuery).data?.user.id;
-  const { data: settings } = useQuery({ ...settingsQuery, enabled: userId !== undefined });
-  const adoptedFor = useRef<string | null>(null);
-  useEffect(() => {
-    if (!userId || !settings || adoptedFor.current === userId) return;
-    adoptedFor.current = userId;
-    if (settings.theme !== getTheme()) setTheme(settings.theme);
-  }, [userId, settings]);
-}
-
-/** What GET /api/account/sessions lists: the account's sessions that have not expired. */
-export interface AccountSession {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  expiresAt: string;
-  ipAddress: string | null;
-  userAgent: string | null;
-  /** The session of the browser asking. */
-  current: boolean;
-}
-
-export const accountSessionsQueryKey = ["account", "sessions"] as const;
+/** One of the account's sessions that have not expired, as the device list shows it. */
+export type AccountSession = InferResponseType<typeof apiClient.account.sessions.$get, 200>["sessions"][number];
 
 export function useAccountSessions() {
   return useQuery({
     queryKey: accountSessionsQueryKey,
-    queryFn: async () => (await api<{ sessions: AccountSession[] }>("/api/account/sessions")).sessions,
+    queryFn: async () => (await call(apiClient.account.sessions.$get())).sessions,
   });
 }
 
 export function useRevokeOtherSessions() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<{ revoked: number }>("/api/account/sessions/revoke-others", { method: "POST" }),
+    mutationFn: () => call(apiClient.account.sessions["revoke-others"].$post()),
     onSettled: () => queryClient.invalidateQueries({ queryKey: accountSessionsQueryKey }),
   });
 }
@@ -116,8 +70,7 @@ export function needsPassword(error: unknown): boolean {
 export function useConfirmPassword() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (password: string) =>
-      api<{ confirmed: true }>("/api/account/confirm-password", { method: "POST", body: { password } }),
+    mutationFn: (password: string) => call(apiClient.account["confirm-password"].$post({ json: { password } })),
     // Whichever read asked for it, the device list is readable now too. Not awaited: the caller's
     // own retry need not wait for the list.
     onSuccess: () => {
@@ -128,11 +81,10 @@ export function useConfirmPassword() {
 
 export function useDeleteAccount() {
   return useMutation({
-    mutationFn: (password: string) => api<{ deleted: true }>("/api/account", { method: "DELETE", body: { password } }),
+    mutationFn: (password: string) => call(apiClient.account.$delete({ json: { password } })),
   });
 }
 
-const EXPORT_PATH = "/api/account/export";
 const EXPORT_FALLBACK_FILENAME = "jalan-my-data.json";
 
 /** The file name a Content-Disposition header gives (RFC 6266: filename* wins over filename). */
@@ -150,21 +102,9 @@ export function filenameFromContentDisposition(header: string | null): string | 
   return plain?.[1] ?? plain?.[2] ?? null;
 }
 
-/**
- * The export is a file to save, not an answer to read: it is fetched as bytes with the server's
- * file name. Errors still carry the server's message as ApiError, as api() does.
- */
+/** The export is a file to save, not an answer to read: it is read as bytes with the server's file name. */
 async function fetchExport(): Promise<{ blob: Blob; filename: string }> {
-  let response: Response;
-  try {
-    response = await fetch(EXPORT_PATH, { credentials: "same-origin", headers: { accept: "application/json" } });
-  } catch {
-    throw new ApiError(0, "NETWORK", "We could not reach the server. Check your connection and try again.");
-  }
-  if (!response.ok) {
-    const payload = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-    throw new ApiError(response.status, payload?.error?.code ?? "ERROR", payload?.error?.message ?? "");
-  }
+  const response = await callForResponse(apiClient.account.export.$get());
   const filename =
     filenameFromContentDisposition(response.headers.get("content-disposition")) ?? EXPORT_FALLBACK_FILENAME;
   return { blob: await response.blob(), filename };

@@ -6,9 +6,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/
 import { Label } from "#web/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "#web/components/ui/radio-group";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "#web/components/ui/select";
-import { deviceTimeZone, reviewSummaryQueryKey } from "#web/features/review/api/review";
 import { type SettingsChanges, useSettings, useUpdateSettings } from "#web/features/settings/api/settings";
 import { describeError } from "#web/lib/api";
+import { reviewSummaryQueryKey } from "#web/lib/query-keys";
+import { deviceTimeZone } from "#web/lib/time-zone";
 import { toast } from "#web/lib/toast";
 
 const UNIT_LABELS: Record<DailyGoalUnit, string> = { reviews: "Reviews", minutes: "Minutes" };

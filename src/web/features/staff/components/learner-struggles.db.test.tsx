@@ -2,9 +2,9 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { user as userTable } from "#server/db/schema";
-import { roundFor } from "#web/features/review/components/review-test-kit";
 import { connectApp } from "#web/testing/app-in-process";
 import { renderApp } from "#web/testing/render-app";
+import { roundFor } from "#web/testing/review-test-kit";
 import {
   DAY_1_PHRASES,
   figure,

@@ -1,9 +1,9 @@
 import { LoaderCircle, Pin } from "lucide-react";
 import { type ReactNode, useId } from "react";
-import type { StruggleReport, WeakPhrase } from "#course/review-contract";
+import type { StruggleReport, WeakPhrase } from "#server/modules/review/review.contract";
+import type { UserSummary } from "#server/modules/users/users.contract";
 import { Button } from "#web/components/ui/button";
-import { usePinPhrase, useStruggleReport } from "#web/features/review/api/review";
-import type { UserSummary } from "#web/features/staff/api/staff";
+import { usePinPhrase, useStruggleReport } from "#web/features/staff/api/struggles";
 import { describeError } from "#web/lib/api";
 import { cn } from "#web/lib/cn";
 import { toast } from "#web/lib/toast";
@@ -44,9 +44,9 @@ function exactTime(iso: string): string {
 const count = (amount: number, one: string, many = `${one}s`) => `${amount} ${amount === 1 ? one : many}`;
 
 /**
- * A learner's struggles as staff see them (GET /api/users/:userId/review): their due cards, streak and
- * last activity, and the phrases they answer wrong or forget most, each of which a tutor can pin to
- * the front of the learner's next review. `headingLevel` fits the panel into the page's outline.
+ * A learner's struggles as staff see them: their due cards, streak and last activity, and the
+ * phrases they answer wrong or forget most, each of which a tutor can pin to the front of the
+ * learner's next review. `headingLevel` fits the panel into the page's outline.
  */
 export function LearnerStruggles({ learner, headingLevel }: { learner: UserSummary; headingLevel: 2 | 3 }) {
   const headingId = useId();

@@ -2,11 +2,11 @@ import type { KeyboardEvent, SyntheticEvent } from "react";
 import type { Chapter, Day } from "#course/course";
 import { type DayStatus, dayStatus, type ProgressMap, taskStatus } from "#course/progress-rules";
 import { TASK_STATUSES, type TaskStatus } from "#course/progress-status";
+import { type DisplayStatus, StatusIcon } from "#web/components/status-icon";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "#web/components/ui/select";
-import { type DisplayStatus, StatusIcon } from "#web/features/course/components/status-icon";
-import { COURSE, outlineDay } from "#web/features/course/course-data";
 import { useSetUserTaskStatus } from "#web/features/staff/api/staff";
 import { cn } from "#web/lib/cn";
+import { COURSE, outlineDay } from "#web/lib/course-data";
 
 /**
  * A user's progress as staff see it: every day of the course, in course order, each task

@@ -1,5 +1,6 @@
 import { RotateCcw } from "lucide-react";
 import { useState } from "react";
+import type { UserSummary } from "#server/modules/users/users.contract";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -12,7 +13,7 @@ import {
   AlertDialogTrigger,
 } from "#web/components/ui/alert-dialog";
 import { Button } from "#web/components/ui/button";
-import { type UserSummary, useResetUserProgress } from "#web/features/staff/api/staff";
+import { useResetUserProgress } from "#web/features/staff/api/staff";
 import { userName } from "./user-picker";
 
 /**

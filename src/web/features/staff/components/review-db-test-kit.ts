@@ -1,7 +1,9 @@
 import { fireEvent, screen, within } from "@testing-library/react";
-import type { ReviewSummary } from "#course/review-contract";
-import { roundFor, startDayOnePhraseCards } from "#web/features/review/components/review-test-kit";
+import { reviewSummarySchema } from "#server/modules/review/review.contract";
+import { call } from "#web/lib/api";
+import { appClient } from "#web/testing/app-client";
 import type { AppInProcess, SignedInUser } from "#web/testing/app-in-process";
+import { roundFor, startDayOnePhraseCards } from "#web/testing/review-test-kit";
 
 /**
  * Set-up for the staff tests of a learner's review against the app in process
@@ -23,7 +25,8 @@ export const DAY_1_PHRASES = {
  */
 export async function learnerWhoAnsweredWrong(app: AppInProcess, phraseId: string, firstName = "Aisyah") {
   const learner = await app.signInLearner({ firstName, lastName: "Rahman" });
-  await app.send("PATCH", "/api/settings", { dailyGoal: 1 });
+  const client = appClient(app);
+  await call(client.settings.$patch({ json: { dailyGoal: 1 } }));
   await startDayOnePhraseCards(app);
   const round = await roundFor(app);
   const card = round.cards.find((each) => each.cardId === `chapter-1/day-1/${phraseId}/recognise`);
@@ -31,13 +34,12 @@ export async function learnerWhoAnsweredWrong(app: AppInProcess, phraseId: strin
   const { answer } = card.item;
   const wrong = card.item.choices.find((choice) => choice.id !== answer);
   if (!wrong) throw new Error(`The recognise card of ${phraseId} has no wrong choice.`);
-  await app.send("POST", "/api/review/answers", {
-    clientId: crypto.randomUUID(),
-    cardId: card.cardId,
-    given: { choiceId: wrong.id },
-    durationMs: 4_000,
-  });
-  const summary = await app.read<ReviewSummary>("/api/review/summary");
+  await call(
+    client.review.answers.$post({
+      json: { clientId: crypto.randomUUID(), cardId: card.cardId, given: { choiceId: wrong.id }, durationMs: 4_000 },
+    }),
+  );
+  const summary = reviewSummarySchema.parse(await call(client.review.summary.$get({ query: {} })));
   await app.signOut();
   return { learner, wrongAnswer: wrong.text, summary };
 }

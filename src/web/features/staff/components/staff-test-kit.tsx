@@ -1,26 +1,66 @@
-import { fireEvent, renderHook, screen, within } from "@testing-library/react";
-import { vi } from "vitest";
-import type { Role } from "#course/roles";
-import { dismissToast, useCurrentToast } from "#web/lib/toast";
-import { makeProfile, stubApi } from "#web/testing/fake-api";
-import { setSession, signedInAs, signedOut } from "#web/testing/fake-auth-client";
-import { fakeStaffApi } from "#web/testing/fake-staff-api";
+import { fireEvent, screen, within } from "@testing-library/react";
+import type { ProgressMap } from "#course/progress-rules";
+import type { AppInProcess } from "#web/testing/app-in-process";
 import { renderApp } from "#web/testing/render-app";
+import { type StoredAccount, storeAccounts } from "#web/testing/staff-db-test-kit";
 
 /**
- * Shared set-up for the Tutor Dashboard tests. Each test file must also replace the auth client:
- * `vi.mock("#web/lib/auth-client", () => import("#web/testing/fake-auth-client"))`.
+ * Shared set-up for the Tutor Dashboard tests against the app in process
+ * (src/web/testing/app-in-process.ts). Each test file starts every test with no accounts
+ * (startEachTestWithNoAccounts, src/web/testing/staff-db-test-kit.ts), so the picker lists only the
+ * accounts made here.
  */
 
-/** Signs in staff (a Tutor unless told) over the fake staff API and opens /tutor. */
-export async function openTutorDashboard(role: Role = "Tutor", options: Parameters<typeof fakeStaffApi>[0] = {}) {
-  const profile = makeProfile({ id: role === "Admin" ? "admin-1" : "tutor-1", role });
-  setSession(signedInAs(profile.id));
-  const api = fakeStaffApi({ viewerId: profile.id, ...options });
-  const fetchMock = stubApi(profile, api.handler);
-  const app = renderApp("/tutor");
+/** The accounts the staff tests meet: two learners, a tutor and an admin. */
+export interface StaffTestAccounts {
+  /** Learner Aisyah Rahman, aisyah@example.com. */
+  aisyah: StoredAccount;
+  /** Learner Ben Carter, ben@example.com, whose nickname is Benny. */
+  ben: StoredAccount;
+  /** Tutor Farid Ismail, farid@example.com: signed in when a Tutor opens the dashboard. */
+  farid: StoredAccount;
+  /** Admin Mei Lin, mei@example.com: signed in when an Admin opens the dashboard. */
+  mei: StoredAccount;
+}
+
+const FARID = { firstName: "Farid", lastName: "Ismail", email: "farid@example.com" };
+const MEI = { firstName: "Mei", lastName: "Lin", email: "mei@example.com" };
+
+/**
+ * Makes the staff tests' accounts, stores each learner's `progress`, then signs in Farid (a Tutor)
+ * or Mei (an Admin) through the API; the others are only listed, so they are stored
+ * (storeAccounts, src/web/testing/staff-db-test-kit.ts).
+ */
+export async function signInStaff(
+  app: AppInProcess,
+  role: "Tutor" | "Admin" = "Tutor",
+  { progress = {} }: { progress?: Partial<Record<"aisyah" | "ben", ProgressMap>> } = {},
+): Promise<StaffTestAccounts> {
+  const [aisyah, ben, other] = await storeAccounts(app, [
+    { firstName: "Aisyah", lastName: "Rahman", email: "aisyah@example.com" },
+    { firstName: "Ben", lastName: "Carter", nickname: "Benny", email: "ben@example.com" },
+    role === "Tutor" ? { ...MEI, role: "Admin" } : { ...FARID, role: "Tutor" },
+  ]);
+  if (progress.aisyah) await app.seedProgress(aisyah!.id, progress.aisyah);
+  if (progress.ben) await app.seedProgress(ben!.id, progress.ben);
+  const viewer = await app.signInAs(role, role === "Tutor" ? FARID : MEI);
+  const { id, firstName, lastName, email } = viewer;
+  const signedIn: StoredAccount = { id, firstName, lastName, nickname: null, email, role };
+  return role === "Tutor"
+    ? { aisyah: aisyah!, ben: ben!, farid: signedIn, mei: other! }
+    : { aisyah: aisyah!, ben: ben!, farid: other!, mei: signedIn };
+}
+
+/** Signs in staff (Farid, a Tutor, unless told) with the staff tests' accounts and opens /tutor. */
+export async function openTutorDashboard(
+  app: AppInProcess,
+  role: "Tutor" | "Admin" = "Tutor",
+  options: Parameters<typeof signInStaff>[2] = {},
+) {
+  const accounts = await signInStaff(app, role, options);
+  const rendered = renderApp("/tutor");
   await screen.findByRole("heading", { level: 1, name: "Tutor Dashboard" });
-  return { api, fetchMock, ...app };
+  return { ...accounts, ...rendered };
 }
 
 /** The search box of the user picker. */
@@ -46,13 +86,4 @@ export function chooseStatus(task: string, status: "Not started" | "In progress"
   const list = document.getElementById(select.getAttribute("aria-controls") ?? "");
   if (!list) throw new Error(`The status select of ${task} did not open.`);
   fireEvent.click(within(list).getByRole("option", { name: status }));
-}
-
-/** The toast store outlives a test's render: close the toast on screen so the next test starts clean. */
-export function resetStaffTest() {
-  const { result, unmount } = renderHook(() => useCurrentToast());
-  if (result.current) dismissToast(result.current.id);
-  unmount();
-  vi.unstubAllGlobals();
-  setSession(signedOut);
 }

@@ -1,6 +1,7 @@
 import { UserRound } from "lucide-react";
 import { useState } from "react";
-import { type UserSummary, useUserProgress } from "#web/features/staff/api/staff";
+import type { UserSummary } from "#server/modules/users/users.contract";
+import { useUserProgress } from "#web/features/staff/api/staff";
 import { LearnerStruggles } from "./learner-struggles";
 import { LoadFailed } from "./load-failed";
 import { ProgressGrid } from "./progress-grid";

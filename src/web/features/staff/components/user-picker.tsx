@@ -1,11 +1,12 @@
 import { Search, X } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { displayName } from "#course/account-rules";
+import type { UserSummary } from "#server/modules/users/users.contract";
 import { Button } from "#web/components/ui/button";
 import { Input } from "#web/components/ui/input";
 import { Label } from "#web/components/ui/label";
-import { type UserSummary, useUsers } from "#web/features/staff/api/staff";
 import { cn } from "#web/lib/cn";
+import { useUsers } from "#web/lib/users";
 
 /** How long typing must pause before the list is searched again. */
 export const USER_SEARCH_DELAY_MS = 300;

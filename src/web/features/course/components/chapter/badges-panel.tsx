@@ -2,8 +2,8 @@ import { Award, Sparkles, Trophy } from "lucide-react";
 import type { Chapter } from "#course/course";
 import { type Badge, type CompletedDays, chapterBadges, type ProgressMap } from "#course/progress-rules";
 import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/card";
-import { OUTLINE } from "#web/features/course/course-data";
 import { cn } from "#web/lib/cn";
+import { OUTLINE } from "#web/lib/course-data";
 
 const BADGE_ICONS = { invitation: Sparkles, "day-mission": Award, "chapter-complete": Trophy } as const;
 

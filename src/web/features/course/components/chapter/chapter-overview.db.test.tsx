@@ -1,8 +1,8 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
-import { completeDays, signInWithProgress } from "#web/features/course/components/course-db-test-kit";
 import { connectApp } from "#web/testing/app-in-process";
+import { completeDays, signInWithProgress } from "#web/testing/course-db-test-kit";
 import { renderApp } from "#web/testing/render-app";
 import { untilSettled } from "#web/testing/screen";
 

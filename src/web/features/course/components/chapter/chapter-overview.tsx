@@ -1,9 +1,9 @@
 import type { Chapter } from "#course/course";
 import { Page } from "#web/components/page";
+import { SignUpPrompt } from "#web/components/sign-up-prompt";
 import { paths } from "#web/config/paths";
 import { useLearner } from "#web/features/course/api/progress";
 import { Breadcrumbs } from "#web/features/course/components/breadcrumbs";
-import { SignUpPrompt } from "#web/features/course/components/sign-up-prompt";
 import { BadgesPanel } from "./badges-panel";
 import { DayTable } from "./day-table";
 

@@ -1,6 +1,6 @@
 import { type CompletedDays, dayStatus, isDayUnlocked, type ProgressMap, type Viewer } from "#course/progress-rules";
-import type { DisplayStatus } from "#web/features/course/components/status-icon";
-import { OUTLINE, outlineDay } from "#web/features/course/course-data";
+import type { DisplayStatus } from "#web/components/status-icon";
+import { OUTLINE, outlineDay } from "#web/lib/course-data";
 
 export interface DayView {
   /** Whether the viewer may open the day: only then is it a link. */

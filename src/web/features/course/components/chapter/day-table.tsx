@@ -2,8 +2,8 @@ import { Lock } from "lucide-react";
 import { Link } from "react-router";
 import type { Chapter } from "#course/course";
 import type { CompletedDays, ProgressMap, Viewer } from "#course/progress-rules";
+import { StatusIcon } from "#web/components/status-icon";
 import { coursePaths } from "#web/config/paths";
-import { StatusIcon } from "#web/features/course/components/status-icon";
 import { cn } from "#web/lib/cn";
 import { dayView } from "./day-display-status";
 

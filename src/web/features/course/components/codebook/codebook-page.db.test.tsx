@@ -2,7 +2,10 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { type Mission, sectionLines, storySections } from "#course/course";
 import { REVIEW_SKILLS } from "#course/review-rules";
-import { completeDays, fixtureDay, signInWithProgress } from "#web/features/course/components/course-db-test-kit";
+import { courseAudioUrl } from "#web/lib/course-data";
+import { mediaUrl } from "#web/lib/media";
+import { connectApp } from "#web/testing/app-in-process";
+import { completeDays, fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
 import {
   chapterDays,
   dayProgress,
@@ -12,17 +15,14 @@ import {
   storedTasks,
   tabIntoPracticeItem,
   taskPath,
-} from "#web/features/course/components/course-page-test-kit";
+} from "#web/testing/course-page-test-kit";
 import {
   answerRight,
   checkByKeyboard,
   choose,
   continueByKeyboard,
   stubResizeObserver,
-} from "#web/features/course/components/practice/practice-test-kit";
-import { courseAudioUrl } from "#web/features/course/course-data";
-import { mediaUrl } from "#web/lib/media";
-import { connectApp } from "#web/testing/app-in-process";
+} from "#web/testing/practice-test-kit";
 import { renderApp } from "#web/testing/render-app";
 import { stubAudio } from "#web/testing/screen";
 import { shadowPauseMs } from "./listen-and-shadow";

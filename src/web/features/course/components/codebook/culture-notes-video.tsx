@@ -3,8 +3,8 @@ import type { Mission } from "#course/course";
 
 type Video = Extract<Mission, { type: "video" }>["video"];
 
-import { playbackRate } from "#web/features/course/use-single-audio";
 import { mediaUrl } from "#web/lib/media";
+import { playbackRate } from "#web/lib/use-single-audio";
 
 /**
  * The culture and grammar video, captioned. While `locked` it has no controls, cannot be reached or

@@ -1,6 +1,6 @@
 import { Lock } from "lucide-react";
 import { useId, useState } from "react";
-import { AudioToggle } from "#web/features/course/components/story/audio-toggle";
+import { AudioToggle } from "#web/components/audio-toggle";
 import { cn } from "#web/lib/cn";
 
 /** A card to learn: English on the front; Malay, a note on use and its audio on the back. */

@@ -2,9 +2,9 @@ import { Pause, Repeat } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { type StorySection, sectionLines } from "#course/course";
 import { Button } from "#web/components/ui/button";
-import { playbackRate } from "#web/features/course/use-single-audio";
 import { cn } from "#web/lib/cn";
 import { releasePlayback, takePlayback } from "#web/lib/one-sound";
+import { playbackRate } from "#web/lib/use-single-audio";
 
 /**
  * The pause after each line when shadowing line by line: long enough to say the line again, at

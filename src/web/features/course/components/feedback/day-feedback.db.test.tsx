@@ -1,8 +1,8 @@
 import { act, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { Day } from "#course/course";
-import { completeDays, fixtureDay, signInWithProgress } from "#web/features/course/components/course-db-test-kit";
 import { connectApp } from "#web/testing/app-in-process";
+import { completeDays, fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
 import { renderApp } from "#web/testing/render-app";
 import { untilSettled } from "#web/testing/screen";
 

@@ -1,4 +1,4 @@
-import type { Feedback } from "#course/feedback";
+import type { Feedback } from "#web/features/course/api/feedback";
 
 /**
  * A fixed locale, so every learner reads the same "23 Nov 2026" whatever their browser's language.

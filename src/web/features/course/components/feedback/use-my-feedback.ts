@@ -1,7 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
-import type { Feedback } from "#course/feedback";
-import { myFeedbackQuery } from "#web/features/course/api/feedback";
+import { type Feedback, myFeedbackQuery } from "#web/features/course/api/feedback";
 import { useProfile } from "#web/lib/profile";
 
 /**

@@ -2,9 +2,9 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Chapter, Day } from "#course/course";
 import { type CompletedDays, type ProgressMap, taskStatus, type Viewer } from "#course/progress-rules";
+import { StatusIcon, StatusPlaceholder } from "#web/components/status-icon";
 import { coursePaths } from "#web/config/paths";
 import { dayView } from "#web/features/course/components/chapter/day-display-status";
-import { StatusIcon, StatusPlaceholder } from "#web/features/course/components/status-icon";
 import { cn } from "#web/lib/cn";
 
 /**

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { reviewSummaryQuery } from "#web/features/review/api/review";
 import { describeError } from "#web/lib/api";
+import { reviewSummaryQuery } from "#web/lib/review-summary";
 import { sessionQuery } from "#web/lib/session";
 import { ReviewPanel, ReviewPanelError, ReviewPanelPlaceholder } from "./review-panel";
 

@@ -1,7 +1,7 @@
 import { memo, type ReactNode } from "react";
 import type { Chapter, Day } from "#course/course";
 import type { CompletedDays, ProgressMap, Viewer } from "#course/progress-rules";
-import { COURSE } from "#web/features/course/course-data";
+import { COURSE } from "#web/lib/course-data";
 import { JourneyDay } from "./journey-day";
 import { VocabularyProgress } from "./vocabulary-progress";
 

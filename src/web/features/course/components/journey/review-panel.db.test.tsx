@@ -2,11 +2,11 @@ import { act, fireEvent, screen, within } from "@testing-library/react";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { rightAnswer } from "#course/grading";
-import type { ReviewSummary } from "#course/review-contract";
 import { dailyGoalChange } from "#server/db/schema";
-import { DAY_1_CARDS, roundFor, startDayOnePhraseCards } from "#web/features/review/components/review-test-kit";
+import type { ReviewSummary } from "#server/modules/review/review.contract";
 import { connectApp } from "#web/testing/app-in-process";
 import { renderApp } from "#web/testing/render-app";
+import { DAY_1_CARDS, roundFor, startDayOnePhraseCards } from "#web/testing/review-test-kit";
 import { untilSettled } from "#web/testing/screen";
 
 const app = await connectApp();

@@ -1,11 +1,11 @@
 import { Flame } from "lucide-react";
 import { type ReactNode, useId } from "react";
 import { Link } from "react-router";
-import type { ReviewSummary } from "#course/review-contract";
+import type { ReviewSummary } from "#server/modules/review/review.contract";
 import { Button } from "#web/components/ui/button";
 import { paths } from "#web/config/paths";
-import { cardsDue } from "#web/features/review/cards-due";
-import { nextReviewTime } from "#web/features/review/next-review";
+import { cardsDue } from "#web/lib/cards-due";
+import { nextReviewTime } from "#web/lib/next-review";
 
 /** Settings' daily review section (its card's id): the panel's link goes straight to it. */
 const DAILY_REVIEW_SETTINGS = `${paths.settings}#daily-review`;

@@ -1,7 +1,8 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { RolePlay } from "#course/course";
-import { completeDays, fixtureDay, signInWithProgress } from "#web/features/course/components/course-db-test-kit";
+import { connectApp } from "#web/testing/app-in-process";
+import { completeDays, fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
 import {
   chapterDays,
   dayProgress,
@@ -9,8 +10,7 @@ import {
   progressWrites,
   settle,
   storedTasks,
-} from "#web/features/course/components/course-page-test-kit";
-import { connectApp } from "#web/testing/app-in-process";
+} from "#web/testing/course-page-test-kit";
 import { renderApp } from "#web/testing/render-app";
 import { stubAudio } from "#web/testing/screen";
 

@@ -10,7 +10,7 @@ import { paths } from "#web/config/paths";
 import { Breadcrumbs } from "#web/features/course/components/breadcrumbs";
 import { dayCrumbs, dayPageTitle, type OpenDay } from "#web/features/course/components/course-day-frame";
 import { SpokenLineList, withAudio } from "#web/features/course/components/story/spoken-line-list";
-import { useSingleAudio } from "#web/features/course/use-single-audio";
+import { useSingleAudio } from "#web/lib/use-single-audio";
 
 /**
  * A day's live session (/chapter-1/day-1/live-session): the learner's view of the role-plays the

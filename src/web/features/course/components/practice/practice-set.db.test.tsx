@@ -4,10 +4,9 @@ import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { answer } from "#server/db/schema";
 import { DAY_ONE_PRACTICE } from "#tests/fixtures/course";
-import { progressQueryKey } from "#web/features/course/api/progress";
 import { createQueryClient } from "#web/lib/query-client";
+import { progressQueryKey } from "#web/lib/query-keys";
 import { connectApp } from "#web/testing/app-in-process";
-import PracticeSet from "./practice-set";
 import {
   answerRight,
   checkByKeyboard,
@@ -18,7 +17,8 @@ import {
   stubResizeObserver,
   tabTo,
   type,
-} from "./practice-test-kit";
+} from "#web/testing/practice-test-kit";
+import PracticeSet from "./practice-set";
 
 const app = await connectApp();
 

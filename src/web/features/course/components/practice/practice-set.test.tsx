@@ -4,8 +4,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ExerciseItem } from "#course/exercise-schema";
 import { DAY_ONE_PRACTICE } from "#tests/fixtures/course";
 import { createQueryClient } from "#web/lib/query-client";
-import { stubAudio } from "#web/testing/screen";
-import PracticeSet from "./practice-set";
 import {
   active,
   answerRight,
@@ -19,7 +17,9 @@ import {
   tab,
   tabTo,
   type,
-} from "./practice-test-kit";
+} from "#web/testing/practice-test-kit";
+import { stubAudio } from "#web/testing/screen";
+import PracticeSet from "./practice-set";
 
 /** Day 1's practice set of the fixture course: one item of every kind, named by kind here. */
 const byKind = <Kind extends ExerciseItem["kind"]>(kind: Kind) =>

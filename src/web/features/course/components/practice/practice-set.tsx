@@ -5,13 +5,13 @@ import { CircleCheck } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import type { ExerciseItem, Given } from "#course/exercise-schema";
 import { grade } from "#course/grading";
+import { announceFeedback, type Feedback } from "#web/components/exercise/feedback-panel";
+import { answersInMalay, FIRST_CONTROL, isListening, PracticeItem } from "#web/components/exercise/practice-item";
 import { Button } from "#web/components/ui/button";
 import { practiceProgressQuery, useAnswer } from "#web/features/course/api/answers";
-import { courseAudioUrl } from "#web/features/course/course-data";
-import { useSingleAudio } from "#web/features/course/use-single-audio";
+import { courseAudioUrl } from "#web/lib/course-data";
 import { mediaUrl } from "#web/lib/media";
-import { announceFeedback, type Feedback } from "./feedback-panel";
-import { answersInMalay, FIRST_CONTROL, isListening, PracticeItem } from "./practice-item";
+import { useSingleAudio } from "#web/lib/use-single-audio";
 
 export interface PracticeSetProps {
   chapterId: string;

@@ -1,6 +1,6 @@
-import { courseAudioUrl } from "#web/features/course/course-data";
+import { AudioToggle } from "#web/components/audio-toggle";
 import { cn } from "#web/lib/cn";
-import { AudioToggle } from "./audio-toggle";
+import { courseAudioUrl } from "#web/lib/course-data";
 import { type GlossaryEntry, glossaryParts } from "./glossary";
 import { GlossaryWord } from "./glossary-word";
 

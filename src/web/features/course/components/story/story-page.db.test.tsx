@@ -9,7 +9,9 @@ import {
   storySections,
 } from "#course/course";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
-import { completeDays, fixtureDay, signInWithProgress } from "#web/features/course/components/course-db-test-kit";
+import { courseAudioUrl } from "#web/lib/course-data";
+import { connectApp } from "#web/testing/app-in-process";
+import { completeDays, fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
 import {
   chapterDays,
   dayProgress,
@@ -19,14 +21,8 @@ import {
   storedTasks,
   tabIntoPracticeItem,
   taskPath,
-} from "#web/features/course/components/course-page-test-kit";
-import {
-  answerRight,
-  continueByKeyboard,
-  stubResizeObserver,
-} from "#web/features/course/components/practice/practice-test-kit";
-import { courseAudioUrl } from "#web/features/course/course-data";
-import { connectApp } from "#web/testing/app-in-process";
+} from "#web/testing/course-page-test-kit";
+import { answerRight, continueByKeyboard, stubResizeObserver } from "#web/testing/practice-test-kit";
 import { renderApp } from "#web/testing/render-app";
 import { stubAudio, untilSettled } from "#web/testing/screen";
 import { StorySectionView } from "./story-section";

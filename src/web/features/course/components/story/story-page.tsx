@@ -1,7 +1,7 @@
 import { ArrowRight, BookOpen, Users } from "lucide-react";
-import { lazy, memo, type ReactNode, Suspense, useId } from "react";
+import { memo, type ReactNode, useId } from "react";
 import { Link, useNavigate } from "react-router";
-import type { PracticeSet, Story, StoryBlock } from "#course/course";
+import type { Chapter, PracticeSet, Story, StoryBlock } from "#course/course";
 import { dayAfter, storySections } from "#course/course";
 import { taskStatus } from "#course/progress-rules";
 import { Page } from "#web/components/page";
@@ -12,19 +12,18 @@ import { dayCrumbs, dayPageTitle, type OpenDay } from "#web/features/course/comp
 import { CultureNoteCard } from "#web/features/course/components/culture-note-card";
 import { DayFeedbackCard } from "#web/features/course/components/feedback/day-feedback";
 import { PracticeMission } from "#web/features/course/components/practice-mission";
-import { COURSE } from "#web/features/course/course-data";
 import { useStartDay } from "#web/features/course/use-course-day";
+import { COURSE } from "#web/lib/course-data";
 import { toast } from "#web/lib/toast";
 import { CompleteTaskButton } from "./complete-task-button";
 import { type StoryPlayer, StoryPlayerControls, useStoryPlayer } from "./story-player";
 import { StorySectionView } from "./story-section";
 
-/** Review's code loads only for a signed-in learner on a review day. */
-const HardestPhrasesWarmUp = lazy(() =>
-  import("#web/features/review/components/hardest-phrases-warm-up").then((module) => ({
-    default: module.HardestPhrasesWarmUp,
-  })),
-);
+/**
+ * What a signed-in learner warms up on before a review day's quiz: the route gives it (the review's
+ * hardest phrases), so the page knows nothing of the review.
+ */
+export type RenderQuizWarmUp = (chapter: Chapter) => ReactNode;
 
 /**
  * A day's first page (/chapter-1/day-1): its story's blocks in order (sections with their
@@ -32,7 +31,13 @@ const HardestPhrasesWarmUp = lazy(() =>
  * with nothing recorded for the day marks the day as started.
  * Memoized: it draws again only when the day or the learner changes.
  */
-export const StoryPage = memo(function StoryPage({ open }: { open: OpenDay }) {
+export const StoryPage = memo(function StoryPage({
+  open,
+  renderQuizWarmUp,
+}: {
+  open: OpenDay;
+  renderQuizWarmUp?: RenderQuizWarmUp;
+}) {
   useStartDay(open);
   const { chapter, day } = open;
   return (
@@ -44,19 +49,34 @@ export const StoryPage = memo(function StoryPage({ open }: { open: OpenDay }) {
     >
       <Breadcrumbs items={dayCrumbs(chapter, day, "story")} />
       <DayFeedbackCard chapterId={chapter.id} dayId={day.id} />
-      {day.story && <StoryBlocks open={open} story={day.story} />}
+      {day.story && <StoryBlocks open={open} story={day.story} renderQuizWarmUp={renderQuizWarmUp} />}
     </Page>
   );
 });
 
-function StoryBlocks({ open, story }: { open: OpenDay; story: Story }) {
+function StoryBlocks({
+  open,
+  story,
+  renderQuizWarmUp,
+}: {
+  open: OpenDay;
+  story: Story;
+  renderQuizWarmUp?: RenderQuizWarmUp;
+}) {
   const player = useStoryPlayer();
   const hasSections = storySections({ story }).length > 0;
   return (
     <div className="space-y-8">
       {hasSections && <StoryPlayerControls player={player} />}
       {story.blocks.map((block) => (
-        <StoryBlockView key={blockKey(block)} open={open} story={story} block={block} player={player} />
+        <StoryBlockView
+          key={blockKey(block)}
+          open={open}
+          story={story}
+          block={block}
+          player={player}
+          renderQuizWarmUp={renderQuizWarmUp}
+        />
       ))}
       {story.next === "codebook" && <ContinueToCodebook open={open} story={story} />}
       {story.next === "journey" && <MoreOfTheDay open={open} />}
@@ -73,11 +93,13 @@ function StoryBlockView({
   story,
   block,
   player,
+  renderQuizWarmUp,
 }: {
   open: OpenDay;
   story: Story;
   block: StoryBlock;
   player: StoryPlayer;
+  renderQuizWarmUp?: RenderQuizWarmUp;
 }) {
   const navigate = useNavigate();
   const { chapter, day } = open;
@@ -112,11 +134,7 @@ function StoryBlockView({
     case "practice":
       return (
         <>
-          {isReviewQuiz(block) && open.learner.signedIn && (
-            <Suspense fallback={null}>
-              <HardestPhrasesWarmUp chapterId={chapter.id} />
-            </Suspense>
-          )}
+          {isReviewQuiz(block) && open.learner.signedIn && renderQuizWarmUp?.(chapter)}
           <PracticeSection title={block.title} description={block.description}>
             <PracticeMission open={open} practice={block} />
           </PracticeSection>

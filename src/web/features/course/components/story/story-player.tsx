@@ -2,8 +2,8 @@ import { useCallback, useEffect, useState } from "react";
 import { Label } from "#web/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "#web/components/ui/radio-group";
 import { Switch } from "#web/components/ui/switch";
-import { useSingleAudio } from "#web/features/course/use-single-audio";
 import { usePrerendering } from "#web/lib/prerender";
+import { useSingleAudio } from "#web/lib/use-single-audio";
 
 /** The speeds a learner can choose for the story's lines. */
 export const STORY_SPEEDS = [1, 0.75, 0.5] as const;

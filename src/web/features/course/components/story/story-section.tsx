@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import type { Chapter, Day, SectionContent, StorySection } from "#course/course";
 import { CultureNoteCard } from "#web/features/course/components/culture-note-card";
-import { courseAudioUrl } from "#web/features/course/course-data";
-import { playbackRate } from "#web/features/course/use-single-audio";
+import { courseAudioUrl } from "#web/lib/course-data";
+import { playbackRate } from "#web/lib/use-single-audio";
 import { type SpokenLineItem, SpokenLineList, withAudio } from "./spoken-line-list";
 
 /**

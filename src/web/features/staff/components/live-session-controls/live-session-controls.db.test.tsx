@@ -1,7 +1,9 @@
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Feedback } from "#course/feedback";
-import { roundFor } from "#web/features/review/components/review-test-kit";
+import type { ProgressMap } from "#course/progress-rules";
+import type { Role } from "#course/roles";
+import { tutorFeedback } from "#server/db/schema";
 import {
   DAY_1_PHRASES,
   learnerWhoAnsweredWrong,
@@ -11,7 +13,15 @@ import {
 } from "#web/features/staff/components/review-db-test-kit";
 import { connectApp } from "#web/testing/app-in-process";
 import { renderApp } from "#web/testing/render-app";
+import { roundFor } from "#web/testing/review-test-kit";
 import { stubAudio } from "#web/testing/screen";
+import {
+  cutNetworkTo,
+  NETWORK_ERROR,
+  recordSentRequests,
+  startEachTestWithNoAccounts,
+  storeAccount,
+} from "#web/testing/staff-db-test-kit";
 
 const app = await connectApp();
 
@@ -99,5 +109,194 @@ describe("the live session's tutor controls and a learner's review", () => {
     const { cards } = await roundFor(app);
     expect(cards.length).toBeGreaterThan(0);
     expect(cards.some((card) => card.fromTutor)).toBe(false);
+  });
+});
+
+const PAGE = "/chapter-1/day-1/live-session";
+const GREETING = "live-session:greeting-practice";
+const ORDERING = "live-session:ordering-drink";
+/** The toaster loads with the first toast, which can take a moment on a busy machine. */
+const findToast = (text: string) => screen.findByText(text, undefined, { timeout: 5000 });
+/** Lets the app's answers and React's updates run, for tests that check nothing was sent. */
+const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+
+describe("Day 1 live session tutor controls", () => {
+  // The picker lists every account: each test starts with none, then makes its own.
+  startEachTestWithNoAccounts(app);
+  const page = recordSentRequests(app);
+
+  beforeEach(() => {
+    vi.spyOn(HTMLMediaElement.prototype, "play").mockResolvedValue(undefined);
+    vi.spyOn(HTMLMediaElement.prototype, "pause").mockImplementation(() => {});
+  });
+
+  /**
+   * Signs in Farid Ismail as `role` on the Day 1 live session, with learner Aisyah Rahman listed,
+   * her stored progress `studentProgress`.
+   */
+  async function openAs(role: Role, { studentProgress = {} }: { studentProgress?: ProgressMap } = {}) {
+    const aisyah = await storeAccount(app, { firstName: "Aisyah", lastName: "Rahman", email: "aisyah@example.com" });
+    await app.seedProgress(aisyah.id, studentProgress);
+    const viewer = await app.signInAs(role, { firstName: "Farid", lastName: "Ismail" });
+    renderApp(PAGE);
+    // The practice blocks show once the day is open (not while it loads).
+    expect(await screen.findByRole("region", { name: "Greetings" }, { timeout: 5000 })).toBeInTheDocument();
+    return { aisyah, viewer };
+  }
+
+  const controls = () => screen.getByRole("region", { name: "Tutor controls" });
+  const feedbackBox = () => within(controls()).getByRole("textbox", { name: "Feedback" });
+  const typeFeedback = (text: string) => fireEvent.change(feedbackBox(), { target: { value: text } });
+  const submitFeedback = () => fireEvent.click(within(controls()).getByRole("button", { name: "Submit Feedback" }));
+  const markComplete = () =>
+    fireEvent.click(within(controls()).getByRole("button", { name: "Mark as Complete for Student" }));
+
+  /** Picks Aisyah Rahman in the Student picker. */
+  async function pickStudent() {
+    const search = within(controls()).getByRole("combobox", { name: "Search for a student" });
+    fireEvent.focus(search);
+    fireEvent.change(search, { target: { value: "Aisyah" } });
+    fireEvent.click(await screen.findByRole("option", { name: /Aisyah Rahman/ }, { timeout: 5000 }));
+    expect(within(controls()).getByText("Selected student")).toBeInTheDocument();
+  }
+
+  const requestsTo = (method: string, path: RegExp) =>
+    page.sent
+      .filter((request) => request.method === method && path.test(decodeURIComponent(request.path)))
+      .map((request) => ({ path: decodeURIComponent(request.path), body: request.body }));
+
+  it("are not shown to a learner, who makes no staff request", async () => {
+    await openAs("Student");
+    await settle();
+    expect(screen.queryByRole("region", { name: "Tutor controls" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Submit Feedback" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Mark as Complete for Student" })).not.toBeInTheDocument();
+    expect(app.requests.filter((request) => request.path.startsWith("/api/users"))).toEqual([]);
+  });
+
+  it.each(["Tutor", "Admin"] as const)("are shown to a %s", async (role) => {
+    await openAs(role);
+    const region = controls();
+    expect(within(region).getByRole("combobox", { name: "Search for a student" })).toBeInTheDocument();
+    expect(feedbackBox()).toHaveAttribute("maxlength", "4000");
+    expect(within(region).getByRole("button", { name: "Submit Feedback" })).toBeEnabled();
+    expect(within(region).getByRole("button", { name: "Mark as Complete for Student" })).toBeEnabled();
+  });
+
+  it("refuses empty or whitespace-only feedback without sending it", async () => {
+    await openAs("Tutor");
+    await pickStudent();
+    typeFeedback("  \n\t ");
+    submitFeedback();
+    const title = await findToast("Feedback cannot be empty");
+    expect(title.closest("li")).toHaveClass("bg-destructive");
+    await settle();
+    expect(requestsTo("POST", /^\/api\/feedback/)).toEqual([]);
+  });
+
+  it("asks for a student before sending feedback", async () => {
+    await openAs("Tutor");
+    typeFeedback("Good greetings.");
+    submitFeedback();
+    expect(await findToast("Choose a student")).toBeInTheDocument();
+    expect(screen.getByText("Pick the student this session was with.")).toBeInTheDocument();
+    await settle();
+    expect(requestsTo("POST", /^\/api\/feedback/)).toEqual([]);
+    expect(feedbackBox()).toHaveValue("Good greetings.");
+  });
+
+  it("sends feedback for the chosen student on this day, then clears the box", async () => {
+    const { aisyah, viewer } = await openAs("Tutor");
+    await pickStudent();
+    const text = "Bagus! Your greetings were clear.\nPractise kurang manis.";
+    typeFeedback(text);
+    expect(feedbackBox()).toHaveAccessibleDescription(`For Aisyah Rahman. ${text.length} / 4000 characters`);
+    submitFeedback();
+    expect(await findToast("Feedback has been submitted.")).toBeInTheDocument();
+    expect(requestsTo("POST", /^\/api\/feedback$/)).toEqual([
+      {
+        path: "/api/feedback",
+        body: { studentId: aisyah.id, chapterId: "chapter-1", dayId: "day-1", feedback: text },
+      },
+    ]);
+    expect(await app.t.db.select().from(tutorFeedback)).toMatchObject([
+      { studentId: aisyah.id, tutorId: viewer.id, feedback: text },
+    ]);
+    await waitFor(() => expect(feedbackBox()).toHaveValue(""));
+  });
+
+  it("says why feedback could not be submitted and keeps the text", async () => {
+    await openAs("Tutor");
+    cutNetworkTo(({ method, path }) => method === "POST" && path === "/api/feedback");
+    await pickStudent();
+    typeFeedback("Well done.");
+    submitFeedback();
+    expect(await findToast("Error submitting feedback")).toBeInTheDocument();
+    expect(screen.getByText(NETWORK_ERROR)).toBeInTheDocument();
+    expect(feedbackBox()).toHaveValue("Well done.");
+  });
+
+  it("asks for a student before marking anything complete", async () => {
+    await openAs("Tutor");
+    markComplete();
+    expect(await findToast("Choose a student")).toBeInTheDocument();
+    await settle();
+    expect(app.requests.filter((request) => request.method === "PUT")).toEqual([]);
+  });
+
+  it("marks both practice tasks complete for the chosen student, not for the tutor", async () => {
+    const { aisyah } = await openAs("Tutor", {
+      studentProgress: { "chapter-1": { "day-1": { [GREETING]: "in-progress" } } },
+    });
+    await pickStudent();
+    const tasks = await within(controls()).findByRole("list", {}, { timeout: 5000 });
+    expect(
+      within(tasks)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(["Greetings: In progress", "Ordering a drink: Not started"]);
+
+    markComplete();
+    expect(await findToast("Success!")).toBeInTheDocument();
+    expect(screen.getByText("Student's progress updated.")).toBeInTheDocument();
+    expect(requestsTo("PUT", /./)).toEqual([
+      { path: `/api/users/${aisyah.id}/progress/chapter-1/day-1/${GREETING}`, body: { status: "completed" } },
+      { path: `/api/users/${aisyah.id}/progress/chapter-1/day-1/${ORDERING}`, body: { status: "completed" } },
+    ]);
+    // Nothing written to the tutor's own progress.
+    expect(requestsTo("PUT", /^\/api\/progress\//)).toEqual([]);
+    expect((await app.progressOf(aisyah.id)).progress["chapter-1"]?.["day-1"]).toEqual({
+      [GREETING]: "completed",
+      [ORDERING]: "completed",
+    });
+    // The student's progress is read again and shows both tasks done.
+    await waitFor(() => expect(within(controls()).getByRole("button", { name: "Completed" })).toBeDisabled());
+    expect(
+      within(tasks)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(["Greetings: Completed", "Ordering a drink: Completed"]);
+  });
+
+  it("shows Completed, disabled, for a student whose session is already recorded", async () => {
+    await openAs("Tutor", {
+      studentProgress: { "chapter-1": { "day-1": { [GREETING]: "completed", [ORDERING]: "completed" } } },
+    });
+    expect(within(controls()).getByRole("button", { name: "Mark as Complete for Student" })).toBeEnabled();
+    await pickStudent();
+    expect(await within(controls()).findByRole("button", { name: "Completed" }, { timeout: 5000 })).toBeDisabled();
+  });
+
+  it("says why the update failed", async () => {
+    await openAs("Tutor");
+    cutNetworkTo(({ method, path }) => method === "PUT" && path.startsWith("/api/users/"));
+    await pickStudent();
+    markComplete();
+    expect(await findToast("Update Failed")).toBeInTheDocument();
+    expect(screen.getByText(NETWORK_ERROR)).toBeInTheDocument();
+    // Once the learner's progress is read again after the failure.
+    await waitFor(() =>
+      expect(within(controls()).getByRole("button", { name: "Mark as Complete for Student" })).toBeEnabled(),
+    );
   });
 });

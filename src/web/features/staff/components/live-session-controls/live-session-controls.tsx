@@ -5,22 +5,18 @@ import { findDay } from "#course/course";
 import { FEEDBACK_MAX_LENGTH } from "#course/feedback";
 import { taskStatus } from "#course/progress-rules";
 import type { TaskStatus } from "#course/progress-status";
+import type { UserSummary } from "#server/modules/users/users.contract";
 import { Button } from "#web/components/ui/button";
 import { TextareaField } from "#web/components/ui/field";
 import { Label } from "#web/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "#web/components/ui/select";
-import { COURSE } from "#web/features/course/course-data";
-import {
-  setUserTaskStatus,
-  type UserSummary,
-  userProgressKey,
-  useSubmitFeedback,
-  useUserProgress,
-} from "#web/features/staff/api/staff";
+import { setUserTaskStatus, useSubmitFeedback, useUserProgress } from "#web/features/staff/api/staff";
 import { LearnerStruggles } from "#web/features/staff/components/learner-struggles";
 import { UserPicker, userName } from "#web/features/staff/components/user-picker";
 import { describeError } from "#web/lib/api";
 import { cn } from "#web/lib/cn";
+import { COURSE } from "#web/lib/course-data";
+import { userProgressQueryKey } from "#web/lib/query-keys";
 import { toast } from "#web/lib/toast";
 
 /** A task the live session practises, as the tutor sees it. */
@@ -101,7 +97,7 @@ function StudentTasks({
         variant: "destructive",
       }),
     // Even a partly failed run may have written some tasks: read the learner's progress again.
-    onSettled: (_result, _error, userId) => queryClient.invalidateQueries({ queryKey: userProgressKey(userId) }),
+    onSettled: (_result, _error, userId) => queryClient.invalidateQueries({ queryKey: userProgressQueryKey(userId) }),
   });
 
   const statuses = progress.data && tasks.map((task) => taskStatus(progress.data, chapterId, dayId, task.id));

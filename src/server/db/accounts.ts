@@ -1,0 +1,41 @@
+import { eq } from "drizzle-orm";
+import { notFound } from "#server/http/errors";
+import type { Queryable } from "./client";
+import { user } from "./schema";
+
+/**
+ * Whether an account exists, for any module that acts on a learner's id. The account's row is Better
+ * Auth's and the users module changes it; this check is the one read every module may make of it,
+ * kept below the modules so none of them depends on the users module for it.
+ */
+
+/** What a request about an account that is not there answers. */
+export const NO_SUCH_USER = "There is no such user.";
+
+/** 404 unless an account with this id exists (read in `q`, which may be the caller's transaction). */
+export async function requireAccount(q: Queryable, userId: string): Promise<void> {
+  const [row] = await q.select({ id: user.id }).from(user).where(eq(user.id, userId));
+  if (!row) throw notFound(NO_SUCH_USER);
+}
+
+/**
+ * Runs a write that references a user checked a moment ago. If the account was deleted in between,
+ * PostgreSQL refuses the row (foreign-key violation): that is the same 404, not a 500.
+ */
+export async function unlessUserVanished<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (sqlState(error) === "23503") throw notFound(NO_SUCH_USER);
+    throw error;
+  }
+}
+
+/** The SQLSTATE of a PostgreSQL error, wherever drizzle wrapped it in the cause chain. */
+function sqlState(error: unknown): string | undefined {
+  for (let current = error; current && typeof current === "object"; current = (current as { cause?: unknown }).cause) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+  }
+  return undefined;
+}

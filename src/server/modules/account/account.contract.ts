@@ -1,0 +1,177 @@
+import { z } from "zod";
+import { MAX_PASSWORD_LENGTH } from "#course/account-rules";
+import type { Given } from "#course/exercise-schema";
+import type { Grade } from "#course/grading";
+import type { Profile } from "#course/profile";
+import type { TaskStatus } from "#course/progress-status";
+import type { DailyGoalUnit, ReviewSkill } from "#course/review-rules";
+import type { ReviewEvent } from "#course/review-schedule";
+import type { Theme } from "#course/themes";
+
+/**
+ * The account API's contract: the signed-in account's own data, devices and deletion.
+ *
+ * GET    /api/account/export                 → AccountExport (a download, fresh session)
+ * GET    /api/account/sessions               → SessionsResponse (fresh session)
+ * POST   /api/account/confirm-password       passwordSchema → PasswordConfirmedResponse
+ * POST   /api/account/sessions/revoke-others → SessionsRevokedResponse
+ * DELETE /api/account                        passwordSchema → AccountDeletedResponse
+ */
+
+export const WRONG_PASSWORD_MESSAGE = "That password is not correct.";
+
+/** The password, asked again before the account is deleted or to confirm a session (confirm-password). */
+export const passwordSchema = z
+  .object({
+    password: z
+      .string({ error: WRONG_PASSWORD_MESSAGE })
+      .min(1, WRONG_PASSWORD_MESSAGE)
+      .max(MAX_PASSWORD_LENGTH, WRONG_PASSWORD_MESSAGE),
+  })
+  .strict();
+
+/** A signed-in device as its owner sees it: never its token, which is what the cookie carries. */
+export interface SessionSummary {
+  id: string;
+  createdAt: Date;
+  /** When the session was last extended or changed: its last activity, to within a day. */
+  updatedAt: Date;
+  expiresAt: Date;
+  ipAddress: string | null;
+  userAgent: string | null;
+  /** The session of the request that asked. */
+  current: boolean;
+}
+
+export interface SessionsResponse {
+  sessions: SessionSummary[];
+}
+
+export interface PasswordConfirmedResponse {
+  confirmed: true;
+}
+
+export interface SessionsRevokedResponse {
+  /** The other devices signed out: sessions the list showed, expired ones not counted. */
+  revoked: number;
+}
+
+export interface AccountDeletedResponse {
+  deleted: true;
+}
+
+/**
+ * The parts of the export, each made by the module that keeps it (its service's exportFor): the
+ * account module puts them together.
+ */
+export type ExportedProfile = Profile & { emailVerified: boolean; createdAt: Date; updatedAt: Date };
+
+export interface ExportedSettings {
+  theme: Theme;
+  emailNotifications: boolean;
+  twoFactorEnabled: boolean;
+  dailyGoalUnit: DailyGoalUnit;
+  dailyGoal: number;
+  timeZone: string;
+  reminderHour: number;
+}
+
+export interface ExportedTaskProgress {
+  chapterId: string;
+  dayId: string;
+  taskId: string;
+  status: TaskStatus;
+  updatedAt: Date;
+}
+
+export interface ExportedDayCompletion {
+  chapterId: string;
+  dayId: string;
+  completedAt: Date;
+}
+
+export interface ExportedAnswer {
+  clientId: string;
+  chapterId: string;
+  dayId: string;
+  taskId: string;
+  itemId: string;
+  given: unknown;
+  correct: boolean;
+  answeredAt: Date;
+}
+
+export interface ExportedFeedback {
+  chapterId: string;
+  dayId: string;
+  feedback: string;
+  createdAt: Date;
+  /** The tutor's display name; null once the tutor's account is deleted. */
+  tutorName: string | null;
+}
+
+export interface ExportedContactMessage {
+  fullName: string;
+  email: string;
+  message: string;
+  createdAt: Date;
+}
+
+export interface ExportedReview {
+  clientId: string;
+  chapterId: string;
+  dayId: string;
+  phraseId: string;
+  skill: ReviewSkill;
+  given: Given;
+  grade: Grade;
+  rating: ReviewEvent["rating"];
+  hinted: boolean;
+  durationMs: number;
+  reviewedAt: Date;
+  timeZone: string;
+  localDate: string;
+}
+
+export interface ExportedReviewCard {
+  chapterId: string;
+  dayId: string;
+  phraseId: string;
+  skill: ReviewSkill;
+  reps: number;
+  lapses: number;
+  due: Date;
+  pinnedAt: Date | null;
+  metAt: Date;
+  lastReviewedAt: Date | null;
+}
+
+export interface ExportedGoalChange {
+  localDate: string;
+  unit: DailyGoalUnit;
+  amount: number;
+  previousUnit: DailyGoalUnit;
+  previousAmount: number;
+  changedAt: Date;
+}
+
+/** Everything Jalan holds about an account (GET /api/account/export), with nothing secret in it. */
+export interface AccountExport {
+  exportedAt: Date;
+  profile: ExportedProfile;
+  settings: ExportedSettings;
+  progress: ExportedTaskProgress[];
+  /** The days completed once, which stay complete for unlocking (decision 030), oldest first. */
+  completedDays: ExportedDayCompletion[];
+  /** Every answer given to a practice item, oldest first: what was given and whether it was right. */
+  answers: ExportedAnswer[];
+  feedbackReceived: ExportedFeedback[];
+  contactMessages: ExportedContactMessage[];
+  /** Every review answered, oldest first (the review log), and the review cards it built. */
+  reviewLog: ExportedReview[];
+  reviewCards: ExportedReviewCard[];
+  /** The days the daily review goal changed, with the goal before and after. */
+  dailyGoalChanges: ExportedGoalChange[];
+  sessions: SessionSummary[];
+  twoFactorEnabled: boolean;
+}

@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { givenSchema } from "#course/exercise-schema";
+import { GRADES } from "#course/grading";
+
+/**
+ * The answers API, written once: the server's route parses requests and types its answers with these
+ * schemas, and the web app's fetcher uses the same ones (docs/decisions/032-graded-answers.md).
+ *
+ * POST /api/answers                              answerRequestSchema → answerResponseSchema
+ * GET  /api/answers/:chapterId/:dayId/:taskId    → practiceProgressSchema
+ */
+
+const id = (name: string) =>
+  z
+    .string({ error: `${name} is required.` })
+    .min(1, `${name} is required.`)
+    .max(100, `${name} can be at most 100 characters.`);
+
+/** One answer to one item of a practice set. */
+export const answerRequestSchema = z.strictObject({
+  /**
+   * Made by the client for each answer (crypto.randomUUID()), and sent again with a resend: the
+   * server stores an answer once per user and clientId, and answers a resend as it answered first.
+   */
+  clientId: z
+    .uuid({ error: "clientId must be a UUID made by the client for this answer." })
+    .transform((value) => value.toLowerCase()),
+  chapterId: id("chapterId"),
+  dayId: id("dayId"),
+  /** The practice set's task. */
+  taskId: id("taskId"),
+  itemId: id("itemId"),
+  given: givenSchema,
+});
+
+export type AnswerRequest = z.input<typeof answerRequestSchema>;
+
+export const answerResponseSchema = z.strictObject({
+  /** "almost" is not right: the item comes back, and the feedback says how close it was. */
+  result: z.enum(GRADES),
+  /** The right answer, for feedback. */
+  correct: z.strictObject({
+    text: z.string(),
+    /** The right answer in the form of `given`: the choice to mark, the tile order, the pairs. */
+    answer: givenSchema,
+    /** The right answer's clip (/media/course/…mp3), or null. */
+    audio: z.string().nullable(),
+  }),
+  /** Whether the practice set's task is completed: every item has been answered right once. */
+  taskCompleted: z.boolean(),
+});
+
+export type AnswerResponse = z.output<typeof answerResponseSchema>;
+
+/** Where a learner is in a practice set, for resuming it. */
+export const practiceProgressSchema = z.strictObject({
+  /** The set's items this learner has answered right at least once, in the set's order. */
+  answeredRight: z.array(z.string()),
+  taskCompleted: z.boolean(),
+});
+
+export type PracticeProgress = z.output<typeof practiceProgressSchema>;
+
+export const ANSWERS_PATH = "/api/answers";
+
+export const practiceProgressPath = (chapterId: string, dayId: string, taskId: string) =>
+  `${ANSWERS_PATH}/${[chapterId, dayId, taskId].map(encodeURIComponent).join("/")}`;

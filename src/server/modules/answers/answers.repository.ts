@@ -1,0 +1,79 @@
+import { and, asc, eq, max, sql } from "drizzle-orm";
+import type { TaskRef } from "#course/progress-rules";
+import type { Database, Queryable, Transaction } from "#server/db/client";
+import { answer } from "#server/db/schema";
+
+/**
+ * The first half of the advisory lock an answer takes per user; the second is a hash of the user id.
+ * One user's answers take turns, so two answers that finish a set at the same moment cannot each
+ * miss the other's, and a resend waits for the first send to commit. Two-part keys never collide
+ * with single 64-bit ones; the contact form uses class 740_214.
+ */
+const ANSWER_LOCK_CLASS = 740_215;
+
+const ofTask = (userId: string, target: TaskRef) =>
+  and(
+    eq(answer.userId, userId),
+    eq(answer.chapterId, target.chapterId),
+    eq(answer.dayId, target.dayId),
+    eq(answer.taskId, target.taskId),
+  );
+
+/** The answers module's table: answer, one row per answer a user gave to a practice item. */
+export function createAnswersRepository(db: Database) {
+  return {
+    /** Makes this user's answers take turns until the transaction ends (ANSWER_LOCK_CLASS). */
+    async lockUser(tx: Transaction, userId: string): Promise<void> {
+      await tx.execute(sql`select pg_advisory_xact_lock(${ANSWER_LOCK_CLASS}::int, hashtext(${userId}))`);
+    },
+
+    /** The answer this user sent under this clientId, if any. */
+    async byClientId(tx: Transaction, userId: string, clientId: string) {
+      const [stored] = await tx
+        .select()
+        .from(answer)
+        .where(and(eq(answer.userId, userId), eq(answer.clientId, clientId)));
+      return stored;
+    },
+
+    async insert(tx: Transaction, row: typeof answer.$inferInsert): Promise<void> {
+      await tx.insert(answer).values(row);
+    },
+
+    /** The items of the set this user has answered right at least once. */
+    async itemsAnsweredRight(userId: string, target: TaskRef, q: Queryable = db): Promise<Set<string>> {
+      const rows = await q
+        .selectDistinct({ itemId: answer.itemId })
+        .from(answer)
+        .where(and(ofTask(userId, target), eq(answer.correct, true)));
+      return new Set(rows.map((row) => row.itemId));
+    },
+
+    /** When the user last answered a practice item, if ever. */
+    async lastAnsweredAt(userId: string, q: Queryable = db): Promise<Date | null> {
+      const [row] = await q
+        .select({ at: max(answer.answeredAt) })
+        .from(answer)
+        .where(eq(answer.userId, userId));
+      return row?.at ?? null;
+    },
+
+    /** Every answer of the user, oldest first. */
+    exportFor(userId: string) {
+      return db
+        .select({
+          clientId: answer.clientId,
+          chapterId: answer.chapterId,
+          dayId: answer.dayId,
+          taskId: answer.taskId,
+          itemId: answer.itemId,
+          given: answer.given,
+          correct: answer.correct,
+          answeredAt: answer.answeredAt,
+        })
+        .from(answer)
+        .where(eq(answer.userId, userId))
+        .orderBy(asc(answer.answeredAt), asc(answer.id));
+    },
+  };
+}

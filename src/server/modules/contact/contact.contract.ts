@@ -1,0 +1,28 @@
+import { z } from "zod";
+
+/**
+ * The contact form's contract: POST /api/contact, open to visitors, contactMessageSchema →
+ * ContactSentResponse (201), or 429 with a retry-after for a client past the limit. Admins read
+ * the messages through the admin module (admin.contract.ts).
+ */
+
+const textField = (label: string, max: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${label} is required.` : `${label} must be text.`) })
+    .trim()
+    .min(1, `${label} is required.`)
+    .max(max, `${label} must be at most ${max} characters.`);
+
+export const contactMessageSchema = z
+  .object({
+    fullName: textField("Full name", 100),
+    email: textField("Email address", 254).pipe(z.email("Email address must be a valid email address.")),
+    message: textField("Message", 5000),
+  })
+  .strict();
+
+export type ContactMessageInput = z.infer<typeof contactMessageSchema>;
+
+export interface ContactSentResponse {
+  ok: true;
+}

@@ -1,0 +1,158 @@
+import { z } from "zod";
+import { exerciseItemSchema, givenSchema } from "#course/exercise-schema";
+import { GRADES } from "#course/grading";
+import { DAILY_GOAL_UNITS, isTimeZone, MAX_REVIEW_MS, REVIEW_SKILLS } from "#course/review-rules";
+
+/**
+ * The review API, written once for the server's routes and the web app's fetchers
+ * (docs/decisions/039-review-deck.md). Times travel as ISO strings.
+ *
+ * GET  /api/review?timeZone=                  → reviewRoundSchema: the summary and the next round of due cards
+ * GET  /api/review/summary?timeZone=          → reviewSummarySchema
+ * POST /api/review/answers                    reviewAnswerRequestSchema → reviewAnswerResponseSchema
+ * GET  /api/review/hardest/:chapterId         → hardestCardsSchema: a review day's warm-up
+ * GET  /api/users/:userId/review              → struggleReportSchema (staff)
+ * POST /api/users/:userId/review/pins         pinRequestSchema → pinResponseSchema (staff)
+ * POST /api/reminders/unsubscribe             the reminders module's contract (reminders.contract.ts)
+ */
+
+const isoTime = z.iso.datetime({ offset: true });
+
+export const timeZoneSchema = z
+  .string({ error: "timeZone must be a time zone name such as Asia/Kuala_Lumpur." })
+  .max(64, "timeZone must be a time zone name such as Asia/Kuala_Lumpur.")
+  .refine(isTimeZone, "timeZone must be a time zone name such as Asia/Kuala_Lumpur.");
+
+/** `?timeZone=` of GET /api/review and /api/review/summary: where the learner is now; the account's zone when absent. */
+export const reviewQuerySchema = z.object({ timeZone: timeZoneSchema.optional() });
+export type ReviewQuery = z.input<typeof reviewQuerySchema>;
+
+export const reviewSummarySchema = z.strictObject({
+  /** Cards due now, pinned ones included. */
+  due: z.number().int().nonnegative(),
+  /** When the next card not yet due becomes due; null when none is waiting. */
+  nextDueAt: isoTime.nullable(),
+  /** Every card of the phrases met. */
+  deckSize: z.number().int().nonnegative(),
+  /** Today, in the learner's time zone: reviews answered and minutes spent. */
+  today: z.strictObject({ reviews: z.number().int().nonnegative(), minutes: z.number().nonnegative() }),
+  goal: z.strictObject({ unit: z.enum(DAILY_GOAL_UNITS), amount: z.number().int().positive() }),
+  goalMet: z.boolean(),
+  /** Days in a row the goal was met, up to today (or yesterday while today's is not met yet). */
+  streak: z.number().int().nonnegative(),
+  /** The zone "today" was counted in. */
+  timeZone: z.string(),
+});
+export type ReviewSummary = z.output<typeof reviewSummarySchema>;
+
+/** One card to review, as an exercise of the engine's kinds. */
+export const reviewExerciseSchema = z.strictObject({
+  cardId: z.string(),
+  skill: z.enum(REVIEW_SKILLS),
+  item: exerciseItemSchema,
+  /** The phrase's clip: what a listening exercise plays, and the right answer's audio. */
+  audio: z.string(),
+  dayNumber: z.number().int(),
+  dayTitle: z.string(),
+  /** A tutor pinned the phrase into the learner's review. */
+  fromTutor: z.boolean(),
+  /** Never reviewed before. */
+  isNew: z.boolean(),
+});
+export type ReviewExercise = z.output<typeof reviewExerciseSchema>;
+
+export const reviewRoundSchema = z.strictObject({
+  summary: reviewSummarySchema,
+  cards: z.array(reviewExerciseSchema),
+});
+export type ReviewRound = z.output<typeof reviewRoundSchema>;
+
+export const hardestCardsSchema = z.strictObject({ cards: z.array(reviewExerciseSchema) });
+export type HardestCards = z.output<typeof hardestCardsSchema>;
+
+export const reviewAnswerRequestSchema = z.strictObject({
+  /** Made by the client for this review and sent again with a resend: stored once per user. */
+  clientId: z
+    .uuid({ error: "clientId must be a UUID made by the client for this review." })
+    .transform((value) => value.toLowerCase()),
+  cardId: z.string({ error: "cardId is required." }).min(1, "cardId is required.").max(400, "cardId is too long."),
+  given: givenSchema,
+  /** From showing the card to the answer; longer counts as MAX_REVIEW_MS. */
+  durationMs: z
+    .number({ error: "durationMs must be a number of milliseconds." })
+    .int("durationMs must be a whole number of milliseconds.")
+    .nonnegative("durationMs cannot be negative.")
+    .transform((value) => Math.min(value, MAX_REVIEW_MS)),
+  /** The learner asked for a hint before answering. */
+  hinted: z.boolean({ error: "hinted must be true or false." }).default(false),
+  /** The learner said it was easy. */
+  easy: z.boolean({ error: "easy must be true or false." }).default(false),
+  /** When the learner answered, for a review sent later (offline); now when absent. */
+  reviewedAt: isoTime.optional(),
+  /** Where the learner is, for the day the review counts towards; the account's zone when absent. */
+  timeZone: timeZoneSchema.optional(),
+});
+export type ReviewAnswerRequest = z.input<typeof reviewAnswerRequestSchema>;
+
+export const reviewAnswerResponseSchema = z.strictObject({
+  result: z.enum(GRADES),
+  correct: z.strictObject({ text: z.string(), answer: givenSchema, audio: z.string().nullable() }),
+  /** The FSRS rating the answer earned: 1 Again, 2 Hard, 3 Good, 4 Easy. */
+  rating: z.number().int().min(1).max(4),
+  /** When this card comes back. */
+  nextDueAt: isoTime,
+  summary: reviewSummarySchema,
+});
+export type ReviewAnswerResponse = z.output<typeof reviewAnswerResponseSchema>;
+
+const slugField = (name: string) =>
+  z
+    .string({ error: `${name} is required.` })
+    .min(1, `${name} is required.`)
+    .max(100, `${name} can be at most 100 characters.`);
+
+export const pinRequestSchema = z.strictObject({
+  chapterId: slugField("chapterId"),
+  dayId: slugField("dayId"),
+  phraseId: slugField("phraseId"),
+});
+
+export const weakPhraseSchema = z.strictObject({
+  chapterId: z.string(),
+  dayId: z.string(),
+  phraseId: z.string(),
+  dayNumber: z.number().int(),
+  malay: z.string(),
+  english: z.string(),
+  /** Times a card of the phrase was forgotten after being learnt. */
+  lapses: z.number().int().nonnegative(),
+  /** Reviews of the phrase answered wrong. */
+  wrong: z.number().int().nonnegative(),
+  /** The newest wrong answers given, newest first, each once. */
+  wrongAnswers: z.array(z.string()),
+  pinned: z.boolean(),
+});
+export type WeakPhrase = z.output<typeof weakPhraseSchema>;
+
+export const struggleReportSchema = z.strictObject({
+  weakest: z.array(weakPhraseSchema),
+  due: z.number().int().nonnegative(),
+  deckSize: z.number().int().nonnegative(),
+  streak: z.number().int().nonnegative(),
+  /** The learner's newest review, answer or progress save; null when they have done none. */
+  lastActivityAt: isoTime.nullable(),
+});
+export type StruggleReport = z.output<typeof struggleReportSchema>;
+
+export const pinResponseSchema = z.strictObject({
+  pinned: weakPhraseSchema.pick({ chapterId: true, dayId: true, phraseId: true, malay: true }),
+});
+export type PinResponse = z.output<typeof pinResponseSchema>;
+
+export const REVIEW_PATH = "/api/review";
+export const REVIEW_SUMMARY_PATH = "/api/review/summary";
+export const REVIEW_ANSWERS_PATH = "/api/review/answers";
+export const UNSUBSCRIBE_PATH = "/api/reminders/unsubscribe";
+export const hardestCardsPath = (chapterId: string) => `/api/review/hardest/${encodeURIComponent(chapterId)}`;
+export const struggleReportPath = (userId: string) => `/api/users/${encodeURIComponent(userId)}/review`;
+export const reviewPinsPath = (userId: string) => `/api/users/${encodeURIComponent(userId)}/review/pins`;

@@ -1,0 +1,144 @@
+import { type Chapter, courseAudioPath } from "#course/course";
+import { type CardKey, cardId, coursePhrases, type Phrase, REVIEW_SKILLS, reviewItem } from "#course/review-rules";
+import { newCard } from "#course/review-schedule";
+import type { Queryable } from "#server/db/client";
+import type { ProgressModule } from "#server/modules/progress/progress.module";
+import type { ReviewExercise } from "./review.contract";
+import type { CardRow, NewCardRow, ReviewRepository } from "./review.repository";
+
+/** A phrase of a day, as a tutor pins it. */
+export interface PinTarget {
+  chapterId: string;
+  dayId: string;
+  phraseId: string;
+}
+
+export const phraseKey = (chapterId: string, dayId: string, phraseId: string) => `${chapterId}/${dayId}/${phraseId}`;
+
+/** A phrase's cards, one per skill, never reviewed and due from when it was met. */
+export function newCards(userId: string, phrase: Phrase, metAt: Date): NewCardRow[] {
+  const card = newCard(metAt);
+  return REVIEW_SKILLS.map((skill) => ({
+    userId,
+    chapterId: phrase.chapterId,
+    dayId: phrase.dayId,
+    phraseId: phrase.id,
+    skill,
+    metAt,
+    due: card.due,
+    state: card,
+  }));
+}
+
+/**
+ * The deck: the course's phrases, the cards a learner holds of them, and a card as an exercise. A
+ * phrase is met once its day's phrase cards or practice set has been started; it then has a card
+ * per skill (docs/decisions/039-review-deck.md).
+ */
+export function createDeck(deps: {
+  course: readonly Chapter[];
+  cards: ReviewRepository;
+  progress: Pick<ProgressModule["service"], "startedTasks">;
+}) {
+  const { course, cards, progress } = deps;
+  const phrases = coursePhrases(course);
+  const phraseByKey = new Map(phrases.map((phrase) => [phraseKey(phrase.chapterId, phrase.dayId, phrase.id), phrase]));
+  /** Per day with phrases: the tasks whose start means the learner met them (phrase cards, practice). */
+  const meetingTasks = new Map<string, { chapterId: string; dayId: string; taskIds: Set<string>; phrases: Phrase[] }>();
+  for (const chapter of course) {
+    for (const day of chapter.days) {
+      if (day.vocabulary.length === 0) continue;
+      const taskIds = new Set<string>();
+      for (const block of day.codebook?.blocks ?? []) {
+        if (block.type === "vocabulary-cards" || block.type === "practice") taskIds.add(block.task.id);
+      }
+      meetingTasks.set(`${chapter.id}/${day.id}`, {
+        chapterId: chapter.id,
+        dayId: day.id,
+        taskIds,
+        phrases: phrases.filter((phrase) => phrase.chapterId === chapter.id && phrase.dayId === day.id),
+      });
+    }
+  }
+  const courseOrder = new Map(
+    phrases.map((phrase, index) => [phraseKey(phrase.chapterId, phrase.dayId, phrase.id), index]),
+  );
+
+  function phraseOf(key: PinTarget): Phrase | undefined {
+    return phraseByKey.get(phraseKey(key.chapterId, key.dayId, key.phraseId));
+  }
+
+  function exercise(card: CardKey & { reps: number; pinnedAt: Date | null }): ReviewExercise | null {
+    const phrase = phraseOf(card);
+    if (!phrase) return null;
+    return {
+      cardId: cardId(card),
+      skill: card.skill,
+      item: reviewItem(phrase, card.skill, phrases),
+      audio: courseAudioPath(phrase.chapterId, phrase.dayId, phrase.id),
+      dayNumber: phrase.dayNumber,
+      dayTitle: phrase.dayTitle,
+      fromTutor: card.pinnedAt !== null,
+      isNew: card.reps === 0,
+    };
+  }
+
+  return {
+    phrases,
+    phraseOf,
+    phraseByKey,
+
+    /**
+     * Gives the learner a card per skill of every phrase of the days they have met and no card yet,
+     * due from `at`. Reads first and writes only for a day short of cards.
+     */
+    async sync(q: Queryable, userId: string, at: Date): Promise<void> {
+      const [started, held] = await Promise.all([progress.startedTasks(userId, q), cards.cardsPerDay(userId, q)]);
+      const cardsHeld = new Map(held.map((row) => [`${row.chapterId}/${row.dayId}`, row.cards]));
+      const metDays = new Set<string>();
+      for (const row of started) {
+        const key = `${row.chapterId}/${row.dayId}`;
+        if (meetingTasks.get(key)?.taskIds.has(row.taskId)) metDays.add(key);
+      }
+      const missing = [...metDays].filter(
+        (key) => (cardsHeld.get(key) ?? 0) < meetingTasks.get(key)!.phrases.length * REVIEW_SKILLS.length,
+      );
+      if (missing.length === 0) return;
+      const rows = missing.flatMap((key) =>
+        meetingTasks.get(key)!.phrases.flatMap((phrase) => newCards(userId, phrase, at)),
+      );
+      await cards.addCards(rows, q);
+    },
+
+    /**
+     * The order due cards are served in: pinned by a tutor first, then cards already reviewed (those
+     * being learnt come back first, being due soonest), then new ones, each skill across the phrases
+     * in course order (every phrase recognised before any is recalled).
+     */
+    servingOrder(a: CardRow, b: CardRow): number {
+      const pinned = Number(a.pinnedAt === null) - Number(b.pinnedAt === null);
+      if (pinned !== 0) return pinned;
+      const fresh = Number(a.reps === 0) - Number(b.reps === 0);
+      if (fresh !== 0) return fresh;
+      const due = a.reps > 0 ? a.due.getTime() - b.due.getTime() : 0;
+      if (due !== 0) return due;
+      // New cards, and cards due at the same moment: each skill across the phrases in course order,
+      // so the same deck is always served in the same order.
+      const skill = REVIEW_SKILLS.indexOf(a.skill) - REVIEW_SKILLS.indexOf(b.skill);
+      if (skill !== 0) return skill;
+      return (
+        (courseOrder.get(phraseKey(a.chapterId, a.dayId, a.phraseId)) ?? 0) -
+        (courseOrder.get(phraseKey(b.chapterId, b.dayId, b.phraseId)) ?? 0)
+      );
+    },
+
+    /** The cards as exercises, leaving out any whose phrase the course no longer has. */
+    toExercises: (rows: readonly CardRow[]) =>
+      rows.flatMap((row) => {
+        const served = exercise(row);
+        return served ? [served] : [];
+      }),
+  };
+}
+
+export type Deck = ReturnType<typeof createDeck>;

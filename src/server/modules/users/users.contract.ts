@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { pageQuerySchema } from "#course/page-query";
+import { ROLES } from "#course/roles";
+import type { UserPage, UserSummary } from "#course/users";
+
+/**
+ * The users API's contract, for staff: GET /api/users (a page of accounts, searched) and PATCH
+ * /api/users/:userId/role (Admin only). A learner's progress and review under /api/users/:userId
+ * use the progress and review contracts.
+ */
+
+export type { UserPage, UserSummary };
+
+export const usersQuerySchema = pageQuerySchema.extend({
+  search: z
+    .string()
+    .trim()
+    .max(100, "search must be at most 100 characters.")
+    .transform((value) => value || undefined)
+    .optional(),
+});
+
+export type UsersQuery = z.infer<typeof usersQuerySchema>;
+
+export const roleChangeSchema = z
+  .object({
+    role: z.enum(ROLES, {
+      error: (issue) =>
+        issue.input === undefined ? "Role is required." : 'Role must be "Student", "Tutor" or "Admin".',
+    }),
+  })
+  .strict();
+
+/** What a role change answers: the account as it is now. */
+export interface RoleChangeResponse {
+  user: UserSummary;
+}
+
+/** What resetting a learner's progress answers: how many task records went. */
+export interface ProgressResetResponse {
+  deleted: number;
+}

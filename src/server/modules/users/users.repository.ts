@@ -1,0 +1,122 @@
+import { type AnyColumn, asc, count, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import type { Role } from "#course/roles";
+import type { UserSummary } from "#course/users";
+import type { Database, Queryable, Transaction } from "#server/db/client";
+import { user, verification } from "#server/db/schema";
+
+/**
+ * The key of the transaction lock every change to the set of Admins takes: role changes and account
+ * deletions (pg_advisory_xact_lock, one 64-bit key). Any constant shared by all instances works; it
+ * differs from the migration lock's key, and the contact form's two-part keys never meet single keys.
+ */
+const ADMIN_CHANGE_LOCK_KEY = 7_346_214_902;
+
+const summaryColumns = {
+  id: user.id,
+  firstName: user.firstName,
+  lastName: user.lastName,
+  nickname: user.nickname,
+  email: user.email,
+  role: user.role,
+};
+
+/** `%`, `_` and `\` in a search are themselves, not LIKE wildcards. */
+function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/** The users module's tables: the account's identity and role on `user`, and Better Auth's account, verification and two-factor rows. */
+export function createUsersRepository(db: Database) {
+  return {
+    /**
+     * Accounts whose first name, last name, full name, nickname or email contains `search`
+     * (case-insensitive), ordered by first name, last name and email, a page at a time.
+     */
+    async page({ search, page, perPage }: { search?: string; page: number; perPage: number }) {
+      let where: SQL | undefined;
+      if (search) {
+        const pattern = likePattern(search);
+        const contains = (column: AnyColumn | SQL) => sql`${column} ilike ${pattern} escape '\\'`;
+        where = or(
+          contains(user.firstName),
+          contains(user.lastName),
+          contains(sql`${user.firstName} || ' ' || ${user.lastName}`),
+          contains(user.nickname),
+          contains(user.email),
+        );
+      }
+      const [users, [totals]] = await Promise.all([
+        db
+          .select(summaryColumns)
+          .from(user)
+          .where(where)
+          .orderBy(
+            asc(sql`lower(${user.firstName})`),
+            asc(sql`lower(${user.lastName})`),
+            asc(sql`lower(${user.email})`),
+            asc(user.id),
+          )
+          .limit(perPage)
+          .offset((page - 1) * perPage),
+        db.select({ total: count() }).from(user).where(where),
+      ]);
+      return { users, total: totals?.total ?? 0 };
+    },
+
+    async summaryOf(userId: string, q: Queryable = db): Promise<UserSummary | undefined> {
+      const [row] = await q.select(summaryColumns).from(user).where(eq(user.id, userId));
+      return row;
+    },
+
+    async roleOf(userId: string, q: Queryable = db): Promise<Role | undefined> {
+      const [row] = await q.select({ role: user.role }).from(user).where(eq(user.id, userId));
+      return row?.role;
+    },
+
+    async setRole(userId: string, role: Role, q: Queryable = db): Promise<UserSummary | undefined> {
+      const [row] = await q.update(user).set({ role }).where(eq(user.id, userId)).returning(summaryColumns);
+      return row;
+    },
+
+    /** Takes the lock of changes to the set of Admins, held until `tx` ends. */
+    async lockAdminChanges(tx: Transaction): Promise<void> {
+      await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_CHANGE_LOCK_KEY}::bigint)`);
+    },
+
+    async adminCount(q: Queryable = db): Promise<number> {
+      const [admins] = await q.select({ n: count() }).from(user).where(eq(user.role, "Admin"));
+      return admins?.n ?? 0;
+    },
+
+    async adminEmails(): Promise<string[]> {
+      const admins = await db.select({ email: user.email }).from(user).where(eq(user.role, "Admin"));
+      return admins.map((admin) => admin.email);
+    },
+
+    /** Better Auth's two-factor plugin's flag on the account; false for an account that is not there. */
+    async twoFactorEnabled(userId: string): Promise<boolean> {
+      const [row] = await db.select({ twoFactorEnabled: user.twoFactorEnabled }).from(user).where(eq(user.id, userId));
+      return row?.twoFactorEnabled ?? false;
+    },
+
+    /**
+     * Deletes the account's row, and with it (foreign keys) every row that belongs to it, and
+     * Better Auth's one-time values for it, which do not reference it by key: a password reset
+     * link, a two-factor sign-in under way and a trusted device hold its id; a sign-in's attempt
+     * counter is named after one of those.
+     */
+    async remove(tx: Transaction, userId: string): Promise<void> {
+      const pending = await tx
+        .select({ identifier: verification.identifier })
+        .from(verification)
+        .where(eq(verification.value, userId));
+      const counters = pending.map(({ identifier }) => `2fa-attempts-${identifier}`);
+      await tx
+        .delete(verification)
+        .where(or(eq(verification.value, userId), inArray(verification.identifier, counters)));
+      await tx.delete(user).where(eq(user.id, userId));
+    },
+  };
+}
+
+export type UsersRepository = ReturnType<typeof createUsersRepository>;

@@ -1,0 +1,170 @@
+// First: the schemas below are built when their modules load, and must be built without eval.
+import "#web/lib/zod-without-eval";
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type ExerciseItem, type Given, textGivenSchema } from "#course/exercise-schema";
+import { checkGiven } from "#course/grading";
+import { AudioToggle } from "#web/components/audio-toggle";
+import { Button } from "#web/components/ui/button";
+import { describeError } from "#web/lib/api";
+import { BuildSentenceItem } from "./build-sentence-item";
+import { ChoiceItem } from "./choice-item";
+import { type Feedback, FeedbackPanel } from "./feedback-panel";
+import type { ItemProps } from "./item-kit";
+import { MatchPairsItem } from "./match-pairs-item";
+import { TypedItem } from "./typed-item";
+
+/**
+ * One graded item as it is asked, wherever it is asked: in a practice set, and in review
+ * (src/web/features/review), which asks its cards as items of the same kinds.
+ */
+
+/** What to do before Check when nothing has been given yet. */
+function nothingGiven(item: ExerciseItem): string {
+  if ("choices" in item) return "Choose an answer first.";
+  if (item.kind === "build-sentence") return "Add words to your sentence first.";
+  if (item.kind === "match-pairs") return "Match every pair first.";
+  return "Type an answer first.";
+}
+
+/** Why an answer cannot be checked, in the words of the schema and the server; null when it can. */
+function problemWith(item: ExerciseItem, given: Given): string | null {
+  if ("text" in given) {
+    const parsed = textGivenSchema.safeParse(given);
+    if (!parsed.success) return parsed.error.issues[0]!.message;
+  }
+  const issues = checkGiven(item, given);
+  return issues.length > 0 ? issues.map((issue) => issue.message).join(" ") : null;
+}
+
+/** Kinds whose right answer is Malay text. */
+const MALAY_ANSWERS = new Set<ExerciseItem["kind"]>(["build-sentence", "type-heard", "type-malay", "choose-price"]);
+
+/** Whether the item's right answer is Malay (so feedback marks it `lang="ms"`). */
+export const answersInMalay = (item: ExerciseItem) => MALAY_ANSWERS.has(item.kind);
+
+/** Kinds about a clip the learner hears: its play button comes first. */
+type ListeningKind = "listen-choose" | "type-heard" | "type-price";
+export const isListening = (item: ExerciseItem): item is Extract<ExerciseItem, { kind: ListeningKind }> =>
+  item.kind === "listen-choose" || item.kind === "type-heard" || item.kind === "type-price";
+
+/**
+ * Where focus goes when a new item is drawn: its first control. The item's fieldset is disabled
+ * once checked, so this never finds the item before.
+ */
+export const FIRST_CONTROL = "fieldset :is(button, input):not(:disabled)";
+
+/**
+ * One item as asked: its prompt, the clip it is about, its controls, and Check; then the feedback
+ * and Continue. An answer that cannot be checked (nothing given, a pair left unmatched) or could
+ * not be sent is told here, and the learner tries again. `beforeCheck` is shown above Check until
+ * the answer is checked (review's "I knew this instantly").
+ */
+export function PracticeItem({
+  item,
+  clip,
+  check,
+  checking,
+  onSaid,
+  onContinue,
+  playing,
+  onToggleAudio,
+  beforeCheck,
+}: {
+  item: ExerciseItem;
+  clip: string | null;
+  check: (item: ExerciseItem, given: Given) => Promise<Feedback>;
+  checking: boolean;
+  onSaid: (text: string) => void;
+  onContinue: (right: boolean) => void;
+  playing: string | null;
+  onToggleAudio: (src: string) => void;
+  beforeCheck?: ReactNode;
+}) {
+  const id = useId();
+  const [given, setGiven] = useState<Given | null>(null);
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    if (feedback) formRef.current?.querySelector<HTMLElement>("[data-focus='continue']")?.focus();
+  }, [feedback]);
+
+  const tell = (text: string) => {
+    setMessage(text);
+    onSaid(text);
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (feedback || checking) return;
+    if (given === null) return tell(nothingGiven(item));
+    const problem = problemWith(item, given);
+    if (problem !== null) return tell(problem);
+    try {
+      setFeedback(await check(item, given));
+      setMessage(null);
+    } catch (error) {
+      tell(describeError(error, "Your answer could not be sent. Check your connection and try again."));
+    }
+  };
+
+  return (
+    <form ref={formRef} onSubmit={submit} noValidate data-item={item.id} className="space-y-4">
+      <fieldset disabled={feedback !== null} className="min-w-0 space-y-4">
+        <legend id={`${id}-prompt`} className="mb-4 text-lg font-semibold">
+          {item.prompt}
+        </legend>
+        {clip && (
+          <div className="flex items-center gap-3">
+            <AudioToggle src={clip} label="the recording" playing={playing === clip} onToggle={onToggleAudio} />
+            <span className="text-muted-foreground">Listen, then answer.</span>
+          </div>
+        )}
+        <ItemBody
+          item={item}
+          promptId={`${id}-prompt`}
+          errorId={message ? `${id}-message` : undefined}
+          onChange={(answer) => {
+            setGiven(answer);
+            setMessage(null);
+          }}
+        />
+      </fieldset>
+      {message && (
+        <p id={`${id}-message`} className="font-medium text-destructive">
+          {message}
+        </p>
+      )}
+      {feedback ? (
+        <FeedbackPanel
+          feedback={feedback}
+          playing={playing}
+          onToggleAudio={onToggleAudio}
+          onContinue={() => onContinue(feedback.result === "right")}
+        />
+      ) : (
+        <div className="space-y-4">
+          {beforeCheck}
+          <Button type="submit">{checking ? "Checking…" : "Check"}</Button>
+        </div>
+      )}
+    </form>
+  );
+}
+
+function ItemBody({ item, ...props }: Omit<ItemProps<ExerciseItem["kind"]>, "item"> & { item: ExerciseItem }) {
+  switch (item.kind) {
+    case "comprehension":
+    case "listen-choose":
+    case "choose-price":
+      return <ChoiceItem item={item} {...props} />;
+    case "build-sentence":
+      return <BuildSentenceItem item={item} {...props} />;
+    case "type-heard":
+    case "type-malay":
+    case "type-price":
+      return <TypedItem item={item} {...props} />;
+    case "match-pairs":
+      return <MatchPairsItem item={item} {...props} />;
+  }
+}

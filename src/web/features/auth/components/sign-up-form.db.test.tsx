@@ -1,0 +1,66 @@
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { MAX_PASSWORD_LENGTH } from "#course/account-rules";
+import { connectApp } from "#web/testing/app-in-process";
+import { renderApp } from "#web/testing/render-app";
+
+const app = await connectApp();
+
+const SIGN_UP = "/api/auth/sign-up/email";
+const signUps = () => app.requests.filter((request) => request.method === "POST" && request.path === SIGN_UP);
+
+async function fillSignUp(password: string) {
+  const rendered = renderApp("/signup");
+  await screen.findByRole("heading", { level: 1, name: "Create your account" });
+  fireEvent.change(screen.getByLabelText("First name"), { target: { value: "Alex" } });
+  fireEvent.change(screen.getByLabelText("Last name"), { target: { value: "Tan" } });
+  fireEvent.change(screen.getByLabelText("Email"), { target: { value: "alex@example.com" } });
+  fireEvent.change(screen.getByLabelText("Password"), { target: { value: password } });
+  fireEvent.click(screen.getByRole("button", { name: "Sign up" }));
+  return rendered;
+}
+
+describe("sign-up form", () => {
+  it("labels every field and requires them, with an email-type email field", async () => {
+    renderApp("/signup");
+    await screen.findByRole("heading", { level: 1, name: "Create your account" });
+    for (const label of ["First name", "Last name", "Email", "Password"]) {
+      expect(screen.getByLabelText(label)).toBeRequired();
+    }
+    expect(screen.getByLabelText("Email")).toHaveAttribute("type", "email");
+    expect(screen.getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/login");
+    await waitFor(() => expect(document.title).toBe("Sign up · Jalan"));
+  });
+
+  it("refuses a five-character password without calling the server", async () => {
+    await fillSignUp("kopi5");
+    expect(await screen.findByText("Password Too Short")).toBeInTheDocument();
+    expect(screen.getByText("Your password must be at least 6 characters long.")).toBeInTheDocument();
+    expect(signUps()).toEqual([]);
+  });
+
+  it("signs up with the names as user fields, then asks to check email and goes to sign in", async () => {
+    const { router } = await fillSignUp("kopi-c-peng");
+    expect(await screen.findByText("Check Your Email!")).toBeInTheDocument();
+    expect(screen.getByText("We've sent a confirmation link to your email address.")).toBeInTheDocument();
+    expect(signUps().map((request) => request.body)).toEqual([
+      expect.objectContaining({
+        email: "alex@example.com",
+        password: "kopi-c-peng",
+        name: "Alex Tan",
+        firstName: "Alex",
+        lastName: "Tan",
+      }),
+    ]);
+    expect(await screen.findByRole("heading", { level: 1, name: "Welcome back" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/login");
+  });
+
+  it("shows the server's message when sign-up fails and stays on the page", async () => {
+    // The form checks only the shortest length; the server refuses a password over the longest.
+    const { router } = await fillSignUp("k".repeat(MAX_PASSWORD_LENGTH + 1));
+    expect(await screen.findByText("Sign up Failed")).toBeInTheDocument();
+    expect(screen.getByText("Password too long")).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/signup");
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Every TanStack Query key of the web app. A feature that refreshes what another shows (a saved task
+ * adds cards to the review summary; a pinned phrase changes a learner's struggles) names the key
+ * here rather than importing the other feature. A key's first entry names its area: invalidating
+ * `usersQueryKey` reaches every page of users and each user's progress.
+ */
+
+/** Better Auth's session of this browser (lib/session.ts). */
+export const sessionQueryKey = ["session"] as const;
+
+/** The signed-in user's own profile (lib/profile.ts). */
+export const profileQueryKey = ["profile"] as const;
+
+/** The account's settings (theme, emails, daily goal, time zone, reminder hour). */
+export const settingsQueryKey = ["settings"] as const;
+
+/** The account's sign-in sessions on its devices (Settings' device list). */
+export const accountSessionsQueryKey = ["account", "sessions"] as const;
+
+/** The signed-in learner's own progress and completed days. */
+export const progressQueryKey = ["progress"] as const;
+
+/** Which items of one practice set the signed-in learner has answered right, to resume it. */
+export const practiceProgressQueryKey = (chapterId: string, dayId: string, taskId: string) =>
+  ["practice-progress", chapterId, dayId, taskId] as const;
+
+/** The tutor feedback the signed-in learner received. */
+export const myFeedbackQueryKey = ["feedback", "mine"] as const;
+
+/** Every list of users and every user's progress as staff read them. */
+export const usersQueryKey = ["users"] as const;
+
+/** One page of the users matching a search (staff). */
+export const usersPageQueryKey = (list: { search: string; page: number; perPage: number }) =>
+  [...usersQueryKey, list] as const;
+
+/** A user's progress as staff read it; invalidated after staff change that progress. */
+export const userProgressQueryKey = (userId: string) => [...usersQueryKey, userId, "progress"] as const;
+
+/** The signed-in learner's review summary: cards due, today's goal, streak (the header, My Journey, Review). */
+export const reviewSummaryQueryKey = ["review", "summary"] as const;
+
+/** The next round of due review cards. */
+export const reviewRoundQueryKey = ["review", "round"] as const;
+
+/** A review day's warm-up: the chapter's cards the signed-in learner found hardest. */
+export const hardestCardsQueryKey = (chapterId: string) => ["review", "hardest", chapterId] as const;
+
+/** A learner's struggles as staff see them: weakest phrases, due count, streak, last activity. */
+export const struggleReportQueryKey = (userId: string) => ["review", "struggles", userId] as const;
+
+/** One page of the contact form's inbox (Admin). */
+export const contactMessagesQueryKey = (list: { page: number; perPage: number }) =>
+  ["admin", "contact-messages", list] as const;
