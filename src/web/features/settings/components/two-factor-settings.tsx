@@ -1,10 +1,10 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useLayoutEffect, useRef, useState } from "react";
 import { Button } from "#web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
-import { accountSessionsQueryKey, settingsQueryKey } from "#web/features/settings/api/settings";
 import { authClient, authErrorOf, authResultOf } from "#web/lib/auth-client";
+import { accountSessionsQueryKey, settingsQueryKey } from "#web/lib/query-keys";
 import { AuthenticatorSetup } from "./two-factor/authenticator-setup";
 import { BackupCodes } from "./two-factor/backup-codes";
 import { focusOnMount } from "./two-factor/form-helpers";
@@ -28,10 +28,11 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
   const on = changed && changed.from === enabled ? changed.to : enabled;
   const backupCodesHeading = useId();
 
-  // Keyboard users land back on the card's button when a step ends, not at the top of the page.
+  // Keyboard users land back on the card's button when a step ends, not at the top of the page. In
+  // the commit that shows the button, so no paint shows the card with focus elsewhere.
   const actionButton = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (step.name !== "idle" || !returnFocus.current) return;
     returnFocus.current = false;
     actionButton.current?.focus();
