@@ -14,7 +14,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkTools, run, SAMPLE_RATE, speak } from "./generate.mjs";
+import { checkTools, run } from "./media-tools.mjs";
+import { SAMPLE_RATE, speak } from "./narration.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "../..");
