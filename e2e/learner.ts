@@ -43,11 +43,19 @@ export async function person(
   return { page, email, name: `${firstName} ${lastName}`, origin: new URL(page.url()).origin };
 }
 
-/** The toast titled `title` is on screen, saying `description` too when given. */
+/**
+ * The toast titled `title` is on screen, saying `description` too when given. Title and description
+ * are matched on the toast itself, in one assertion: Radix's role="status" element is only its
+ * screen-reader announcement, which it removes about a second later, so a second look there fails
+ * on a slow machine although the toast is still shown.
+ */
 export async function expectToast(page: Page, title: string, description?: string | RegExp) {
-  const toast = page.getByRole("status").filter({ hasText: title });
+  let toast = page
+    .getByRole("region", { name: /Notifications/ })
+    .getByRole("listitem")
+    .filter({ hasText: title });
+  if (description) toast = toast.filter({ hasText: description });
   await expect(toast).toBeVisible();
-  if (description) await expect(toast).toContainText(description);
 }
 
 /** A region of the page named by its heading: a Codebook mission, a story section, a role-play. */

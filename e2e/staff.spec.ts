@@ -1,15 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { person } from "./learner";
+import { expectToast, person } from "./learner";
 import { newestLinkTo } from "./outbox";
 
 const ADMIN_EMAIL = "admin@e2e.jalan.test"; // in ADMIN_EMAILS (playwright.config.ts)
-
-async function expectToast(page: Page, title: string, description?: string) {
-  const toast = page.getByRole("status").filter({ hasText: title });
-  await expect(toast).toBeVisible();
-  if (description) await expect(toast).toContainText(description);
-}
 
 async function pickUser(page: Page, search: string, name: string) {
   await page.getByRole("combobox", { name: /Search for a student/ }).fill(search);
