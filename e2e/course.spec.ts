@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { COURSE_DAYS, completeDayByApi, dayPath, expectToast, FAST, playToEnd, region, signUpAndIn } from "./learner";
 import { answerPracticeSet, practiceItems, showFeedback } from "./practice";
 
@@ -10,7 +10,7 @@ const DAY_ONE = COURSE_DAYS[0]!.day;
 test("a new learner completes day 1 (its practice with a wrong answer corrected), keeps it after a reload, and day 2 opens", async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   // The app keeps to its Content-Security-Policy: no page of the day tries eval or an inline script.
   await page.addInitScript(() => {
     const seen: string[] = [];
@@ -242,47 +242,73 @@ test("a visitor studies the day 1 story: slower lines, English hidden, a word's 
   await expect(page.getByRole("radio", { name: "0.75x" })).toBeChecked();
 });
 
-for (const theme of ["light", "dark"] as const) {
-  test(`axe finds no violations on every course page in the ${theme} theme`, async ({ page }) => {
-    test.setTimeout(240_000);
-    await page.addInitScript((value) => window.localStorage.setItem("jalan-theme", value), theme);
-    await page.goto("/");
-    await signUpAndIn(page);
-    // The account's theme wins over the device's once the app has read it (useAdoptAccountTheme): a
-    // new account's "light" would turn a dark page light part-way through the checks below.
-    const settings = await page.request.patch("/api/settings", {
-      data: { theme },
-      headers: { origin: new URL(page.url()).origin },
-    });
-    expect(settings.status()).toBe(200);
-    // Every day done but the last quiz of the course, so every page opens and that quiz is there to answer.
-    const last = COURSE_DAYS.at(-1)!;
-    const lastQuiz = last.day.tasks.at(-1)!.id;
-    for (const { chapter, day } of COURSE_DAYS) {
-      await completeDayByApi(page, chapter.id, day.id, { except: day === last.day ? [lastQuiz] : [] });
-    }
-    const coursePages = COURSE_DAYS.flatMap((entry) => [
-      dayPath(entry),
-      ...(entry.day.codebook ? [`${dayPath(entry)}/codebook`] : []),
-      ...(entry.day.liveSession ? [`${dayPath(entry)}/live-session`] : []),
-    ]);
-    const chapters = [...new Set(COURSE_DAYS.map(({ chapter }) => `/${chapter.id}`))];
-    // /review with every day's cards due, and the reminder email's unsubscribe page.
-    for (const path of ["/progress", ...chapters, ...coursePages, "/review", "/unsubscribe", "/settings", "/profile"]) {
-      await page.goto(path);
-      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-      await expect(page.getByText("Loading…")).toHaveCount(0);
-      await expect(page.locator("main [aria-busy='true']")).toHaveCount(0);
-      // The whole course is written: no page is a placeholder.
-      await expect(page.getByRole("main")).not.toContainText(/coming soon|under construction|on its way/i);
-      const results = await new AxeBuilder({ page }).analyze();
-      expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
-      expect(results.violations.map((violation) => `${path}: ${violation.id} (${violation.nodes.length})`)).toEqual([]);
-    }
-    // An exercise with its feedback shown: the answer, its clip and Continue.
-    await page.goto(dayPath(last));
-    await showFeedback(page, practiceItems(last.chapter.id, last.day.id, lastQuiz));
-    const feedback = await new AxeBuilder({ page }).analyze();
-    expect(feedback.violations.map((violation) => `practice feedback: ${violation.id}`)).toEqual([]);
+type Theme = "light" | "dark";
+const LAST = COURSE_DAYS.at(-1)!;
+const LAST_QUIZ = LAST.day.tasks.at(-1)!.id;
+const CHAPTERS = [...new Set(COURSE_DAYS.map(({ chapter }) => chapter))];
+
+/** A signed-in learner in the theme, every day done but the course's last quiz, so every page opens and that quiz is there to answer. */
+async function learnerWithCourseOpen(page: Page, theme: Theme) {
+  await page.addInitScript((value) => window.localStorage.setItem("jalan-theme", value), theme);
+  await page.goto("/");
+  await signUpAndIn(page);
+  // The account's theme wins over the device's once the app has read it (useAdoptAccountTheme): a
+  // new account's "light" would turn a dark page light part-way through the checks below.
+  const settings = await page.request.patch("/api/settings", {
+    data: { theme },
+    headers: { origin: new URL(page.url()).origin },
   });
+  expect(settings.status()).toBe(200);
+  for (const { chapter, day } of COURSE_DAYS) {
+    await completeDayByApi(page, chapter.id, day.id, { except: day === LAST.day ? [LAST_QUIZ] : [] });
+  }
 }
+
+/** Opens the page once it has loaded, written in full, and runs axe on it in the theme. */
+async function expectNoViolations(page: Page, path: string, theme: Theme) {
+  await page.goto(path);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.getByText("Loading…")).toHaveCount(0);
+  await expect(page.locator("main [aria-busy='true']")).toHaveCount(0);
+  // The whole course is written: no page is a placeholder.
+  await expect(page.getByRole("main")).not.toContainText(/coming soon|under construction|on its way/i);
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
+  expect(results.violations.map((violation) => `${path}: ${violation.id} (${violation.nodes.length})`)).toEqual([]);
+}
+
+// Every course page, a test per chapter and theme: each has its own budget, a failure names its chapter,
+// and the tests, each with its own learner, spread over the workers.
+test.describe("accessibility", () => {
+  test.describe.configure({ mode: "parallel" });
+  for (const theme of ["light", "dark"] as const) {
+    for (const chapter of CHAPTERS) {
+      test(`axe finds no violations on chapter ${chapter.number}'s pages in the ${theme} theme`, async ({ page }) => {
+        test.setTimeout(180_000);
+        await learnerWithCourseOpen(page, theme);
+        const pages = COURSE_DAYS.filter((entry) => entry.chapter === chapter).flatMap((entry) => [
+          dayPath(entry),
+          ...(entry.day.codebook ? [`${dayPath(entry)}/codebook`] : []),
+          ...(entry.day.liveSession ? [`${dayPath(entry)}/live-session`] : []),
+        ]);
+        for (const path of [`/${chapter.id}`, ...pages]) await expectNoViolations(page, path, theme);
+      });
+    }
+
+    test(`axe finds no violations on the learner's own pages and on an exercise's feedback in the ${theme} theme`, async ({
+      page,
+    }) => {
+      test.setTimeout(180_000);
+      await learnerWithCourseOpen(page, theme);
+      // /review with every day's cards due, and the reminder email's unsubscribe page.
+      for (const path of ["/progress", "/review", "/unsubscribe", "/settings", "/profile"]) {
+        await expectNoViolations(page, path, theme);
+      }
+      // An exercise with its feedback shown: the answer, its clip and Continue.
+      await page.goto(dayPath(LAST));
+      await showFeedback(page, practiceItems(LAST.chapter.id, LAST.day.id, LAST_QUIZ));
+      const feedback = await new AxeBuilder({ page }).analyze();
+      expect(feedback.violations.map((violation) => `practice feedback: ${violation.id}`)).toEqual([]);
+    });
+  }
+});

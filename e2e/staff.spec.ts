@@ -13,7 +13,7 @@ async function pickUser(page: Page, search: string, name: string) {
 test("an admin makes a tutor, who corrects a learner's progress, leaves feedback and completes day 1's live session for them", async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const admin = await person(browser, "Aminah", { email: ADMIN_EMAIL });
   const tutor = await person(browser, "Farid");
   const learner = await person(browser, "Alex");
