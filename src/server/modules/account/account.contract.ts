@@ -6,7 +6,7 @@ import type { Profile } from "#course/profile";
 import type { TaskStatus } from "#course/progress-status";
 import type { DailyGoalUnit, ReviewSkill } from "#course/review-rules";
 import type { ReviewEvent } from "#course/review-schedule";
-import type { Theme } from "#course/themes";
+import type { Settings } from "#server/modules/settings/settings.contract";
 
 /**
  * The account API's contract: the signed-in account's own data, devices and deletion.
@@ -66,15 +66,8 @@ export interface AccountDeletedResponse {
  */
 export type ExportedProfile = Profile & { emailVerified: boolean; createdAt: Date; updatedAt: Date };
 
-export interface ExportedSettings {
-  theme: Theme;
-  emailNotifications: boolean;
-  twoFactorEnabled: boolean;
-  dailyGoalUnit: DailyGoalUnit;
-  dailyGoal: number;
-  timeZone: string;
-  reminderHour: number;
-}
+/** The settings as the settings API answers them. */
+export type ExportedSettings = Settings;
 
 export interface ExportedTaskProgress {
   chapterId: string;
