@@ -25,6 +25,9 @@ export default defineConfig({
           include: ["src/web/**/*.test.tsx"],
           exclude: [...configDefaults.exclude, "**/*.db.test.tsx"],
           setupFiles: ["tests/setup-web.ts"],
+          // A test may walk a whole practice set in jsdom: about 2 s alone, twice that on a loaded
+          // two-core machine, so the default 5 s is too close.
+          testTimeout: 15_000,
         },
       },
       {
