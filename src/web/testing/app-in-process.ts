@@ -1,10 +1,10 @@
 import { File as NodeFile } from "node:buffer";
 import { eq } from "drizzle-orm";
 import { beforeEach, vi } from "vitest";
-import type { Feedback } from "#course/feedback";
 import type { CompletedDays, ProgressMap } from "#course/progress-rules";
 import type { Role } from "#course/roles";
 import { dayCompletion, taskProgress, tutorFeedback, user as userTable } from "#server/db/schema";
+import type { FeedbackRecord } from "#server/modules/feedback/feedback.contract";
 import { completeDayAsLearner } from "#tests/complete-day";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
 import { cookieJar, createTestApp, newUser, ORIGIN, type TestUser } from "#tests/test-app";
@@ -219,7 +219,7 @@ export async function connectApp(
     async seedFeedback(
       studentId: string,
       tutorId: string | null,
-      feedback: Pick<Feedback, "chapterId" | "dayId" | "feedback" | "createdAt">,
+      feedback: Pick<FeedbackRecord, "chapterId" | "dayId" | "feedback"> & { createdAt: string },
     ) {
       await t.db
         .insert(tutorFeedback)

@@ -9,16 +9,8 @@ import type { AppInProcess } from "./app-in-process";
 /**
  * Set-up for the staff and admin pages' tests against the app in process
  * (src/web/testing/app-in-process.ts): the accounts their pages list, roles that change while a page
- * is open, what the page sent, and a network that fails.
+ * is open, and a network that fails. What the page sent is the app's `requests`.
  */
-
-/** A request the page sent, with its JSON body: app.requests holds method, path and status only. */
-export interface SentRequest {
-  method: string;
-  /** Path and query, as the bridge into the app saw them. */
-  path: string;
-  body: unknown;
-}
 
 /**
  * Every test of the file starts with no account: each is deleted with all it owns, so a page that
@@ -28,27 +20,6 @@ export function startEachTestWithNoAccounts(app: AppInProcess) {
   beforeEach(async () => {
     await app.t.db.delete(userTable);
   });
-}
-
-/**
- * Records each request the page sends into the app, with its body, for tests that check what was
- * sent; the app answers it as ever. Call once, after connectApp; read `sent` in a test.
- */
-export function recordSentRequests(app: AppInProcess) {
-  let sent: SentRequest[] = [];
-  beforeEach(() => {
-    sent = [];
-    vi.stubGlobal("fetch", (input: RequestInfo | URL, init?: RequestInit) => {
-      const { method, path } = requestOf(input, init);
-      sent.push({ method, path, body: typeof init?.body === "string" ? JSON.parse(init.body) : undefined });
-      return app.fetch(input, init);
-    });
-  });
-  return {
-    get sent(): readonly SentRequest[] {
-      return sent;
-    },
-  };
 }
 
 /** An account stored to be listed: what a page shows of it, and its id. */

@@ -60,8 +60,3 @@ export const practiceProgressSchema = z.strictObject({
 });
 
 export type PracticeProgress = z.output<typeof practiceProgressSchema>;
-
-export const ANSWERS_PATH = "/api/answers";
-
-export const practiceProgressPath = (chapterId: string, dayId: string, taskId: string) =>
-  `${ANSWERS_PATH}/${[chapterId, dayId, taskId].map(encodeURIComponent).join("/")}`;

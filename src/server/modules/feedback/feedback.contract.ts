@@ -30,7 +30,7 @@ export const feedbackInputSchema = z
 
 export type FeedbackInput = z.infer<typeof feedbackInputSchema>;
 
-/** Feedback as its learner reads it; in JSON, createdAt becomes the ISO string of src/course/feedback.ts. */
+/** Feedback as its learner reads it; in JSON, createdAt is an ISO 8601 string. */
 export interface FeedbackRecord {
   id: string;
   chapterId: string;

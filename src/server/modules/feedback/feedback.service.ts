@@ -1,5 +1,5 @@
 import { displayName } from "#course/account-rules";
-import { type Chapter, findChapter } from "#course/course";
+import { type Chapter, lookUpDay } from "#course/course";
 import { requireAccount, unlessUserVanished } from "#server/db/accounts";
 import type { Database } from "#server/db/client";
 import { badRequest } from "#server/http/errors";
@@ -21,11 +21,9 @@ export interface FeedbackDeps {
 
 /** The day a note is about; an unknown chapter or day is a 400 naming it. */
 function courseDay(course: readonly Chapter[], chapterId: string, dayId: string) {
-  const chapter = findChapter(course, chapterId);
-  if (!chapter) throw badRequest(`There is no chapter "${chapterId}".`);
-  const day = chapter.days.find((candidate) => candidate.id === dayId);
-  if (!day) throw badRequest(`"${chapterId}" has no day "${dayId}".`);
-  return day;
+  const found = lookUpDay(course, chapterId, dayId);
+  if ("unknown" in found) throw badRequest(found.unknown);
+  return found.day;
 }
 
 /** Tutor feedback (brief, change 1): stored for the learner the tutor chose, read by that learner only. */

@@ -148,11 +148,3 @@ export const pinResponseSchema = z.strictObject({
   pinned: weakPhraseSchema.pick({ chapterId: true, dayId: true, phraseId: true, malay: true }),
 });
 export type PinResponse = z.output<typeof pinResponseSchema>;
-
-export const REVIEW_PATH = "/api/review";
-export const REVIEW_SUMMARY_PATH = "/api/review/summary";
-export const REVIEW_ANSWERS_PATH = "/api/review/answers";
-export const UNSUBSCRIBE_PATH = "/api/reminders/unsubscribe";
-export const hardestCardsPath = (chapterId: string) => `/api/review/hardest/${encodeURIComponent(chapterId)}`;
-export const struggleReportPath = (userId: string) => `/api/users/${encodeURIComponent(userId)}/review`;
-export const reviewPinsPath = (userId: string) => `/api/users/${encodeURIComponent(userId)}/review/pins`;

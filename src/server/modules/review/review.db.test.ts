@@ -28,20 +28,13 @@ import {
 import type { Mailer } from "#server/mail/mailer";
 import { createReminders, unsubscribeToken } from "#server/modules/reminders/reminders.service";
 import {
-  hardestCardsPath,
   hardestCardsSchema,
   pinResponseSchema,
-  REVIEW_ANSWERS_PATH,
-  REVIEW_PATH,
-  REVIEW_SUMMARY_PATH,
   type ReviewAnswerRequest,
   reviewAnswerResponseSchema,
-  reviewPinsPath,
   reviewRoundSchema,
   reviewSummarySchema,
-  struggleReportPath,
   struggleReportSchema,
-  UNSUBSCRIBE_PATH,
 } from "#server/modules/review/review.contract";
 import { allAnswered, completeDayAsLearner } from "#tests/complete-day";
 import { DAY_ONE_PRACTICE, FIXTURE_COURSE } from "#tests/fixtures/course";
@@ -169,13 +162,13 @@ async function completeDays(cookie: string, ...dayIds: string[]) {
 }
 
 async function round(cookie: string, query = "") {
-  const response = await call(`${REVIEW_PATH}${query}`, { cookie });
+  const response = await call(`/api/review${query}`, { cookie });
   expect(response.status, await response.clone().text()).toBe(200);
   return reviewRoundSchema.parse(await response.json());
 }
 
 async function summary(cookie: string, query = "") {
-  const response = await call(`${REVIEW_SUMMARY_PATH}${query}`, { cookie });
+  const response = await call(`/api/review/summary${query}`, { cookie });
   expect(response.status, await response.clone().text()).toBe(200);
   return reviewSummarySchema.parse(await response.json());
 }
@@ -186,7 +179,8 @@ function body(id: string, given: Given, extra: Partial<AnswerBody> = {}) {
   return { clientId: randomUUID(), cardId: id, given, durationMs: 4_000, ...extra };
 }
 
-const send = (cookie: string | undefined, json: unknown) => call(REVIEW_ANSWERS_PATH, { method: "POST", cookie, json });
+const send = (cookie: string | undefined, json: unknown) =>
+  call("/api/review/answers", { method: "POST", cookie, json });
 
 /** Posts a review, expects 200, and checks the body against the contract. */
 async function answer(cookie: string, json: unknown) {
@@ -261,7 +255,7 @@ const emptySummary = (due: number, deckSize: number) => ({
 
 describe("the deck", () => {
   it("is closed to visitors (401)", async () => {
-    for (const path of [REVIEW_PATH, REVIEW_SUMMARY_PATH, hardestCardsPath("chapter-1")]) {
+    for (const path of ["/api/review", "/api/review/summary", "/api/review/hardest/chapter-1"]) {
       await expectError(await call(path), 401, "UNAUTHORIZED");
     }
     await expectError(
@@ -408,7 +402,7 @@ describe("a round", () => {
     await answerRight(me.cookie, card("card-pagi", "recognise"));
     await answerWrong(me.cookie, card("card-tandas", "recall"));
     clock = later(11 * MINUTE);
-    const pinned = await call(reviewPinsPath(me.id), {
+    const pinned = await call(`/api/users/${me.id}/review/pins`, {
       method: "POST",
       cookie: staff.cookie,
       json: { chapterId: "chapter-1", dayId: "day-3", phraseId: "vocab-encik" },
@@ -874,10 +868,10 @@ describe("the summary", () => {
 
   it("answers 400 for an unknown time zone", async () => {
     const me = await learner();
-    const refused = await call(`${REVIEW_SUMMARY_PATH}?timeZone=Mars%2FOlympus`, { cookie: me.cookie });
+    const refused = await call(`/api/review/summary?timeZone=Mars%2FOlympus`, { cookie: me.cookie });
     const error = await expectError(refused, 400, "BAD_REQUEST");
     expect(error.message).toContain("time zone");
-    await expectError(await call(`${REVIEW_PATH}?timeZone=Nowhere`, { cookie: me.cookie }), 400, "BAD_REQUEST");
+    await expectError(await call(`/api/review?timeZone=Nowhere`, { cookie: me.cookie }), 400, "BAD_REQUEST");
     await startPhraseCards(me.cookie, "day-1");
     const id = card("card-pagi", "recognise");
     const before = await reviewState(me.id);
@@ -921,7 +915,7 @@ describe("a learner's struggles, for a tutor", () => {
       clock = later(offset);
       await answer(me.cookie, body(id, given));
     }
-    const response = await call(struggleReportPath(me.id), { cookie: staff.cookie });
+    const response = await call(`/api/users/${me.id}/review`, { cookie: staff.cookie });
     expect(response.status).toBe(200);
     const report = struggleReportSchema.parse(await response.json());
     const own = await summary(me.cookie);
@@ -978,7 +972,7 @@ describe("a learner's struggles, for a tutor", () => {
     const me = await learner();
     const staff = await tutor();
     const read = async () =>
-      struggleReportSchema.parse(await (await call(struggleReportPath(me.id), { cookie: staff.cookie })).json());
+      struggleReportSchema.parse(await (await call(`/api/users/${me.id}/review`, { cookie: staff.cookie })).json());
     expect(await read()).toEqual({ weakest: [], due: 0, deckSize: 0, streak: 0, lastActivityAt: null });
     await startPhraseCards(me.cookie, "day-1");
     const [saved] = await t.db
@@ -997,10 +991,10 @@ describe("a learner's struggles, for a tutor", () => {
   it("is refused to learners (403), on themselves and on others, and to visitors (401); an unknown learner is 404", async () => {
     const [me, other] = [await learner(), await learner()];
     const staff = await tutor();
-    await expectError(await call(struggleReportPath(me.id), { cookie: me.cookie }), 403, "FORBIDDEN");
-    await expectError(await call(struggleReportPath(me.id), { cookie: other.cookie }), 403, "FORBIDDEN");
-    await expectError(await call(struggleReportPath(me.id)), 401, "UNAUTHORIZED");
-    await expectError(await call(struggleReportPath("no-such-user"), { cookie: staff.cookie }), 404, "NOT_FOUND");
+    await expectError(await call(`/api/users/${me.id}/review`, { cookie: me.cookie }), 403, "FORBIDDEN");
+    await expectError(await call(`/api/users/${me.id}/review`, { cookie: other.cookie }), 403, "FORBIDDEN");
+    await expectError(await call(`/api/users/${me.id}/review`), 401, "UNAUTHORIZED");
+    await expectError(await call("/api/users/no-such-user/review", { cookie: staff.cookie }), 404, "NOT_FOUND");
   });
 });
 
@@ -1008,7 +1002,7 @@ describe("a learner's struggles, for a tutor", () => {
 
 describe("pins", () => {
   const pin = (cookie: string, learnerId: string, json: unknown) =>
-    call(reviewPinsPath(learnerId), { method: "POST", cookie, json });
+    call(`/api/users/${learnerId}/review/pins`, { method: "POST", cookie, json });
   const pagi = { chapterId: "chapter-1", dayId: "day-1", phraseId: "card-pagi" };
 
   it("make a phrase's three cards due and first, from the tutor, until the learner reviews each", async () => {
@@ -1098,7 +1092,11 @@ describe("pins", () => {
     const staff = await tutor();
     await expectError(await pin(me.cookie, me.id, pagi), 403, "FORBIDDEN");
     await expectError(await pin(other.cookie, me.id, pagi), 403, "FORBIDDEN");
-    await expectError(await call(reviewPinsPath(me.id), { method: "POST", json: pagi }), 401, "UNAUTHORIZED");
+    await expectError(
+      await call(`/api/users/${me.id}/review/pins`, { method: "POST", json: pagi }),
+      401,
+      "UNAUTHORIZED",
+    );
     await expectError(await pin(staff.cookie, "no-such-user", pagi), 404, "NOT_FOUND");
     expect(await reviewState(me.id)).toEqual({ cards: [], log: [], reminders: [], goalChanges: [] });
     const [orphans] = await t.db.select({ n: count() }).from(reviewCard).where(eq(reviewCard.userId, "no-such-user"));
@@ -1135,7 +1133,7 @@ describe("pins", () => {
 
 describe("a chapter's hardest cards", () => {
   const hardest = async (cookie: string, chapterId: string) => {
-    const response = await call(hardestCardsPath(chapterId), { cookie });
+    const response = await call(`/api/review/hardest/${chapterId}`, { cookie });
     expect(response.status, await response.clone().text()).toBe(200);
     return hardestCardsSchema.parse(await response.json()).cards.map((each) => each.cardId);
   };
@@ -1144,7 +1142,7 @@ describe("a chapter's hardest cards", () => {
     const me = await learner();
     const staff = await tutor();
     await startPhraseCards(me.cookie, "day-1");
-    await call(reviewPinsPath(me.id), {
+    await call(`/api/users/${me.id}/review/pins`, {
       method: "POST",
       cookie: staff.cookie,
       json: { chapterId: "chapter-2", dayId: "day-5", phraseId: "vocab-kiri" },
@@ -1180,8 +1178,8 @@ describe("a chapter's hardest cards", () => {
 
   it("answers 400 for an unknown chapter and 401 for a visitor", async () => {
     const me = await learner();
-    await expectError(await call(hardestCardsPath("chapter-9"), { cookie: me.cookie }), 400, "BAD_REQUEST");
-    await expectError(await call(hardestCardsPath("chapter-1")), 401, "UNAUTHORIZED");
+    await expectError(await call("/api/review/hardest/chapter-9", { cookie: me.cookie }), 400, "BAD_REQUEST");
+    await expectError(await call("/api/review/hardest/chapter-1"), 401, "UNAUTHORIZED");
   });
 });
 
@@ -1347,13 +1345,13 @@ describe("the daily reminder", () => {
     const otherSecret = unsubscribeToken("another-secret-another-secret-00", me.id);
     const bystanderIdWithMyMac = `${Buffer.from(bystander.id).toString("base64url")}.${token.split(".")[1]}`;
     for (const bad of [forged, otherSecret, bystanderIdWithMyMac, "garbage", "a.b", token.slice(0, -2), ""]) {
-      const refused = await call(UNSUBSCRIBE_PATH, { method: "POST", json: { token: bad } });
+      const refused = await call("/api/reminders/unsubscribe", { method: "POST", json: { token: bad } });
       await expectError(refused, 400, "BAD_REQUEST");
     }
-    await expectError(await call(UNSUBSCRIBE_PATH, { method: "POST", json: {} }), 400, "BAD_REQUEST");
+    await expectError(await call("/api/reminders/unsubscribe", { method: "POST", json: {} }), 400, "BAD_REQUEST");
     expect(await notifications()).toEqual(before);
 
-    const response = await call(UNSUBSCRIBE_PATH, { method: "POST", json: { token } });
+    const response = await call("/api/reminders/unsubscribe", { method: "POST", json: { token } });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ emailNotifications: false });
     const settings = await (await t.request("/api/settings", { cookie: me.cookie })).json();
@@ -1364,7 +1362,7 @@ describe("the daily reminder", () => {
       .where(eq(userTable.id, bystander.id));
     expect(bystanderRow!.on).toBe(true);
     // The link works again (a second click), and no reminder follows the next day.
-    expect((await call(UNSUBSCRIBE_PATH, { method: "POST", json: { token } })).status).toBe(200);
+    expect((await call("/api/reminders/unsubscribe", { method: "POST", json: { token } })).status).toBe(200);
     clock = new Date("2027-03-02T18:00:00.000Z");
     await reminders().sendDue();
     expect(await mailTo(me.user.email)).toHaveLength(1);
@@ -1567,7 +1565,7 @@ describe("the account's review data", () => {
       await startPhraseCards(each.cookie, "day-1");
       await answerRight(each.cookie, card("card-pagi", "recognise"));
     }
-    const pinned = await call(reviewPinsPath(other.id), {
+    const pinned = await call(`/api/users/${other.id}/review/pins`, {
       method: "POST",
       cookie: staff.cookie,
       json: { chapterId: "chapter-1", dayId: "day-1", phraseId: "vocab-price" },

@@ -3,17 +3,10 @@ import { describe, expect, it } from "vitest";
 import type { TestUser } from "#tests/test-app";
 import { connectApp } from "#web/testing/app-in-process";
 import { renderApp } from "#web/testing/render-app";
-import {
-  recordSentRequests,
-  setRole,
-  startEachTestWithNoAccounts,
-  storeAccount,
-  storeAccounts,
-} from "#web/testing/staff-db-test-kit";
+import { setRole, startEachTestWithNoAccounts, storeAccount, storeAccounts } from "#web/testing/staff-db-test-kit";
 
 const app = await connectApp();
 startEachTestWithNoAccounts(app);
-const page = recordSentRequests(app);
 
 const SITI = { firstName: "Siti", lastName: "Nurhaliza", email: "siti@example.com" };
 
@@ -49,7 +42,7 @@ async function openAdmin(admin: Partial<TestUser> = SITI) {
 const usersRegion = () => screen.getByRole("region", { name: "Users" });
 const isUserList = (path: string) => path.startsWith("/api/users?");
 const requests = (method: string, prefix: string) =>
-  page.sent
+  app.requests
     .filter((request) => request.method === method && request.path.startsWith(prefix))
     .map(({ path, body }) => ({ path, body }));
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ProgressMap } from "#course/progress-rules";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
 import { connectApp } from "#web/testing/app-in-process";
-import { recordSentRequests, setRole, startEachTestWithNoAccounts, storedStatus } from "#web/testing/staff-db-test-kit";
+import { setRole, startEachTestWithNoAccounts, storedStatus } from "#web/testing/staff-db-test-kit";
 import {
   allStatusSelects,
   chooseStatus,
@@ -15,7 +15,6 @@ import {
 
 const app = await connectApp();
 startEachTestWithNoAccounts(app);
-const page = recordSentRequests(app);
 
 /** Aisyah has started day 1. */
 const aisyahProgress: ProgressMap = {
@@ -93,7 +92,7 @@ describe("Tutor Dashboard", { timeout: 20_000 }, () => {
     expect(await screen.findByText("Success!")).toBeInTheDocument();
     expect(screen.getByText("Student's progress updated.")).toBeInTheDocument();
 
-    const puts = page.sent.filter(({ method }) => method === "PUT");
+    const puts = app.requests.filter(({ method }) => method === "PUT");
     expect(puts).toHaveLength(1);
     expect(puts[0]!.path).toBe(`/api/users/${aisyah.id}/progress/chapter-1/day-1/story%3Aread-dialog`);
     expect(puts[0]!.body).toEqual({ status: "completed" });

@@ -1,9 +1,9 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { Feedback } from "#course/feedback";
 import type { ProgressMap } from "#course/progress-rules";
 import type { Role } from "#course/roles";
 import { tutorFeedback } from "#server/db/schema";
+import type { FeedbackList } from "#server/modules/feedback/feedback.contract";
 import {
   DAY_1_PHRASES,
   learnerWhoAnsweredWrong,
@@ -15,13 +15,7 @@ import { connectApp } from "#web/testing/app-in-process";
 import { renderApp } from "#web/testing/render-app";
 import { roundFor } from "#web/testing/review-test-kit";
 import { stubAudio } from "#web/testing/screen";
-import {
-  cutNetworkTo,
-  NETWORK_ERROR,
-  recordSentRequests,
-  startEachTestWithNoAccounts,
-  storeAccount,
-} from "#web/testing/staff-db-test-kit";
+import { cutNetworkTo, NETWORK_ERROR, startEachTestWithNoAccounts, storeAccount } from "#web/testing/staff-db-test-kit";
 
 const app = await connectApp();
 
@@ -91,7 +85,7 @@ describe("the live session's tutor controls and a learner's review", () => {
       ["recognise", "listen", "recall"].map((skill) => [`chapter-1/day-1/${pagi.id}/${skill}`, true]),
     );
     expect(cards.slice(3).some((card) => card.fromTutor)).toBe(false);
-    const { feedback } = await app.read<{ feedback: Feedback[] }>("/api/feedback");
+    const { feedback } = await app.read<FeedbackList>("/api/feedback");
     expect(feedback.map((each) => [each.dayId, each.feedback])).toEqual([["day-1", note]]);
   });
 
@@ -123,7 +117,6 @@ const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 50))
 describe("Day 1 live session tutor controls", () => {
   // The picker lists every account: each test starts with none, then makes its own.
   startEachTestWithNoAccounts(app);
-  const page = recordSentRequests(app);
 
   beforeEach(() => {
     vi.spyOn(HTMLMediaElement.prototype, "play").mockResolvedValue(undefined);
@@ -161,7 +154,7 @@ describe("Day 1 live session tutor controls", () => {
   }
 
   const requestsTo = (method: string, path: RegExp) =>
-    page.sent
+    app.requests
       .filter((request) => request.method === method && path.test(decodeURIComponent(request.path)))
       .map((request) => ({ path: decodeURIComponent(request.path), body: request.body }));
 
