@@ -17,11 +17,7 @@ import { checkTools } from "./media-tools.mjs";
 import { generateOgImage } from "./og-image.mjs";
 import { generateVideo } from "./video.mjs";
 
-// The CLI lives here; the work is in the sibling modules. These re-exports keep the names importable from here.
-export { checkTools, run } from "./media-tools.mjs";
-export { SAMPLE_RATE, speak } from "./narration.mjs";
-export { generateOgImage } from "./og-image.mjs";
-export { generateVideo } from "./video.mjs";
+// The command line lives here; the work is in the sibling modules.
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
