@@ -29,6 +29,10 @@ export const ACTORS = [
    * password again since (src/server/auth/session.ts): the other actors' sessions are fresh.
    */
   "staleSession",
+  /** A Tutor acting on a member of staff: wherever a route takes a user id, an Admin's. */
+  "tutorOnStaff",
+  /** An Admin acting on a member of staff: wherever a route takes a user id, a Tutor's. */
+  "adminOnStaff",
 ] as const;
 
 export type Actor = (typeof ACTORS)[number];
@@ -40,8 +44,11 @@ export type Actor = (typeof ACTORS)[number];
 export type Outcome = "allow" | "401" | "403" | "403-password";
 
 export interface RequestContext {
-  /** The first learner's id: what every route with a user id addresses. */
-  learnerId: string;
+  /**
+   * What every route with a user id addresses: the first learner's id, or for the staff-on-staff
+   * actors a member of staff's.
+   */
+  targetId: string;
   /** The caller's password (every test account has the same), for routes that ask for it again. */
   password: string;
   /** Unique to each request, for values that must differ from one call to the next. */
@@ -88,6 +95,8 @@ const ANYONE: Record<Actor, Outcome> = {
   expiredSession: "allow",
   revokedSession: "allow",
   staleSession: "allow",
+  tutorOnStaff: "allow",
+  adminOnStaff: "allow",
 };
 
 const SIGNED_IN: Record<Actor, Outcome> = {
@@ -99,6 +108,8 @@ const SIGNED_IN: Record<Actor, Outcome> = {
   expiredSession: "401",
   revokedSession: "401",
   staleSession: "allow",
+  tutorOnStaff: "allow",
+  adminOnStaff: "allow",
 };
 
 /** Anyone signed in, with a fresh session: the account's most revealing reads. */
@@ -107,8 +118,14 @@ const SIGNED_IN_FRESH: Record<Actor, Outcome> = { ...SIGNED_IN, staleSession: "4
 /** Tutor and Admin (policy "tutor:view"). */
 const STAFF: Record<Actor, Outcome> = { ...SIGNED_IN, learner: "403", otherLearner: "403" };
 
+/**
+ * Staff acting on someone's account (mayActOn in src/course/roles.ts): a Tutor on Students only, an
+ * Admin on anyone.
+ */
+const STAFF_ON_STUDENTS: Record<Actor, Outcome> = { ...STAFF, tutorOnStaff: "403" };
+
 /** Admin only (policy "admin:view"). */
-const ADMIN: Record<Actor, Outcome> = { ...STAFF, tutor: "403" };
+const ADMIN: Record<Actor, Outcome> = { ...STAFF, tutor: "403", tutorOnStaff: "403" };
 
 let avatarPng: Promise<Buffer> | undefined;
 
@@ -258,37 +275,37 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     method: "PATCH",
     route: "/api/users/:userId/role",
     expected: ADMIN,
-    request: ({ learnerId }) => ({ path: `${user(learnerId)}/role`, json: { role: "Admin" } }),
+    request: ({ targetId }) => ({ path: `${user(targetId)}/role`, json: { role: "Admin" } }),
   },
   {
     method: "GET",
     route: "/api/users/:userId/progress",
-    expected: STAFF,
-    request: ({ learnerId }) => ({ path: `${user(learnerId)}/progress` }),
+    expected: STAFF_ON_STUDENTS,
+    request: ({ targetId }) => ({ path: `${user(targetId)}/progress` }),
   },
   {
     // Moves a completed task back, which only staff may do, on a day the learner has not unlocked.
     method: "PUT",
     route: "/api/users/:userId/progress/:chapterId/:dayId/:taskId",
-    expected: STAFF,
-    request: ({ learnerId }) => ({
-      path: `${user(learnerId)}/progress/chapter-1/day-1/story:read-setting`,
+    expected: STAFF_ON_STUDENTS,
+    request: ({ targetId }) => ({
+      path: `${user(targetId)}/progress/chapter-1/day-1/story:read-setting`,
       json: { status: "in-progress" },
     }),
   },
   {
     method: "DELETE",
     route: "/api/users/:userId/progress",
-    expected: STAFF,
-    request: ({ learnerId }) => ({ path: `${user(learnerId)}/progress` }),
+    expected: STAFF_ON_STUDENTS,
+    request: ({ targetId }) => ({ path: `${user(targetId)}/progress` }),
   },
   {
     method: "POST",
     route: "/api/feedback",
-    expected: STAFF,
-    request: ({ learnerId, serial }) => ({
+    expected: STAFF_ON_STUDENTS,
+    request: ({ targetId, serial }) => ({
       path: "/api/feedback",
-      json: { studentId: learnerId, chapterId: "chapter-1", dayId: "day-1", feedback: `Bagus! (${serial})` },
+      json: { studentId: targetId, chapterId: "chapter-1", dayId: "day-1", feedback: `Bagus! (${serial})` },
     }),
   },
   {
@@ -342,16 +359,16 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
   {
     method: "GET",
     route: "/api/users/:userId/review",
-    expected: STAFF,
-    request: ({ learnerId }) => ({ path: `/api/users/${learnerId}/review` }),
+    expected: STAFF_ON_STUDENTS,
+    request: ({ targetId }) => ({ path: `/api/users/${targetId}/review` }),
   },
   {
     // Puts a phrase of day 1 into the learner's review, which only staff may do.
     method: "POST",
     route: "/api/users/:userId/review/pins",
-    expected: STAFF,
-    request: ({ learnerId }) => ({
-      path: `/api/users/${learnerId}/review/pins`,
+    expected: STAFF_ON_STUDENTS,
+    request: ({ targetId }) => ({
+      path: `/api/users/${targetId}/review/pins`,
       json: { chapterId: "chapter-1", dayId: "day-1", phraseId: "card-pagi" },
     }),
   },
@@ -360,9 +377,9 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     method: "POST",
     route: "/api/reminders/unsubscribe",
     expected: ANYONE,
-    request: ({ learnerId, authSecret }) => ({
+    request: ({ targetId, authSecret }) => ({
       path: "/api/reminders/unsubscribe",
-      json: { token: unsubscribeToken(authSecret, learnerId) },
+      json: { token: unsubscribeToken(authSecret, targetId) },
     }),
   },
 ];

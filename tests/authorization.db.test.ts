@@ -59,8 +59,10 @@ async function newActor(
     case "otherLearner":
       return account("Student");
     case "tutor":
+    case "tutorOnStaff":
       return account("Tutor");
     case "admin":
+    case "adminOnStaff":
       return account("Admin");
     case "expiredSession": {
       const expired = await account("Admin");
@@ -88,6 +90,13 @@ async function newActor(
       return stale;
     }
   }
+}
+
+/** Whose id the actor's requests address: a member of staff's for the staff-on-staff actors, else the first learner's. */
+function targetOf(actor: Actor): string {
+  if (actor === "tutorOnStaff") return accounts.admin.id;
+  if (actor === "adminOnStaff") return accounts.tutor.id;
+  return accounts.learner.id;
 }
 
 beforeAll(async () => {
@@ -270,7 +279,7 @@ describe("the authorization table", () => {
     "%s: its request addresses its route and some actor is allowed it",
     async (_name, rule) => {
       const built = await rule.request({
-        learnerId: "some-user-id",
+        targetId: "some-user-id",
         password: DEFAULT_PASSWORD,
         serial: 0,
         authSecret: t.env.AUTH_SECRET,
@@ -292,7 +301,7 @@ describe.each(AUTHORIZATION_TABLE.map((rule) => [`${rule.method} ${rule.route}`,
       // The request is prepared first (some prepare the caller's own data through the API), so
       // that the snapshot is of the world the request under test meets.
       const { path, json, body, clientIp } = await rule.request({
-        learnerId: accounts.learner.id,
+        targetId: targetOf(actor),
         password: DEFAULT_PASSWORD,
         serial,
         authSecret: t.env.AUTH_SECRET,

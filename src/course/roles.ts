@@ -18,3 +18,15 @@ export type Policy = keyof typeof POLICIES;
 export function can(role: Role | null | undefined, policy: Policy): boolean {
   return role != null && (POLICIES[policy] as readonly Role[]).includes(role);
 }
+
+/**
+ * Whose account a staff member may act on (read or set their progress, reset it, read their review,
+ * pin into it, leave them a note): an Admin anyone's, a Tutor a Student's only. Least privilege: a
+ * Tutor never reads or changes another member of staff.
+ */
+export function mayActOn(actor: Role, target: string): boolean {
+  return actor === "Admin" || (actor === "Tutor" && target === "Student");
+}
+
+/** What the API answers a Tutor who addresses a member of staff. */
+export const STUDENTS_ONLY = "A tutor can act only on students' accounts.";

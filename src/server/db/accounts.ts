@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
-import { notFound } from "#server/http/errors";
+import { mayActOn, type Role, STUDENTS_ONLY } from "#course/roles";
+import { forbidden, notFound } from "#server/http/errors";
 import type { Queryable } from "./client";
 import { user } from "./schema";
 
@@ -12,10 +13,20 @@ import { user } from "./schema";
 /** What a request about an account that is not there answers. */
 export const NO_SUCH_USER = "There is no such user.";
 
-/** 404 unless an account with this id exists (read in `q`, which may be the caller's transaction). */
-export async function requireAccount(q: Queryable, userId: string): Promise<void> {
-  const [row] = await q.select({ id: user.id }).from(user).where(eq(user.id, userId));
+/** A member of staff acting on someone's account: who they are, and the role that decides on whom. */
+export interface Staff {
+  id: string;
+  role: Role;
+}
+
+/**
+ * 404 unless an account with this id exists (read in `q`, which may be the caller's transaction);
+ * with `staff`, 403 unless that member of staff may act on it (mayActOn: a Tutor on Students only).
+ */
+export async function requireAccount(q: Queryable, userId: string, staff?: Staff): Promise<void> {
+  const [row] = await q.select({ role: user.role }).from(user).where(eq(user.id, userId));
   if (!row) throw notFound(NO_SUCH_USER);
+  if (staff && !mayActOn(staff.role, row.role)) throw forbidden(STUDENTS_ONLY);
 }
 
 /**

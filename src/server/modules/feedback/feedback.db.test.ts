@@ -247,8 +247,8 @@ describe("a note with a pin", () => {
     // The one failure injected: the pin writes the phrase's cards in the note's transaction, then fails.
     const failingPin: ReviewService = {
       ...review,
-      async pin(tutorId, learnerId, target, q) {
-        await review.pin(tutorId, learnerId, target, q);
+      async pin(staff, learnerId, target, q) {
+        await review.pin(staff, learnerId, target, q);
         throw new Error("the pin failed after its write");
       },
     };

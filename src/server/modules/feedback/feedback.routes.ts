@@ -14,7 +14,7 @@ export function feedbackRoutes(feedback: FeedbackService) {
     })
     .post("/", withRole("tutor:view"), jsonBody(feedbackInputSchema, { messageFromIssues: true }), async (c) => {
       const staff = requireRole(c, "tutor:view");
-      const body: FeedbackCreated = { feedback: await feedback.submit(staff.id, c.req.valid("json")) };
+      const body: FeedbackCreated = { feedback: await feedback.submit(staff, c.req.valid("json")) };
       return c.json(body, 201);
     });
 }

@@ -1,6 +1,6 @@
 import { displayName } from "#course/account-rules";
 import { type Chapter, lookUpDay } from "#course/course";
-import { requireAccount, unlessUserVanished } from "#server/db/accounts";
+import { requireAccount, type Staff, unlessUserVanished } from "#server/db/accounts";
 import type { Database } from "#server/db/client";
 import { badRequest } from "#server/http/errors";
 import type { ProfileModule } from "#server/modules/profile/profile.module";
@@ -45,19 +45,19 @@ export function createFeedbackService({ db, course, review, profile }: FeedbackD
      * Stores the note and, when it names a phrase of the day, pins that phrase into the learner's
      * review, in one transaction: a pin that fails leaves no note.
      */
-    async submit(tutorId: string, input: FeedbackInput): Promise<FeedbackRecord> {
+    async submit(staff: Staff, input: FeedbackInput): Promise<FeedbackRecord> {
       const day = courseDay(course, input.chapterId, input.dayId);
       const pin = input.pinPhraseId
         ? { chapterId: input.chapterId, dayId: input.dayId, phraseId: input.pinPhraseId }
         : undefined;
       if (pin && !review.hasPhrase(pin)) throw badRequest(`Day ${day.number} has no phrase "${pin.phraseId}" to pin.`);
-      await requireAccount(db, input.studentId);
+      await requireAccount(db, input.studentId, staff);
       const stored = await db.transaction(async (tx) => {
         const note = await unlessUserVanished(() =>
           notes.add(
             {
               studentId: input.studentId,
-              tutorId,
+              tutorId: staff.id,
               chapterId: input.chapterId,
               dayId: input.dayId,
               feedback: input.feedback,
@@ -65,7 +65,7 @@ export function createFeedbackService({ db, course, review, profile }: FeedbackD
             tx,
           ),
         );
-        if (pin) await review.pin(tutorId, input.studentId, pin, tx);
+        if (pin) await review.pin(staff, input.studentId, pin, tx);
         return note;
       });
       const [record] = await withTutorNames([stored]);

@@ -14,7 +14,7 @@ import {
   type Viewer,
 } from "#course/progress-rules";
 import type { TaskStatus } from "#course/progress-status";
-import { requireAccount, unlessUserVanished } from "#server/db/accounts";
+import { requireAccount, type Staff, unlessUserVanished } from "#server/db/accounts";
 import type { Database, Queryable } from "#server/db/client";
 import type { SessionUser } from "#server/http/context";
 import { badRequest, HttpError } from "#server/http/errors";
@@ -159,8 +159,8 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
     },
 
     /** Any user's progress and completed days, for staff. An unknown user is a 404. */
-    async readFor(userId: string): Promise<ProgressView> {
-      await requireAccount(db, userId);
+    async readFor(staff: Staff, userId: string): Promise<ProgressView> {
+      await requireAccount(db, userId, staff);
       return read(userId);
     },
 
@@ -171,10 +171,10 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
      * so the days after it lock again unless its tasks are all completed). Nothing is written when
      * the status would not change. Answers the user's whole progress.
      */
-    async setFor(userId: string, target: TaskRef, status: TaskStatus): Promise<ProgressView> {
+    async setFor(staff: Staff, userId: string, target: TaskRef, status: TaskStatus): Promise<ProgressView> {
       findTarget(target);
+      await requireAccount(db, userId, staff);
       if (status === "not-started") {
-        await requireAccount(db, userId);
         await rows.clearForUser(userId, target);
         return read(userId);
       }
@@ -188,8 +188,8 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
      * Removes every progress record of a user and the days they completed (the tutor's reset), and
      * says how many records there were.
      */
-    async resetFor(userId: string): Promise<number> {
-      await requireAccount(db, userId);
+    async resetFor(staff: Staff, userId: string): Promise<number> {
+      await requireAccount(db, userId, staff);
       return rows.resetForUser(userId);
     },
 

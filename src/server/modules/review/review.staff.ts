@@ -1,6 +1,6 @@
 import type { Chapter } from "#course/course";
 import { cardId, givenText, reviewItem, WEAKEST_LIMIT } from "#course/review-rules";
-import { requireAccount, unlessUserVanished } from "#server/db/accounts";
+import { requireAccount, type Staff, unlessUserVanished } from "#server/db/accounts";
 import type { Database, Queryable } from "#server/db/client";
 import { badRequest } from "#server/http/errors";
 import type { AnswersModule } from "#server/modules/answers/answers.module";
@@ -63,8 +63,8 @@ export function createStaffReview(deps: {
     },
 
     /** For staff: the learner's weakest phrases, due count, streak and last activity. */
-    async struggles(learnerId: string): Promise<StruggleReport> {
-      await requireAccount(db, learnerId);
+    async struggles(staff: Staff, learnerId: string): Promise<StruggleReport> {
+      await requireAccount(db, learnerId, staff);
       const at = now();
       await deck.sync(db, learnerId, at);
       const [summary, held, wrongs, lastAt] = await Promise.all([
@@ -121,14 +121,14 @@ export function createStaffReview(deps: {
      * "from your tutor", until the learner next reviews it. A phrase not met yet gets its cards now.
      * `q`: a caller's transaction to join (a feedback note and its pin commit together).
      */
-    async pin(tutorId: string, learnerId: string, target: PinTarget, q: Queryable = db): Promise<PinResponse> {
+    async pin(staff: Staff, learnerId: string, target: PinTarget, q: Queryable = db): Promise<PinResponse> {
       const phrase = deck.phraseOf(target);
       if (!phrase) {
         throw badRequest(`Day "${target.dayId}" of "${target.chapterId}" has no phrase "${target.phraseId}".`);
       }
-      await requireAccount(q, learnerId);
+      await requireAccount(q, learnerId, staff);
       const at = now();
-      await unlessUserVanished(() => cards.pinCards(newCards(learnerId, phrase, at), tutorId, at, q));
+      await unlessUserVanished(() => cards.pinCards(newCards(learnerId, phrase, at), staff.id, at, q));
       return { pinned: { chapterId: phrase.chapterId, dayId: phrase.dayId, phraseId: phrase.id, malay: phrase.malay } };
     },
 

@@ -315,6 +315,44 @@ async function learnerWhoFinishedDayOne() {
   return learner;
 }
 
+describe("staff on staff: a Tutor acts on Students only, an Admin on anyone", () => {
+  const refusal = { error: { code: "FORBIDDEN", message: "A tutor can act only on students' accounts." } };
+
+  it.each([
+    ["an Admin", "Admin"],
+    ["another Tutor", "Tutor"],
+  ] as const)("refuses a Tutor who reads, sets or resets %s's progress, and changes nothing", async (_label, role) => {
+    const staff = await signedInAs(role);
+    await setTask(admin.cookie, staff.id, readSetting, { status: "completed" });
+    const before = await rowsOf(staff.id);
+    expect(before).toHaveLength(1);
+
+    const read = await t.request(progressPath(staff.id), { cookie: tutor.cookie });
+    expect(read.status).toBe(403);
+    expect(await read.json()).toEqual(refusal);
+    for (const status of ["in-progress", "not-started"]) {
+      const set = await setTask(tutor.cookie, staff.id, readSetting, { status });
+      expect(set.status).toBe(403);
+      expect(await set.json()).toEqual(refusal);
+    }
+    const reset = await t.request(progressPath(staff.id), { method: "DELETE", cookie: tutor.cookie });
+    expect(reset.status).toBe(403);
+    expect(await reset.json()).toEqual(refusal);
+    expect(await rowsOf(staff.id)).toEqual(before);
+  });
+
+  it("lets an Admin read, set and reset a Tutor's progress", async () => {
+    const other = await signedInAs("Tutor");
+    expect((await setTask(admin.cookie, other.id, readSetting, { status: "completed" })).status).toBe(200);
+    const read = await t.request(progressPath(other.id), { cookie: admin.cookie });
+    expect(await read.json()).toMatchObject({
+      progress: { "chapter-1": { "day-1": { "story:read-setting": "completed" } } },
+    });
+    const reset = await t.request(progressPath(other.id), { method: "DELETE", cookie: admin.cookie });
+    expect(await reset.json()).toEqual({ deleted: 1 });
+  });
+});
+
 describe("days completed once, under staff corrections (decision 030)", () => {
   it("shows staff the learner's completed days, as GET /api/progress does", async () => {
     const learner = await learnerWhoFinishedDayOne();

@@ -87,23 +87,35 @@ describe("GET /api/users", () => {
   });
 
   it.each([
-    ["a Tutor", () => tutor],
-    ["an Admin", () => admin],
-  ])("lists the accounts for %s: id, names, nickname, email and role only, never cached", async (_label, who) => {
-    const response = await listUsers(who().cookie, `?search=${tag}`);
-    expect(response.status).toBe(200);
-    expect(response.headers.get("cache-control")).toBe("no-store");
-    const body = await response.json();
-    expect(body).toMatchObject({ total: 5, page: 1, perPage: 20 });
-    const bella = body.users.find((row: { id: string }) => row.id === people[0]!.id);
-    expect(bella).toEqual({
-      id: people[0]!.id,
-      firstName: `Bella${tag}`,
-      lastName: "Yusof",
-      nickname: `Kak ${tag}`,
-      email: `b.${tag}@example.com`,
-      role: "Student",
-    });
+    ["a Tutor, who sees the Students only", () => tutor, 3],
+    ["an Admin, who sees everyone", () => admin, 5],
+  ])(
+    "lists the accounts for %s: id, names, nickname, email and role only, never cached",
+    async (_label, who, total) => {
+      const response = await listUsers(who().cookie, `?search=${tag}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("cache-control")).toBe("no-store");
+      const body = await response.json();
+      expect(body).toMatchObject({ total, page: 1, perPage: 20 });
+      const bella = body.users.find((row: { id: string }) => row.id === people[0]!.id);
+      expect(bella).toEqual({
+        id: people[0]!.id,
+        firstName: `Bella${tag}`,
+        lastName: "Yusof",
+        nickname: `Kak ${tag}`,
+        email: `b.${tag}@example.com`,
+        role: "Student",
+      });
+    },
+  );
+
+  it("lists a Tutor no member of staff, whatever the search: a Tutor acts on Students only", async () => {
+    for (const search of [tag, `Aisyah${tag} Rahman`, `a0.${tag}@`]) {
+      const body = await (await listUsers(tutor.cookie, `?search=${encodeURIComponent(search)}`)).json();
+      expect(body.users.map((row: { role: string }) => row.role)).toEqual(body.users.map(() => "Student"));
+      expect(body.users.map((row: { email: string }) => row.email)).not.toContain(`a0.${tag}@example.com`);
+      expect(body.total).toBe(body.users.length);
+    }
   });
 
   it("orders by first name, last name and email, ignoring case", async () => {
@@ -160,10 +172,10 @@ describe("GET /api/users", () => {
     expect(beyond).toEqual({ users: [], total: 5, page: 4, perPage: 2 });
   });
 
-  it("lists everyone without a search (an empty one included)", async () => {
+  it("lists everyone to an Admin without a search (an empty one included)", async () => {
     const [all] = await t.db.select({ n: count() }).from(userTable);
     for (const query of ["", "?search=", "?search=%20%20"]) {
-      const body = await (await listUsers(tutor.cookie, query)).json();
+      const body = await (await listUsers(admin.cookie, query)).json();
       expect(body.total).toBe(all!.n);
       expect(body.users).toHaveLength(Math.min(all!.n, 20));
     }

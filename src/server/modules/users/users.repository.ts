@@ -1,4 +1,4 @@
-import { type AnyColumn, asc, count, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, and, asc, count, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Role } from "#course/roles";
 import type { UserSummary } from "#course/users";
 import type { Database, Queryable, Transaction } from "#server/db/client";
@@ -32,7 +32,8 @@ export function createUsersRepository(db: Database) {
      * Accounts whose first name, last name, full name, nickname or email contains `search`
      * (case-insensitive), ordered by first name, last name and email, a page at a time.
      */
-    async page({ search, page, perPage }: { search?: string; page: number; perPage: number }) {
+    /** A page of accounts by name, those matching `search` and, given `role`, of that role only. */
+    async page({ search, page, perPage, role }: { search?: string; page: number; perPage: number; role?: Role }) {
       let where: SQL | undefined;
       if (search) {
         const pattern = likePattern(search);
@@ -45,6 +46,7 @@ export function createUsersRepository(db: Database) {
           contains(user.email),
         );
       }
+      if (role) where = and(where, eq(user.role, role));
       const [users, [totals]] = await Promise.all([
         db
           .select(summaryColumns)

@@ -20,14 +20,16 @@ import type { UsersService } from "./users.service";
 /**
  * Accounts and their progress, for staff. The role is checked before anything else is read, so a
  * learner learns nothing from this API, not even whether an id exists, and a learner addressing
- * their own id is refused too: their own progress is /api/progress. A learner's progress and
- * review are those modules' services.
+ * their own id is refused too: their own progress is /api/progress. A Tutor acts on Students only,
+ * an Admin on anyone (mayActOn, checked by the services). A learner's progress and review are
+ * those modules' services.
  */
 export function usersRoutes(users: UsersService, progress: ProgressModule["service"], review: ReviewModule["service"]) {
   return (
     new Hono<AppEnv>()
       .get("/", withRole("tutor:view"), queryOf(usersQuerySchema), async (c) => {
-        const body: UserPage = await users.list(c.req.valid("query"));
+        const staff = requireRole(c, "tutor:view");
+        const body: UserPage = await users.list(staff.role, c.req.valid("query"));
         return c.json(body);
       })
       .patch("/:userId/role", withRole("admin:view"), jsonBody(roleChangeSchema), async (c) => {
@@ -47,7 +49,8 @@ export function usersRoutes(users: UsersService, progress: ProgressModule["servi
         return c.json(body);
       })
       .get("/:userId/progress", withRole("tutor:view"), async (c) => {
-        const body: ProgressView = await progress.readFor(c.req.param("userId"));
+        const staff = requireRole(c, "tutor:view");
+        const body: ProgressView = await progress.readFor(staff, c.req.param("userId"));
         return c.json(body);
       })
       .put(
@@ -55,28 +58,30 @@ export function usersRoutes(users: UsersService, progress: ProgressModule["servi
         withRole("tutor:view"),
         jsonBody(staffProgressUpdateSchema),
         async (c) => {
+          const staff = requireRole(c, "tutor:view");
           const { status } = c.req.valid("json");
           const { userId, chapterId, dayId, taskId } = c.req.param();
-          const body: ProgressView = await progress.setFor(userId, { chapterId, dayId, taskId }, status);
+          const body: ProgressView = await progress.setFor(staff, userId, { chapterId, dayId, taskId }, status);
           return c.json(body);
         },
       )
       .delete("/:userId/progress", withRole("tutor:view"), async (c) => {
         const staff = requireRole(c, "tutor:view");
         const targetUserId = c.req.param("userId");
-        const deleted = await progress.resetFor(targetUserId);
+        const deleted = await progress.resetFor(staff, targetUserId);
         audit(c.get("logger"), "progress_reset", { userId: staff.id, targetUserId, count: deleted, ip: clientIp(c) });
         const body: ProgressResetResponse = { deleted };
         return c.json(body);
       })
       // A learner's struggles, and pinning a phrase into their review.
       .get("/:userId/review", withRole("tutor:view"), async (c) => {
-        const body: StruggleReport = await review.struggles(c.req.param("userId"));
+        const staff = requireRole(c, "tutor:view");
+        const body: StruggleReport = await review.struggles(staff, c.req.param("userId"));
         return c.json(body);
       })
       .post("/:userId/review/pins", withRole("tutor:view"), jsonBody(pinRequestSchema), async (c) => {
         const staff = requireRole(c, "tutor:view");
-        const body: PinResponse = await review.pin(staff.id, c.req.param("userId"), c.req.valid("json"));
+        const body: PinResponse = await review.pin(staff, c.req.param("userId"), c.req.valid("json"));
         return c.json(body);
       })
   );

@@ -1,4 +1,4 @@
-import { can, type Role } from "#course/roles";
+import { can, mayActOn, type Role } from "#course/roles";
 import { NO_SUCH_USER } from "#server/db/accounts";
 import type { Database, Queryable, Transaction } from "#server/db/client";
 import { forbidden, HttpError, notFound } from "#server/http/errors";
@@ -25,8 +25,13 @@ export function createUsersService(db: Database) {
   }
 
   return {
-    async list({ search, page, perPage }: UsersQuery): Promise<UserPage> {
-      const { users: rows, total } = await users.page({ search, page, perPage });
+    /**
+     * The accounts a member of staff may act on (mayActOn): an Admin sees everyone, a Tutor the
+     * Students only.
+     */
+    async list(viewer: Role, { search, page, perPage }: UsersQuery): Promise<UserPage> {
+      const role = mayActOn(viewer, "Admin") ? undefined : "Student";
+      const { users: rows, total } = await users.page({ search, page, perPage, role });
       return { users: rows, total, page, perPage };
     },
 

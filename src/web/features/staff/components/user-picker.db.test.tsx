@@ -15,8 +15,21 @@ const userSearches = (requests: readonly { method: string; path: string }[]) =>
 const options = () => within(screen.getByRole("listbox", { name: "Matching users" })).getAllByRole("option");
 
 describe("UserPicker", () => {
-  it("searches once typing pauses, not on every key", async () => {
+  it("offers a Tutor the students only: no member of staff, the Tutor included", async () => {
     await openTutorDashboard(app);
+    fireEvent.focus(searchBox());
+    await waitFor(() => expect(options()).toHaveLength(2));
+    expect(options().map((option) => option.textContent)).toEqual([
+      expect.stringContaining("Aisyah Rahman"),
+      expect.stringContaining("Benny"),
+    ]);
+    fireEvent.change(searchBox(), { target: { value: "mei" } });
+    expect(await screen.findByText("No users match “mei”.")).toBeInTheDocument();
+  });
+
+  // An Admin is offered everyone: the two learners, Farid (a Tutor) and Mei herself.
+  it("searches once typing pauses, not on every key", async () => {
+    await openTutorDashboard(app, "Admin");
     for (const text of ["f", "fa", "far"]) fireEvent.change(searchBox(), { target: { value: text } });
     await waitFor(() => expect(options()).toHaveLength(1));
     expect(options()[0]).toHaveTextContent("Farid Ismail");
@@ -33,7 +46,7 @@ describe("UserPicker", () => {
   });
 
   it("is worked by keyboard: arrows move through the matches, Enter picks", async () => {
-    await openTutorDashboard(app);
+    await openTutorDashboard(app, "Admin");
     const input = searchBox();
     fireEvent.focus(input);
     await waitFor(() => expect(options()).toHaveLength(4));
