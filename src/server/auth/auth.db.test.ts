@@ -255,7 +255,7 @@ describe("password reset and change", () => {
     expect(response.status).toBe(200);
   });
 
-  it("answers a reset request for a known and an unknown address in the same time", async () => {
+  it("answers a reset request for a known and an unknown address alike, each no sooner than the floor", async () => {
     const known = await t.signUp();
     const ask = async (email: string) => {
       const started = performance.now();
@@ -270,21 +270,20 @@ describe("password reset and change", () => {
       });
       return performance.now() - started;
     };
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    const knownMs: number[] = [];
-    const unknownMs: number[] = [];
-    for (let round = 0; round < 10; round += 1) {
-      knownMs.push(await ask(known.email));
-      unknownMs.push(await ask(`nobody-${round}-${Date.now()}@example.com`));
-    }
     // Storing a token and writing the email takes a few milliseconds more than finding no account;
-    // every answer waits for the same floor, far above that, so neither shows through.
-    for (const ms of [...knownMs, ...unknownMs]) expect(ms).toBeGreaterThanOrEqual(PASSWORD_RESET_ANSWER_MS - 1);
-    expect(Math.abs(median(knownMs) - median(unknownMs))).toBeLessThan(3);
+    // every answer waits for the same floor, far above that. That the floor hides the difference is
+    // shown on a clock the test moves (src/server/http/steady-answer.test.ts): wall-clock medians
+    // compared here would measure the machine's load, not the app.
+    for (let round = 0; round < 5; round += 1) {
+      expect(await ask(known.email)).toBeGreaterThanOrEqual(PASSWORD_RESET_ANSWER_MS - 1);
+      expect(await ask(`nobody-${round}-${Date.now()}@example.com`)).toBeGreaterThanOrEqual(
+        PASSWORD_RESET_ANSWER_MS - 1,
+      );
+    }
     const resets = (await t.outbox()).filter(
       (message) => message.to === known.email && message.subject === "Reset your Jalan password",
     );
-    expect(resets).toHaveLength(10);
+    expect(resets).toHaveLength(5);
   });
 
   it("changes the password only with the current one", async () => {
