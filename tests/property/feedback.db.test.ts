@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { mayActOn } from "#course/roles";
 import { createTestApp } from "#tests/test-app";
 import {
   anyText,
@@ -99,6 +100,8 @@ describe("POST /api/feedback with generated bodies", () => {
           ) {
             expected = 400;
           } else if (!accounts.includes(input.studentId)) expected = 404;
+          // A Tutor leaves notes for Students only (mayActOn): the tutor's own id is refused.
+          else if (!mayActOn("Tutor", input.studentId === tutor.id ? "Tutor" : "Student")) expected = 403;
           else {
             seen.counts.accepted += 1;
             const { feedback } = await expectSuccess(response, 201);

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { mayActOn } from "#course/roles";
 import { createTestApp } from "#tests/test-app";
 import {
   type Body,
@@ -27,7 +28,9 @@ import {
 const t = await createTestApp();
 const admin = await signedInAs(t, "Admin");
 const tutor = await signedInAs(t, "Tutor");
-const learners = [await signedInAs(t), await signedInAs(t)];
+// Six learners beside the two staff: a Tutor is refused on staff ids, and most generated requests
+// should still reach a learner the Tutor may act on.
+const learners = await Promise.all(Array.from({ length: 6 }, () => signedInAs(t)));
 const ROLES = ["Student", "Tutor", "Admin"];
 /** The accounts whose role the role runs change, besides the calling Admin. */
 const targets = [await signedInAs(t), await signedInAs(t, "Tutor"), await signedInAs(t, "Admin")];
@@ -126,6 +129,8 @@ describe("PUT /api/users/:userId/progress/:chapterId/:dayId/:taskId with generat
             else if (user.value === null) expected = undefined;
             else if (user.value.includes("\u0000")) expected = 400;
             else if (!known) expected = 404;
+            // The caller is a Tutor, who acts on Students only (mayActOn): staff ids are refused.
+            else if (!mayActOn("Tutor", (await rolesById()).get(user.value)!)) expected = 403;
             else {
               seen.counts.accepted += 1;
               const [chapterId, dayId, taskId] = ids.map((id) => id.value!) as [string, string, string];
@@ -214,6 +219,8 @@ describe("DELETE /api/users/:userId/progress with generated ids and bodies", () 
           else if (user.value === null) expected = undefined;
           else if (user.value.includes("\u0000")) expected = 400;
           else if (!everyone.includes(user.value)) expected = 404;
+          // The caller is a Tutor, who acts on Students only (mayActOn): staff ids are refused.
+          else if (!mayActOn("Tutor", (await rolesById()).get(user.value)!)) expected = 403;
           else {
             seen.counts.accepted += 1;
             expect(await expectSuccess(response)).toEqual({ deleted: rows[0].n });
