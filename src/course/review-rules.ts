@@ -37,10 +37,24 @@ export type ReviewSkill = (typeof REVIEW_SKILLS)[number];
 /** A calendar date, "2026-11-24". */
 export type LocalDate = string;
 
+/**
+ * One date formatter per time zone: making one costs about 100 µs, formatting with it about 1. The
+ * zones are canonical names (canonicalTimeZone), so there are a few hundred at most; the cap only
+ * guards against a caller passing names that were never checked.
+ */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const MAX_DATE_FORMATS = 1000;
+
 /** The calendar date of an instant in a time zone (an IANA name such as "Asia/Kuala_Lumpur"). */
 export function localDate(at: Date, timeZone: string): LocalDate {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    if (dateFormats.size >= MAX_DATE_FORMATS) dateFormats.clear();
+    // en-CA formats as YYYY-MM-DD.
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dateFormats.set(timeZone, format);
+  }
+  return format.format(at);
 }
 
 /** Calendar days from `from` to `to` ("2026-11-24" to "2026-11-26" is 2). */
@@ -52,13 +66,21 @@ export function daysBetween(from: LocalDate, to: LocalDate): number {
   return Math.round((utc(to) - utc(from)) / 86_400_000);
 }
 
-/** Whether a string names a time zone this runtime knows. */
+/** Whether a string names a time zone this runtime knows, in any letter case or by an alias. */
 export function isTimeZone(timeZone: string): boolean {
+  return canonicalTimeZone(timeZone) !== undefined;
+}
+
+/**
+ * The runtime's own name for a time zone ("asia/kuala_lumpur" → "Asia/Kuala_Lumpur", "US/Pacific" →
+ * "America/Los_Angeles"), or undefined when it knows none. Zones are stored and compared only in
+ * this form: a learner cannot make one zone into thousands by spelling it differently.
+ */
+export function canonicalTimeZone(timeZone: string): string | undefined {
   try {
-    new Intl.DateTimeFormat("en-CA", { timeZone });
-    return true;
+    return new Intl.DateTimeFormat("en-CA", { timeZone }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

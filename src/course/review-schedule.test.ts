@@ -1,5 +1,6 @@
 import { Rating } from "ts-fsrs";
 import { describe, expect, it } from "vitest";
+import { canonicalTimeZone } from "./review-rules";
 import {
   daysBetween,
   type GoalDay,
@@ -117,6 +118,16 @@ describe("local dates", () => {
     expect(localDate(at("2026-03-29T22:30:00Z"), "Europe/London")).toBe("2026-03-29");
     // 23:30 UTC is 00:30 the next day in summer time.
     expect(localDate(at("2026-03-29T23:30:00Z"), "Europe/London")).toBe("2026-03-30");
+  });
+
+  it("names a zone in the runtime's own spelling whatever its case or alias, and nothing for an unknown one", () => {
+    for (const spelling of ["Asia/Kuala_Lumpur", "asia/kuala_lumpur", "ASIA/KUALA_LUMPUR", "aSiA/kUaLa_LuMpUr"]) {
+      expect(canonicalTimeZone(spelling)).toBe("Asia/Kuala_Lumpur");
+    }
+    expect(canonicalTimeZone("us/pacific")).toBe(canonicalTimeZone("America/Los_Angeles"));
+    expect(canonicalTimeZone("etc/gmt+12")).toBe("Etc/GMT+12");
+    expect(canonicalTimeZone("Mars/Olympus")).toBeUndefined();
+    expect(canonicalTimeZone("")).toBeUndefined();
   });
 
   it("counts calendar days and knows the time zones", () => {

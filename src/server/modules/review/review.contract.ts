@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { exerciseItemSchema, givenSchema } from "#course/exercise-schema";
 import { GRADES } from "#course/grading";
-import { DAILY_GOAL_UNITS, isTimeZone, MAX_REVIEW_MS, REVIEW_SKILLS } from "#course/review-rules";
+import { canonicalTimeZone, DAILY_GOAL_UNITS, isTimeZone, MAX_REVIEW_MS, REVIEW_SKILLS } from "#course/review-rules";
 
 /**
  * The review API, written once for the server's routes and the web app's fetchers
@@ -21,7 +21,9 @@ const isoTime = z.iso.datetime({ offset: true });
 export const timeZoneSchema = z
   .string({ error: "timeZone must be a time zone name such as Asia/Kuala_Lumpur." })
   .max(64, "timeZone must be a time zone name such as Asia/Kuala_Lumpur.")
-  .refine(isTimeZone, "timeZone must be a time zone name such as Asia/Kuala_Lumpur.");
+  .refine(isTimeZone, "timeZone must be a time zone name such as Asia/Kuala_Lumpur.")
+  // Stored and compared in the runtime's own spelling only.
+  .transform((timeZone) => canonicalTimeZone(timeZone)!);
 
 /** `?timeZone=` of GET /api/review and /api/review/summary: where the learner is now; the account's zone when absent. */
 export const reviewQuerySchema = z.object({ timeZone: timeZoneSchema.optional() });

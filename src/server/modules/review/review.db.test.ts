@@ -866,6 +866,22 @@ describe("the summary", () => {
     });
   });
 
+  it("logs a review and reads the summary in the zone's own spelling, however it was sent: one day, not one per spelling", async () => {
+    const me = await learner();
+    await setGoal(me.cookie, { dailyGoal: 3 });
+    await startPhraseCards(me.cookie, "day-1");
+    for (const timeZone of ["asia/kuala_lumpur", "ASIA/KUALA_LUMPUR", "Asia/Kuala_lumpur"]) {
+      expect(await reviewSome(me.cookie, 1, { timeZone })).toMatchObject({ timeZone: "Asia/Kuala_Lumpur" });
+    }
+    expect(new Set((await logRows(me.id)).map((row) => row.timeZone))).toEqual(new Set(["Asia/Kuala_Lumpur"]));
+    expect(await summary(me.cookie, "?timeZone=asia%2Fkuala_lumpur")).toMatchObject({
+      today: { reviews: 3 },
+      goalMet: true,
+      streak: 1,
+      timeZone: "Asia/Kuala_Lumpur",
+    });
+  });
+
   it("answers 400 for an unknown time zone", async () => {
     const me = await learner();
     const refused = await call(`/api/review/summary?timeZone=Mars%2FOlympus`, { cookie: me.cookie });

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { DAILY_GOAL_UNITS, type DailyGoalUnit, isTimeZone, MAX_DAILY_GOAL } from "#course/review-rules";
+import {
+  canonicalTimeZone,
+  DAILY_GOAL_UNITS,
+  type DailyGoalUnit,
+  isTimeZone,
+  MAX_DAILY_GOAL,
+} from "#course/review-rules";
 import { THEMES, type Theme } from "#course/themes";
 
 /** The settings API's contract: GET /api/settings and PATCH /api/settings, each answering { settings }. */
@@ -40,6 +46,8 @@ export const settingsUpdateSchema = z
         .string({ error: "The time zone must be a name such as Asia/Kuala_Lumpur." })
         .max(64, "The time zone must be a name such as Asia/Kuala_Lumpur.")
         .refine(isTimeZone, "The time zone must be a name such as Asia/Kuala_Lumpur.")
+        // Stored in the runtime's own spelling only ("asia/kuala_lumpur" is kept as "Asia/Kuala_Lumpur").
+        .transform((timeZone) => canonicalTimeZone(timeZone)!)
         .optional(),
       reminderHour: z
         .number({ error: "The reminder hour must be a number from 0 to 23." })

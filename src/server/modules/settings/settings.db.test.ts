@@ -108,6 +108,17 @@ describe("PATCH /api/settings", () => {
     expect(await changes()).toEqual([{ unit: "minutes", amount: 15, previousUnit: "reviews", previousAmount: 20 }]);
   });
 
+  it("keeps a time zone in the runtime's own spelling, however it was sent", async () => {
+    const { cookie } = await t.signedInUser();
+    for (const sent of ["asia/kuala_lumpur", "EUROPE/LONDON", "Europe/London"]) {
+      const response = await patch(cookie, { timeZone: sent });
+      expect(response.status).toBe(200);
+      const expected = sent.toLowerCase() === "europe/london" ? "Europe/London" : "Asia/Kuala_Lumpur";
+      expect((await response.json()).settings.timeZone).toBe(expected);
+      expect((await (await t.request("/api/settings", { cookie })).json()).settings.timeZone).toBe(expected);
+    }
+  });
+
   it("changes only the caller's own settings", async () => {
     const me = await t.signedInUser();
     const other = await t.signedInUser();
