@@ -42,6 +42,8 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, { message: "must start with smtp:// or smtps://" })
     .optional(),
   MAIL_FROM: z.string().min(3).default("Jalan <no-reply@jalan.local>"),
+  /** Days a sent email is kept before it is deleted (its link is removed as soon as it is sent). */
+  MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ADMIN_EMAILS: emailList,
   REQUIRE_EMAIL_VERIFICATION: booleanFlag,
   /**

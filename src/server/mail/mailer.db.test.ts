@@ -4,7 +4,7 @@ import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { connectDatabase } from "#server/db/client";
 import { mailOutbox } from "#server/db/schema";
-import { createMailer, MAX_ATTEMPTS, singleLine } from "./mailer";
+import { createMailer, LINK_REMOVED, MAX_ATTEMPTS, singleLine } from "./mailer";
 
 const silent = pino({ level: "silent" });
 const database = connectDatabase(process.env.TEST_DATABASE_URL!, silent, { max: 6 });
@@ -103,6 +103,49 @@ describe("with SMTP", () => {
     await mailer.close();
   });
 
+  it("keeps no link once a message is sent: the text holds a marker where it was", async () => {
+    const smtp = fakeSmtp();
+    const mailer = createMailer({ db, from: "Jalan <a@b.c>", logger: silent, transport: smtp.transport });
+    const recipient = to("link");
+    const link = "http://localhost:3000/api/auth/reset-password/one-time-token?callbackURL=%2Freset";
+    await mailer.send({ to: recipient, subject: "Reset", text: `Open this link:\n\n${link}\n\nBye.`, link });
+    await until(async () => (await rowsFor([recipient]))[0]?.sentAt != null, "the message is marked sent");
+    // The recipient got the link; the table kept none of it.
+    expect(smtp.delivered.find((mail) => mail.to === recipient)?.text).toContain(link);
+    const [row] = await rowsFor([recipient]);
+    expect(row).toMatchObject({ link: null, body: `Open this link:\n\n${LINK_REMOVED}\n\nBye.` });
+    await mailer.close();
+  });
+
+  it("deletes sent mail older than the retention period, keeping newer sent mail and mail still waiting", async () => {
+    const [old, recent, waiting] = [to("old"), to("recent"), to("waiting")];
+    await db.insert(mailOutbox).values([
+      { recipient: old, subject: "Old", body: "b", sentAt: sql`now() - interval '31 days'` },
+      { recipient: recent, subject: "Recent", body: "b", sentAt: sql`now() - interval '29 days'` },
+      // Waiting for a person after MAX_ATTEMPTS: never sent, so never pruned.
+      {
+        recipient: waiting,
+        subject: "Waiting",
+        body: "b",
+        attempts: MAX_ATTEMPTS,
+        createdAt: sql`now() - interval '60 days'`,
+      },
+    ]);
+    const smtp = fakeSmtp();
+    const mailer = createMailer({
+      db,
+      from: "Jalan <a@b.c>",
+      logger: silent,
+      transport: smtp.transport,
+      retentionDays: 30,
+    });
+    const trigger = to("trigger");
+    await mailer.send({ to: trigger, subject: "Now", text: "t" });
+    await until(async () => (await rowsFor([trigger]))[0]?.sentAt != null, "a delivery pass has run");
+    expect((await rowsFor([old, recent, waiting])).map((row) => row.subject).sort()).toEqual(["Recent", "Waiting"]);
+    await mailer.close();
+  });
+
   it("delivers at start what a process that died left claimed and unsent", async () => {
     const recipient = to("orphan");
     // Claimed by an instance that was killed mid-send: its claim has run out.
@@ -165,5 +208,29 @@ describe("with SMTP", () => {
     await until(async () => smtp.delivered.some((mail) => mail.subject === "After"), "a later message is sent");
     await mailer.close();
     expect(smtp.delivered.some((mail) => mail.to === recipient)).toBe(false);
+  });
+});
+
+describe("forget", () => {
+  it("deletes every message to an address, sent or waiting and in any case, only if the caller's transaction commits", async () => {
+    const mailer = createMailer({ db, from: "Jalan <a@b.c>", logger: silent });
+    const [mine, other] = [to("mine"), to("other")];
+    await mailer.send({ to: mine, subject: "Verify", text: "v" });
+    await db.insert(mailOutbox).values([
+      { recipient: mine.toUpperCase(), subject: "Sent", body: "s", sentAt: sql`now()` },
+      { recipient: other, subject: "Other", body: "o" },
+    ]);
+    await expect(
+      db.transaction(async (tx) => {
+        expect(await mailer.forget(mine, tx)).toBe(2);
+        throw new Error("the deletion failed after this");
+      }),
+    ).rejects.toThrow("the deletion failed after this");
+    expect(await rowsFor([mine, mine.toUpperCase()])).toHaveLength(2);
+
+    expect(await db.transaction((tx) => mailer.forget(mine, tx))).toBe(2);
+    expect(await rowsFor([mine, mine.toUpperCase()])).toEqual([]);
+    expect(await rowsFor([other])).toHaveLength(1);
+    await mailer.close();
   });
 });

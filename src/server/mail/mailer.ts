@@ -23,6 +23,12 @@ export interface Mailer {
    * cannot be seen before the commit).
    */
   send(message: MailMessage, within?: MailTransaction): Promise<void>;
+  /**
+   * Deletes every message to this address, sent or waiting, in the caller's transaction (an
+   * account's deletion): nothing of it stays, and a message not yet sent never goes out. Answers how
+   * many there were.
+   */
+  forget(address: string, within: MailTransaction): Promise<number>;
   /** Stops delivering (at shutdown); waiting messages stay in the outbox for another instance. */
   close(): Promise<void>;
 }
@@ -40,6 +46,10 @@ const CLAIM_SECONDS = 120;
 const BATCH = 10;
 /** After this many failed tries a message stays in the outbox, with its last error, for a person to read. */
 export const MAX_ATTEMPTS = 8;
+/** How long a sent message is kept (its recipient, subject and text, its link already removed). */
+export const DEFAULT_MAIL_RETENTION_DAYS = 30;
+/** What a sent message's text holds where its link was: links carry one-time tokens. */
+export const LINK_REMOVED = "[link removed once sent]";
 
 /**
  * Every message is first a row of `mail_outbox` (docs/decisions/026-several-instances.md). With SMTP (the
@@ -57,8 +67,10 @@ export function createMailer(options: {
   transport?: Transporter;
   /** Put the message's link in the log line (development); links carry one-time tokens. */
   logLinks?: boolean;
+  /** Days a sent message is kept before it is deleted. */
+  retentionDays?: number;
 }): Mailer {
-  const { db, from, logger, transport, logLinks = true } = options;
+  const { db, from, logger, transport, logLinks = true, retentionDays = DEFAULT_MAIL_RETENTION_DAYS } = options;
   const log = logger.child({ component: "mail" });
   let delivering: Promise<void> | null = null;
   let again = false;
@@ -89,15 +101,29 @@ export function createMailer(options: {
       .returning();
   }
 
+  /** Deletes the messages sent longer ago than the retention period. */
+  async function prune() {
+    await db.delete(mailOutbox).where(lt(mailOutbox.sentAt, sql`now() - make_interval(days => ${retentionDays})`));
+  }
+
   async function deliverWaiting(smtp: Transporter) {
+    await prune();
     for (;;) {
       const rows = await claim();
       for (const row of rows) {
         try {
           await smtp.sendMail({ from, to: row.recipient, subject: row.subject, text: row.body });
+          // Sent: the link's one-time token has no reason to stay in the table.
           await db
             .update(mailOutbox)
-            .set({ sentAt: sql`now()`, claimedUntil: null, lastError: null })
+            .set({
+              sentAt: sql`now()`,
+              claimedUntil: null,
+              lastError: null,
+              body: sql`case when ${mailOutbox.link} is null or ${mailOutbox.link} = '' then ${mailOutbox.body}
+                else replace(${mailOutbox.body}, ${mailOutbox.link}, ${LINK_REMOVED}) end`,
+              link: null,
+            })
             .where(eq(mailOutbox.id, row.id));
           log.info({ to: row.recipient, subject: row.subject }, "email sent");
         } catch (error) {
@@ -147,6 +173,13 @@ export function createMailer(options: {
       }
       log.info({ to, subject, link: logLinks ? message.link : undefined }, "email written to the outbox");
     },
+    async forget(address, within) {
+      const removed = await within
+        .delete(mailOutbox)
+        .where(sql`lower(${mailOutbox.recipient}) = lower(${singleLine(address)})`)
+        .returning({ id: mailOutbox.id });
+      return removed.length;
+    },
     async close() {
       closed = true;
       if (sweep) clearInterval(sweep);
@@ -171,7 +204,7 @@ export function smtpTransport(smtpUrl: string): Transporter {
 
 /** The app's mailer as the environment configures it; links are logged outside production only. */
 export function createMailerFromEnv(
-  env: { SMTP_URL?: string; MAIL_FROM: string; NODE_ENV: string },
+  env: { SMTP_URL?: string; MAIL_FROM: string; NODE_ENV: string; MAIL_RETENTION_DAYS: number },
   db: Database,
   logger: Logger,
 ): Mailer {
@@ -181,5 +214,6 @@ export function createMailerFromEnv(
     logger,
     transport: env.SMTP_URL ? smtpTransport(env.SMTP_URL) : undefined,
     logLinks: env.NODE_ENV !== "production",
+    retentionDays: env.MAIL_RETENTION_DAYS,
   });
 }

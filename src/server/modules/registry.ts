@@ -82,6 +82,7 @@ export function createModules(deps: ModuleDeps) {
       db,
       auth: deps.auth,
       limiter,
+      mailer,
       users: users.service,
       profile: profile.service,
       settings: settings.service,

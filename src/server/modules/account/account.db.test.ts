@@ -7,6 +7,7 @@ import { FRESH_SESSION_MS } from "#server/auth/session";
 import {
   account as accountTable,
   contactMessage,
+  mailOutbox,
   session as sessionTable,
   storedFile,
   taskProgress,
@@ -406,6 +407,20 @@ describe("DELETE /api/account", () => {
     // Someone else's data, which must all stay.
     const stranger = await t.signedInUser();
     await sendContactMessage(stranger.cookie, "Hello from someone else");
+    // The reset email is in the outbox with its link; a reminder waits unsent, its address in
+    // another case; the stranger has mail too.
+    await t.db.insert(mailOutbox).values({
+      recipient: user.email.toUpperCase(),
+      subject: "Time for your Malay review",
+      body: "Your cards are waiting.",
+    });
+    const mailTo = (address: string) =>
+      t.db.select().from(mailOutbox).where(sql`lower(${mailOutbox.recipient}) = lower(${address})`);
+    expect((await mailTo(user.email)).map((mail) => mail.subject)).toEqual(
+      expect.arrayContaining(["Reset your Jalan password", "Time for your Malay review"]),
+    );
+    const strangersMail = await mailTo(stranger.user.email);
+    expect(strangersMail.length).toBeGreaterThan(0);
 
     const response = await deleteAccount(jar.header, { password: user.password });
     expect(response.status).toBe(200);
@@ -433,6 +448,8 @@ describe("DELETE /api/account", () => {
     );
     await nothing(t.db.select().from(twoFactorTable).where(eq(twoFactorTable.userId, id)));
     await nothing(t.db.select().from(verification).where(mine));
+    await nothing(mailTo(user.email));
+    expect(await mailTo(stranger.user.email)).toEqual(strangersMail);
     expect((await avatarFiles()).filter((file) => file.startsWith(id))).toEqual([]);
     expect((await t.request(avatar.small)).status).toBe(404);
 

@@ -2,6 +2,7 @@ import type { PasswordCheck } from "#server/auth/password-check";
 import { isFreshSession } from "#server/auth/session";
 import type { Database } from "#server/db/client";
 import { HttpError, unauthorized } from "#server/http/errors";
+import type { Mailer } from "#server/mail/mailer";
 import type { AnswersModule } from "#server/modules/answers/answers.module";
 import type { ContactModule } from "#server/modules/contact/contact.module";
 import type { FeedbackModule } from "#server/modules/feedback/feedback.module";
@@ -25,8 +26,10 @@ export interface AccountDeps {
   checkPassword: PasswordCheck;
   users: Pick<
     UsersModule["service"],
-    "lockAdminChanges" | "assertNotLastAdmin" | "roleOf" | "twoFactorEnabled" | "removeAccount"
+    "lockAdminChanges" | "assertNotLastAdmin" | "summaryOf" | "twoFactorEnabled" | "removeAccount"
   >;
+  /** The outbox: an account's mail goes with it. */
+  mailer: Pick<Mailer, "forget">;
   profile: Pick<ProfileModule["service"], "exportFor" | "avatarPathOf" | "removeAvatarFiles">;
   settings: Pick<SettingsModule["service"], "exportFor">;
   progress: Pick<ProgressModule["service"], "exportFor">;
@@ -41,7 +44,7 @@ export interface AccountDeps {
  * deletion after the password is entered again.
  */
 export function createAccountService(deps: AccountDeps) {
-  const { db, checkPassword, users, profile } = deps;
+  const { db, checkPassword, users, profile, mailer } = deps;
   const sessionRows = createAccountRepository(db);
 
   /** The account's unexpired sessions, most recently active first. */
@@ -119,7 +122,9 @@ export function createAccountService(deps: AccountDeps) {
      * Deletes the account once its password is confirmed. The user row goes in one transaction, and
      * the foreign keys take with it its sessions, its credential, its two-factor secret, its
      * progress, its answers, its review log, cards and reminders, the feedback it received and the
-     * contact messages it sent; feedback it wrote as a tutor stays, without its author. The
+     * contact messages it sent; feedback it wrote as a tutor stays, without its author. Every email
+     * to its address goes in the same transaction, sent or waiting (a reminder not yet sent never
+     * goes out; a verification link is not kept). The
      * transaction holds the lock role changes take, so the last Admin can neither be deleted nor be
      * demoted while their deletion runs. The avatar's stored files (rows of stored_file, or a file
      * not yet moved in from the old uploads directory) go last: a failure there leaves unreachable
@@ -129,11 +134,12 @@ export function createAccountService(deps: AccountDeps) {
       if (!(await checkPassword(userId, password))) throw wrongPassword();
       const avatarPath = await db.transaction(async (tx) => {
         await users.lockAdminChanges(tx);
-        const role = await users.roleOf(userId, tx);
-        if (!role) throw unauthorized();
-        await users.assertNotLastAdmin(tx, role);
+        const account = await users.summaryOf(userId, tx);
+        if (!account) throw unauthorized();
+        await users.assertNotLastAdmin(tx, account.role);
         const avatarPath = await profile.avatarPathOf(userId, tx);
         await users.removeAccount(tx, userId);
+        await mailer.forget(account.email, tx);
         return avatarPath;
       });
       if (avatarPath) await profile.removeAvatarFiles(avatarPath);

@@ -226,6 +226,7 @@ describe("staff email", () => {
         send: async () => {
           throw new Error("the outbox could not be written");
         },
+        forget: t.mailer.forget,
         close: async () => undefined,
       },
     });

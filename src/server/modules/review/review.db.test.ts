@@ -1327,6 +1327,7 @@ describe("the daily reminder", () => {
         await t.mailer.send(message, within);
         if (failing) throw new Error("the instance stopped");
       },
+      forget: t.mailer.forget,
       close: async () => {},
     };
     const run = reminders(review, failingAfterWrite);

@@ -67,6 +67,9 @@ export function createUsersService(db: Database) {
     /** The addresses of every Admin account: who hears of a contact message. */
     adminEmails: () => users.adminEmails(),
 
+    /** The account as staff see it listed (names, email, role), or undefined when there is none. */
+    summaryOf: (userId: string, q: Queryable = db) => users.summaryOf(userId, q),
+
     /** The account's role, or undefined when there is no such account. */
     roleOf: (userId: string, q: Queryable = db) => users.roleOf(userId, q),
 
