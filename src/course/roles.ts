@@ -28,5 +28,10 @@ export function mayActOn(actor: Role, target: string): boolean {
   return actor === "Admin" || (actor === "Tutor" && target === "Student");
 }
 
+/** The roles whose accounts a member of staff in `actor`'s role may act on (mayActOn), for SQL that checks it. */
+export function rolesOpenTo(actor: Role): Role[] {
+  return ROLES.filter((target) => mayActOn(actor, target));
+}
+
 /** What the API answers a Tutor who addresses a member of staff. */
 export const STUDENTS_ONLY = "A tutor can act only on students' accounts.";

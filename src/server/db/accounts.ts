@@ -25,8 +25,16 @@ export interface Staff {
  */
 export async function requireAccount(q: Queryable, userId: string, staff?: Staff): Promise<void> {
   const [row] = await q.select({ role: user.role }).from(user).where(eq(user.id, userId));
-  if (!row) throw notFound(NO_SUCH_USER);
-  if (staff && !mayActOn(staff.role, row.role)) throw forbidden(STUDENTS_ONLY);
+  checkAccount(row?.role ?? null, staff);
+}
+
+/**
+ * requireAccount's judgement of a role read by a statement of the caller's own (null: no such
+ * account), for a write that checks the account in the same round trip.
+ */
+export function checkAccount(role: string | null, staff?: Staff): void {
+  if (role === null) throw notFound(NO_SUCH_USER);
+  if (staff && !mayActOn(staff.role, role)) throw forbidden(STUDENTS_ONLY);
 }
 
 /**

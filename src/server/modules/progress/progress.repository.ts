@@ -107,24 +107,30 @@ const RECORD_FOR_LEARNER = `
  * Staff set a task of any user in one statement: the upsert (any status, locking bypassed), the
  * user's progress and completed days as they were before it, and the day's completion: recorded
  * when the task completes the day ($6 lists its tasks; completesDay), removed when the task moves
- * back from completed (reopensDay: the tutor says the day is not done). A user that does not exist fails the foreign
- * key: a 404.
+ * back from completed (reopensDay: the tutor says the day is not done). It writes only when the user
+ * exists and their role is one of $7 (the roles the member of staff may act on: rolesOpenTo); the
+ * closing row (chapter_id null) carries the user's role, null when there is no such user, so the
+ * service answers 404 or 403 without a read of its own. A user deleted mid-statement fails the
+ * foreign key: also a 404.
  */
 const SET_FOR_USER = `
-  with prior as (
+  with target as (
+    select role::text as role, role::text = any($7::text[]) as open from "user" where id = $1
+  ),
+  prior as (
     select chapter_id, section_id, task_id, status from task_progress
-    where user_id = $1 and status <> 'not-started'
+    where user_id = $1 and status <> 'not-started' and (select open from target)
   ),
   written as (
     insert into task_progress (user_id, chapter_id, section_id, task_id, status)
-    values ($1, $2, $3, $4, $5)
+    select $1, $2, $3, $4, $5 from target where open
     on conflict (user_id, chapter_id, section_id, task_id)
     do update set status = excluded.status, updated_at = now()
     where task_progress.status is distinct from excluded.status
   ),
   reopened as (
     delete from day_completion
-    where user_id = $1 and chapter_id = $2 and day_id = $3 and $5 <> 'completed'
+    where user_id = $1 and chapter_id = $2 and day_id = $3 and $5 <> 'completed' and (select open from target)
       and exists (
         select from prior where chapter_id = $2 and section_id = $3 and task_id = $4 and status = 'completed'
       )
@@ -132,7 +138,7 @@ const SET_FOR_USER = `
   ),
   finished as (
     insert into day_completion (user_id, chapter_id, day_id)
-    select $1, $2, $3 where $5 = 'completed' and not exists (
+    select $1, $2, $3 where $5 = 'completed' and (select open from target) and not exists (
       select from unnest($6::text[]) as day_task (task_id)
       where day_task.task_id <> $4 and not exists (
         select from prior
@@ -142,12 +148,15 @@ const SET_FOR_USER = `
     on conflict do nothing
     returning chapter_id, day_id
   )
-  select chapter_id, section_id, task_id, status from prior
+  select chapter_id, section_id, task_id, status, null as role from prior
   union all
-  select chapter_id, day_id, null, null from day_completion
-  where user_id = $1 and (chapter_id, day_id) not in (select chapter_id, day_id from reopened)
+  select chapter_id, day_id, null, null, null from day_completion
+  where user_id = $1 and (select open from target)
+    and (chapter_id, day_id) not in (select chapter_id, day_id from reopened)
   union all
-  select chapter_id, day_id, null, null from finished`;
+  select chapter_id, day_id, null, null, null from finished
+  union all
+  select null, null, null, null, (select role from target)`;
 
 /** A user's progress and completed days, in one statement. */
 const PROGRESS_OF_USER = `
@@ -244,17 +253,21 @@ export function createProgressRepository(db: Database) {
       return rows;
     },
 
-    /** Staff set a task of a user (SET_FOR_USER); a user that does not exist fails the foreign key. */
+    /**
+     * Staff set a task of a user (SET_FOR_USER) whose role is one of `openRoles`; the closing row
+     * carries the user's role (null: no such user), and nothing is written unless it is open.
+     */
     async setForUser(
       userId: string,
       target: TaskRef,
       status: TaskStatus,
       dayTaskIds: readonly string[],
-    ): Promise<ProgressRow[]> {
-      const { rows } = await db.$client.query<ProgressRow>({
+      openRoles: readonly string[],
+    ): Promise<Array<ProgressRow & { role: string | null }>> {
+      const { rows } = await db.$client.query<ProgressRow & { role: string | null }>({
         name: "set_progress_for_user",
         text: SET_FOR_USER,
-        values: [userId, target.chapterId, target.dayId, target.taskId, status, dayTaskIds],
+        values: [userId, target.chapterId, target.dayId, target.taskId, status, dayTaskIds, openRoles],
       });
       return rows;
     },

@@ -14,7 +14,8 @@ import {
   type Viewer,
 } from "#course/progress-rules";
 import type { TaskStatus } from "#course/progress-status";
-import { requireAccount, type Staff, unlessUserVanished } from "#server/db/accounts";
+import { rolesOpenTo } from "#course/roles";
+import { checkAccount, requireAccount, type Staff, unlessUserVanished } from "#server/db/accounts";
 import type { Database, Queryable } from "#server/db/client";
 import type { SessionUser } from "#server/http/context";
 import { badRequest, HttpError } from "#server/http/errors";
@@ -173,12 +174,15 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
      */
     async setFor(staff: Staff, userId: string, target: TaskRef, status: TaskStatus): Promise<ProgressView> {
       findTarget(target);
-      await requireAccount(db, userId, staff);
       if (status === "not-started") {
+        await requireAccount(db, userId, staff);
         await rows.clearForUser(userId, target);
         return read(userId);
       }
-      const set = await unlessUserVanished(() => rows.setForUser(userId, target, status, tasksOfDay(target)));
+      const set = await unlessUserVanished(() =>
+        rows.setForUser(userId, target, status, tasksOfDay(target), rolesOpenTo(staff.role)),
+      );
+      checkAccount(set.find((row) => row.chapter_id === null)?.role ?? null, staff);
       const view = viewOf(set, outline);
       setStatus(view.progress, target, status);
       return view;
