@@ -1,6 +1,7 @@
 import react from "@vitejs/plugin-react";
 import { configDefaults, defineConfig } from "vitest/config";
 import { courseContent } from "./scripts/vite-course-content.ts";
+import { tailwindMergeConfig } from "./scripts/vite-tailwind-merge.ts";
 
 export default defineConfig({
   test: {
@@ -9,6 +10,8 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       {
+        // cn (src/web/lib/cn.ts) reads tailwind-merge's configuration from the build's plugin.
+        plugins: [tailwindMergeConfig()],
         test: {
           name: "unit",
           environment: "node",
@@ -18,7 +21,7 @@ export default defineConfig({
       },
       {
         // Component tests read the course as the app does, without needing its generated media.
-        plugins: [react(), courseContent({ checkMedia: false })],
+        plugins: [react(), courseContent({ checkMedia: false }), tailwindMergeConfig()],
         test: {
           name: "web",
           environment: "jsdom",
@@ -39,6 +42,7 @@ export default defineConfig({
             checkMedia: false,
             source: { module: "tests/fixtures/course.ts", exportName: "FIXTURE_COURSE" },
           }),
+          tailwindMergeConfig(),
         ],
         test: {
           name: "web-db",

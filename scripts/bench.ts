@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { rightAnswer } from "#course/grading";
-import { cardId, coursePhrases, REVIEW_SKILLS, reviewItem } from "#course/review-rules";
+import { coursePhrases, REVIEW_SKILLS, reviewItem, servedCardId } from "#course/review-rules";
 import { loadCourse } from "#server/course/content";
 import { runningEmbeddedPostgres } from "#server/db/embedded";
 import { cpuMeter } from "./bench-cpu";
@@ -23,6 +23,11 @@ import { freePort, httpClient, signUpAndIn, startServer, stopServer } from "./be
 
 /** The goal of the issue: authenticated writes at half the raw upsert rate or more. */
 const GOAL_RATIO = 0.5;
+/** A review answer's goals: throughput against a changing progress write, and its p99. */
+const REVIEW_GOAL_RATIO = 0.5;
+const REVIEW_P99_GOAL_MS = 30;
+/** A review summary's CPU (the server's and PostgreSQL's) per request. */
+const SUMMARY_CPU_GOAL_MS = 1;
 
 function printTable(header: string[], rows: (string | number)[][]) {
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => String(row[column]).length)));
@@ -82,7 +87,7 @@ try {
   const dayOnePhrases = phrases.filter((phrase) => phrase.chapterId === "chapter-1" && phrase.dayId === "day-1");
   const reviewCards = dayOnePhrases.flatMap((phrase) =>
     REVIEW_SKILLS.map((skill) => ({
-      cardId: cardId({ chapterId: phrase.chapterId, dayId: phrase.dayId, phraseId: phrase.id, skill }),
+      cardId: servedCardId({ chapterId: phrase.chapterId, dayId: phrase.dayId, phraseId: phrase.id, skill }),
       given: rightAnswer(reviewItem(phrase, skill, phrases)).answer,
     })),
   );
@@ -169,6 +174,24 @@ try {
   console.log(
     `goal, authenticated writes ≥ ${GOAL_RATIO} × raw upserts (rows changing): ${met ? "MET" : "NOT MET"} ` +
       `(${ratio(changing, rawChanging)})`,
+  );
+
+  // The review's goals: an answer at half a changing progress write's throughput or more, its p99
+  // within REVIEW_P99_GOAL_MS at CONNECTIONS connections, and a summary within a CPU millisecond.
+  const verdict = (ok: boolean) => (ok ? "MET" : "NOT MET");
+  const answerRatio = reviewed.rps / changing.rps;
+  console.log(
+    `goal, review answer ≥ ${REVIEW_GOAL_RATIO} × progress write (row changes): ${verdict(answerRatio >= REVIEW_GOAL_RATIO)} ` +
+      `(${answerRatio.toFixed(3)})`,
+  );
+  console.log(
+    `goal, review answer p99 ≤ ${REVIEW_P99_GOAL_MS} ms at ${CONNECTIONS} connections: ` +
+      `${verdict(reviewed.p99 <= REVIEW_P99_GOAL_MS)} (${reviewed.p99} ms)`,
+  );
+  const summaryCpu = summary.cpu.server + summary.cpu.postgres;
+  console.log(
+    `goal, review summary ≤ ${SUMMARY_CPU_GOAL_MS} CPU ms a request (server + PostgreSQL): ` +
+      `${verdict(summaryCpu <= SUMMARY_CPU_GOAL_MS)} (${summaryCpu.toFixed(3)} ms)`,
   );
 
   const ms = (value: number) => (Number.isNaN(value) ? "–" : value.toFixed(3));

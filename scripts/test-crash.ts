@@ -89,9 +89,13 @@ try {
   for (let round = 1; round <= ROUNDS; round += 1) {
     let acknowledged = 0;
 
-    /** One write; true when acknowledged. Without an answer (the kill), the writer stops. */
+    /**
+     * One write; true when acknowledged. Without an answer (the kill), the writer stops; so it does
+     * at a 429 (the learner's answers per minute, LIMITS.answersPerUser), which wrote nothing.
+     */
     const send = async (method: string, url: string, cookie: string, json?: unknown): Promise<boolean> => {
       const answer = await client.request(method, url, { cookie, json }).catch(() => null);
+      if (answer?.status === 429) return false;
       if (answer && answer.status >= 200 && answer.status < 300) {
         acknowledged += 1;
         return true;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
-import { unsubscribeToken } from "#server/modules/reminders/reminders.service";
+import { servedCardId } from "#course/review-rules";
 
 /**
  * Who may call what: every API route the app serves, against every kind of caller (QUALITY.md,
@@ -53,8 +53,8 @@ export interface RequestContext {
   password: string;
   /** Unique to each request, for values that must differ from one call to the next. */
   serial: number;
-  /** The app's AUTH_SECRET, for what it signs (a reminder's unsubscribe token). */
-  authSecret: string;
+  /** The token of the unsubscribe link a reminder to this account would carry now. */
+  unsubscribeToken: (userId: string) => Promise<string>;
   /**
    * Sends a request to the app as the caller (with no cookie for anonymous), to prepare what the
    * route needs of the caller's own data, as a client would before the request under test.
@@ -349,7 +349,7 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
         path: "/api/review/answers",
         json: {
           clientId: randomUUID(),
-          cardId: "chapter-1/day-1/card-pagi/recall",
+          cardId: servedCardId({ chapterId: "chapter-1", dayId: "day-1", phraseId: "card-pagi", skill: "recall" }),
           given: { text: "Selamat pagi" },
           durationMs: 3_000,
         },
@@ -377,9 +377,19 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     method: "POST",
     route: "/api/reminders/unsubscribe",
     expected: ANYONE,
-    request: ({ targetId, authSecret }) => ({
+    request: async ({ targetId, unsubscribeToken }) => ({
       path: "/api/reminders/unsubscribe",
-      json: { token: unsubscribeToken(authSecret, targetId) },
+      json: { token: await unsubscribeToken(targetId) },
+    }),
+  },
+  {
+    // The same, as a mail client's one-click unsubscribe (RFC 8058): a form, no cookie needed.
+    method: "POST",
+    route: "/api/reminders/one-click",
+    expected: ANYONE,
+    request: async ({ targetId, unsubscribeToken }) => ({
+      path: `/api/reminders/one-click?token=${await unsubscribeToken(targetId)}`,
+      body: new URLSearchParams({ "List-Unsubscribe": "One-Click" }),
     }),
   },
 ];

@@ -17,6 +17,7 @@ import { moduleRoutes } from "#server/modules/registry";
 import { ACTORS, type Actor, AUTHORIZATION_TABLE, type Outcome, pathMatchesRoute } from "./authorization-table";
 import { FIXTURE_COURSE } from "./fixtures/course";
 import { createTestApp, newUser } from "./test-app";
+import { unsubscribeTokenOf } from "./unsubscribe-token";
 
 /** The fixture course: its day 1 has the story tasks the table names and a practice set to answer. */
 const t = await createTestApp({}, { course: FIXTURE_COURSE });
@@ -201,6 +202,7 @@ async function snapshot() {
           dailyGoal: user.dailyGoal,
           timeZone: user.timeZone,
           reminderHour: user.reminderHour,
+          unsubscribeKey: user.unsubscribeKey,
           updatedAt: sql<string>`${user.updatedAt}::text`,
         })
         .from(user)
@@ -282,7 +284,7 @@ describe("the authorization table", () => {
         targetId: "some-user-id",
         password: DEFAULT_PASSWORD,
         serial: 0,
-        authSecret: t.env.AUTH_SECRET,
+        unsubscribeToken: (userId) => unsubscribeTokenOf(t, userId),
         asCaller: async (path, init = {}) => t.request(path, init),
       });
       expect(pathMatchesRoute(built.path, rule.route), built.path).toBe(true);
@@ -304,7 +306,7 @@ describe.each(AUTHORIZATION_TABLE.map((rule) => [`${rule.method} ${rule.route}`,
         targetId: targetOf(actor),
         password: DEFAULT_PASSWORD,
         serial,
-        authSecret: t.env.AUTH_SECRET,
+        unsubscribeToken: (userId) => unsubscribeTokenOf(t, userId),
         asCaller: async (target, init = {}) => t.request(target, { ...init, cookie: caller?.cookie }),
       });
       const before = await snapshot();

@@ -27,3 +27,14 @@ export function formatPrice(sen: number): string {
   const ringgit = Math.floor(sen / 100).toLocaleString("en-US");
   return `RM ${ringgit}.${String(sen % 100).padStart(2, "0")}`;
 }
+
+/**
+ * Why a typed answer cannot be checked, or null when it can: the rule of the exercise schema's
+ * textGivenSchema (the same words, and its first one when both apply), without zod, so the browser
+ * tells a learner at once without loading zod.
+ */
+export function typedAnswerProblem(text: string): string | null {
+  if (text.length > MAX_TYPED_LENGTH) return `The answer can be at most ${MAX_TYPED_LENGTH} characters.`;
+  if (text.trim().length === 0) return "Type an answer first.";
+  return null;
+}

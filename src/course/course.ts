@@ -31,7 +31,9 @@ export function courseAudioPath(chapterId: string, dayId: string, id: string): s
 export const sectionDialogueAudioPath = courseAudioPath;
 
 /** Every day of the course in order, as the progress rules see it. */
-export function courseOutline(chapters: readonly Chapter[]): OutlineDay[] {
+export function courseOutline(
+  chapters: readonly { id: string; days: readonly Pick<Day, "id" | "number" | "tasks" | "requiresSignIn">[] }[],
+): OutlineDay[] {
   return chapters.flatMap((chapter) =>
     chapter.days.map((day) => ({
       chapterId: chapter.id,
@@ -43,15 +45,28 @@ export function courseOutline(chapters: readonly Chapter[]): OutlineDay[] {
   );
 }
 
-export function findChapter(chapters: readonly Chapter[], chapterId: string | undefined): Chapter | undefined {
+/**
+ * What the lookups below read of a chapter: the course's chapters, or any summary of them that keeps
+ * the chapters' and days' ids (the web app's outline, which leaves the pages' content to load with
+ * each day's page).
+ */
+interface ChapterIds {
+  id: string;
+  days: readonly { id: string }[];
+}
+
+export function findChapter<C extends ChapterIds>(
+  chapters: readonly C[],
+  chapterId: string | undefined,
+): C | undefined {
   return chapters.find((chapter) => chapter.id === chapterId);
 }
 
-export function findDay(
-  chapters: readonly Chapter[],
+export function findDay<C extends ChapterIds>(
+  chapters: readonly C[],
   chapterId: string | undefined,
   dayId: string | undefined,
-): { chapter: Chapter; day: Day } | undefined {
+): { chapter: C; day: C["days"][number] } | undefined {
   const chapter = findChapter(chapters, chapterId);
   const day = chapter?.days.find((candidate) => candidate.id === dayId);
   return chapter && day ? { chapter, day } : undefined;
@@ -87,11 +102,11 @@ export function lookUpTask(
 }
 
 /** The day after this one in course order (across chapters), if any. */
-export function dayAfter(
-  chapters: readonly Chapter[],
+export function dayAfter<C extends ChapterIds>(
+  chapters: readonly C[],
   chapterId: string,
   dayId: string,
-): { chapter: Chapter; day: Day } | undefined {
+): { chapter: C; day: C["days"][number] } | undefined {
   const all = chapters.flatMap((chapter) => chapter.days.map((day) => ({ chapter, day })));
   const index = all.findIndex(({ chapter, day }) => chapter.id === chapterId && day.id === dayId);
   return index === -1 ? undefined : all[index + 1];

@@ -182,6 +182,57 @@ export type ExerciseItem = z.output<typeof exerciseItemSchema>;
 export type ExerciseKind = ExerciseItem["kind"];
 export const EXERCISE_KINDS = exerciseItemSchema.options.map((option) => option.shape.kind.value);
 
+// ------------------------------------------------------------------ questions
+
+/**
+ * Items as questions: what a learner is shown to answer one (its prompt, choices, tiles, the English
+ * to put in Malay, the clip to listen to) and nothing that tells the right answer: no `answer` or
+ * `answers`, and no right answer's clip. Review serves its cards this way, and the right answer
+ * comes back only with the grade (docs/decisions/039-review-deck.md). Only the kinds review asks
+ * have a question.
+ */
+export const exerciseQuestionSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    ...itemFields,
+    kind: z.literal("comprehension"),
+    choices: z.array(choiceSchema).min(3).max(4),
+  }),
+  z.strictObject({
+    ...itemFields,
+    kind: z.literal("listen-choose"),
+    audio: listenedTo,
+    choices: z.array(choiceSchema).min(2).max(4),
+  }),
+  z.strictObject({
+    ...itemFields,
+    kind: z.literal("build-sentence"),
+    english: text,
+    tiles: z.array(tileSchema).min(2).max(16),
+  }),
+  z.strictObject({ ...itemFields, kind: z.literal("type-malay"), english: text }),
+]);
+
+export type ExerciseQuestion = z.output<typeof exerciseQuestionSchema>;
+export type QuestionKind = ExerciseQuestion["kind"];
+
+/**
+ * An item as its question. Fields are copied one by one, so a field added to an item later stays
+ * on the server until it is added here.
+ */
+export function questionOf(item: Extract<ExerciseItem, { kind: QuestionKind }>): ExerciseQuestion {
+  const { id, prompt } = item;
+  switch (item.kind) {
+    case "comprehension":
+      return { id, prompt, kind: item.kind, choices: item.choices };
+    case "listen-choose":
+      return { id, prompt, kind: item.kind, audio: item.audio, choices: item.choices };
+    case "build-sentence":
+      return { id, prompt, kind: item.kind, english: item.english, tiles: item.tiles };
+    case "type-malay":
+      return { id, prompt, kind: item.kind, english: item.english };
+  }
+}
+
 // What a learner gives. Ids are bounded here and checked against the item in grading.ts.
 const givenId = z.string().min(1).max(100);
 

@@ -1,5 +1,5 @@
 import { formatPrice, MAX_TYPED_LENGTH, parsePrice } from "./answer-text.ts";
-import type { ExerciseItem, Given, PairsGiven } from "./exercise-schema.ts";
+import type { ExerciseItem, ExerciseQuestion, Given, PairsGiven } from "./exercise-schema.ts";
 
 /**
  * Grading of exercise items: pure, the same on the server (which records the answer) and in the
@@ -33,7 +33,7 @@ const CHOICE_KINDS = ["comprehension", "listen-choose", "choose-price"] as const
 const TEXT_KINDS = ["type-heard", "type-malay", "type-price"] as const;
 
 /** The form an item's answer takes, as the error for a given of another form says it. */
-function expectedForm(item: ExerciseItem): string {
+function expectedForm(item: ExerciseItem | ExerciseQuestion): string {
   switch (item.kind) {
     case "comprehension":
     case "listen-choose":
@@ -51,9 +51,10 @@ function expectedForm(item: ExerciseItem): string {
 /**
  * Whether `given` is an answer to this item: the form its kind takes, naming only the item's own
  * choices, tiles or pairs, a tile at most once, and every pair's two sides exactly once. An answer
- * of the right form is graded, however wrong; anything else is refused before it is stored.
+ * of the right form is graded, however wrong; anything else is refused before it is stored. It needs
+ * only the question, so the browser checks review's answers before sending them.
  */
-export function checkGiven(item: ExerciseItem, given: Given): GivenIssue[] {
+export function checkGiven(item: ExerciseItem | ExerciseQuestion, given: Given): GivenIssue[] {
   const wrongForm = [{ path: "given", message: `A ${item.kind} item is answered with ${expectedForm(item)}.` }];
   if ((CHOICE_KINDS as readonly string[]).includes(item.kind)) {
     if (!("choiceId" in given) || !("choices" in item)) return wrongForm;

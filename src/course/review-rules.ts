@@ -30,6 +30,33 @@ export const WEAKEST_LIMIT = 5;
 /** The longest a review's recorded duration may be: a card left open longer counts as this. */
 export const MAX_REVIEW_MS = 10 * 60_000;
 
+/**
+ * The server's clock decides which day a review counts towards: no earlier than this before the
+ * server received it, however early the client says it was answered (a review sent later from a
+ * train still counts; one backdated to yesterday counts today).
+ */
+export const REVIEW_COUNT_LAG_MS = 10 * 60_000;
+/** The most one review adds towards a minutes goal, and never more than the server saw pass since the one before. */
+export const MAX_COUNTED_REVIEW_MS = 2 * 60_000;
+/** How far back a summary reads the learner's days of reviews: a longer streak shows as this many days. */
+export const STREAK_WINDOW_DAYS = 400;
+
+/** The instant a review counts at (REVIEW_COUNT_LAG_MS): when answered, but no earlier than shortly before it arrived. */
+export function countedAt(reviewedAt: Date, receivedAt: Date): Date {
+  return new Date(Math.max(reviewedAt.getTime(), receivedAt.getTime() - REVIEW_COUNT_LAG_MS));
+}
+
+/**
+ * The time a review adds towards a minutes goal: what the learner took, at most
+ * MAX_COUNTED_REVIEW_MS, and at most the time since the server received their previous review.
+ */
+export function countedMs(durationMs: number, receivedAt: Date, previousReceivedAt: Date | null): number {
+  const sincePrevious = previousReceivedAt
+    ? Math.max(0, receivedAt.getTime() - previousReceivedAt.getTime())
+    : Infinity;
+  return Math.min(durationMs, MAX_COUNTED_REVIEW_MS, sincePrevious);
+}
+
 /** The skills a phrase is reviewed in: Malay → meaning, audio → meaning, meaning → the Malay. */
 export const REVIEW_SKILLS = ["recognise", "listen", "recall"] as const;
 export type ReviewSkill = (typeof REVIEW_SKILLS)[number];
@@ -103,15 +130,55 @@ export interface CardKey {
   skill: ReviewSkill;
 }
 
+/**
+ * The card's own id, used on the server and to seed its exercise. It names the phrase, whose id is
+ * its Malay words: the browser is given servedCardId instead.
+ */
 export const cardId = (key: CardKey) => `${key.chapterId}/${key.dayId}/${key.phraseId}/${key.skill}`;
 
-/** The card a cardId names, or null when it is not of that form. */
-export function parseCardId(id: string): CardKey | null {
-  const parts = id.split("/");
-  if (parts.length !== 4 || parts.some((part) => part.length === 0)) return null;
-  const [chapterId, dayId, phraseId, skill] = parts as [string, string, string, string];
-  if (!(REVIEW_SKILLS as readonly string[]).includes(skill)) return null;
-  return { chapterId, dayId, phraseId, skill: skill as ReviewSkill };
+/** FNV-1a (32 bits) of a text: the same in every runtime, without node:crypto. */
+function fnv1a(text: string): number {
+  let hash = 2166136261;
+  for (let index = 0; index < text.length; index += 1) {
+    hash = Math.imul(hash ^ text.charCodeAt(index), 16777619);
+  }
+  return hash >>> 0;
+}
+
+/**
+ * A short token standing for a phrase among its day's: its id's FNV-1a in base 36. It stays the
+ * same while the phrase keeps its id, whatever else of the day changes.
+ */
+export const phraseToken = (phraseId: string) => fnv1a(phraseId).toString(36);
+
+/**
+ * The id a card is served and answered under: its chapter, day, phrase token and skill, so it does
+ * not spell the phrase, which a recall card asks for ("chapter-1/day-1/1x2b3c4/recall").
+ */
+export const servedCardId = (key: CardKey) => `${key.chapterId}/${key.dayId}/${phraseToken(key.phraseId)}/${key.skill}`;
+
+/**
+ * Every card of the phrases by its served id, with its card and phrase. Two phrases of a day with
+ * the same token would make their cards' ids one: that is refused here, and the phrase has to be
+ * renamed.
+ */
+export function servedCards(phrases: readonly Phrase[]): Map<string, { key: CardKey; phrase: Phrase }> {
+  const cards = new Map<string, { key: CardKey; phrase: Phrase }>();
+  for (const phrase of phrases) {
+    for (const skill of REVIEW_SKILLS) {
+      const key = { chapterId: phrase.chapterId, dayId: phrase.dayId, phraseId: phrase.id, skill };
+      const id = servedCardId(key);
+      const other = cards.get(id);
+      if (other) {
+        throw new Error(
+          `The phrases "${other.phrase.id}" and "${phrase.id}" of ${phrase.chapterId}/${phrase.dayId} have the same ` +
+            `review token (${phraseToken(phrase.id)}): rename one of them.`,
+        );
+      }
+      cards.set(id, { key, phrase });
+    }
+  }
+  return cards;
 }
 
 /** The course's days as review reads them: each with its phrases. */
@@ -146,10 +213,7 @@ export function coursePhrases(course: readonly CourseForReview[]): Phrase[] {
 
 /** A small seeded generator (mulberry32): the same card always draws the same choices, in the same order. */
 function random(seedText: string): () => number {
-  let seed = 2166136261;
-  for (let index = 0; index < seedText.length; index += 1) {
-    seed = Math.imul(seed ^ seedText.charCodeAt(index), 16777619);
-  }
+  let seed = fnv1a(seedText);
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let value = Math.imul(seed ^ (seed >>> 15), 1 | seed);
@@ -199,6 +263,12 @@ const wordsOf = (malay: string) => malay.split(/\s+/).filter((word) => word.leng
 /** A phrase of this many words or more is recalled by building it from tiles; a shorter one is typed. */
 export const BUILD_FROM_WORDS = 3;
 
+/** The kinds of exercise a review card asks. */
+export type ReviewItem = Extract<
+  ExerciseItem,
+  { kind: "comprehension" | "listen-choose" | "build-sentence" | "type-malay" }
+>;
+
 /**
  * The exercise a card asks, of the engine's kinds (src/course/exercise-schema.ts): recognise is a
  * choice of meanings for the Malay shown; listen, a choice of meanings for the clip; recall, the
@@ -207,7 +277,7 @@ export const BUILD_FROM_WORDS = 3;
  * every time, so the server can grade what it served.
  * `audio` names the phrase's clip on its day.
  */
-export function reviewItem(phrase: Phrase, skill: ReviewSkill, phrases: readonly Phrase[]): ExerciseItem {
+export function reviewItem(phrase: Phrase, skill: ReviewSkill, phrases: readonly Phrase[]): ReviewItem {
   const next = random(cardId({ chapterId: phrase.chapterId, dayId: phrase.dayId, phraseId: phrase.id, skill }));
   if (skill === "recall") {
     const words = wordsOf(phrase.malay);
@@ -226,14 +296,19 @@ export function reviewItem(phrase: Phrase, skill: ReviewSkill, phrases: readonly
       .flatMap((other) => wordsOf(other.malay))
       .filter((word) => !own.has(word.toLowerCase()))
       .slice(0, 2);
-    const tiles = [...words, ...extra].map((text, index) => ({ id: `w${index + 1}`, text }));
+    const drawn = shuffled(
+      [...words, ...extra].map((text, index) => ({ index, text })),
+      next,
+    );
+    // Tiles are numbered in the order drawn, not the phrase's: a tile's id must not give its place away.
+    const tileId = (index: number) => `t${drawn.findIndex((tile) => tile.index === index) + 1}`;
     return {
       id: skill,
       kind: "build-sentence",
       prompt: "Build it in Malay.",
       english: phrase.english,
-      tiles: shuffled(tiles, next),
-      answers: [words.map((_, index) => `w${index + 1}`)],
+      tiles: drawn.map((tile, place) => ({ id: `t${place + 1}`, text: tile.text })),
+      answers: [words.map((_, index) => tileId(index))],
       audio: phrase.id,
     };
   }

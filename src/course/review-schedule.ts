@@ -66,6 +66,16 @@ export function review(card: ReviewCard, rating: Grade, at: Date): ReviewCard {
   return scheduler.next(card, at, rating).card;
 }
 
+/** A card's state as stored (JSON: its dates as ISO strings), as ts-fsrs takes it. */
+export function cardFromJson(state: unknown): ReviewCard {
+  const card = state as Record<string, unknown>;
+  return {
+    ...(card as unknown as ReviewCard),
+    due: new Date(card.due as string),
+    last_review: card.last_review ? new Date(card.last_review as string) : undefined,
+  };
+}
+
 /**
  * A card's state rebuilt from its log: every review replayed in the order it happened (by
  * `reviewedAt`, then `clientId`), whatever order the rows arrived in.

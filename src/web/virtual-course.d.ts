@@ -1,10 +1,21 @@
-/** The validated course content, served by scripts/vite-course-content.ts. */
-declare module "virtual:jalan-course" {
-  const chapters: import("#course/course").Chapter[];
+/** The course's chapters and days without the days' pages (scripts/vite-course-content.ts). */
+declare module "virtual:jalan-course-outline" {
+  const chapters: import("#web/lib/course-outline").ChapterSummary[];
   export default chapters;
 }
 
-/** A short content hash per file under public/media, keyed by URL path (scripts/vite-course-content.ts). */
+/** Loads one day of the course whole, its own module; undefined for ids the course does not have. */
+declare module "virtual:jalan-course-days" {
+  export function loadDayContent(chapterId: string, dayId: string): Promise<import("#course/course").Day | undefined>;
+}
+
+/** Every day's vocabulary, by chapter and day, for My Journey. */
+declare module "virtual:jalan-course-vocabulary" {
+  const vocabulary: import("#web/lib/course-outline").CourseVocabulary;
+  export default vocabulary;
+}
+
+/** A short content hash per folder under public/media, keyed by its URL path (scripts/vite-course-content.ts). */
 declare module "virtual:jalan-media-versions" {
   const versions: Record<string, string>;
   export default versions;

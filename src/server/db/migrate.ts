@@ -10,16 +10,16 @@ export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.u
 const MIGRATION_LOCK_KEY = 7_346_214_901;
 
 /**
- * Applies the committed SQL migrations. A session-level advisory lock makes instances that start
+ * Applies the committed SQL migrations (another folder's, in tests that stop part way). A session-level advisory lock makes instances that start
  * together take turns: the first migrates, the others wait and then find nothing left to do.
  */
-export async function migrateDatabase(url: string): Promise<void> {
+export async function migrateDatabase(url: string, migrationsFolder = MIGRATIONS_DIR): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     try {
-      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
+      await migrate(drizzle(client), { migrationsFolder });
     } finally {
       await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
     }

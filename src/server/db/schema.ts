@@ -66,6 +66,11 @@ export const user = pgTable(
     timeZone: text("time_zone").notNull().default(DEFAULT_TIME_ZONE),
     /** The local hour (0-23) of the daily review reminder, sent only with emailNotifications on. */
     reminderHour: integer("reminder_hour").notNull().default(DEFAULT_REMINDER_HOUR),
+    /**
+     * Names the learner in the unsubscribe links of their reminders, in place of their id; replaced
+     * when they turn email notifications on again, which revokes every link sent before.
+     */
+    unsubscribeKey: uuid("unsubscribe_key").notNull().unique().defaultRandom(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -265,6 +270,8 @@ export const mailOutbox = pgTable(
     body: text("body").notNull(),
     /** The link the message is about (verification, reset): it carries a one-time token. */
     link: text("link"),
+    /** Header fields the message is sent with beyond From, To and Subject (a reminder's List-Unsubscribe). */
+    headers: jsonb("headers").$type<Record<string, string>>(),
     createdAt: createdAt(),
     /** When the SMTP server accepted it; null while it waits, and always without SMTP_URL. */
     sentAt: timestamp("sent_at", { withTimezone: true }),
@@ -387,15 +394,36 @@ export const reviewLog = pgTable(
     uniqueIndex("review_log_user_id_client_id_idx").on(table.userId, table.clientId),
     index("review_log_card_idx").on(table.userId, table.chapterId, table.dayId, table.phraseId, table.skill),
     index("review_log_user_id_local_date_idx").on(table.userId, table.localDate),
+    index("review_log_user_id_received_at_idx").on(table.userId, table.receivedAt),
     check("review_log_rating_check", sql`${table.rating} between 1 and 4`),
   ],
 );
 
-/** The review reminders sent: one row per learner and local date, so several instances send one. */
 /**
- * The days a learner changed their daily review goal, one row per local date (where they were):
- * the goal they had before the day's first change and after its last. A past day of reviews is
- * judged by the goal in force at its end, so changing the goal does not rewrite the streak.
+ * A learner's reviews of one local date in one zone, kept with each review (the log's rollup): how
+ * many, the time they count towards a minutes goal (bounded by what the server saw), and when the
+ * last one counted. The summary and the streak read these rows over a bounded window, not the log.
+ */
+export const reviewDay = pgTable(
+  "review_day",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    localDate: text("local_date").notNull(),
+    timeZone: text("time_zone").notNull(),
+    reviews: integer("reviews").notNull(),
+    countedMs: bigint("counted_ms", { mode: "number" }).notNull(),
+    lastAt: timestamp("last_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.localDate, table.timeZone] })],
+);
+
+/**
+ * The days a learner changed their daily review goal, one row per UTC date of the change: the goal
+ * they had before the date's first change and after its last, and the last change's instant. A past
+ * day of reviews is judged by the goal in force when its last review counted, so changing the goal
+ * does not rewrite the streak.
  */
 export const dailyGoalChange = pgTable(
   "daily_goal_change",
@@ -413,6 +441,7 @@ export const dailyGoalChange = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.localDate] })],
 );
 
+/** The review reminders sent: one row per learner and local date, so several instances send one. */
 export const reviewReminder = pgTable(
   "review_reminder",
   {

@@ -1,7 +1,9 @@
 import { createHmac } from "node:crypto";
 import { lt, sql } from "drizzle-orm";
+import { createMiddleware } from "hono/factory";
 import type { Database } from "#server/db/client";
 import { requestLimit } from "#server/db/schema";
+import type { AppEnv } from "./context";
 import { HttpError } from "./errors";
 
 /** At most `max` counted attempts in a fixed window of `windowSeconds`. */
@@ -23,6 +25,11 @@ export const LIMITS = {
   /** Routes that check the password again (account deletion, confirming the password). */
   passwordChecksPerUser: { windowSeconds: 15 * 60, max: 5 },
   passwordChecksPerAddress: { windowSeconds: 15 * 60, max: 20 },
+  /**
+   * Review answers and practice answers one learner sends: a card or an item takes a few seconds at
+   * the quickest, so a minute holds far fewer than this; a script sending thousands is held back.
+   */
+  answersPerUser: { windowSeconds: 60, max: 60 },
 } as const satisfies Record<string, LimitRule>;
 
 /** Rows whose window ended this long ago are pruned now and then. */
@@ -91,3 +98,29 @@ export function createRequestLimiter(db: Database, options: { secret: string; en
 }
 
 export type RequestLimiter = ReturnType<typeof createRequestLimiter>;
+
+/**
+ * A route's limit per signed-in user (after `signedIn`): each request counts one attempt of `kind`;
+ * past `rule` it is refused with 429, a Retry-After header and `message`, before anything is read
+ * or written.
+ */
+export function limitPerUser(limiter: RequestLimiter, kind: string, rule: LimitRule, message: string) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const user = c.get("user");
+    if (user) {
+      const verdict = await limiter.hit(kind, user.id, rule);
+      if (!verdict.allowed) {
+        c.header("retry-after", String(verdict.retryAfterSeconds));
+        throw tooManyRequests(verdict.retryAfterSeconds, message);
+      }
+    }
+    await next();
+  });
+}
+
+/** What a learner sending answers faster than LIMITS.answersPerUser is told. */
+export const TOO_MANY_ANSWERS = "Too many answers in a minute.";
+
+/** Review answers and practice answers count against one limit per learner (LIMITS.answersPerUser). */
+export const limitAnswers = (limiter: RequestLimiter) =>
+  limitPerUser(limiter, "answers-per-user", LIMITS.answersPerUser, TOO_MANY_ANSWERS);

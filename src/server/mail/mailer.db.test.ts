@@ -74,6 +74,32 @@ describe("without SMTP", () => {
     await mailer.close();
   });
 
+  it("stores a message's header fields with it, each value on one line, and refuses a name that is not one", async () => {
+    const mailer = createMailer({ db, from: "Jalan <a@b.c>", logger: silent });
+    const recipient = to("headers");
+    await mailer.send({
+      to: recipient,
+      subject: "Reminder",
+      text: "Body",
+      headers: {
+        "List-Unsubscribe": "<https://l/one-click?token=t>\r\nBcc: x@y.z",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      },
+    });
+    expect((await rowsFor([recipient]))[0]?.headers).toEqual({
+      "List-Unsubscribe": "<https://l/one-click?token=t> Bcc: x@y.z",
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    });
+    const refused = to("bad-header");
+    for (const name of ["Bcc: x@y.z\r\nX", "X Y", ""]) {
+      await expect(mailer.send({ to: refused, subject: "s", text: "t", headers: { [name]: "v" } })).rejects.toThrow(
+        "is not a mail header name",
+      );
+    }
+    expect(await rowsFor([refused])).toEqual([]);
+    await mailer.close();
+  });
+
   it("logs the link only when links may be logged", async () => {
     for (const logLinks of [true, false]) {
       const lines: string[] = [];
@@ -100,6 +126,41 @@ describe("with SMTP", () => {
     expect(smtp.delivered.filter((mail) => mail.to === recipient)).toEqual([
       { from: "Jalan <a@b.c>", to: recipient, subject: "Confirm", text: "Open the link" },
     ]);
+    await mailer.close();
+  });
+
+  it("sends a message's header fields with it", async () => {
+    // A transport that builds each message as nodemailer would put it on the wire.
+    const raw = new Map<string, string>();
+    const transport = nodemailer.createTransport({
+      name: "raw-smtp",
+      version: "1",
+      send(mail, callback) {
+        mail.message.build((error, message) => {
+          if (error) return callback(error, undefined as never);
+          raw.set(String((mail.data as { to: string }).to), message.toString());
+          callback(null, { envelope: mail.message.getEnvelope(), messageId: "x" } as never);
+        });
+      },
+    });
+    const mailer = createMailer({ db, from: "Jalan <a@b.c>", logger: silent, transport });
+    const recipient = to("with-headers");
+    const oneClick = "https://jalan.example/api/reminders/one-click?token=abc.123.def";
+    await mailer.send({
+      to: recipient,
+      subject: "Reminder",
+      text: "Body",
+      headers: { "List-Unsubscribe": `<${oneClick}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    });
+    await until(async () => (await rowsFor([recipient]))[0]?.sentAt != null, "the message is marked sent");
+    // Unfolded, as a mail client reads the header section.
+    const headerSection = raw
+      .get(recipient)!
+      .split(/\r?\n\r?\n/)[0]!
+      .replace(/\r?\n[ \t]+/g, " ");
+    expect(headerSection.split(/\r?\n/)).toEqual(
+      expect.arrayContaining([`List-Unsubscribe: <${oneClick}>`, "List-Unsubscribe-Post: List-Unsubscribe=One-Click"]),
+    );
     await mailer.close();
   });
 

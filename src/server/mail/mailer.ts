@@ -10,6 +10,11 @@ export interface MailMessage {
   text: string;
   /** The link the message is about (verification, reset), logged for local development. */
   link?: string;
+  /**
+   * Header fields beyond From, To and Subject, such as a reminder's List-Unsubscribe. Stored with
+   * the message and sent with it; each value is kept to one line.
+   */
+  headers?: Record<string, string>;
 }
 
 /** A transaction of the app's database, in which a message can be written with other rows. */
@@ -36,6 +41,20 @@ export interface Mailer {
 /** Header values must be one line: a CR or LF could otherwise start a new header. */
 export function singleLine(value: string): string {
   return value.replace(/[\r\n]+/g, " ").trim();
+}
+
+/** A header field's name (RFC 5322: printable ASCII but the colon). */
+const HEADER_NAME = /^[!-9;-~]+$/;
+
+/** The message's extra header fields, each value on one line; a name that is not one is refused. */
+function headerFields(headers: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!headers) return undefined;
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => {
+      if (!HEADER_NAME.test(name)) throw new Error(`"${name}" is not a mail header name.`);
+      return [name, singleLine(value)];
+    }),
+  );
 }
 
 /** How often each instance looks for messages left waiting (by a failure, or a process that died). */
@@ -112,7 +131,13 @@ export function createMailer(options: {
       const rows = await claim();
       for (const row of rows) {
         try {
-          await smtp.sendMail({ from, to: row.recipient, subject: row.subject, text: row.body });
+          await smtp.sendMail({
+            from,
+            to: row.recipient,
+            subject: row.subject,
+            text: row.body,
+            headers: row.headers ?? undefined,
+          });
           // Sent: the link's one-time token has no reason to stay in the table.
           await db
             .update(mailOutbox)
@@ -164,9 +189,10 @@ export function createMailer(options: {
     async send(message, within) {
       const to = singleLine(message.to);
       const subject = singleLine(message.subject);
+      const headers = headerFields(message.headers);
       await (within ?? db)
         .insert(mailOutbox)
-        .values({ recipient: to, subject, body: message.text, link: message.link });
+        .values({ recipient: to, subject, body: message.text, link: message.link, headers });
       if (transport) {
         if (!within) kick();
         return;

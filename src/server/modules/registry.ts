@@ -42,7 +42,10 @@ export interface ModuleDeps {
   rateLimit?: boolean;
   /** Review of what learners met; made from db and course when absent (tests pass one on a fake clock). */
   review?: ReviewService;
-  /** The clock review and settings (the day a goal changed) go by; the real one when absent (tests move it). */
+  /**
+   * The clock review, settings (the day a goal changed) and reminders (the scan, an unsubscribe
+   * link's expiry) go by; the real one when absent (tests move it).
+   */
   now?: () => Date;
 }
 
@@ -57,13 +60,14 @@ export function createModules(deps: ModuleDeps) {
   const progress = progressModule({ db, course });
   const profile = profileModule({ db, storage });
   const settings = settingsModule({ db, now: deps.now });
-  const answers = answersModule({ db, course, progress: progress.service });
+  const answers = answersModule({ db, course, progress: progress.service, limiter });
   const review = reviewModule({
     db,
     course,
     settings: settings.service,
     progress: progress.service,
     answers: answers.service,
+    limiter,
     now: deps.now,
     service: deps.review,
   });
@@ -103,6 +107,7 @@ export function createModules(deps: ModuleDeps) {
       publicUrl,
       secret,
       logger,
+      now: deps.now,
     }),
     users,
     feedback,

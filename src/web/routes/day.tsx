@@ -1,7 +1,10 @@
 import { lazy, Suspense } from "react";
-import type { Chapter } from "#course/course";
 import { CourseDayFrame } from "#web/features/course/components/course-day-frame";
 import { StoryPage } from "#web/features/course/components/story/story-page";
+import type { ChapterSummary } from "#web/lib/course-outline";
+
+/** The day's content, for the page and its prerendered HTML (use-course-day.ts). */
+export { courseDayLoader as loader } from "#web/features/course/use-course-day";
 
 /** Review's code loads only for a signed-in learner on a review day. */
 const HardestPhrasesWarmUp = lazy(() =>
@@ -11,7 +14,7 @@ const HardestPhrasesWarmUp = lazy(() =>
 );
 
 /** A review day's quiz starts with the chapter's phrases the learner found hardest. */
-const renderQuizWarmUp = (chapter: Chapter) => (
+const renderQuizWarmUp = (chapter: ChapterSummary) => (
   <Suspense fallback={null}>
     <HardestPhrasesWarmUp chapterId={chapter.id} />
   </Suspense>

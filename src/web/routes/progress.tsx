@@ -1,11 +1,13 @@
 import { lazy, Suspense, useDeferredValue, useMemo } from "react";
-import type { Chapter, Day } from "#course/course";
+import { useLoaderData } from "react-router";
 import { Page } from "#web/components/page";
 import { useLearner } from "#web/features/course/api/progress";
 import { Breadcrumbs } from "#web/features/course/components/breadcrumbs";
 import { JourneyDayFeedback } from "#web/features/course/components/feedback/day-feedback";
 import { journeyMeta, MyJourney } from "#web/features/course/components/journey/my-journey";
 import { ReviewPanelPlaceholder } from "#web/features/course/components/journey/review-panel";
+import { loadVocabulary } from "#web/lib/course-data";
+import type { ChapterSummary, DaySummary } from "#web/lib/course-outline";
 import { usePrerendering } from "#web/lib/prerender";
 import type { RouteHandle } from "#web/lib/route-handle";
 
@@ -23,11 +25,15 @@ const JourneyReview = lazy(() =>
  */
 export const handle: RouteHandle = { framesItsLoading: true };
 
-const renderTutorFeedback = (chapter: Chapter, day: Day) => (
+/** The words of every day, for each chapter's vocabulary learned: in the prerendered page's router state. */
+export const loader = () => loadVocabulary();
+
+const renderTutorFeedback = (chapter: ChapterSummary, day: DaySummary) => (
   <JourneyDayFeedback chapterId={chapter.id} dayId={day.id} />
 );
 
 export function Component() {
+  const vocabulary = useLoaderData<typeof loader>();
   const learner = useLearner();
   const progress = learner.isPending ? null : learner.progress;
   const role = learner.isPending ? null : learner.role;
@@ -48,7 +54,7 @@ export function Component() {
       <div className="mb-10">
         <Suspense fallback={reviewPlaceholder}>{prerendering ? reviewPlaceholder : <JourneyReview />}</Suspense>
       </div>
-      <MyJourney learner={shown} renderTutorFeedback={renderTutorFeedback} />
+      <MyJourney learner={shown} vocabulary={vocabulary} renderTutorFeedback={renderTutorFeedback} />
     </Page>
   );
 }

@@ -1,10 +1,19 @@
 import { screen, waitFor } from "@testing-library/react";
 import { asc, eq } from "drizzle-orm";
 import { expect } from "vitest";
-import type { ExerciseItem, Given } from "#course/exercise-schema";
-import { REVIEW_SKILLS } from "#course/review-rules";
+import type { Given } from "#course/exercise-schema";
+import {
+  coursePhrases,
+  REVIEW_SKILLS,
+  type ReviewItem,
+  type ReviewSkill,
+  reviewItem,
+  servedCardId,
+  servedCards,
+} from "#course/review-rules";
 import { reviewLog } from "#server/db/schema";
 import { type ReviewExercise, reviewRoundSchema } from "#server/modules/review/review.contract";
+import { FIXTURE_COURSE } from "#tests/fixtures/course";
 import { call, pathParams } from "#web/lib/api";
 import { appClient } from "#web/testing/app-client";
 import type { AppInProcess } from "#web/testing/app-in-process";
@@ -56,17 +65,44 @@ export const reviewsOf = (app: AppInProcess, userId: string) =>
     .where(eq(reviewLog.userId, userId))
     .orderBy(asc(reviewLog.reviewedAt));
 
+const FIXTURE_PHRASES = coursePhrases(FIXTURE_COURSE);
+const FIXTURE_CARDS = servedCards(FIXTURE_PHRASES);
+
+/** The card and phrase a served card is of (its id names neither). */
+function cardOf(card: ReviewExercise) {
+  const found = FIXTURE_CARDS.get(card.cardId);
+  if (!found) throw new Error(`"${card.cardId}" is not a card of the fixture course.`);
+  return found;
+}
+
+/** The id a card of a day 1 phrase is served under, e.g. dayOneCardId("card-pagi", "recall"). */
+export const dayOneCardId = (phraseId: string, skill: ReviewSkill) =>
+  servedCardId({ chapterId: "chapter-1", dayId: "day-1", phraseId, skill });
+
+/** The id of the phrase a served card is of. */
+export const phraseIdOf = (card: ReviewExercise) => cardOf(card).phrase.id;
+
+/**
+ * A card's exercise with its answer, as the server builds and grades it: the page is served only its
+ * question (card.item).
+ */
+export function itemOf(card: ReviewExercise): ReviewItem {
+  const { key, phrase } = cardOf(card);
+  return reviewItem(phrase, key.skill, FIXTURE_PHRASES);
+}
+
 /** A choice of a choose-one card that is not its answer. */
-function wrongChoiceOf(item: ExerciseItem) {
+function wrongChoiceOf(card: ReviewExercise) {
+  const item = itemOf(card);
   if (!("choices" in item)) throw new Error(`A ${item.kind} card has no choices.`);
   return item.choices.find((choice) => choice.id !== item.answer)!;
 }
 
 /** The text of a choice that is not the card's answer, as the page shows it. */
-export const wrongChoice = (item: ExerciseItem) => wrongChoiceOf(item).text;
+export const wrongChoice = (card: ReviewExercise) => wrongChoiceOf(card).text;
 
 /** A wrong answer to a choose-one card, as the API takes it. */
-export const wrongGiven = (item: ExerciseItem) => ({ choiceId: wrongChoiceOf(item).id });
+export const wrongGiven = (card: ReviewExercise) => ({ choiceId: wrongChoiceOf(card).id });
 
 /** The card asked now: its prompt is the legend of the only item on the page. */
 export function expectAsked(card: ReviewExercise) {

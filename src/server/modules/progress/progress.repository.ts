@@ -158,6 +158,11 @@ const SET_FOR_USER = `
   union all
   select null, null, null, null, (select role from target)`;
 
+/** The tasks a user has a status for other than not-started. */
+const STARTED_TASKS = `
+  select chapter_id as "chapterId", section_id as "dayId", task_id as "taskId" from task_progress
+  where user_id = $1 and status <> 'not-started'`;
+
 /** A user's progress and completed days, in one statement. */
 const PROGRESS_OF_USER = `
   select chapter_id, section_id, task_id, status from task_progress
@@ -295,6 +300,16 @@ export function createProgressRepository(db: Database) {
     async backfillCompletions(tasks: TaskColumns): Promise<number> {
       const result = await db.$client.query(BACKFILL_DAY_COMPLETIONS, tasks);
       return result.rowCount ?? 0;
+    },
+
+    /** The tasks a user has started (STARTED_TASKS), read on the pool by a prepared statement. */
+    async startedTasks(userId: string): Promise<TaskRef[]> {
+      const { rows } = await db.$client.query<TaskRef>({
+        name: "progress_started_tasks",
+        text: STARTED_TASKS,
+        values: [userId],
+      });
+      return rows;
     },
 
     /** The tasks a user has a status for other than not-started, with it. */

@@ -241,10 +241,7 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
     },
 
     /** The tasks the user has a status for other than not-started: the days they have met. */
-    async startedTasks(userId: string, q: Queryable = db): Promise<TaskRef[]> {
-      const recorded = await rows.recordedTasks(userId, q);
-      return recorded.map(({ chapterId, dayId, taskId }) => ({ chapterId, dayId, taskId }));
-    },
+    startedTasks: (userId: string): Promise<TaskRef[]> => rows.startedTasks(userId),
 
     /** When the user last changed a task's status (task_progress.updated_at), if ever. */
     lastActivityAt: (userId: string, q: Queryable = db): Promise<Date | null> => rows.lastUpdatedAt(userId, q),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { exerciseItemSchema, givenSchema } from "#course/exercise-schema";
+import { exerciseQuestionSchema, givenSchema } from "#course/exercise-schema";
 import { GRADES } from "#course/grading";
 import { canonicalTimeZone, DAILY_GOAL_UNITS, isTimeZone, MAX_REVIEW_MS, REVIEW_SKILLS } from "#course/review-rules";
 
@@ -47,13 +47,17 @@ export const reviewSummarySchema = z.strictObject({
 });
 export type ReviewSummary = z.output<typeof reviewSummarySchema>;
 
-/** One card to review, as an exercise of the engine's kinds. */
+/**
+ * One card to review, as the question of an exercise of the engine's kinds: nothing in it gives the
+ * right answer away, which comes with the answer's response (reviewAnswerResponseSchema).
+ */
 export const reviewExerciseSchema = z.strictObject({
+  /** The card's served id (servedCardId in src/course/review-rules.ts), which does not name its phrase; answers send it. */
   cardId: z.string(),
   skill: z.enum(REVIEW_SKILLS),
-  item: exerciseItemSchema,
-  /** The phrase's clip: what a listening exercise plays, and the right answer's audio. */
-  audio: z.string(),
+  item: exerciseQuestionSchema,
+  /** The clip a listening card plays; null for the other skills, whose clip says the answer. */
+  audio: z.string().nullable(),
   dayNumber: z.number().int(),
   dayTitle: z.string(),
   /** A tutor pinned the phrase into the learner's review. */
@@ -103,7 +107,11 @@ export const reviewAnswerResponseSchema = z.strictObject({
   rating: z.number().int().min(1).max(4),
   /** When this card comes back. */
   nextDueAt: isoTime,
-  summary: reviewSummarySchema,
+  /**
+   * The day this review counts towards (by the server's clock, in the zone it was sent from), after
+   * it: reviews answered and minutes counted. The whole summary is GET /api/review/summary's.
+   */
+  day: z.strictObject({ reviews: z.number().int().positive(), minutes: z.number().nonnegative() }),
 });
 export type ReviewAnswerResponse = z.output<typeof reviewAnswerResponseSchema>;
 

@@ -1,24 +1,29 @@
 import { randomUUID } from "node:crypto";
 import { asc, count, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { ExerciseItem, Given } from "#course/exercise-schema";
+import { type Given, questionOf } from "#course/exercise-schema";
 import { grade, rightAnswer } from "#course/grading";
 import {
-  cardId,
   coursePhrases,
   DEFAULT_DAILY_GOAL,
+  MAX_COUNTED_REVIEW_MS,
   MAX_DAILY_GOAL,
   MAX_REVIEW_MS,
-  parseCardId,
+  phraseToken,
+  type ReviewItem,
   type ReviewSkill,
   ROUND_SIZE,
   reviewItem,
+  STREAK_WINDOW_DAYS,
+  servedCardId,
+  servedCards,
   WEAKEST_LIMIT,
 } from "#course/review-rules";
 import { rebuildCard } from "#course/review-schedule";
 import {
   dailyGoalChange,
   reviewCard,
+  reviewDay,
   reviewLog,
   reviewReminder,
   taskProgress,
@@ -31,6 +36,7 @@ import {
   hardestCardsSchema,
   pinResponseSchema,
   type ReviewAnswerRequest,
+  type ReviewExercise,
   reviewAnswerResponseSchema,
   reviewRoundSchema,
   reviewSummarySchema,
@@ -39,6 +45,7 @@ import {
 import { allAnswered, completeDayAsLearner } from "#tests/complete-day";
 import { DAY_ONE_PRACTICE, FIXTURE_COURSE } from "#tests/fixtures/course";
 import { createTestApp, ORIGIN } from "#tests/test-app";
+import { unsubscribeTokenOf } from "#tests/unsubscribe-token";
 import { cardWhere } from "./review.repository";
 import { createReviewService } from "./review.service";
 
@@ -112,20 +119,27 @@ async function tutor() {
 
 const PHRASES = coursePhrases(FIXTURE_COURSE);
 
-/** The card of a phrase of the fixture course in a skill, e.g. card("card-pagi", "recall"). */
+const CARDS = servedCards(PHRASES);
+
+/**
+ * The id a card of a phrase of the fixture course in a skill is served and answered under, e.g.
+ * card("card-pagi", "recall").
+ */
 function card(phraseId: string, skill: ReviewSkill) {
   const phrase = PHRASES.find((each) => each.id === phraseId)!;
-  return cardId({ chapterId: phrase.chapterId, dayId: phrase.dayId, phraseId, skill });
+  return servedCardId({ chapterId: phrase.chapterId, dayId: phrase.dayId, phraseId, skill });
 }
+
+/** The card a served id names: chapter, day, phrase and skill. */
+const keyOf = (id: string) => CARDS.get(id)!.key;
 
 const SKILLS: ReviewSkill[] = ["recognise", "listen", "recall"];
 const cardsOf = (...phraseIds: string[]) =>
   phraseIds.flatMap((phraseId) => SKILLS.map((skill) => card(phraseId, skill)));
 
 /** The exercise a card asks, as src/course/review-rules.ts builds it. */
-function itemOf(id: string): ExerciseItem {
-  const key = parseCardId(id)!;
-  const phrase = PHRASES.find((each) => each.chapterId === key.chapterId && each.id === key.phraseId)!;
+function itemOf(id: string): ReviewItem {
+  const { key, phrase } = CARDS.get(id)!;
   return reviewItem(phrase, key.skill, PHRASES);
 }
 
@@ -201,10 +215,29 @@ async function expectError(response: Response, status: number, code: string) {
   return error as { code: string; message: string };
 }
 
+/**
+ * A response serving cards (`text`, its JSON as sent) tells no right answer: no `answer` or `answers`,
+ * no clip and no phrase id but a listening card's (the clip it plays), and no recall card's Malay.
+ */
+function expectQuestions(text: string, cards: readonly ReviewExercise[]) {
+  expect(text).not.toMatch(/"answers?"/);
+  for (const served of cards) {
+    const { phrase } = CARDS.get(served.cardId)!;
+    const json = JSON.stringify(served);
+    if (served.skill === "listen") {
+      expect(served.audio).toBe(`/media/course/${phrase.chapterId}/${phrase.dayId}/${phrase.id}.mp3`);
+    } else {
+      expect(served.audio).toBeNull();
+      expect(json).not.toContain(phrase.id);
+    }
+    if (served.skill === "recall") expect(json.toLowerCase()).not.toContain(phrase.malay.toLowerCase());
+  }
+}
+
 // ------------------------------------------------------------------ the database
 
 async function cardRow(userId: string, id: string) {
-  const key = parseCardId(id)!;
+  const key = keyOf(id);
   const [row] = await t.db
     .select()
     .from(reviewCard)
@@ -214,7 +247,7 @@ async function cardRow(userId: string, id: string) {
 
 async function cardIdsHeld(userId: string) {
   const rows = await t.db.select().from(reviewCard).where(eq(reviewCard.userId, userId));
-  return rows.map((row) => cardId(row)).sort();
+  return rows.map((row) => servedCardId(row)).sort();
 }
 
 async function logRows(userId: string) {
@@ -331,8 +364,8 @@ describe("the deck", () => {
     const me = await learner();
     await startPhraseCards(me.cookie, "day-1");
     const answered = await answerRight(me.cookie, card("card-pagi", "recall"));
-    expect(answered).toMatchObject({ result: "right", rating: 3 });
-    expect(answered.summary.deckSize).toBe(6);
+    expect(answered).toMatchObject({ result: "right", rating: 3, day: { reviews: 1 } });
+    expect((await summary(me.cookie)).deckSize).toBe(6);
   });
 
   it("keeps a review answered offline after the day was met, though the deck was first read later", async () => {
@@ -363,18 +396,20 @@ describe("a round", () => {
     expect(first.cards[0]).toEqual({
       cardId: card("card-pagi", "recognise"),
       skill: "recognise",
-      item: itemOf(card("card-pagi", "recognise")),
-      audio: "/media/course/chapter-1/day-1/card-pagi.mp3",
+      item: questionOf(itemOf(card("card-pagi", "recognise"))),
+      // Its clip would say the phrase: it comes with the answer's response.
+      audio: null,
       dayNumber: 1,
       dayTitle: "Greetings and a drink",
       fromTutor: false,
       isNew: true,
     });
-    // Each exercise's right answer, as src/course/grading.ts grades it, is graded right when sent.
+    // Each card is served as its exercise's question; the exercise's right answer, as
+    // src/course/grading.ts grades it, is graded right when sent.
     for (const [index, served] of first.cards.entries()) {
-      expect(served.item).toEqual(itemOf(served.cardId));
-      const right = rightAnswer(served.item).answer;
-      expect(grade(served.item, right).grade).toBe("right");
+      expect(served.item).toEqual(questionOf(itemOf(served.cardId)));
+      const right = rightAnswer(itemOf(served.cardId)).answer;
+      expect(grade(itemOf(served.cardId), right).grade).toBe("right");
       clock = later(index * 1_000);
       const answered = await answer(me.cookie, body(served.cardId, right));
       expect(answered).toMatchObject({ result: "right", rating: 3 });
@@ -385,14 +420,58 @@ describe("a round", () => {
     expect(second.summary).toMatchObject({ due: 5, nextDueAt: later(10 * MINUTE).toISOString() });
     clock = later(MINUTE);
     for (const served of second.cards) {
-      expect(grade(served.item, rightAnswer(served.item).answer).grade).toBe("right");
-      expect((await answer(me.cookie, body(served.cardId, rightAnswer(served.item).answer))).result).toBe("right");
+      const right = rightAnswer(itemOf(served.cardId)).answer;
+      expect(grade(itemOf(served.cardId), right).grade).toBe("right");
+      expect((await answer(me.cookie, body(served.cardId, right))).result).toBe("right");
     }
     // Ten minutes on, the cards come back in the order they fell due.
     clock = later(11 * MINUTE);
     const third = await round(me.cookie);
     expect(third.cards.map((each) => each.cardId)).toEqual(first.cards.map((each) => each.cardId));
     expect(third.cards.every((each) => !each.isNew)).toBe(true);
+  });
+
+  it("serves each card as a question: no right answer, no phrase named, a clip only to listen to", async () => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    const response = await call("/api/review", { cookie: me.cookie });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const { cards } = reviewRoundSchema.parse(JSON.parse(text));
+    expect(cards.map((each) => each.cardId).sort()).toEqual(cardsOf("card-pagi", "vocab-price").sort());
+    expectQuestions(text, cards);
+    // The recall cards' questions: what the learner is shown, and no more.
+    expect(cards.find((each) => each.cardId === card("card-pagi", "recall"))!.item).toEqual({
+      id: "recall",
+      kind: "type-malay",
+      prompt: "Type it in Malay.",
+      english: "Good morning",
+    });
+    const build = cards.find((each) => each.cardId === card("vocab-price", "recall"))!.item;
+    expect(build).toEqual({
+      id: "recall",
+      kind: "build-sentence",
+      prompt: "Build it in Malay.",
+      english: "RM 7.50",
+      tiles: expect.any(Array),
+    });
+    // Tiles are numbered in the order they are listed, so their ids say nothing of the answer.
+    if (build.kind !== "build-sentence") throw new Error("vocab-price is built from tiles");
+    expect(build.tiles.map((tile) => tile.id)).toEqual(build.tiles.map((_, index) => `t${index + 1}`));
+
+    // Answered with the served id: graded, and the right answer and its clip come back.
+    for (const served of cards) {
+      const { phrase } = CARDS.get(served.cardId)!;
+      const right = rightAnswer(itemOf(served.cardId));
+      const answered = await answer(me.cookie, body(served.cardId, right.answer));
+      expect(answered).toMatchObject({
+        result: "right",
+        correct: { text: right.text, answer: right.answer, audio: `/media/course/chapter-1/day-1/${phrase.id}.mp3` },
+      });
+    }
+    const logged = await logRows(me.id);
+    expect(logged.map((row) => servedCardId(row)).sort()).toEqual(cards.map((each) => each.cardId).sort());
+    expect(logged.every((row) => row.grade === "right")).toBe(true);
   });
 
   it("serves pinned cards first, then cards already reviewed by when they fell due, then new ones", async () => {
@@ -468,17 +547,17 @@ describe("an answer", () => {
         correct: {
           text: right.text,
           answer: right.answer,
-          audio: `/media/course/chapter-1/day-1/${parseCardId(id)!.phraseId}.mp3`,
+          audio: `/media/course/chapter-1/day-1/${keyOf(id).phraseId}.mp3`,
         },
         rating,
         nextDueAt: expect.any(String),
-        summary: expect.objectContaining({ today: { reviews: 1, minutes: Math.round(sent.durationMs / 6_000) / 10 } }),
+        day: { reviews: 1, minutes: Math.round(sent.durationMs / 6_000) / 10 },
       });
       const log = await logRows(me.id);
       expect(log).toEqual([
         expect.objectContaining({
           clientId: sent.clientId,
-          ...parseCardId(id),
+          ...keyOf(id),
           given: sent.given,
           grade: result,
           rating,
@@ -499,12 +578,12 @@ describe("an answer", () => {
     },
   );
 
-  it("counts a card left open longer than the limit as the limit", async () => {
+  it("counts a card left open longer than the limit as the limit, and at most two minutes towards the day", async () => {
     const me = await learner();
     await startPhraseCards(me.cookie, "day-1");
     const answered = await answerRight(me.cookie, pagiRecognise, { durationMs: MAX_REVIEW_MS * 3 });
     expect(answered.rating).toBe(2);
-    expect(answered.summary.today.minutes).toBe(MAX_REVIEW_MS / MINUTE);
+    expect(answered.day.minutes).toBe(MAX_COUNTED_REVIEW_MS / MINUTE);
     expect((await logRows(me.id))[0]!.durationMs).toBe(MAX_REVIEW_MS);
   });
 
@@ -525,10 +604,17 @@ describe("an answer", () => {
   });
 
   it.each([
-    ["a phrase the day does not have", "chapter-1/day-1/no-such-phrase/recall"],
-    ["a phrase of another day", "chapter-1/day-2/card-pagi/recall"],
-    ["an unknown chapter", "chapter-9/day-1/card-pagi/recall"],
-    ["an unknown skill", "chapter-1/day-1/card-pagi/speak"],
+    [
+      "a phrase the day does not have",
+      servedCardId({ chapterId: "chapter-1", dayId: "day-1", phraseId: "no-such-phrase", skill: "recall" }),
+    ],
+    [
+      "a phrase of another day",
+      servedCardId({ chapterId: "chapter-1", dayId: "day-2", phraseId: "card-pagi", skill: "recall" }),
+    ],
+    ["an unknown chapter", `chapter-9/day-1/${phraseToken("card-pagi")}/recall`],
+    ["an unknown skill", `chapter-1/day-1/${phraseToken("card-pagi")}/speak`],
+    ["its phrase by id rather than token (the card's own id, never served)", "chapter-1/day-1/card-pagi/recall"],
     ["an id of another form", "card-pagi"],
     ["an empty id", ""],
   ])("refuses a card id naming %s with 400 and writes nothing", async (_label, id) => {
@@ -536,7 +622,8 @@ describe("an answer", () => {
     await startPhraseCards(me.cookie, "day-1");
     await summary(me.cookie);
     const before = await reviewState(me.id);
-    await expectError(await send(me.cookie, body(id, { text: "Selamat pagi" })), 400, "BAD_REQUEST");
+    const error = await expectError(await send(me.cookie, body(id, { text: "Selamat pagi" })), 400, "BAD_REQUEST");
+    if (id !== "") expect(error.message).toBe(`"${id}" is not a review card of the course.`);
     expect(await reviewState(me.id)).toEqual(before);
   });
 
@@ -567,19 +654,20 @@ describe("an answer", () => {
     expect(await reviewState(me.id)).toEqual(before);
   });
 
-  it("keeps a review sent days late with its own time and date, and one a few seconds ahead as sent", async () => {
+  it("schedules a review sent days late by its own time but counts it on the day the server received it, and one a few seconds ahead as sent", async () => {
     const me = await learner();
     await startPhraseCards(me.cookie, "day-1");
     await summary(me.cookie);
     clock = later(6 * DAY);
     const late = await answerRight(me.cookie, pagiRecognise, { reviewedAt: later(HOUR).toISOString() });
-    expect(late.summary.today.reviews).toBe(0);
+    expect(late.day.reviews).toBe(1);
     const ahead = await answerRight(me.cookie, pagiRecall, { reviewedAt: later(6 * DAY + 30_000).toISOString() });
-    expect(ahead.summary.today.reviews).toBe(1);
+    expect(ahead.day.reviews).toBe(2);
     expect((await logRows(me.id)).map((row) => [row.reviewedAt, row.localDate])).toEqual([
-      [later(HOUR), "2027-03-01"],
+      [later(HOUR), "2027-03-07"],
       [later(6 * DAY + 30_000), "2027-03-07"],
     ]);
+    expect(await summary(me.cookie)).toMatchObject({ today: { reviews: 2 }, streak: 0 });
   });
 
   it("stores a resend once and answers it as the first, whatever the resend says", async () => {
@@ -686,18 +774,30 @@ describe("the log", () => {
 // ================================================================== the summary and the streak
 
 describe("the summary", () => {
+  /** Changes settings on the review's clock, which dates a goal's change. */
+  async function setGoalOnClock(cookie: string, json: unknown) {
+    const response = await call("/api/settings", { method: "PATCH", cookie, json });
+    expect(response.status, await response.clone().text()).toBe(200);
+  }
+
   async function setGoal(cookie: string, json: unknown) {
     const response = await t.request("/api/settings", { method: "PATCH", cookie, json });
     expect(response.status, await response.clone().text()).toBe(200);
     return (await response.json()).settings;
   }
 
-  /** `count` right reviews of day 1's cards, each `durationMs` long. */
+  /**
+   * `count` right reviews of day 1's cards, each `durationMs` long (the clock moves on by it before
+   * each answer, as the server sees a learner take that long), and the summary after them, read
+   * where the reviews were sent from.
+   */
   async function reviewSome(cookie: string, count: number, extra: Partial<AnswerBody> = {}) {
     const dayOne = cardsOf("card-pagi", "vocab-price");
-    let last: Awaited<ReturnType<typeof answer>> | undefined;
-    for (let index = 0; index < count; index += 1) last = await answerRight(cookie, dayOne[index % 6]!, extra);
-    return last!.summary;
+    for (let index = 0; index < count; index += 1) {
+      clock = new Date(clock.getTime() + (extra.durationMs ?? 4_000));
+      await answerRight(cookie, dayOne[index % 6]!, extra);
+    }
+    return summary(cookie, extra.timeZone ? `?timeZone=${encodeURIComponent(extra.timeZone)}` : "");
   }
 
   it("counts today's reviews and minutes where the learner is, and a streak of days the goal was met", async () => {
@@ -775,11 +875,11 @@ describe("the summary", () => {
       .from(dailyGoalChange)
       .where(eq(dailyGoalChange.userId, me.id))
       .orderBy(asc(dailyGoalChange.localDate));
-    // One row a day: the goal before the day's first change and after its last.
+    // One row a UTC date: the goal before the date's first change and after its last.
     expect(changes).toEqual([
       { date: "2027-03-01", before: 20, after: 3 },
-      { date: "2027-03-03", before: 3, after: 3 },
-      { date: "2027-03-05", before: 3, after: 2 },
+      { date: "2027-03-02", before: 3, after: 3 },
+      { date: "2027-03-04", before: 3, after: 2 },
     ]);
   });
 
@@ -852,18 +952,76 @@ describe("the summary", () => {
     const settings = await setGoal(me.cookie, { dailyGoalUnit: "minutes" });
     expect(settings).toMatchObject({ dailyGoalUnit: "minutes", dailyGoal: DEFAULT_DAILY_GOAL.minutes });
     await startPhraseCards(me.cookie, "day-1");
-    // Twelve reviews would meet a goal of reviews; in minutes, 7.5 of 10 is short.
-    expect(await reviewSome(me.cookie, 3, { durationMs: 150_000 })).toMatchObject({
-      today: { reviews: 3, minutes: 7.5 },
+    // Three reviews would meet a goal of reviews; in minutes, 5 of 10 is short.
+    expect(await reviewSome(me.cookie, 3, { durationMs: 100_000 })).toMatchObject({
+      today: { reviews: 3, minutes: 5 },
       goal: { unit: "minutes", amount: 10 },
       goalMet: false,
       streak: 0,
     });
-    expect(await reviewSome(me.cookie, 1, { durationMs: 150_000 })).toMatchObject({
-      today: { reviews: 4, minutes: 10 },
+    expect(await reviewSome(me.cookie, 3, { durationMs: 100_000 })).toMatchObject({
+      today: { reviews: 6, minutes: 10 },
       goalMet: true,
       streak: 1,
     });
+  });
+
+  it("counts every review on the day the server received it (give or take ten minutes): no streak from backdating", async () => {
+    const me = await learner();
+    await setGoalOnClock(me.cookie, { dailyGoal: 1 });
+    // Met day 1 a moment ago, then sent reviews stamped two days and one day back, and one now.
+    await startPhraseCards(me.cookie, "day-1");
+    const [first, second, third] = cardsOf("card-pagi", "vocab-price");
+    await answerRight(me.cookie, first!, { reviewedAt: new Date(clock.getTime() - 2 * DAY).toISOString() });
+    await answerRight(me.cookie, second!, { reviewedAt: new Date(clock.getTime() - DAY).toISOString() });
+    await answerRight(me.cookie, third!);
+    expect(await summary(me.cookie)).toMatchObject({ today: { reviews: 3 }, goalMet: true, streak: 1 });
+    expect(new Set((await logRows(me.id)).map((row) => row.localDate))).toEqual(new Set(["2027-03-01"]));
+  });
+
+  it("dates a goal change by the instant it was made: a change sent from another zone cannot rewrite yesterday", async () => {
+    const me = await learner();
+    await setGoalOnClock(me.cookie, { dailyGoal: 5 });
+    await startPhraseCards(me.cookie, "day-1");
+    expect(await reviewSome(me.cookie, 3)).toMatchObject({ goalMet: false, streak: 0 });
+    // The next morning in Kuala Lumpur, still yesterday at UTC-12: lower the goal from there, and go back.
+    clock = new Date("2027-03-01T23:30:00.000Z");
+    await setGoalOnClock(me.cookie, { timeZone: "Etc/GMT+12" });
+    await setGoalOnClock(me.cookie, { dailyGoal: 3 });
+    await setGoalOnClock(me.cookie, { timeZone: "Asia/Kuala_Lumpur" });
+    expect(await summary(me.cookie)).toMatchObject({ goal: { amount: 3 }, today: { reviews: 0 }, streak: 0 });
+  });
+
+  it("counts towards a minutes goal only the time the server saw pass: three long reviews at once are not thirty minutes", async () => {
+    const me = await learner();
+    await setGoalOnClock(me.cookie, { dailyGoalUnit: "minutes", dailyGoal: 30 });
+    await startPhraseCards(me.cookie, "day-1");
+    const [first, second, third] = cardsOf("card-pagi", "vocab-price");
+    for (const id of [first!, second!, third!]) await answerRight(me.cookie, id, { durationMs: MAX_REVIEW_MS });
+    expect(await summary(me.cookie)).toMatchObject({
+      today: { reviews: 3, minutes: MAX_COUNTED_REVIEW_MS / MINUTE },
+      goalMet: false,
+      streak: 0,
+    });
+  });
+
+  it(`reads at most ${STREAK_WINDOW_DAYS} days back: a streak longer than that shows as about that many days`, async () => {
+    const me = await learner();
+    const days = Array.from({ length: STREAK_WINDOW_DAYS + 200 }, (_, index) => {
+      const lastAt = new Date(clock.getTime() - (index + 1) * DAY);
+      return {
+        userId: me.id,
+        localDate: lastAt.toISOString().slice(0, 10),
+        timeZone: "UTC",
+        reviews: DEFAULT_DAILY_GOAL.reviews,
+        countedMs: 4_000 * DEFAULT_DAILY_GOAL.reviews,
+        lastAt,
+      };
+    });
+    await t.db.insert(reviewDay).values(days);
+    const { streak } = await summary(me.cookie, "?timeZone=UTC");
+    expect(streak).toBeGreaterThanOrEqual(STREAK_WINDOW_DAYS);
+    expect(streak).toBeLessThanOrEqual(STREAK_WINDOW_DAYS + 2);
   });
 
   it("logs a review and reads the summary in the zone's own spelling, however it was sent: one day, not one per spelling", async () => {
@@ -1192,6 +1350,27 @@ describe("a chapter's hardest cards", () => {
     expect(await hardest(other.cookie, "chapter-1")).toEqual([]);
   });
 
+  it("serves them as questions, answered by their served ids", async () => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    const missed = [...cardsOf("card-pagi"), card("vocab-price", "listen"), card("vocab-price", "recall")];
+    for (const id of missed) await answerWrong(me.cookie, id);
+    const response = await call("/api/review/hardest/chapter-1", { cookie: me.cookie });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const { cards } = hardestCardsSchema.parse(JSON.parse(text));
+    expect(cards.map((each) => each.cardId).sort()).toEqual(missed.sort());
+    expectQuestions(text, cards);
+    for (const served of cards) {
+      const right = rightAnswer(itemOf(served.cardId));
+      const answered = await answer(me.cookie, body(served.cardId, right.answer));
+      expect(answered).toMatchObject({
+        result: "right",
+        correct: { text: right.text, answer: right.answer, audio: expect.stringMatching(/^\/media\/course\//) },
+      });
+    }
+  });
+
   it("answers 400 for an unknown chapter and 401 for a visitor", async () => {
     const me = await learner();
     await expectError(await call("/api/review/hardest/chapter-9", { cookie: me.cookie }), 400, "BAD_REQUEST");
@@ -1353,15 +1532,22 @@ describe("the daily reminder", () => {
     const [email] = await mailTo(me.user.email);
     const link = /Stop these reminders: (\S+)/.exec(email!.text)![1]!;
     const token = new URL(link).searchParams.get("token")!;
-    expect(token).toBe(unsubscribeToken(t.env.AUTH_SECRET, me.id));
+    expect(token).toBe(await unsubscribeTokenOf(t, me.id, clock));
 
     const notifications = async () =>
       t.db.select({ id: userTable.id, on: userTable.emailNotifications }).from(userTable).orderBy(asc(userTable.id));
     const before = await notifications();
-    const forged = `${token.split(".")[0]}.${unsubscribeToken(t.env.AUTH_SECRET, bystander.id).split(".")[1]}`;
-    const otherSecret = unsubscribeToken("another-secret-another-secret-00", me.id);
-    const bystanderIdWithMyMac = `${Buffer.from(bystander.id).toString("base64url")}.${token.split(".")[1]}`;
-    for (const bad of [forged, otherSecret, bystanderIdWithMyMac, "garbage", "a.b", token.slice(0, -2), ""]) {
+    const [key, expires, mac] = token.split(".") as [string, string, string];
+    const [bystanderKey, , bystanderMac] = (await unsubscribeTokenOf(t, bystander.id, clock)).split(".");
+    const forged = `${key}.${expires}.${bystanderMac}`;
+    const [myKey] = await t.db.select({ key: userTable.unsubscribeKey }).from(userTable).where(eq(userTable.id, me.id));
+    const otherSecret = unsubscribeToken(
+      "another-secret-another-secret-00",
+      myKey!.key,
+      new Date(Number(expires) * 1000),
+    );
+    const bystanderKeyWithMyMac = `${bystanderKey}.${expires}.${mac}`;
+    for (const bad of [forged, otherSecret, bystanderKeyWithMyMac, "garbage", "a.b", token.slice(0, -2), ""]) {
       const refused = await call("/api/reminders/unsubscribe", { method: "POST", json: { token: bad } });
       await expectError(refused, 400, "BAD_REQUEST");
     }

@@ -1,10 +1,19 @@
 import { type Chapter, courseAudioPath } from "#course/course";
-import { type CardKey, cardId, coursePhrases, type Phrase, REVIEW_SKILLS, reviewItem } from "#course/review-rules";
+import { questionOf } from "#course/exercise-schema";
+import {
+  type CardKey,
+  coursePhrases,
+  type Phrase,
+  REVIEW_SKILLS,
+  reviewItem,
+  servedCardId,
+  servedCards,
+} from "#course/review-rules";
 import { newCard } from "#course/review-schedule";
 import type { Queryable } from "#server/db/client";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
 import type { ReviewExercise } from "./review.contract";
-import type { CardRow, NewCardRow, ReviewRepository } from "./review.repository";
+import type { CardRow, HeldCards, NewCardRow, ReviewRepository } from "./review.repository";
 
 /** A phrase of a day, as a tutor pins it. */
 export interface PinTarget {
@@ -43,6 +52,8 @@ export function createDeck(deps: {
   const { course, cards, progress } = deps;
   const phrases = coursePhrases(course);
   const phraseByKey = new Map(phrases.map((phrase) => [phraseKey(phrase.chapterId, phrase.dayId, phrase.id), phrase]));
+  // Throws, so the app does not start, when two phrases of a day would share their cards' ids.
+  const cardsByServedId = servedCards(phrases);
   /** Per day with phrases: the tasks whose start means the learner met them (phrase cards, practice). */
   const meetingTasks = new Map<string, { chapterId: string; dayId: string; taskIds: Set<string>; phrases: Phrase[] }>();
   for (const chapter of course) {
@@ -68,19 +79,52 @@ export function createDeck(deps: {
     return phraseByKey.get(phraseKey(key.chapterId, key.dayId, key.phraseId));
   }
 
+  /**
+   * A card as its question: the exercise without its right answer, under an id that does not name
+   * the phrase, and the phrase's clip only when the card is listened to (a recall card's clip would
+   * say the answer). The answer's response gives the right answer and its clip.
+   */
   function exercise(card: CardKey & { reps: number; pinnedAt: Date | null }): ReviewExercise | null {
     const phrase = phraseOf(card);
     if (!phrase) return null;
     return {
-      cardId: cardId(card),
+      cardId: servedCardId(card),
       skill: card.skill,
-      item: reviewItem(phrase, card.skill, phrases),
-      audio: courseAudioPath(phrase.chapterId, phrase.dayId, phrase.id),
+      item: questionOf(reviewItem(phrase, card.skill, phrases)),
+      audio: card.skill === "listen" ? courseAudioPath(phrase.chapterId, phrase.dayId, phrase.id) : null,
       dayNumber: phrase.dayNumber,
       dayTitle: phrase.dayTitle,
       fromTutor: card.pinnedAt !== null,
       isNew: card.reps === 0,
     };
+  }
+
+  /**
+   * The sync's write, from what was read of the days started and the cards held: a card per skill
+   * of every phrase of a day met and short of cards. Answers whether it added any.
+   */
+  async function addMissing(
+    q: Queryable,
+    userId: string,
+    at: Date,
+    started: readonly { chapterId: string; dayId: string; taskId: string }[],
+    held: readonly HeldCards[],
+  ): Promise<boolean> {
+    const cardsHeld = new Map(held.map((row) => [`${row.chapterId}/${row.dayId}`, row.cards]));
+    const metDays = new Set<string>();
+    for (const row of started) {
+      const key = `${row.chapterId}/${row.dayId}`;
+      if (meetingTasks.get(key)?.taskIds.has(row.taskId)) metDays.add(key);
+    }
+    const missing = [...metDays].filter(
+      (key) => (cardsHeld.get(key) ?? 0) < meetingTasks.get(key)!.phrases.length * REVIEW_SKILLS.length,
+    );
+    if (missing.length === 0) return false;
+    const rows = missing.flatMap((key) =>
+      meetingTasks.get(key)!.phrases.flatMap((phrase) => newCards(userId, phrase, at)),
+    );
+    await cards.addCards(rows, q);
+    return true;
   }
 
   return {
@@ -89,26 +133,21 @@ export function createDeck(deps: {
     phraseByKey,
 
     /**
+     * The card a served id (a question's cardId) names, and its phrase; undefined when the course
+     * has no such card.
+     */
+    cardOf: (servedId: string): { key: CardKey; phrase: Phrase } | undefined => cardsByServedId.get(servedId),
+
+    /**
      * Gives the learner a card per skill of every phrase of the days they have met and no card yet,
      * due from `at`. Reads first and writes only for a day short of cards.
      */
     async sync(q: Queryable, userId: string, at: Date): Promise<void> {
-      const [started, held] = await Promise.all([progress.startedTasks(userId, q), cards.cardsPerDay(userId, q)]);
-      const cardsHeld = new Map(held.map((row) => [`${row.chapterId}/${row.dayId}`, row.cards]));
-      const metDays = new Set<string>();
-      for (const row of started) {
-        const key = `${row.chapterId}/${row.dayId}`;
-        if (meetingTasks.get(key)?.taskIds.has(row.taskId)) metDays.add(key);
-      }
-      const missing = [...metDays].filter(
-        (key) => (cardsHeld.get(key) ?? 0) < meetingTasks.get(key)!.phrases.length * REVIEW_SKILLS.length,
-      );
-      if (missing.length === 0) return;
-      const rows = missing.flatMap((key) =>
-        meetingTasks.get(key)!.phrases.flatMap((phrase) => newCards(userId, phrase, at)),
-      );
-      await cards.addCards(rows, q);
+      const [started, held] = await Promise.all([progress.startedTasks(userId), cards.cardsPerDay(userId, q)]);
+      await addMissing(q, userId, at, started, held);
     },
+
+    addMissing,
 
     /**
      * The order due cards are served in: pinned by a tutor first, then cards already reviewed (those

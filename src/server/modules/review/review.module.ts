@@ -1,5 +1,6 @@
 import type { Chapter } from "#course/course";
 import type { Database } from "#server/db/client";
+import type { RequestLimiter } from "#server/http/request-limit";
 import type { AnswersModule } from "#server/modules/answers/answers.module";
 import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
@@ -18,13 +19,19 @@ export function reviewModule(deps: {
   settings: SettingsModule["service"];
   progress: ProgressModule["service"];
   answers: AnswersModule["service"];
+  limiter: RequestLimiter;
   now?: () => Date;
   service?: ReviewService;
 }) {
   const service = deps.service ?? createReviewService(deps);
   return {
     service,
-    ...defineModule({ name: "review", path: "/review", bodyLimit: JSON_BODY_LIMIT, routes: reviewRoutes(service) }),
+    ...defineModule({
+      name: "review",
+      path: "/review",
+      bodyLimit: JSON_BODY_LIMIT,
+      routes: reviewRoutes(service, deps.limiter),
+    }),
   };
 }
 

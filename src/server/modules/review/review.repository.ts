@@ -1,8 +1,10 @@
-import { and, asc, count, desc, eq, isNotNull, lte, max, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, isNotNull, lte, max, or, sql } from "drizzle-orm";
+import type { Given } from "#course/exercise-schema";
+import type { Grade } from "#course/grading";
 import type { CardKey } from "#course/review-rules";
 import type { ReviewCard } from "#course/review-schedule";
 import type { Database, Queryable, Transaction } from "#server/db/client";
-import { reviewCard, reviewLog } from "#server/db/schema";
+import { reviewCard, reviewDay, reviewLog } from "#server/db/schema";
 
 /**
  * The first half of the advisory lock a review answer takes per user (the answers module uses
@@ -10,6 +12,137 @@ import { reviewCard, reviewLog } from "#server/db/schema";
  * rebuilt one at a time, and a resend waits for the first send to commit.
  */
 const REVIEW_LOCK_CLASS = 740_216;
+
+/**
+ * What a review answer reads, in one statement: the account's zone (no row: no such account), the
+ * card (nulls when the learner does not hold it), the review already sent with this clientId, and
+ * when the server received the learner's previous review.
+ */
+const ANSWER_CONTEXT = `
+  select account.time_zone as account_zone,
+    card.met_at, card.state, card.reps, card.last_reviewed_at, card.due,
+    sent.chapter_id as sent_chapter_id, sent.day_id as sent_day_id, sent.phrase_id as sent_phrase_id,
+    sent.skill as sent_skill, sent.given as sent_given, sent.grade as sent_grade, sent.rating as sent_rating,
+    sent.local_date as sent_local_date, sent.time_zone as sent_time_zone,
+    (select max(received_at) from review_log where user_id = $1) as previous_received_at
+  from "user" account
+  left join review_card card
+    on card.user_id = account.id and card.chapter_id = $2 and card.day_id = $3 and card.phrase_id = $4 and card.skill = $5
+  left join review_log sent on sent.user_id = account.id and sent.client_id = $6
+  where account.id = $1`;
+
+/**
+ * An in-order review in one statement: the card is locked and must still be as it was read ($7
+ * reps, $8 last review); then the review is logged (a clientId sent before logs nothing), the card
+ * takes its next state, and the review is added to its day (review_day). `fresh` false: the card
+ * changed since it was read (another review of it landed first), and nothing was written.
+ */
+const LOG_IN_ORDER = `
+  with card as (
+    select 1 from review_card
+    where user_id = $1 and chapter_id = $2 and day_id = $3 and phrase_id = $4 and skill = $5
+      and reps = $7 and last_reviewed_at is not distinct from $8::timestamptz
+    for update
+  ),
+  logged as (
+    insert into review_log (user_id, client_id, chapter_id, day_id, phrase_id, skill, given, grade, rating,
+      hinted, duration_ms, reviewed_at, time_zone, local_date, received_at)
+    select $1, $6, $2, $3, $4, $5, $9::jsonb, $10, $11, $12, $13, $14, $15, $16, $17 from card
+    on conflict (user_id, client_id) do nothing
+    returning 1
+  ),
+  saved as (
+    update review_card set state = $18::jsonb, due = $19, reps = $20, lapses = $21, last_reviewed_at = $22,
+      pinned_at = case when pinned_at <= $14 then null else pinned_at end,
+      pinned_by = case when pinned_at <= $14 then null else pinned_by end
+    where user_id = $1 and chapter_id = $2 and day_id = $3 and phrase_id = $4 and skill = $5
+      and exists (select from logged)
+    returning 1
+  ),
+  counted as (
+    insert into review_day (user_id, local_date, time_zone, reviews, counted_ms, last_at)
+    select $1, $16, $15, 1, $23, $24 from logged
+    on conflict (user_id, local_date, time_zone) do update set
+      reviews = review_day.reviews + 1,
+      counted_ms = review_day.counted_ms + excluded.counted_ms,
+      last_at = greatest(review_day.last_at, excluded.last_at)
+    returning reviews, counted_ms
+  )
+  select exists (select from card) as fresh, exists (select from logged) as logged,
+    (select reviews from counted) as day_reviews, (select counted_ms from counted) as day_counted_ms`;
+
+/**
+ * What a summary reads of the review's tables, in one statement: the learner's days of reviews on
+ * or after $2 (oldest last review first), the deck's size, due count ($3 is now) and next due time,
+ * and the cards held per day (what the deck's sync compares with the days met).
+ */
+const SUMMARY_READS = `
+  select
+    (select coalesce(json_agg(json_build_object(
+        'date', local_date, 'timeZone', time_zone, 'reviews', reviews, 'durationMs', counted_ms, 'lastAt', last_at
+      ) order by last_at), '[]'::json)
+      from review_day where user_id = $1 and local_date >= $2) as days,
+    (select json_build_object(
+        'deck', count(*),
+        'due', count(*) filter (where due <= $3 or pinned_at is not null),
+        'next', min(due) filter (where not (due <= $3 or pinned_at is not null))
+      )
+      from review_card where user_id = $1) as counts,
+    (select coalesce(json_agg(json_build_object('chapterId', chapter_id, 'dayId', day_id, 'cards', cards)), '[]'::json)
+      from (select chapter_id, day_id, count(*)::int as cards from review_card where user_id = $1 group by chapter_id, day_id) held
+    ) as held`;
+
+/** A learner's reviews of one local date in one zone, as the summary reads them. */
+export interface ReviewDayRow {
+  date: string;
+  timeZone: string;
+  reviews: number;
+  durationMs: number;
+  lastAt: Date;
+}
+
+/** The deck's size, the cards due now, and when the next card not yet due falls due. */
+export interface DeckCounts {
+  deck: number;
+  due: number;
+  next: Date | null;
+}
+
+/** The cards a learner holds of a day. */
+export interface HeldCards {
+  chapterId: string;
+  dayId: string;
+  cards: number;
+}
+
+/** What ANSWER_CONTEXT reads. */
+export interface AnswerContext {
+  account_zone: string;
+  met_at: Date | null;
+  state: unknown;
+  reps: number | null;
+  last_reviewed_at: Date | null;
+  due: Date | null;
+  sent_chapter_id: string | null;
+  sent_day_id: string | null;
+  sent_phrase_id: string | null;
+  sent_skill: string | null;
+  sent_given: Given | null;
+  sent_grade: Grade | null;
+  sent_rating: number | null;
+  sent_local_date: string | null;
+  sent_time_zone: string | null;
+  previous_received_at: Date | null;
+}
+
+/** A review as it is logged, with what it adds to its day. */
+export interface LoggedReview extends NewLogRow {
+  receivedAt: Date;
+  /** What it adds towards a minutes goal (countedMs). */
+  countedMs: number;
+  /** When it counts (countedAt); its localDate is that instant's date in timeZone. */
+  countedAt: Date;
+}
 
 /** The rows of one learner's card, in the deck or in the log. */
 export function cardWhere(table: typeof reviewCard | typeof reviewLog, userId: string, key: CardKey) {
@@ -75,20 +208,129 @@ export function createReviewRepository(db: Database) {
         });
     },
 
-    /** The learner's reviews per local date and zone: their count, duration and last one, oldest last review first. */
-    reviewGroups(userId: string, q: Queryable = db) {
+    /**
+     * The learner's days of reviews (review_day) on or after `since`, per local date and zone: their
+     * count, counted time and last one, oldest last review first.
+     */
+    reviewGroups(userId: string, since: string, q: Queryable = db) {
       return q
         .select({
-          date: reviewLog.localDate,
-          timeZone: reviewLog.timeZone,
-          reviews: count(),
-          durationMs: sql<number>`coalesce(sum(${reviewLog.durationMs}), 0)::int`,
-          lastAt: sql<Date>`max(${reviewLog.reviewedAt})`.mapWith(reviewLog.reviewedAt),
+          date: reviewDay.localDate,
+          timeZone: reviewDay.timeZone,
+          reviews: reviewDay.reviews,
+          durationMs: reviewDay.countedMs,
+          lastAt: reviewDay.lastAt,
         })
-        .from(reviewLog)
-        .where(eq(reviewLog.userId, userId))
-        .groupBy(reviewLog.localDate, reviewLog.timeZone)
-        .orderBy(sql`max(${reviewLog.reviewedAt})`);
+        .from(reviewDay)
+        .where(and(eq(reviewDay.userId, userId), gte(reviewDay.localDate, since)))
+        .orderBy(asc(reviewDay.lastAt));
+    },
+
+    /** What a summary reads of the review's tables (SUMMARY_READS), days from `since` on. */
+    async summaryReads(
+      userId: string,
+      since: string,
+      at: Date,
+    ): Promise<{ days: ReviewDayRow[]; counts: DeckCounts; held: HeldCards[] }> {
+      const { rows } = await db.$client.query<{
+        days: Array<Omit<ReviewDayRow, "lastAt"> & { lastAt: string }>;
+        counts: { deck: number; due: number; next: string | null };
+        held: HeldCards[];
+      }>({ name: "review_summary_reads", text: SUMMARY_READS, values: [userId, since, at] });
+      const { days, counts, held } = rows[0]!;
+      return {
+        days: days.map((day) => ({ ...day, lastAt: new Date(day.lastAt) })),
+        counts: { ...counts, next: counts.next === null ? null : new Date(counts.next) },
+        held,
+      };
+    },
+
+    /** What a review answer needs to know (ANSWER_CONTEXT); undefined when the account is gone. */
+    async answerContext(userId: string, key: CardKey, clientId: string): Promise<AnswerContext | undefined> {
+      const { rows } = await db.$client.query<AnswerContext>({
+        name: "review_answer_context",
+        text: ANSWER_CONTEXT,
+        values: [userId, key.chapterId, key.dayId, key.phraseId, key.skill, clientId],
+      });
+      return rows[0];
+    },
+
+    /**
+     * Logs an in-order review and moves its card from the state read (`read`) to `next`
+     * (LOG_IN_ORDER). Answers whether the card was still as read, whether the review was logged,
+     * and its day's reviews and counted time after it.
+     */
+    async logInOrder(
+      row: LoggedReview,
+      read: { reps: number; lastReviewedAt: Date | null },
+      next: ReviewCard,
+    ): Promise<{ fresh: boolean; logged: boolean; dayReviews: number | null; dayCountedMs: number | null }> {
+      const { rows } = await db.$client.query<{
+        fresh: boolean;
+        logged: boolean;
+        day_reviews: number | null;
+        day_counted_ms: string | null;
+      }>({
+        name: "review_log_in_order",
+        text: LOG_IN_ORDER,
+        values: [
+          row.userId,
+          row.chapterId,
+          row.dayId,
+          row.phraseId,
+          row.skill,
+          row.clientId,
+          read.reps,
+          read.lastReviewedAt,
+          JSON.stringify(row.given),
+          row.grade,
+          row.rating,
+          row.hinted ?? false,
+          row.durationMs,
+          row.reviewedAt,
+          row.timeZone,
+          row.localDate,
+          row.receivedAt,
+          JSON.stringify(next),
+          next.due,
+          next.reps,
+          next.lapses,
+          next.last_review ?? row.reviewedAt,
+          row.countedMs,
+          row.countedAt,
+        ],
+      });
+      const result = rows[0]!;
+      return {
+        fresh: result.fresh,
+        logged: result.logged,
+        dayReviews: result.day_reviews,
+        dayCountedMs: result.day_counted_ms === null ? null : Number(result.day_counted_ms),
+      };
+    },
+
+    /** Adds a review logged out of order (in the caller's transaction) to its day. */
+    async countReview(tx: Transaction, row: LoggedReview): Promise<{ reviews: number; countedMs: number }> {
+      const [day] = await tx
+        .insert(reviewDay)
+        .values({
+          userId: row.userId,
+          localDate: row.localDate,
+          timeZone: row.timeZone,
+          reviews: 1,
+          countedMs: row.countedMs,
+          lastAt: row.countedAt,
+        })
+        .onConflictDoUpdate({
+          target: [reviewDay.userId, reviewDay.localDate, reviewDay.timeZone],
+          set: {
+            reviews: sql`${reviewDay.reviews} + 1`,
+            countedMs: sql`${reviewDay.countedMs} + excluded.counted_ms`,
+            lastAt: sql`greatest(${reviewDay.lastAt}, excluded.last_at)`,
+          },
+        })
+        .returning({ reviews: reviewDay.reviews, countedMs: reviewDay.countedMs });
+      return day!;
     },
 
     /** The deck, the cards due now and the next to fall due, in one pass over the learner's cards. */
@@ -175,16 +417,28 @@ export function createReviewRepository(db: Database) {
       return row;
     },
 
-    async card(tx: Transaction, userId: string, key: CardKey) {
-      const [row] = await tx
+    /** The learner's card; with forUpdate, locked until the transaction ends. */
+    async card(tx: Transaction, userId: string, key: CardKey, { forUpdate = false } = {}) {
+      const query = tx
         .select()
         .from(reviewCard)
         .where(cardWhere(reviewCard, userId, key));
+      const [row] = await (forUpdate ? query.for("update") : query);
       return row;
     },
 
-    async addLog(tx: Transaction, row: NewLogRow): Promise<void> {
-      await tx.insert(reviewLog).values(row);
+    /** A day's reviews and counted time (review_day); zero when there is none. */
+    async dayTotals(userId: string, date: string, timeZone: string): Promise<{ reviews: number; countedMs: number }> {
+      const [row] = await db
+        .select({ reviews: reviewDay.reviews, countedMs: reviewDay.countedMs })
+        .from(reviewDay)
+        .where(and(eq(reviewDay.userId, userId), eq(reviewDay.localDate, date), eq(reviewDay.timeZone, timeZone)));
+      return row ?? { reviews: 0, countedMs: 0 };
+    },
+
+    async addLog(tx: Transaction, row: LoggedReview): Promise<void> {
+      const { countedAt: _at, countedMs: _ms, ...logged } = row;
+      await tx.insert(reviewLog).values(logged);
     },
 
     /** The card's reviews, as FSRS rebuilds the card from them. */

@@ -1,15 +1,22 @@
 import type { z } from "zod";
 import { courseAudioPath } from "#course/course";
-import type { Given } from "#course/exercise-schema";
+import type { ExerciseItem, Given } from "#course/exercise-schema";
 import { checkGiven, type Grade, grade } from "#course/grading";
-import { cardId, type Phrase, parseCardId, ROUND_SIZE, reviewItem } from "#course/review-rules";
-import { localDate, type ReviewCard, ratingFor, rebuildCard } from "#course/review-schedule";
+import { type CardKey, cardId, countedAt, countedMs, type Phrase, ROUND_SIZE, reviewItem } from "#course/review-rules";
+import {
+  cardFromJson,
+  localDate,
+  type ReviewCard,
+  type ReviewEvent,
+  ratingFor,
+  rebuildCard,
+  review,
+} from "#course/review-schedule";
 import type { Database } from "#server/db/client";
-import { badRequest, HttpError } from "#server/http/errors";
-import type { SettingsModule } from "#server/modules/settings/settings.module";
+import { badRequest, HttpError, notFound } from "#server/http/errors";
 import type { ReviewAnswerResponse, ReviewRound, ReviewSummary, reviewAnswerRequestSchema } from "./review.contract";
 import type { Deck } from "./review.deck";
-import type { ReviewRepository } from "./review.repository";
+import type { AnswerContext, LoggedReview, ReviewRepository } from "./review.repository";
 import type { Summaries } from "./review.summary";
 
 type AnswerInput = z.output<typeof reviewAnswerRequestSchema>;
@@ -18,15 +25,20 @@ type AnswerInput = z.output<typeof reviewAnswerRequestSchema>;
 const LATE_REVIEW_MS = 7 * 24 * 3_600_000;
 /** Clocks differ a little: a review stamped up to this far ahead of the server is taken as now. */
 const CLOCK_SKEW_MS = 60_000;
+/** An in-order review whose card another review changed first is read and tried again this many times. */
+const IN_ORDER_TRIES = 3;
 
-/** The response to a review, read in its transaction: the grade, the right answer, the card's next due. */
-function answerResponse(
-  phrase: Phrase,
-  graded: { grade: Grade; correct: { text: string; answer: Given } },
-  rating: number,
-  nextDue: Date,
-  summary: ReviewSummary,
-): ReviewAnswerResponse {
+/** What a review answer grades and logs. */
+interface Graded {
+  graded: { grade: Grade; correct: { text: string; answer: Given } };
+  rating: number;
+  nextDue: Date;
+  /** Its day's reviews and counted time after it. */
+  day: { reviews: number; countedMs: number };
+}
+
+/** The response to a review: the grade, the right answer, the card's next due, and its day so far. */
+function answerResponse(phrase: Phrase, { graded, rating, nextDue, day }: Graded): ReviewAnswerResponse {
   return {
     result: graded.grade,
     correct: {
@@ -36,7 +48,7 @@ function answerResponse(
     },
     rating,
     nextDueAt: nextDue.toISOString(),
-    summary,
+    day: { reviews: day.reviews, minutes: Math.round(day.countedMs / 6_000) / 10 },
   };
 }
 
@@ -46,41 +58,79 @@ export function createRounds(deps: {
   cards: ReviewRepository;
   deck: Deck;
   summaries: Summaries;
-  settings: Pick<SettingsModule["service"], "reviewSettings">;
   now: () => Date;
 }) {
-  const { db, cards, deck, summaries, settings, now } = deps;
+  const { db, cards, deck, summaries, now } = deps;
+
+  /**
+   * A review that cannot take the quick way: its card is missing from the deck (met since the deck
+   * was last read, or not at all), or it was answered before the card's last review (sent late), so
+   * the card is rebuilt from its whole log. One learner's such reviews take turns.
+   */
+  async function logWithRebuild(
+    userId: string,
+    key: CardKey,
+    item: ExerciseItem,
+    input: AnswerInput,
+    timing: { at: Date; reviewedAt: Date; previousReceivedAt: Date | null },
+    accountZone: string,
+  ): Promise<Graded | "sent"> {
+    const { at, reviewedAt } = timing;
+    return db.transaction(async (tx) => {
+      await cards.lockLearner(tx, userId);
+      if (await cards.logOfClient(tx, userId, input.clientId)) return "sent";
+      let card = await cards.card(tx, userId, key, { forUpdate: true });
+      if (!card) {
+        // The day may have been met since the deck was last read (or never read: a review sent
+        // straight after the phrase cards were opened). Met by the time of the review at the latest;
+        // the day it counts towards is still the server's (countedAt).
+        await deck.sync(tx, userId, new Date(Math.min(at.getTime(), reviewedAt.getTime())));
+        card = await cards.card(tx, userId, key, { forUpdate: true });
+      }
+      if (!card)
+        throw new HttpError(409, "NOT_MET", "This phrase is not in your review yet: meet it in its day first.");
+      if (reviewedAt.getTime() < card.metAt.getTime()) throw badRequest("reviewedAt is before the phrase was met.");
+      const row = logRow(userId, key, item, input, timing, accountZone);
+      await cards.addLog(tx, row);
+      // The log's ratings were made by ratingFor, so each is one of FSRS's grades.
+      const rebuilt: ReviewCard = rebuildCard(card.metAt, await cards.cardEvents(tx, userId, key));
+      await cards.saveRebuilt(tx, userId, key, rebuilt, reviewedAt);
+      const day = await cards.countReview(tx, row);
+      return { graded: gradedOf(item, row), rating: row.rating, nextDue: rebuilt.due, day };
+    });
+  }
 
   return {
     /** The summary My Journey and the header show. */
     async summary(userId: string, timeZone?: string): Promise<ReviewSummary> {
-      const at = now();
-      await deck.sync(db, userId, at);
-      return summaries.summaryOf(db, userId, at, timeZone);
+      return summaries.summaryOf(db, userId, now(), timeZone);
     },
 
     /** The summary and the next round: up to ROUND_SIZE due cards, in serving order. */
     async round(userId: string, timeZone?: string): Promise<ReviewRound> {
       const at = now();
-      await deck.sync(db, userId, at);
-      const [summary, due] = await Promise.all([
-        summaries.summaryOf(db, userId, at, timeZone),
-        cards.dueCards(userId, at),
-      ]);
+      // The summary syncs the deck, so the round's cards come after it.
+      const summary = await summaries.summaryOf(db, userId, at, timeZone);
+      const due = await cards.dueCards(userId, at);
       return { summary, cards: deck.toExercises([...due].sort(deck.servingOrder)).slice(0, ROUND_SIZE) };
     },
 
     /**
-     * Grades and logs one review, then rebuilds the card from its log. Refused before anything is
-     * written: a card that is not of the course (400), an answer that does not fit it (400), a time
-     * in the future or over a week old (400), a card the learner has not met (409 NOT_MET), a
-     * clientId already sent for another card (409). A resend logs nothing and answers as the first.
+     * Grades and logs one review and moves its card on. Refused before anything is written: a card
+     * that is not of the course (400), an answer that does not fit it (400), a time in the future or
+     * over a week old (400), a card the learner has not met (409 NOT_MET), a clientId already sent
+     * for another card (409). A resend logs nothing and answers as the first.
+     *
+     * An in-order review (the usual one) is two statements: one reads the card, the account's zone,
+     * a review already sent with this clientId and the learner's previous review; one logs it, moves
+     * the card one FSRS step from its stored state and adds it to its day, provided the card is still
+     * as read. The summary is not part of the answer: the page asks for it when it needs it.
      */
     async answer(userId: string, input: AnswerInput): Promise<ReviewAnswerResponse> {
       const at = now();
-      const key = parseCardId(input.cardId);
-      const phrase = key ? deck.phraseOf(key) : undefined;
-      if (!key || !phrase) throw badRequest(`"${input.cardId}" is not a review card of the course.`);
+      const served = deck.cardOf(input.cardId);
+      if (!served) throw badRequest(`"${input.cardId}" is not a review card of the course.`);
+      const { key, phrase } = served;
       const item = reviewItem(phrase, key.skill, deck.phrases);
       const issues = checkGiven(item, input.given);
       if (issues.length > 0) throw badRequest("This answer does not fit the card.", issues);
@@ -90,64 +140,108 @@ export function createRounds(deps: {
         throw badRequest("This review is over a week old and can no longer be recorded.");
       }
 
-      const { graded, rating, nextDue } = await db.transaction(async (tx) => {
-        await cards.lockLearner(tx, userId);
-        const stored = await cards.logOfClient(tx, userId, input.clientId);
-        let card = await cards.card(tx, userId, key);
-        if (!card && !stored) {
-          // The day may have been met since the deck was last read (or never read: a review sent
-          // straight after the phrase cards were opened). Met by the time of the review at the latest.
-          await deck.sync(tx, userId, new Date(Math.min(at.getTime(), reviewedAt.getTime())));
-          card = await cards.card(tx, userId, key);
+      for (let attempt = 1; ; attempt += 1) {
+        const context = await cards.answerContext(userId, key, input.clientId);
+        if (!context) throw notFound("This account no longer exists.");
+        if (context.sent_chapter_id !== null) return resent(userId, phrase, item, key, context, at);
+        const timing = { at, reviewedAt, previousReceivedAt: context.previous_received_at };
+        const inOrder =
+          context.met_at !== null &&
+          reviewedAt.getTime() >= context.met_at.getTime() &&
+          (context.last_reviewed_at === null || reviewedAt.getTime() > context.last_reviewed_at.getTime());
+        if (!inOrder || attempt > IN_ORDER_TRIES) {
+          const done = await logWithRebuild(userId, key, item, input, timing, context.account_zone);
+          if (done !== "sent") return answerResponse(phrase, done);
+          continue;
         }
-        if (stored) {
-          if (cardId(stored) !== cardId(key)) {
-            throw new HttpError(
-              409,
-              "CLIENT_ID_REUSED",
-              "This clientId was already sent with a review of another card. Make a new one for each review.",
-            );
-          }
-          const replayed = grade(item, stored.given);
-          return {
-            graded: { grade: stored.grade, correct: replayed.correct },
-            rating: stored.rating,
-            nextDue: card?.due ?? at,
-          };
+        const row = logRow(userId, key, item, input, timing, context.account_zone);
+        const next = review(cardFromJson(context.state), row.rating as ReviewEvent["rating"], reviewedAt);
+        const written = await cards.logInOrder(
+          row,
+          { reps: context.reps!, lastReviewedAt: context.last_reviewed_at },
+          next,
+        );
+        if (written.logged) {
+          return answerResponse(phrase, {
+            graded: gradedOf(item, row),
+            rating: row.rating,
+            nextDue: next.due,
+            day: { reviews: written.dayReviews!, countedMs: written.dayCountedMs! },
+          });
         }
-        if (!card)
-          throw new HttpError(409, "NOT_MET", "This phrase is not in your review yet: meet it in its day first.");
-        if (reviewedAt.getTime() < card.metAt.getTime()) {
-          throw badRequest("reviewedAt is before the phrase was met.");
-        }
-        const result = grade(item, input.given);
-        const rated = ratingFor({
-          grade: result.grade,
-          hinted: input.hinted,
-          durationMs: input.durationMs,
-          easy: input.easy,
-        });
-        const timeZone = input.timeZone ?? (await settings.reviewSettings(userId, tx)).timeZone;
-        await cards.addLog(tx, {
-          userId,
-          clientId: input.clientId,
-          ...key,
-          given: input.given,
-          grade: result.grade,
-          rating: rated,
-          hinted: input.hinted,
-          durationMs: input.durationMs,
-          reviewedAt,
-          timeZone,
-          localDate: localDate(reviewedAt, timeZone),
-        });
-        // The log's ratings were made by ratingFor, so each is one of FSRS's grades.
-        const rebuilt: ReviewCard = rebuildCard(card.metAt, await cards.cardEvents(tx, userId, key));
-        await cards.saveRebuilt(tx, userId, key, rebuilt, reviewedAt);
-        return { graded: result, rating: rated, nextDue: rebuilt.due };
-      });
-      const summary = await summaries.summaryOf(db, userId, at, input.timeZone);
-      return answerResponse(phrase, graded, rating, nextDue, summary);
+        // Another review of the card landed first, or this clientId did: read again.
+      }
     },
   };
+
+  /** A resend of a review already logged: nothing is written, the answer is the first one's. */
+  async function resent(
+    userId: string,
+    phrase: Phrase,
+    item: ExerciseItem,
+    key: CardKey,
+    context: AnswerContext,
+    at: Date,
+  ): Promise<ReviewAnswerResponse> {
+    const sentKey = {
+      chapterId: context.sent_chapter_id!,
+      dayId: context.sent_day_id!,
+      phraseId: context.sent_phrase_id!,
+      skill: context.sent_skill as CardKey["skill"],
+    };
+    if (cardId(sentKey) !== cardId(key)) {
+      throw new HttpError(
+        409,
+        "CLIENT_ID_REUSED",
+        "This clientId was already sent with a review of another card. Make a new one for each review.",
+      );
+    }
+    const replayed = grade(item, context.sent_given!);
+    return answerResponse(phrase, {
+      graded: { grade: context.sent_grade!, correct: replayed.correct },
+      rating: context.sent_rating!,
+      nextDue: context.due ?? at,
+      day: await cards.dayTotals(userId, context.sent_local_date!, context.sent_time_zone!),
+    });
+  }
+}
+
+/** The log row of a review: graded, rated, and dated by the server's clock for its day (countedAt). */
+function logRow(
+  userId: string,
+  key: CardKey,
+  item: ExerciseItem,
+  input: AnswerInput,
+  { at, reviewedAt, previousReceivedAt }: { at: Date; reviewedAt: Date; previousReceivedAt: Date | null },
+  accountZone: string,
+): LoggedReview {
+  const result = grade(item, input.given);
+  const rating = ratingFor({
+    grade: result.grade,
+    hinted: input.hinted,
+    durationMs: input.durationMs,
+    easy: input.easy,
+  });
+  const timeZone = input.timeZone ?? accountZone;
+  const counted = countedAt(reviewedAt, at);
+  return {
+    userId,
+    clientId: input.clientId,
+    ...key,
+    given: input.given,
+    grade: result.grade,
+    rating,
+    hinted: input.hinted,
+    durationMs: input.durationMs,
+    reviewedAt,
+    timeZone,
+    localDate: localDate(counted, timeZone),
+    receivedAt: at,
+    countedAt: counted,
+    countedMs: countedMs(input.durationMs, at, previousReceivedAt),
+  };
+}
+
+function gradedOf(item: ExerciseItem, row: LoggedReview): Graded["graded"] {
+  return { grade: row.grade, correct: grade(item, row.given).correct };
 }

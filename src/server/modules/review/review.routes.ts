@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { requireUser, signedIn } from "#server/auth/session";
 import type { AppEnv } from "#server/http/context";
 import { badRequest } from "#server/http/errors";
+import { limitAnswers, type RequestLimiter } from "#server/http/request-limit";
 import { jsonBody } from "#server/http/validation";
 import {
   type HardestCards,
@@ -33,7 +34,7 @@ const timeZoneQuery = createMiddleware<
 });
 
 /** The signed-in learner's own review (review.contract.ts). */
-export function reviewRoutes(review: ReviewService) {
+export function reviewRoutes(review: ReviewService, limiter: RequestLimiter) {
   return new Hono<AppEnv>()
     .get("/", signedIn, timeZoneQuery, async (c) => {
       const me = requireUser(c);
@@ -50,7 +51,7 @@ export function reviewRoutes(review: ReviewService) {
       const body: HardestCards = await review.hardest(me.id, c.req.param("chapterId"));
       return c.json(body);
     })
-    .post("/answers", signedIn, jsonBody(reviewAnswerRequestSchema), async (c) => {
+    .post("/answers", signedIn, limitAnswers(limiter), jsonBody(reviewAnswerRequestSchema), async (c) => {
       const me = requireUser(c);
       const body: ReviewAnswerResponse = await review.answer(me.id, c.req.valid("json"));
       return c.json(body);

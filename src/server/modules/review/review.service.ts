@@ -13,7 +13,7 @@ export interface ReviewDeps {
   db: Database;
   course: readonly Chapter[];
   /** The learner's daily goal, zone and goal history. */
-  settings: Pick<SettingsModule["service"], "reviewSettings" | "goalChanges">;
+  settings: Pick<SettingsModule["service"], "reviewSettings">;
   /** The tasks a learner started (which days they met) and their last save. */
   progress: Pick<ProgressModule["service"], "startedTasks" | "lastActivityAt">;
   answers: Pick<AnswersModule["service"], "lastAnswerAt">;
@@ -29,8 +29,8 @@ export interface ReviewDeps {
 export function createReviewService({ db, course, settings, progress, answers, now = () => new Date() }: ReviewDeps) {
   const cards = createReviewRepository(db);
   const deck = createDeck({ course, cards, progress });
-  const summaries = createSummaries({ cards, settings });
-  const rounds = createRounds({ db, cards, deck, summaries, settings, now });
+  const summaries = createSummaries({ cards, deck, settings, progress });
+  const rounds = createRounds({ db, cards, deck, summaries, now });
   const staff = createStaffReview({ db, course, cards, deck, summaries, progress, answers, now });
 
   return {

@@ -66,9 +66,9 @@ export function createStaffReview(deps: {
     async struggles(staff: Staff, learnerId: string): Promise<StruggleReport> {
       await requireAccount(db, learnerId, staff);
       const at = now();
-      await deck.sync(db, learnerId, at);
-      const [summary, held, wrongs, lastAt] = await Promise.all([
-        summaries.summaryOf(db, learnerId, at),
+      // The summary syncs the learner's deck, so their cards are read after it.
+      const summary = await summaries.summaryOf(db, learnerId, at);
+      const [held, wrongs, lastAt] = await Promise.all([
         cards.cards(learnerId),
         cards.wrongReviews(learnerId),
         lastActivity(learnerId),

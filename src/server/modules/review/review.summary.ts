@@ -1,34 +1,31 @@
-import type { DailyGoalUnit } from "#course/review-rules";
+import { type DailyGoalUnit, STREAK_WINDOW_DAYS } from "#course/review-rules";
 import { daysBetween, type GoalDay, localDate, streak } from "#course/review-schedule";
 import type { Queryable } from "#server/db/client";
+import type { ProgressModule } from "#server/modules/progress/progress.module";
 import type { SettingsModule } from "#server/modules/settings/settings.module";
 import type { ReviewSummary } from "./review.contract";
-import type { ReviewRepository } from "./review.repository";
+import type { Deck } from "./review.deck";
+import type { ReviewDayRow, ReviewRepository } from "./review.repository";
 
 /** Reviews of one day of the learner's: where it was, how many, how long, and the last one's time. */
-interface ReviewDay {
-  date: string;
-  timeZone: string;
-  reviews: number;
-  durationMs: number;
-  lastAt: Date;
-}
+type ReviewDay = ReviewDayRow;
 
 type DayPlace = Pick<ReviewDay, "date" | "timeZone" | "lastAt">;
 
 type Goal = { unit: DailyGoalUnit; amount: number };
 
-type GoalChange = Awaited<ReturnType<SettingsModule["service"]["goalChanges"]>>[number];
+type GoalChange = Awaited<ReturnType<SettingsModule["service"]["reviewSettings"]>>["changes"][number];
 
 /**
- * The goal in force at the end of `date`: that of the last change on or before it (`changes` are in
- * date order), or, before the first change, the goal the learner had then; without changes, the goal
- * they have now.
+ * The goal in force when a past day's last review counted: that of the last change made before it
+ * (`changes` are in order), or, before the first change, the goal the learner had then; without
+ * changes, the goal they have now. Changes are placed by the instant the server made them, so a
+ * change sent with another time zone cannot move onto an earlier day.
  */
-function goalOn(date: string, changes: readonly GoalChange[], current: Goal): Goal {
+function goalAt(at: Date, changes: readonly GoalChange[], current: Goal): Goal {
   const first = changes[0];
   if (!first) return current;
-  const last = changes.findLast((change) => change.localDate <= date);
+  const last = changes.findLast((change) => change.changedAt.getTime() <= at.getTime());
   return last ? { unit: last.unit, amount: last.amount } : { unit: first.previousUnit, amount: first.previousAmount };
 }
 
@@ -46,22 +43,28 @@ function sameDay(earlier: DayPlace, later: DayPlace) {
 const metGoal = (goal: Goal, day: { reviews: number; durationMs: number }) =>
   goal.unit === "reviews" ? day.reviews >= goal.amount : day.durationMs >= goal.amount * 60_000;
 
-/** The review summary: due cards, today's reviews against the goal, and the streak of days it was met. */
+/**
+ * The review summary: due cards, today's reviews against the goal, and the streak of days it was
+ * met. Three reads at once (the goal with its changes, the days started, and the review's own rows
+ * in one statement), and the deck's sync writes only when a day met is short of cards.
+ */
 export function createSummaries(deps: {
   cards: ReviewRepository;
-  settings: Pick<SettingsModule["service"], "reviewSettings" | "goalChanges">;
+  deck: Pick<Deck, "addMissing">;
+  settings: Pick<SettingsModule["service"], "reviewSettings">;
+  progress: Pick<ProgressModule["service"], "startedTasks">;
 }) {
-  const { cards, settings } = deps;
+  const { cards, deck, settings, progress } = deps;
 
   /**
    * The learner's days with reviews, oldest first: each with its local date and time zone (those of
-   * its last review), its reviews, their duration and its last review. Reviews are taken per local
-   * date and zone, and two such groups are one day when, counted in whichever of their zones makes
-   * them closer, they fall on the same date (decision 038): reviews before and after a short flight
-   * add up to one day, while "3 March" in Kiritimati and "3 March" in Honolulu a day later stay two.
+   * its last review), its reviews, their counted time and its last review. Reviews are kept per
+   * local date and zone, and two such groups are one day when, counted in whichever of their zones
+   * makes them closer, they fall on the same date (decision 038): reviews before and after a short
+   * flight add up to one day, while "3 March" in Kiritimati and "3 March" in Honolulu a day later
+   * stay two.
    */
-  async function reviewDays(q: Queryable, userId: string): Promise<ReviewDay[]> {
-    const groups = await cards.reviewGroups(userId, q);
+  function mergeDays(groups: readonly ReviewDayRow[]): ReviewDay[] {
     const days: ReviewDay[] = [];
     for (const group of groups) {
       const previous = days.at(-1);
@@ -79,21 +82,28 @@ export function createSummaries(deps: {
   }
 
   return {
-    /** The summary, read after syncing the deck. `timeZone` is where the learner is now. */
+    /**
+     * The summary, with the deck synced first. `timeZone` is where the learner is now. Reads the
+     * last STREAK_WINDOW_DAYS of days: a longer streak shows as that many days.
+     */
     async summaryOf(q: Queryable, userId: string, at: Date, timeZone?: string): Promise<ReviewSummary> {
-      const [goal, days, changes, counts] = await Promise.all([
-        settings.reviewSettings(userId, q),
-        reviewDays(q, userId),
-        settings.goalChanges(userId, q),
-        cards.deckCounts(userId, at, q),
+      const since = localDate(new Date(at.getTime() - (STREAK_WINDOW_DAYS + 1) * 86_400_000), "UTC");
+      const [goal, started, reads] = await Promise.all([
+        settings.reviewSettings(userId),
+        progress.startedTasks(userId),
+        cards.summaryReads(userId, since, at),
       ]);
+      const counts = (await deck.addMissing(q, userId, at, started, reads.held))
+        ? await cards.deckCounts(userId, at, q)
+        : reads.counts;
+      const days = mergeDays(reads.days);
       const zone = timeZone ?? goal.timeZone;
       const now = { date: localDate(at, zone), timeZone: zone, lastAt: at };
       const last = days.at(-1);
       const todays = last && sameDay(last, now) ? last : { reviews: 0, durationMs: 0 };
-      // Today is judged by the goal set now, a past day by the goal in force at its end.
+      // Today is judged by the goal set now, a past day by the goal in force when it ended.
       const goalDays: GoalDay[] = days
-        .filter((day) => metGoal(day === todays ? goal : goalOn(day.date, changes, goal), day))
+        .filter((day) => metGoal(day === todays ? goal : goalAt(day.lastAt, goal.changes, goal), day))
         .map((day) => ({ date: day.date, timeZone: day.timeZone, metAt: day.lastAt }));
       return {
         due: counts?.due ?? 0,

@@ -1,4 +1,5 @@
-import { and, asc, eq, ne, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, ne, or, type SQL, sql } from "drizzle-orm";
+import type { DailyGoalUnit } from "#course/review-rules";
 import type { Database, Queryable, Transaction } from "#server/db/client";
 import { dailyGoalChange, user } from "#server/db/schema";
 import type { Settings, SettingsUpdate } from "./settings.contract";
@@ -14,8 +15,37 @@ export const settingsColumns = {
   reminderHour: user.reminderHour,
 };
 
+/**
+ * A learner due a review reminder: their local date at the scan's moment, or null when PostgreSQL
+ * does not know their time zone (their hour cannot be judged).
+ */
+export interface ReminderCandidate {
+  id: string;
+  email: string;
+  firstName: string;
+  unsubscribeKey: string;
+  localDate: string | null;
+}
+
 /** A day the learner's daily goal changed, with the goal before that day's first change. */
 export type GoalChange = typeof dailyGoalChange.$inferSelect;
+
+/** GOAL_AND_ZONE's statement: the account's goal and zone, and its goal's changes as JSON, oldest first. */
+const GOAL_AND_ZONE = `
+  select daily_goal_unit as unit, daily_goal as amount, time_zone as "timeZone",
+    coalesce((
+      select json_agg(json_build_object(
+        'unit', change.unit, 'amount', change.amount,
+        'previousUnit', change.previous_unit, 'previousAmount', change.previous_amount,
+        'changedAt', change.changed_at
+      ) order by change.changed_at)
+      from daily_goal_change change where change.user_id = account.id
+    ), '[]'::json) as changes
+  from "user" account where account.id = $1`;
+
+/** A goal change as review judges a day by it. */
+export type ReviewGoalChange = Pick<GoalChange, "unit" | "amount" | "previousUnit" | "previousAmount" | "changedAt">;
+type StoredGoalChange = Omit<ReviewGoalChange, "changedAt"> & { changedAt: string };
 
 /** The settings module's tables: the settings columns of `user`, and daily_goal_change. */
 export function createSettingsRepository(db: Database) {
@@ -45,13 +75,24 @@ export function createSettingsRepository(db: Database) {
       return row;
     },
 
-    /** What review counts a day by: the goal and the zone. */
-    async goalAndZone(userId: string, q: Queryable = db) {
-      const [row] = await q
-        .select({ unit: user.dailyGoalUnit, amount: user.dailyGoal, timeZone: user.timeZone })
-        .from(user)
-        .where(eq(user.id, userId));
-      return row;
+    /**
+     * What review counts a day by: the goal, the zone and the goal's changes (oldest first), in one
+     * prepared statement (GOAL_AND_ZONE); undefined when there is no such account.
+     */
+    async goalAndZone(userId: string) {
+      const { rows } = await db.$client.query<{
+        unit: DailyGoalUnit;
+        amount: number;
+        timeZone: string;
+        changes: StoredGoalChange[];
+      }>({ name: "settings_goal_and_zone", text: GOAL_AND_ZONE, values: [userId] });
+      const row = rows[0];
+      if (!row) return undefined;
+      const changes: ReviewGoalChange[] = row.changes.map((change) => ({
+        ...change,
+        changedAt: new Date(change.changedAt),
+      }));
+      return { ...row, changes };
     },
 
     /** Keeps the day's goal change; a second change the same day keeps that day's first "before". */
@@ -63,15 +104,6 @@ export function createSettingsRepository(db: Database) {
           target: [dailyGoalChange.userId, dailyGoalChange.localDate],
           set: { unit: change.unit, amount: change.amount, changedAt: change.changedAt },
         });
-    },
-
-    /** The learner's goal changes, oldest day first. */
-    goalChanges(userId: string, q: Queryable = db): Promise<GoalChange[]> {
-      return q
-        .select()
-        .from(dailyGoalChange)
-        .where(eq(dailyGoalChange.userId, userId))
-        .orderBy(asc(dailyGoalChange.localDate));
     },
 
     /** The goal changes as Export My Data lists them, oldest day first. */
@@ -90,28 +122,46 @@ export function createSettingsRepository(db: Database) {
         .orderBy(asc(dailyGoalChange.localDate));
     },
 
-    /** Accounts that want email and whose address is verified: who may get a review reminder. */
-    reminderCandidates() {
+    /**
+     * Accounts that want email, whose address is verified and for whom `at` falls in their reminder
+     * hour where they are, with their local date then. The hour is PostgreSQL's, in the zone as
+     * PostgreSQL names it (pg_timezone_names), so a zone it does not know never reaches
+     * `at time zone` and cannot fail the query: those accounts come back too, with no local date.
+     */
+    reminderCandidates(at: Date): Promise<ReminderCandidate[]> {
+      const local = sql`(${at.toISOString()}::timestamptz at time zone zone.name)`;
       return db
         .select({
           id: user.id,
           email: user.email,
           firstName: user.firstName,
-          timeZone: user.timeZone,
-          reminderHour: user.reminderHour,
+          unsubscribeKey: user.unsubscribeKey,
+          localDate: sql<string | null>`to_char(${local}, 'YYYY-MM-DD')`,
         })
         .from(user)
-        .where(and(eq(user.emailNotifications, true), eq(user.emailVerified, true)));
+        .leftJoin(sql`pg_timezone_names zone`, sql`zone.name = ${user.timeZone}`)
+        .where(
+          and(
+            eq(user.emailNotifications, true),
+            eq(user.emailVerified, true),
+            sql`(zone.name is null or extract(hour from ${local}) = ${user.reminderHour})`,
+          ),
+        );
     },
 
-    /** Turns the account's email notifications off; false when there is no such account. */
-    async turnOffEmails(userId: string): Promise<boolean> {
+    /** Turns email notifications off for the account with this unsubscribe key; false when none has it. */
+    async turnOffEmailsByKey(unsubscribeKey: string): Promise<boolean> {
       const updated = await db
         .update(user)
         .set({ emailNotifications: false })
-        .where(eq(user.id, userId))
+        .where(eq(user.unsubscribeKey, unsubscribeKey))
         .returning({ id: user.id });
       return updated.length > 0;
+    },
+
+    /** Gives the account a new unsubscribe key: every link made with the old one stops working. */
+    async renewUnsubscribeKey(tx: Transaction, userId: string): Promise<void> {
+      await tx.update(user).set({ unsubscribeKey: sql`gen_random_uuid()` }).where(eq(user.id, userId));
     },
   };
 }

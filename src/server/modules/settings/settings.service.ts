@@ -1,9 +1,9 @@
 import { type DailyGoalUnit, DEFAULT_DAILY_GOAL } from "#course/review-rules";
 import { localDate } from "#course/review-schedule";
-import type { Database, Queryable, Transaction } from "#server/db/client";
+import type { Database, Transaction } from "#server/db/client";
 import { notFound } from "#server/http/errors";
 import type { Settings, SettingsUpdate } from "./settings.contract";
-import { createSettingsRepository, type GoalChange } from "./settings.repository";
+import { createSettingsRepository, type ReminderCandidate, type ReviewGoalChange } from "./settings.repository";
 
 type Goal = { unit: DailyGoalUnit; amount: number };
 
@@ -24,19 +24,20 @@ export function createSettingsService(db: Database, now: () => Date = () => new 
   }
 
   /**
-   * Keeps a change of the learner's daily goal, dated where they are (`timeZone`), in the
-   * transaction that changes it: a second change the same day keeps that day's first "before".
+   * Keeps a change of the learner's daily goal in the transaction that changes it, dated by the
+   * server's clock: its instant, and its UTC date as the row's key (a second change that date keeps
+   * the date's first "before"). No time zone the request sends can place it on an earlier day.
    */
   async function recordGoalChange(
     tx: Transaction,
     userId: string,
-    change: { before: Goal; after: Goal; timeZone: string },
+    change: { before: Goal; after: Goal },
   ): Promise<void> {
     const at = now();
     const { before, after } = change;
     await settings.upsertGoalChange(tx, {
       userId,
-      localDate: localDate(at, change.timeZone),
+      localDate: localDate(at, "UTC"),
       unit: after.unit,
       amount: after.amount,
       previousUnit: before.unit,
@@ -65,32 +66,36 @@ export function createSettingsService(db: Database, now: () => Date = () => new 
         }
         const row = await settings.updateChanged(tx, userId, changes);
         if (!row) return current;
+        // Turned on again: the unsubscribe links of earlier reminders must not turn them off.
+        if (!current.emailNotifications && row.emailNotifications) await settings.renewUnsubscribeKey(tx, userId);
         if (row.dailyGoalUnit !== current.dailyGoalUnit || row.dailyGoal !== current.dailyGoal) {
           await recordGoalChange(tx, userId, {
             before: { unit: current.dailyGoalUnit, amount: current.dailyGoal },
             after: { unit: row.dailyGoalUnit, amount: row.dailyGoal },
-            timeZone: row.timeZone,
           });
         }
         return row;
       });
     },
 
-    /** The learner's daily goal and time zone, for review; 404 once the account is gone. */
-    async reviewSettings(userId: string, q?: Queryable): Promise<Goal & { timeZone: string }> {
-      const row = await settings.goalAndZone(userId, q);
+    /**
+     * The learner's daily goal, time zone and the goal's changes (oldest first: review judges a past
+     * day by the goal then), in one read; 404 once the account is gone.
+     */
+    async reviewSettings(userId: string): Promise<Goal & { timeZone: string; changes: ReviewGoalChange[] }> {
+      const row = await settings.goalAndZone(userId);
       if (!row) throw accountGone();
       return row;
     },
 
-    /** The days the learner's daily goal changed, oldest first: review judges a past day by its goal. */
-    goalChanges: (userId: string, q?: Queryable): Promise<GoalChange[]> => settings.goalChanges(userId, q),
+    /**
+     * Who is due a review reminder at `at`: email notifications on, address verified, their reminder
+     * hour where they are. A learner whose zone PostgreSQL does not know comes back without a local date.
+     */
+    reminderCandidates: (at: Date): Promise<ReminderCandidate[]> => settings.reminderCandidates(at),
 
-    /** Who may get a review reminder: email notifications on, address verified. */
-    reminderCandidates: () => settings.reminderCandidates(),
-
-    /** A reminder's unsubscribe link: email notifications off. False when there is no such account. */
-    turnOffEmails: (userId: string): Promise<boolean> => settings.turnOffEmails(userId),
+    /** A reminder's unsubscribe link: email notifications off. False when no account has this key. */
+    turnOffEmailsByKey: (unsubscribeKey: string): Promise<boolean> => settings.turnOffEmailsByKey(unsubscribeKey),
 
     /** The account's settings and its goal changes, for Export My Data. */
     async exportFor(userId: string) {

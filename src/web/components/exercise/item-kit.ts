@@ -1,8 +1,14 @@
-import type { ExerciseItem, ExerciseKind, Given } from "#course/exercise-schema";
+import type { ExerciseItem, ExerciseKind, ExerciseQuestion, Given } from "#course/exercise-schema";
+
+/**
+ * An item as it is asked: a practice set's whole item, or a review card's question, which the server
+ * serves without its answer. Asking needs nothing of the answer.
+ */
+export type AskedItem = ExerciseItem | ExerciseQuestion;
 
 /** What every item kind's body gets: its item, and where to report the answer as the learner builds it. */
 export interface ItemProps<K extends ExerciseKind> {
-  item: Extract<ExerciseItem, { kind: K }>;
+  item: Extract<AskedItem, { kind: K }>;
   /** The id of the item's prompt (its fieldset's legend), to name a group of controls by it. */
   promptId: string;
   /** The answer so far, or null while there is none to check. */

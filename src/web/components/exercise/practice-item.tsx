@@ -1,7 +1,6 @@
-// First: the schemas below are built when their modules load, and must be built without eval.
-import "#web/lib/zod-without-eval";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
-import { type ExerciseItem, type Given, textGivenSchema } from "#course/exercise-schema";
+import { typedAnswerProblem } from "#course/answer-text";
+import type { ExerciseKind, Given } from "#course/exercise-schema";
 import { checkGiven } from "#course/grading";
 import { AudioToggle } from "#web/components/audio-toggle";
 import { Button } from "#web/components/ui/button";
@@ -9,7 +8,7 @@ import { describeError } from "#web/lib/api";
 import { BuildSentenceItem } from "./build-sentence-item";
 import { ChoiceItem } from "./choice-item";
 import { type Feedback, FeedbackPanel } from "./feedback-panel";
-import type { ItemProps } from "./item-kit";
+import type { AskedItem, ItemProps } from "./item-kit";
 import { MatchPairsItem } from "./match-pairs-item";
 import { TypedItem } from "./typed-item";
 
@@ -19,7 +18,7 @@ import { TypedItem } from "./typed-item";
  */
 
 /** What to do before Check when nothing has been given yet. */
-function nothingGiven(item: ExerciseItem): string {
+function nothingGiven(item: AskedItem): string {
   if ("choices" in item) return "Choose an answer first.";
   if (item.kind === "build-sentence") return "Add words to your sentence first.";
   if (item.kind === "match-pairs") return "Match every pair first.";
@@ -27,24 +26,24 @@ function nothingGiven(item: ExerciseItem): string {
 }
 
 /** Why an answer cannot be checked, in the words of the schema and the server; null when it can. */
-function problemWith(item: ExerciseItem, given: Given): string | null {
+function problemWith(item: AskedItem, given: Given): string | null {
   if ("text" in given) {
-    const parsed = textGivenSchema.safeParse(given);
-    if (!parsed.success) return parsed.error.issues[0]!.message;
+    const problem = typedAnswerProblem(given.text);
+    if (problem !== null) return problem;
   }
   const issues = checkGiven(item, given);
   return issues.length > 0 ? issues.map((issue) => issue.message).join(" ") : null;
 }
 
 /** Kinds whose right answer is Malay text. */
-const MALAY_ANSWERS = new Set<ExerciseItem["kind"]>(["build-sentence", "type-heard", "type-malay", "choose-price"]);
+const MALAY_ANSWERS = new Set<ExerciseKind>(["build-sentence", "type-heard", "type-malay", "choose-price"]);
 
 /** Whether the item's right answer is Malay (so feedback marks it `lang="ms"`). */
-export const answersInMalay = (item: ExerciseItem) => MALAY_ANSWERS.has(item.kind);
+export const answersInMalay = (item: AskedItem) => MALAY_ANSWERS.has(item.kind);
 
 /** Kinds about a clip the learner hears: its play button comes first. */
 type ListeningKind = "listen-choose" | "type-heard" | "type-price";
-export const isListening = (item: ExerciseItem): item is Extract<ExerciseItem, { kind: ListeningKind }> =>
+export const isListening = <T extends AskedItem>(item: T): item is Extract<T, { kind: ListeningKind }> =>
   item.kind === "listen-choose" || item.kind === "type-heard" || item.kind === "type-price";
 
 /**
@@ -59,7 +58,7 @@ export const FIRST_CONTROL = "fieldset :is(button, input):not(:disabled)";
  * not be sent is told here, and the learner tries again. `beforeCheck` is shown above Check until
  * the answer is checked (review's "I knew this instantly").
  */
-export function PracticeItem({
+export function PracticeItem<T extends AskedItem>({
   item,
   clip,
   check,
@@ -70,9 +69,9 @@ export function PracticeItem({
   onToggleAudio,
   beforeCheck,
 }: {
-  item: ExerciseItem;
+  item: T;
   clip: string | null;
-  check: (item: ExerciseItem, given: Given) => Promise<Feedback>;
+  check: (item: T, given: Given) => Promise<Feedback>;
   checking: boolean;
   onSaid: (text: string) => void;
   onContinue: (right: boolean) => void;
@@ -152,7 +151,7 @@ export function PracticeItem({
   );
 }
 
-function ItemBody({ item, ...props }: Omit<ItemProps<ExerciseItem["kind"]>, "item"> & { item: ExerciseItem }) {
+function ItemBody({ item, ...props }: Omit<ItemProps<ExerciseKind>, "item"> & { item: AskedItem }) {
   switch (item.kind) {
     case "comprehension":
     case "listen-choose":

@@ -1,26 +1,37 @@
 import { useEffect, useMemo, useRef } from "react";
-import { useParams } from "react-router";
-import type { Chapter, Day } from "#course/course";
-import { findDay, pageTasks } from "#course/course";
+import { type LoaderFunctionArgs, useLoaderData, useParams } from "react-router";
+import type { Day } from "#course/course";
+import { findChapter, findDay, pageTasks } from "#course/course";
 import { firstIncompleteDayBefore, isDayUnlocked, type OutlineDay } from "#course/progress-rules";
-import { COURSE, OUTLINE } from "#web/lib/course-data";
+import { COURSE, loadDay, OUTLINE } from "#web/lib/course-data";
+import type { ChapterSummary, DaySummary } from "#web/lib/course-outline";
 import { type Learner, type LearnerState, useLearner, useSaveTask } from "./api/progress";
 
 export type CourseDayState =
   | { kind: "not-found" }
-  | { kind: "loading"; chapter: Chapter; day: Day }
+  | { kind: "loading"; chapter: ChapterSummary; day: Day }
   | {
       kind: "locked";
-      chapter: Chapter;
+      chapter: ChapterSummary;
       day: Day;
       learner: Learner;
       /** The earlier day to finish first; null when the day itself is not open yet (no content, or sign-in needed). */
-      blockedBy: { chapter: Chapter; day: Day } | null;
+      blockedBy: { chapter: ChapterSummary; day: DaySummary } | null;
     }
-  | { kind: "open"; chapter: Chapter; day: Day; learner: Learner };
+  | { kind: "open"; chapter: ChapterSummary; day: Day; learner: Learner };
 
 function contentOf(day: OutlineDay | null) {
   return day ? (findDay(COURSE, day.chapterId, day.dayId) ?? null) : null;
+}
+
+/**
+ * The loader of a day's pages: the day's content, its own module (lib/course-data.ts), or null for
+ * ids the course does not have. The build prerenders a page with its day in the page's router state,
+ * so the browser draws it without loading the module; a page opened within the app loads it first.
+ */
+export async function courseDayLoader({ params }: LoaderFunctionArgs): Promise<Day | null> {
+  if (!params.chapterId || !params.dayId) return null;
+  return (await loadDay(params.chapterId, params.dayId)) ?? null;
 }
 
 /**
@@ -30,16 +41,14 @@ function contentOf(day: OutlineDay | null) {
  * the session is read (useLearner); any other day is loading until then.
  */
 export function useCourseDay({ asVisitorWhilePending = false } = {}): CourseDayState {
-  const { chapterId, dayId } = useParams();
-  const found = findDay(COURSE, chapterId, dayId);
+  const chapter = findChapter(COURSE, useParams().chapterId);
+  const day = useLoaderData<typeof courseDayLoader>();
   const learner = useLearner({ asVisitorWhilePending });
-  const chapter = found?.chapter;
-  const day = found?.day;
   // The same object while nothing changes, so the day's page can skip drawing again.
   return useMemo(() => courseDayState(chapter && day ? { chapter, day } : null, learner), [chapter, day, learner]);
 }
 
-function courseDayState(found: { chapter: Chapter; day: Day } | null, learner: LearnerState): CourseDayState {
+function courseDayState(found: { chapter: ChapterSummary; day: Day } | null, learner: LearnerState): CourseDayState {
   if (!found) return { kind: "not-found" };
   if (learner.isPending) return { kind: "loading", ...found };
   const target = { chapterId: found.chapter.id, dayId: found.day.id };

@@ -1,12 +1,12 @@
 import { Lock } from "lucide-react";
 import { type ReactNode, useDeferredValue } from "react";
 import { Link } from "react-router";
-import type { Chapter, Day } from "#course/course";
 import { NotFound } from "#web/components/not-found";
 import { Page } from "#web/components/page";
 import { Button } from "#web/components/ui/button";
 import { coursePaths, paths } from "#web/config/paths";
 import { type CourseDayState, useCourseDay } from "#web/features/course/use-course-day";
+import type { ChapterSummary, DaySummary } from "#web/lib/course-outline";
 import { Breadcrumbs, type Crumb } from "./breadcrumbs";
 
 export type DayPart = "story" | "codebook" | "live-session";
@@ -18,13 +18,13 @@ const PART_LABELS: Record<DayPart, string | null> = {
 };
 
 /** Title of a day page: "Day 1", "Day 1 Codebook", "Day 1 Live Session". */
-export function dayPageTitle(day: Day, part: DayPart) {
+export function dayPageTitle(day: DaySummary, part: DayPart) {
   const label = PART_LABELS[part];
   return label ? `Day ${day.number} ${label}` : `Day ${day.number}`;
 }
 
 /** My Journey › Chapter 1 › Day 1 › Codebook: the last crumb is the page itself. */
-export function dayCrumbs(chapter: Chapter, day: Day, part: DayPart): Crumb[] {
+export function dayCrumbs(chapter: ChapterSummary, day: DaySummary, part: DayPart): Crumb[] {
   const label = PART_LABELS[part];
   return [
     { label: "My Journey", to: paths.progress },

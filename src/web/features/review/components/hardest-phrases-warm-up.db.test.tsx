@@ -9,6 +9,7 @@ import { renderApp } from "#web/testing/render-app";
 import {
   answerThroughApi,
   expectAsked,
+  itemOf,
   reviewsOf,
   roundFor,
   tabIntoCard,
@@ -50,7 +51,7 @@ describe("a review day's warm-up", () => {
     const learner = await signInBeforeReviewDay();
     const { cards } = await roundFor(app);
     const missed = cards[0]!;
-    await answerThroughApi(app, missed, wrongGiven(missed.item));
+    await answerThroughApi(app, missed, wrongGiven(missed));
     await openReviewDay();
 
     const warmUp = await screen.findByRole("region", { name: WARM_UP });
@@ -62,8 +63,9 @@ describe("a review day's warm-up", () => {
     expectAsked(missed);
 
     // The quiz below has a Check of its own: this one is the warm-up's.
-    if (!("choices" in missed.item)) throw new Error("The first card of a round is a choice.");
-    const { choices, answer } = missed.item;
+    const item = itemOf(missed);
+    if (!("choices" in item)) throw new Error("The first card of a round is a choice.");
+    const { choices, answer } = item;
     await tabIntoCard(warmUp);
     await choose(choices.find((choice) => choice.id === answer)!.text);
     await tabTo(within(warmUp).getByRole("button", { name: "Check" }));

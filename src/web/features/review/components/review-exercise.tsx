@@ -1,9 +1,9 @@
 import { GraduationCap } from "lucide-react";
 import { useId, useState } from "react";
-import type { ExerciseItem, Given } from "#course/exercise-schema";
+import type { ExerciseQuestion, Given } from "#course/exercise-schema";
 import type { ReviewExercise as Exercise, ReviewAnswerResponse } from "#server/modules/review/review.contract";
 import { announceFeedback, type Feedback } from "#web/components/exercise/feedback-panel";
-import { answersInMalay, isListening, PracticeItem } from "#web/components/exercise/practice-item";
+import { answersInMalay, PracticeItem } from "#web/components/exercise/practice-item";
 import { Label } from "#web/components/ui/label";
 import { useReviewAnswer } from "#web/features/review/api/review";
 import { mediaUrl } from "#web/lib/media";
@@ -36,7 +36,7 @@ export function ReviewExercise({
   const easyId = useId();
   const { item } = exercise;
 
-  const check = async (_: ExerciseItem, given: Given): Promise<Feedback> => {
+  const check = async (_: ExerciseQuestion, given: Given): Promise<Feedback> => {
     const response = await answer({
       cardId: exercise.cardId,
       given,
@@ -71,7 +71,7 @@ export function ReviewExercise({
       </p>
       <PracticeItem
         item={item}
-        clip={isListening(item) ? mediaUrl(exercise.audio) : null}
+        clip={exercise.audio && mediaUrl(exercise.audio)}
         check={check}
         checking={isPending}
         onSaid={onSaid}

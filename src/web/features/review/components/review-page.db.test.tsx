@@ -20,6 +20,8 @@ import {
 import { renderApp } from "#web/testing/render-app";
 import {
   expectAsked,
+  itemOf,
+  phraseIdOf,
   reviewsOf,
   roundFor,
   startDayOnePhraseCards,
@@ -92,7 +94,7 @@ describe("the review page for a signed-in learner", () => {
     expectAsked(first!);
     await tabIntoCard();
     fireEvent.click(screen.getByRole("checkbox", { name: "I knew this instantly" }));
-    await answerRight(first!.item);
+    await answerRight(itemOf(first!));
     expect(await screen.findByRole("heading", { name: "Right!" })).toBeInTheDocument();
     expect(status()).toHaveTextContent("Right! Good morning");
     expect(screen.getByRole("heading", { level: 2, name: "5 cards due" })).toBeInTheDocument();
@@ -103,7 +105,7 @@ describe("the review page for a signed-in learner", () => {
     expect(await screen.findByText("Card 2 of 6")).toBeInTheDocument();
     expectAsked(second!);
     await waitFor(() => expect(active()).toHaveAttribute("role", "radio"));
-    await choose(wrongChoice(second!.item));
+    await choose(wrongChoice(second!));
     await checkByKeyboard();
     expect(await screen.findByRole("heading", { name: "Not quite" })).toBeInTheDocument();
     expect(status()).toHaveTextContent("Not quite. The answer is: RM 7.50");
@@ -115,15 +117,15 @@ describe("the review page for a signed-in learner", () => {
     expect(await screen.findByText("Card 3 of 6")).toBeInTheDocument();
     expect(third!.item.kind).toBe("listen-choose");
     fireEvent.click(screen.getByRole("button", { name: "Play: the recording" }));
-    expect(audio.clips.at(-1)!.src).toContain(mediaUrl(third!.audio));
-    await answerRight(third!.item);
+    expect(audio.clips.at(-1)!.src).toContain(mediaUrl(third!.audio!));
+    await answerRight(itemOf(third!));
     await screen.findByRole("heading", { name: "Right!" });
     await continueByKeyboard();
 
     // The card answered wrong is not asked again in the round.
     for (const card of rest) {
       expectAsked(card);
-      await answerRight(card.item);
+      await answerRight(itemOf(card));
       await screen.findByRole("heading", { name: "Right!" });
       await continueByKeyboard();
     }
@@ -138,7 +140,7 @@ describe("the review page for a signed-in learner", () => {
     expect(answerPosts()).toHaveLength(6);
     const reviews = await reviewsOf(app, learner.id);
     expect(reviews.map((review) => [review.phraseId, review.skill, review.grade])).toEqual(
-      cards.map((card, index) => [card.cardId.split("/")[2], card.skill, index === 1 ? "wrong" : "right"]),
+      cards.map((card, index) => [phraseIdOf(card), card.skill, index === 1 ? "wrong" : "right"]),
     );
     // Easy only where the learner said so; a wrong answer is Again.
     expect(reviews.map((review) => review.rating)).toEqual([4, 1, 3, 3, 3, 3]);
@@ -156,13 +158,13 @@ describe("the review page for a signed-in learner", () => {
 
     const [first, ...rest] = cards;
     await tabIntoCard();
-    await choose(wrongChoice(first!.item));
+    await choose(wrongChoice(first!));
     await checkByKeyboard();
     await screen.findByRole("heading", { name: "Not quite" });
     await continueByKeyboard();
     for (const [index, card] of rest.entries()) {
       expect(await screen.findByText(`Card ${index + 2} of 10`)).toBeInTheDocument();
-      await answerRight(card.item);
+      await answerRight(itemOf(card));
       await screen.findByRole("heading", { name: "Right!" });
       await continueByKeyboard();
     }

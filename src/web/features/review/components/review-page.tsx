@@ -7,6 +7,7 @@ import { SignUpPrompt } from "#web/components/sign-up-prompt";
 import { Button } from "#web/components/ui/button";
 import { coursePaths, paths } from "#web/config/paths";
 import { reviewRoundQuery } from "#web/features/review/api/review";
+import { summaryAfterAnswer } from "#web/features/review/summary-after-answer";
 import { describeError } from "#web/lib/api";
 import { cardsDue } from "#web/lib/cards-due";
 import { COURSE } from "#web/lib/course-data";
@@ -110,7 +111,7 @@ function RoundView({
   const [results, setResults] = useState<ReviewAnswerResponse["result"][]>([]);
   const roundHeadingId = useId();
   const answered = (response: ReviewAnswerResponse) => {
-    setSummary(response.summary);
+    setSummary((before) => summaryAfterAnswer(before, response));
     setResults((earlier) => [...earlier, response.result]);
   };
   const right = results.filter((result) => result === "right").length;

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { unsubscribeToken } from "#server/modules/reminders/reminders.service";
+import { unsubscribeTokenOf } from "#tests/unsubscribe-token";
 import { connectApp } from "#web/testing/app-in-process";
 import { renderApp } from "#web/testing/render-app";
 
@@ -25,7 +25,7 @@ async function emailNotificationsOf(user: { email: string; password: string }) {
 describe("the unsubscribe page", () => {
   it("turns a signed-out learner's email notifications off once they confirm, and points to Settings", async () => {
     const learner = await app.createUser("Student");
-    await openUnsubscribe(`?token=${unsubscribeToken(app.t.env.AUTH_SECRET, learner.id)}`);
+    await openUnsubscribe(`?token=${await unsubscribeTokenOf(app.t, learner.id)}`);
     // Opening the link changes nothing: a mail scanner may open it.
     expect(unsubscribePosts()).toEqual([]);
 
@@ -39,7 +39,7 @@ describe("the unsubscribe page", () => {
 
   it("works for the learner signed in too", async () => {
     const learner = await app.signInLearner();
-    await openUnsubscribe(`?token=${unsubscribeToken(app.t.env.AUTH_SECRET, learner.id)}`);
+    await openUnsubscribe(`?token=${await unsubscribeTokenOf(app.t, learner.id)}`);
     fireEvent.click(screen.getByRole("button", { name: "Stop reminder emails" }));
     expect(await screen.findByRole("heading", { name: "Reminder emails are off" })).toBeInTheDocument();
     expect(await emailNotificationsOf(learner)).toBe(false);

@@ -1,5 +1,4 @@
 import type { KeyboardEvent, SyntheticEvent } from "react";
-import type { Chapter, Day } from "#course/course";
 import { type DayStatus, dayStatus, type ProgressMap, taskStatus } from "#course/progress-rules";
 import { TASK_STATUSES, type TaskStatus } from "#course/progress-status";
 import { type DisplayStatus, StatusIcon } from "#web/components/status-icon";
@@ -7,6 +6,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "#
 import { useSetUserTaskStatus } from "#web/features/staff/api/staff";
 import { cn } from "#web/lib/cn";
 import { COURSE, outlineDay } from "#web/lib/course-data";
+import type { ChapterSummary, DaySummary } from "#web/lib/course-outline";
 
 /**
  * A user's progress as staff see it: every day of the course, in course order, each task
@@ -45,8 +45,8 @@ function DayProgress({
   progress,
 }: {
   userId: string;
-  chapter: Chapter;
-  day: Day;
+  chapter: ChapterSummary;
+  day: DaySummary;
   progress: ProgressMap;
 }) {
   const outline = outlineDay(chapter.id, day.id);

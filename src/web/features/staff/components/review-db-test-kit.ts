@@ -3,7 +3,7 @@ import { reviewSummarySchema } from "#server/modules/review/review.contract";
 import { call } from "#web/lib/api";
 import { appClient } from "#web/testing/app-client";
 import type { AppInProcess, SignedInUser } from "#web/testing/app-in-process";
-import { roundFor, startDayOnePhraseCards } from "#web/testing/review-test-kit";
+import { dayOneCardId, itemOf, roundFor, startDayOnePhraseCards } from "#web/testing/review-test-kit";
 
 /**
  * Set-up for the staff tests of a learner's review against the app in process
@@ -29,10 +29,11 @@ export async function learnerWhoAnsweredWrong(app: AppInProcess, phraseId: strin
   await call(client.settings.$patch({ json: { dailyGoal: 1 } }));
   await startDayOnePhraseCards(app);
   const round = await roundFor(app);
-  const card = round.cards.find((each) => each.cardId === `chapter-1/day-1/${phraseId}/recognise`);
-  if (card?.item.kind !== "comprehension") throw new Error(`No recognise card of ${phraseId} in the round.`);
-  const { answer } = card.item;
-  const wrong = card.item.choices.find((choice) => choice.id !== answer);
+  const card = round.cards.find((each) => each.cardId === dayOneCardId(phraseId, "recognise"));
+  if (!card) throw new Error(`No recognise card of ${phraseId} in the round.`);
+  const item = itemOf(card);
+  if (item.kind !== "comprehension") throw new Error(`The recognise card of ${phraseId} is not a choice.`);
+  const wrong = item.choices.find((choice) => choice.id !== item.answer);
   if (!wrong) throw new Error(`The recognise card of ${phraseId} has no wrong choice.`);
   await call(
     client.review.answers.$post({

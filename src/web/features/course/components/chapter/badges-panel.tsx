@@ -1,9 +1,9 @@
 import { Award, Sparkles, Trophy } from "lucide-react";
-import type { Chapter } from "#course/course";
 import { type Badge, type CompletedDays, chapterBadges, type ProgressMap } from "#course/progress-rules";
 import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/card";
 import { cn } from "#web/lib/cn";
 import { OUTLINE } from "#web/lib/course-data";
+import type { ChapterSummary } from "#web/lib/course-outline";
 
 const BADGE_ICONS = { invitation: Sparkles, "day-mission": Award, "chapter-complete": Trophy } as const;
 
@@ -16,7 +16,7 @@ export function BadgesPanel({
   progress,
   completedDays,
 }: {
-  chapter: Chapter;
+  chapter: ChapterSummary;
   progress: ProgressMap;
   completedDays?: CompletedDays;
 }) {

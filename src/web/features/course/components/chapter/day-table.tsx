@@ -1,10 +1,10 @@
 import { Lock } from "lucide-react";
 import { Link } from "react-router";
-import type { Chapter } from "#course/course";
 import type { CompletedDays, ProgressMap, Viewer } from "#course/progress-rules";
 import { StatusIcon } from "#web/components/status-icon";
 import { coursePaths } from "#web/config/paths";
 import { cn } from "#web/lib/cn";
+import type { ChapterSummary } from "#web/lib/course-outline";
 import { dayView } from "./day-display-status";
 
 /**
@@ -17,7 +17,7 @@ export function DayTable({
   completedDays,
   viewer,
 }: {
-  chapter: Chapter;
+  chapter: ChapterSummary;
   progress: ProgressMap;
   completedDays?: CompletedDays;
   viewer: Viewer;

@@ -1,11 +1,11 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import type { Chapter, Day } from "#course/course";
 import { type CompletedDays, type ProgressMap, taskStatus, type Viewer } from "#course/progress-rules";
 import { StatusIcon, StatusPlaceholder } from "#web/components/status-icon";
 import { coursePaths } from "#web/config/paths";
 import { dayView } from "#web/features/course/components/chapter/day-display-status";
 import { cn } from "#web/lib/cn";
+import type { ChapterSummary, DaySummary } from "#web/lib/course-outline";
 
 /**
  * One day on My Journey: its status, a link when it is open, and each task with its status. While
@@ -19,8 +19,8 @@ export function JourneyDay({
   viewer,
   tutorFeedback,
 }: {
-  chapter: Chapter;
-  day: Day;
+  chapter: ChapterSummary;
+  day: DaySummary;
   progress: ProgressMap | null;
   /** The days the learner completed once: they keep the days after them open (decision 030). */
   completedDays?: CompletedDays;

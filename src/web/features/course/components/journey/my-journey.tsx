@@ -1,7 +1,7 @@
 import { memo, type ReactNode } from "react";
-import type { Chapter, Day } from "#course/course";
 import type { CompletedDays, ProgressMap, Viewer } from "#course/progress-rules";
 import { COURSE } from "#web/lib/course-data";
+import type { ChapterSummary, CourseVocabulary, DaySummary } from "#web/lib/course-outline";
 import { JourneyDay } from "./journey-day";
 import { VocabularyProgress } from "./vocabulary-progress";
 
@@ -13,7 +13,8 @@ export const journeyMeta = {
 
 /**
  * My Journey: every chapter in course order with its vocabulary learned and each day's status and
- * tasks. `renderTutorFeedback` is where a day's feedback from the learner's tutor goes.
+ * tasks. `vocabulary` is every day's words (its route loads them with the page, lib/course-data.ts);
+ * `renderTutorFeedback` is where a day's feedback from the learner's tutor goes.
  *
  * With `learner` null (still loading) it shows the same layout with placeholders where statuses and
  * counts go: the chapters, days and tasks come from the course, so the page has its real size before
@@ -22,10 +23,12 @@ export const journeyMeta = {
  */
 export const MyJourney = memo(function MyJourney({
   learner,
+  vocabulary,
   renderTutorFeedback,
 }: {
   learner: (Viewer & { progress: ProgressMap; completedDays?: CompletedDays }) | null;
-  renderTutorFeedback?: (chapter: Chapter, day: Day) => ReactNode;
+  vocabulary: CourseVocabulary;
+  renderTutorFeedback?: (chapter: ChapterSummary, day: DaySummary) => ReactNode;
 }) {
   const progress = learner?.progress ?? null;
   const completedDays = learner?.completedDays;
@@ -42,7 +45,7 @@ export const MyJourney = memo(function MyJourney({
               </h2>
               <p className="text-muted-foreground">{chapter.description}</p>
             </header>
-            <VocabularyProgress chapter={chapter} progress={progress} />
+            <VocabularyProgress chapter={chapter} vocabulary={vocabulary} progress={progress} />
             <ol aria-label={`Days of Chapter ${chapter.number}`} className="space-y-3">
               {chapter.days.map((day) => (
                 <JourneyDay

@@ -2,11 +2,11 @@ import { act, fireEvent, screen, within } from "@testing-library/react";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { rightAnswer } from "#course/grading";
-import { dailyGoalChange } from "#server/db/schema";
+import { dailyGoalChange, reviewDay } from "#server/db/schema";
 import type { ReviewSummary } from "#server/modules/review/review.contract";
 import { connectApp } from "#web/testing/app-in-process";
 import { renderApp } from "#web/testing/render-app";
-import { DAY_1_CARDS, roundFor, startDayOnePhraseCards } from "#web/testing/review-test-kit";
+import { DAY_1_CARDS, itemOf, roundFor, startDayOnePhraseCards } from "#web/testing/review-test-kit";
 import { untilSettled } from "#web/testing/screen";
 
 const app = await connectApp();
@@ -25,7 +25,7 @@ async function answerReviews(count: number, durationMs = 5_000) {
     await app.send("POST", "/api/review/answers", {
       clientId: crypto.randomUUID(),
       cardId: card.cardId,
-      given: rightAnswer(card.item).answer,
+      given: rightAnswer(itemOf(card)).answer,
       durationMs,
       timeZone: DEVICE_TIME_ZONE,
     });
@@ -78,17 +78,21 @@ describe("My Journey's review panel", () => {
   it("keeps yesterday's streak going, and says today's goal is still to meet", async () => {
     const me = await app.signInLearner();
     await app.send("PATCH", "/api/settings", { dailyGoal: 1 });
-    // The goal of one review was set long before: yesterday is judged by the goal it ended with.
-    await app.t.db.update(dailyGoalChange).set({ localDate: "2026-01-01" }).where(eq(dailyGoalChange.userId, me.id));
+    // The goal of one review was set long before: yesterday is judged by the goal then.
+    await app.t.db
+      .update(dailyGoalChange)
+      .set({ localDate: "2026-01-01", changedAt: new Date("2026-01-01T00:00:00Z") })
+      .where(eq(dailyGoalChange.userId, me.id));
     await startDayOnePhraseCards(app);
-    // A review answered offline yesterday, sent now: its phrase was met by then (the deck not read since).
-    await app.send("POST", "/api/review/answers", {
-      clientId: crypto.randomUUID(),
-      cardId: "chapter-1/day-1/card-pagi/recognise",
-      given: { choiceId: "a" },
-      durationMs: 5_000,
-      reviewedAt: new Date(Date.now() - 24 * 3_600_000).toISOString(),
+    // A review counted yesterday where the device is (the server dates a review by when it arrived).
+    const yesterday = new Date(Date.now() - 24 * 3_600_000);
+    await app.t.db.insert(reviewDay).values({
+      userId: me.id,
+      localDate: new Intl.DateTimeFormat("en-CA", { timeZone: DEVICE_TIME_ZONE }).format(yesterday),
       timeZone: DEVICE_TIME_ZONE,
+      reviews: 1,
+      countedMs: 5_000,
+      lastAt: yesterday,
     });
     const { panel } = await openJourney();
 
@@ -103,14 +107,14 @@ describe("My Journey's review panel", () => {
     // A unit alone takes that unit's default goal: 10 minutes.
     await app.send("PATCH", "/api/settings", { dailyGoalUnit: "minutes" });
     await startDayOnePhraseCards(app);
-    await answerReviews(2, 45_000);
+    await answerReviews(1, 90_000);
     const { panel } = await openJourney();
 
     // A minute and a half so far: one whole minute.
     expect(goalBar(panel, "1 of 10 minutes today")).toHaveAttribute("aria-valuenow", "1");
     expect(within(panel).getByText("No streak yet")).toBeInTheDocument();
     expect(within(panel).getByText("Meet today's goal to start one.")).toBeInTheDocument();
-    expect(within(panel).getByText(`${DAY_1_CARDS - 2} cards due`)).toBeInTheDocument();
+    expect(within(panel).getByText(`${DAY_1_CARDS - 1} cards due`)).toBeInTheDocument();
   });
 
   it("says all caught up, and when the next card is due, once every due card is answered", async () => {

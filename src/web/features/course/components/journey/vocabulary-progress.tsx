@@ -1,14 +1,26 @@
-import type { Chapter } from "#course/course";
 import { type ProgressMap, vocabularySummary } from "#course/progress-rules";
+import type { ChapterSummary, CourseVocabulary } from "#web/lib/course-outline";
 
 /**
  * "Vocabulary learned: n / total" as a bar, with the words learned so far. A day's words count once
  * its vocabulary task is completed (spec section 4). While the progress loads (`progress` null) the
  * count is a dash and the bar is empty.
  */
-export function VocabularyProgress({ chapter, progress }: { chapter: Chapter; progress: ProgressMap | null }) {
+export function VocabularyProgress({
+  chapter,
+  vocabulary,
+  progress,
+}: {
+  chapter: ChapterSummary;
+  vocabulary: CourseVocabulary;
+  progress: ProgressMap | null;
+}) {
   const summary = vocabularySummary(
-    chapter.days.map((day) => ({ chapterId: chapter.id, dayId: day.id, vocabulary: day.vocabulary })),
+    chapter.days.map((day) => ({
+      chapterId: chapter.id,
+      dayId: day.id,
+      vocabulary: vocabulary[chapter.id]?.[day.id] ?? [],
+    })),
     progress ?? {},
   );
   const labelId = `vocabulary-${chapter.id}`;

@@ -74,7 +74,8 @@ describe("day 1's live session", () => {
     const learner = await app.createUser("Student", { firstName: "Aisyah", lastName: "Rahman" });
     await signInWithProgress(app, {}, { role: "Tutor" });
     await openDayPage(DAY_1_LIVE_SESSION);
-    const controls = screen.getByRole("region", { name: "Tutor controls" });
+    // The controls load for staff once the page knows who is looking.
+    const controls = await screen.findByRole("region", { name: "Tutor controls" });
     const search = within(controls).getByRole("combobox", { name: "Search for a student" });
     fireEvent.focus(search);
     fireEvent.change(search, { target: { value: "Aisyah" } });

@@ -1,5 +1,3 @@
-// First: the schemas below are built when their modules load, and must be built without eval.
-import "#web/lib/zod-without-eval";
 import { useQuery } from "@tanstack/react-query";
 import { CircleCheck } from "lucide-react";
 import { useEffect, useRef, useState } from "react";

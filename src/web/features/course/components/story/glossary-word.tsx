@@ -1,38 +1,66 @@
-import { Popover } from "radix-ui";
+import { type KeyboardEvent, useState } from "react";
 import { usePrerendering } from "#web/lib/prerender";
 import type { GlossaryEntry } from "./glossary";
+import type { GlossaryPopover, ReachedBy } from "./glossary-popover";
+
+// The popover (Radix with its positioning and focus code, about 20 KB gzip) loads once the learner
+// reaches for a word, not with the day's page. Loaded by hand rather than with React.lazy: a story
+// has dozens of words, and a Suspense boundary around each made hydrating the page several times
+// slower.
+let popoverModule: Promise<typeof import("./glossary-popover")> | undefined;
+const loadPopover = () => {
+  popoverModule ??= import("./glossary-popover").catch((error: unknown) => {
+    // Offline: the next reach tries again.
+    popoverModule = undefined;
+    throw error;
+  });
+  return popoverModule;
+};
+
+const WORD_CLASS =
+  "cursor-pointer rounded-sm underline decoration-primary/60 underline-offset-4 hover:bg-accent hover:text-accent-foreground data-[state=open]:bg-accent data-[state=open]:text-accent-foreground";
+
+const OPENING_KEYS = ["Enter", " "];
 
 /**
  * A Malay word or phrase of the story that the day's glossary explains: a button that opens its
- * meaning, by tap, click, Enter or Space; Escape or a tap elsewhere closes it. The meaning is drawn
- * in place (no portal) so it stays inside the page's landmarks, as the app's menus do.
+ * meaning, by tap, click, Enter or Space; Escape or a tap elsewhere closes it. Until the learner
+ * reaches for it (a pointer over or on it, focus, a key) it is a plain button, so the page loads and
+ * runs none of the popover's code; it stays, focused, while the popover loads, and a press before
+ * then opens the meaning once it has.
  */
 export function GlossaryWord({ text, entry }: { text: string; entry: GlossaryEntry }) {
   // Like every button of a prerendered page, it waits for the app (decision 021).
   const prerendering = usePrerendering();
+  const [reachedBy, setReachedBy] = useState<ReachedBy | null>(null);
+  const [Popover, setPopover] = useState<typeof GlossaryPopover | null>(null);
+  const reach = (how: ReachedBy) => {
+    setReachedBy((current) => (current === "press" ? current : how));
+    loadPopover().then(
+      (module) => setPopover(() => module.GlossaryPopover),
+      () => {},
+    );
+  };
+  if (Popover && reachedBy) return <Popover text={text} entry={entry} reachedBy={reachedBy} className={WORD_CLASS} />;
   return (
-    <Popover.Root>
-      <Popover.Trigger
-        disabled={prerendering}
-        className="cursor-pointer rounded-sm underline decoration-primary/60 underline-offset-4 hover:bg-accent hover:text-accent-foreground data-[state=open]:bg-accent data-[state=open]:text-accent-foreground"
-      >
-        {text}
-      </Popover.Trigger>
-      <Popover.Content
-        aria-label={`Meaning of ${text}`}
-        side="top"
-        sideOffset={6}
-        collisionPadding={8}
-        className="z-50 max-w-72 space-y-1 rounded-md border bg-popover p-3 text-base font-normal leading-normal text-popover-foreground shadow-md"
-      >
-        <p>
-          <span lang="ms" className="font-semibold">
-            {entry.malay}
-          </span>
-          : {entry.english}
-        </p>
-        {entry.note && <p className="text-sm text-muted-foreground">{entry.note}</p>}
-      </Popover.Content>
-    </Popover.Root>
+    <button
+      type="button"
+      aria-haspopup="dialog"
+      aria-expanded={false}
+      data-state="closed"
+      disabled={prerendering}
+      className={WORD_CLASS}
+      onPointerEnter={() => reach("pointer")}
+      onFocus={() => reach("focus")}
+      onPointerDown={() => reach("press")}
+      onClick={() => reach("press")}
+      onKeyDown={(event: KeyboardEvent) => {
+        if (!OPENING_KEYS.includes(event.key)) return;
+        event.preventDefault();
+        reach("press");
+      }}
+    >
+      {text}
+    </button>
   );
 }

@@ -1,7 +1,7 @@
 import { ArrowRight, BookOpen, Users } from "lucide-react";
 import { memo, type ReactNode, useId } from "react";
 import { Link, useNavigate } from "react-router";
-import type { Chapter, PracticeSet, Story, StoryBlock } from "#course/course";
+import type { PracticeSet, Story, StoryBlock } from "#course/course";
 import { dayAfter, storySections } from "#course/course";
 import { taskStatus } from "#course/progress-rules";
 import { Page } from "#web/components/page";
@@ -14,6 +14,7 @@ import { DayFeedbackCard } from "#web/features/course/components/feedback/day-fe
 import { PracticeMission } from "#web/features/course/components/practice-mission";
 import { useStartDay } from "#web/features/course/use-course-day";
 import { COURSE } from "#web/lib/course-data";
+import type { ChapterSummary } from "#web/lib/course-outline";
 import { toast } from "#web/lib/toast";
 import { CompleteTaskButton } from "./complete-task-button";
 import { type StoryPlayer, StoryPlayerControls, useStoryPlayer } from "./story-player";
@@ -23,7 +24,7 @@ import { StorySectionView } from "./story-section";
  * What a signed-in learner warms up on before a review day's quiz: the route gives it (the review's
  * hardest phrases), so the page knows nothing of the review.
  */
-export type RenderQuizWarmUp = (chapter: Chapter) => ReactNode;
+export type RenderQuizWarmUp = (chapter: ChapterSummary) => ReactNode;
 
 /**
  * A day's first page (/chapter-1/day-1): its story's blocks in order (sections with their

@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
-import type { Chapter, Day, SectionContent, StorySection } from "#course/course";
+import type { Day, SectionContent, StorySection } from "#course/course";
 import { CultureNoteCard } from "#web/features/course/components/culture-note-card";
 import { courseAudioUrl } from "#web/lib/course-data";
+import type { ChapterSummary } from "#web/lib/course-outline";
 import { playbackRate } from "#web/lib/use-single-audio";
 import { type SpokenLineItem, SpokenLineList, withAudio } from "./spoken-line-list";
 
@@ -21,7 +22,7 @@ export function StorySectionView({
   showEnglish,
   action,
 }: {
-  chapter: Chapter;
+  chapter: ChapterSummary;
   day: Day;
   section: StorySection;
   playing: string | null;
@@ -83,7 +84,7 @@ function SectionContentView({
   showEnglish,
 }: {
   block: SectionContent;
-  chapter: Chapter;
+  chapter: ChapterSummary;
   day: Day;
   playing: string | null;
   onToggle: (src: string) => void;

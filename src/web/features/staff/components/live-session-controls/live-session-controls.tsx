@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { CircleCheck, CircleDashed, CircleDot, LoaderCircle, type LucideIcon } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
-import { findDay } from "#course/course";
+import type { Day } from "#course/course";
 import { FEEDBACK_MAX_LENGTH } from "#course/feedback";
 import { taskStatus } from "#course/progress-rules";
 import type { TaskStatus } from "#course/progress-status";
@@ -15,7 +15,6 @@ import { LearnerStruggles } from "#web/features/staff/components/learner-struggl
 import { UserPicker, userName } from "#web/features/staff/components/user-picker";
 import { describeError } from "#web/lib/api";
 import { cn } from "#web/lib/cn";
-import { COURSE } from "#web/lib/course-data";
 import { userProgressQueryKey } from "#web/lib/query-keys";
 import { toast } from "#web/lib/toast";
 
@@ -32,17 +31,20 @@ function chooseStudentToast() {
 /**
  * What a tutor (or admin) does during a day's live session (spec sections 4 and 6): choose the
  * learner, mark the session's tasks complete for them, see what they struggle with in their review,
- * and leave feedback on the day, pinning one of its phrases to their review if they like. Everything
- * is recorded for the chosen learner, never for the tutor; the server checks the role again.
+ * and leave feedback on the day, pinning one of its phrases (`phrases`, the day's vocabulary) to their
+ * review if they like. Everything is recorded for the chosen learner, never for the tutor; the server
+ * checks the role again.
  */
 export function LiveSessionControls({
   chapterId,
   dayId,
   tasks,
+  phrases,
 }: {
   chapterId: string;
   dayId: string;
   tasks: LiveSessionTask[];
+  phrases: Day["vocabulary"];
 }) {
   const [student, setStudent] = useState<UserSummary | null>(null);
   return (
@@ -56,7 +58,7 @@ export function LiveSessionControls({
       <UserPicker value={student} onChange={setStudent} label="Student" className="max-w-xl" />
       <StudentTasks student={student} chapterId={chapterId} dayId={dayId} tasks={tasks} />
       {student && <LearnerStruggles key={student.id} learner={student} headingLevel={3} />}
-      <FeedbackForm student={student} chapterId={chapterId} dayId={dayId} />
+      <FeedbackForm student={student} chapterId={chapterId} dayId={dayId} phrases={phrases} />
     </div>
   );
 }
@@ -163,16 +165,17 @@ function FeedbackForm({
   student,
   chapterId,
   dayId,
+  phrases,
 }: {
   student: UserSummary | null;
   chapterId: string;
   dayId: string;
+  phrases: Day["vocabulary"];
 }) {
   const [text, setText] = useState("");
   const [pinId, setPinId] = useState(NO_PIN);
   const submit = useSubmitFeedback();
   const selectId = useId();
-  const phrases = findDay(COURSE, chapterId, dayId)?.day.vocabulary ?? [];
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
