@@ -1380,19 +1380,20 @@ describe("a chapter's hardest cards", () => {
 
 // ================================================================== reminders
 
-describe("the daily reminder", () => {
-  const reminders = (service = review, mailer: Mailer = t.mailer) =>
-    createReminders({
-      db: t.db,
-      settings: t.modules.settings.service,
-      review: service,
-      mailer,
-      publicUrl: ORIGIN,
-      secret: t.env.AUTH_SECRET,
-      logger: t.logger,
-      now: () => clock,
-    });
+/** The reminders on the fake clock, over this file's review service unless another is given. */
+const reminders = (service = review, mailer: Mailer = t.mailer) =>
+  createReminders({
+    db: t.db,
+    settings: t.modules.settings.service,
+    review: service,
+    mailer,
+    publicUrl: ORIGIN,
+    secret: t.env.AUTH_SECRET,
+    logger: t.logger,
+    now: () => clock,
+  });
 
+describe("the daily reminder", () => {
   /** A learner in London who wants the reminder at 18:00, their address verified. */
   async function remindable(options: { verified?: boolean; notifications?: boolean; meet?: boolean } = {}) {
     const me = await learner();
@@ -1776,16 +1777,7 @@ describe("the account's review data", () => {
     expect(pinned.status).toBe(200);
     // 19:00 in Kuala Lumpur the next day, with cards due and no review yet: a reminder is recorded.
     clock = new Date("2027-03-02T11:00:00.000Z");
-    await createReminders({
-      db: t.db,
-      settings: t.modules.settings.service,
-      review,
-      mailer: t.mailer,
-      publicUrl: ORIGIN,
-      secret: t.env.AUTH_SECRET,
-      logger: t.logger,
-      now: () => clock,
-    }).sendDue();
+    await reminders().sendDue();
     const mine = await reviewState(me.id);
     expect([mine.cards.length, mine.log.length, mine.reminders.length, mine.goalChanges.length]).toEqual([6, 1, 1, 1]);
     const theirs = await reviewState(other.id);

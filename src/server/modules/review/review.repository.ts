@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, isNotNull, lte, max, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNotNull, lte, max, or, sql } from "drizzle-orm";
 import type { Given } from "#course/exercise-schema";
 import type { Grade } from "#course/grading";
 import type { CardKey } from "#course/review-rules";
@@ -206,24 +206,6 @@ export function createReviewRepository(db: Database) {
           target: [reviewCard.userId, reviewCard.chapterId, reviewCard.dayId, reviewCard.phraseId, reviewCard.skill],
           set: { pinnedAt: at, pinnedBy: tutorId },
         });
-    },
-
-    /**
-     * The learner's days of reviews (review_day) on or after `since`, per local date and zone: their
-     * count, counted time and last one, oldest last review first.
-     */
-    reviewGroups(userId: string, since: string, q: Queryable = db) {
-      return q
-        .select({
-          date: reviewDay.localDate,
-          timeZone: reviewDay.timeZone,
-          reviews: reviewDay.reviews,
-          durationMs: reviewDay.countedMs,
-          lastAt: reviewDay.lastAt,
-        })
-        .from(reviewDay)
-        .where(and(eq(reviewDay.userId, userId), gte(reviewDay.localDate, since)))
-        .orderBy(asc(reviewDay.lastAt));
     },
 
     /** What a summary reads of the review's tables (SUMMARY_READS), days from `since` on. */

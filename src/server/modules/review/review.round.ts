@@ -90,13 +90,13 @@ export function createRounds(deps: {
       if (!card)
         throw new HttpError(409, "NOT_MET", "This phrase is not in your review yet: meet it in its day first.");
       if (reviewedAt.getTime() < card.metAt.getTime()) throw badRequest("reviewedAt is before the phrase was met.");
-      const row = logRow(userId, key, item, input, timing, accountZone);
+      const { row, graded } = logRow(userId, key, item, input, timing, accountZone);
       await cards.addLog(tx, row);
       // The log's ratings were made by ratingFor, so each is one of FSRS's grades.
       const rebuilt: ReviewCard = rebuildCard(card.metAt, await cards.cardEvents(tx, userId, key));
       await cards.saveRebuilt(tx, userId, key, rebuilt, reviewedAt);
       const day = await cards.countReview(tx, row);
-      return { graded: gradedOf(item, row), rating: row.rating, nextDue: rebuilt.due, day };
+      return { graded, rating: row.rating, nextDue: rebuilt.due, day };
     });
   }
 
@@ -154,7 +154,7 @@ export function createRounds(deps: {
           if (done !== "sent") return answerResponse(phrase, done);
           continue;
         }
-        const row = logRow(userId, key, item, input, timing, context.account_zone);
+        const { row, graded } = logRow(userId, key, item, input, timing, context.account_zone);
         const next = review(cardFromJson(context.state), row.rating as ReviewEvent["rating"], reviewedAt);
         const written = await cards.logInOrder(
           row,
@@ -163,7 +163,7 @@ export function createRounds(deps: {
         );
         if (written.logged) {
           return answerResponse(phrase, {
-            graded: gradedOf(item, row),
+            graded,
             rating: row.rating,
             nextDue: next.due,
             day: { reviews: written.dayReviews!, countedMs: written.dayCountedMs! },
@@ -206,7 +206,7 @@ export function createRounds(deps: {
   }
 }
 
-/** The log row of a review: graded, rated, and dated by the server's clock for its day (countedAt). */
+/** The log row of a review (graded, rated, and dated by the server's clock for its day: countedAt), and its grade with the right answer. */
 function logRow(
   userId: string,
   key: CardKey,
@@ -214,7 +214,7 @@ function logRow(
   input: AnswerInput,
   { at, reviewedAt, previousReceivedAt }: { at: Date; reviewedAt: Date; previousReceivedAt: Date | null },
   accountZone: string,
-): LoggedReview {
+): { row: LoggedReview; graded: Graded["graded"] } {
   const result = grade(item, input.given);
   const rating = ratingFor({
     grade: result.grade,
@@ -224,7 +224,7 @@ function logRow(
   });
   const timeZone = input.timeZone ?? accountZone;
   const counted = countedAt(reviewedAt, at);
-  return {
+  const row: LoggedReview = {
     userId,
     clientId: input.clientId,
     ...key,
@@ -240,8 +240,5 @@ function logRow(
     countedAt: counted,
     countedMs: countedMs(input.durationMs, at, previousReceivedAt),
   };
-}
-
-function gradedOf(item: ExerciseItem, row: LoggedReview): Graded["graded"] {
-  return { grade: row.grade, correct: grade(item, row.given).correct };
+  return { row, graded: { grade: result.grade, correct: result.correct } };
 }

@@ -7,10 +7,7 @@ import type { ReviewSummary } from "./review.contract";
 import type { Deck } from "./review.deck";
 import type { ReviewDayRow, ReviewRepository } from "./review.repository";
 
-/** Reviews of one day of the learner's: where it was, how many, how long, and the last one's time. */
-type ReviewDay = ReviewDayRow;
-
-type DayPlace = Pick<ReviewDay, "date" | "timeZone" | "lastAt">;
+type DayPlace = Pick<ReviewDayRow, "date" | "timeZone" | "lastAt">;
 
 type Goal = { unit: DailyGoalUnit; amount: number };
 
@@ -64,8 +61,8 @@ export function createSummaries(deps: {
    * flight add up to one day, while "3 March" in Kiritimati and "3 March" in Honolulu a day later
    * stay two.
    */
-  function mergeDays(groups: readonly ReviewDayRow[]): ReviewDay[] {
-    const days: ReviewDay[] = [];
+  function mergeDays(groups: readonly ReviewDayRow[]): ReviewDayRow[] {
+    const days: ReviewDayRow[] = [];
     for (const group of groups) {
       const previous = days.at(-1);
       if (previous && sameDay(previous, group)) {
