@@ -1,6 +1,19 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmod, chown, link, lstat, mkdir, mkdtemp, readdir, realpath, rm, stat, symlink } from "node:fs/promises";
+import {
+  chmod,
+  chown,
+  copyFile,
+  link,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  realpath,
+  rm,
+  stat,
+  symlink,
+} from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +40,30 @@ afterAll(async () => {
 /** Another local user where the tests run as root (`nobody`), else a process of ours. */
 const anotherUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 
+/** Whether a user who is neither the owner nor in the group can reach and run `file`. */
+async function othersCanRun(file: string): Promise<boolean> {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    if (((await stat(dir)).mode & 0o001) === 0) return false;
+    if (dir === path.dirname(dir)) break;
+  }
+  return ((await stat(file)).mode & 0o001) !== 0;
+}
+
+/**
+ * A Node the other user can run: ours, unless it lives somewhere only we can enter (a Node that
+ * npx placed under root's home), then a copy in a directory of the test's own.
+ */
+async function nodeForAnotherUser(): Promise<string> {
+  const node = await realpath(process.execPath);
+  if (!("uid" in anotherUser) || (await othersCanRun(node))) return node;
+  const dir = await dataDir("jalan-lock-node-");
+  await chmod(dir, 0o755);
+  const copy = path.join(dir, "node");
+  await copyFile(node, copy);
+  await chmod(copy, 0o755);
+  return copy;
+}
+
 /**
  * A process of another user listening on `addresses` and answering with its pid, as a running
  * instance does: what anyone can do with a name computed from the data directory's path.
@@ -41,9 +78,18 @@ async function squatter(addresses: string[]): Promise<number> {
       });
     }
   `;
-  const child = spawn(process.execPath, ["-e", script], { ...anotherUser, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(await nodeForAnotherUser(), ["-e", script], {
+    ...anotherUser,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   children.push(child);
-  await new Promise((resolve) => child.stdout?.once("data", resolve));
+  await new Promise((resolve, reject) => {
+    child.stdout?.once("data", resolve);
+    child.once("error", reject);
+    child.once("exit", (code, signal) =>
+      reject(new Error(`the squatter stopped before listening (${code ?? signal})`)),
+    );
+  });
   return child.pid!;
 }
 
