@@ -162,6 +162,8 @@ test.describe("contact form", () => {
 test.describe("accessibility", () => {
   for (const theme of ["light", "dark"] as const) {
     test(`axe finds no violations on public pages in the ${theme} theme`, async ({ page }) => {
+      // Nine pages, each analysed whole: the budget of the course pages' axe tests (course.spec.ts).
+      test.setTimeout(180_000);
       await page.addInitScript((value) => window.localStorage.setItem("jalan-theme", value), theme);
       for (const { path, heading } of publicPages) {
         await page.goto(path);
