@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import sharp from "sharp";
 import { servedCardId } from "#course/review-rules";
 
@@ -39,9 +40,10 @@ export type Actor = (typeof ACTORS)[number];
 
 /**
  * "allow": any 2xx; "403-password": 403 PASSWORD_REQUIRED, the session must enter the password
- * again first; otherwise the exact status (401 UNAUTHORIZED, 403 FORBIDDEN).
+ * again first; otherwise the exact status (401 UNAUTHORIZED, 403 FORBIDDEN, 404 NOT_FOUND: a
+ * learner's take, whose id tells nobody else it exists).
  */
-export type Outcome = "allow" | "401" | "403" | "403-password";
+export type Outcome = "allow" | "401" | "403" | "403-password" | "404";
 
 export interface RequestContext {
   /**
@@ -55,6 +57,8 @@ export interface RequestContext {
   serial: number;
   /** The token of the unsubscribe link a reminder to this account would carry now. */
   unsubscribeToken: (userId: string) => Promise<string>;
+  /** The id of the take of day 1's "line-selamat-pagi" each account holds before every cell. */
+  takeOf: (userId: string) => string;
   /**
    * Sends a request to the app as the caller (with no cookie for anonymous), to prepare what the
    * route needs of the caller's own data, as a client would before the request under test.
@@ -123,6 +127,32 @@ const STAFF: Record<Actor, Outcome> = { ...SIGNED_IN, learner: "403", otherLearn
  * Admin on anyone.
  */
 const STAFF_ON_STUDENTS: Record<Actor, Outcome> = { ...STAFF, tutorOnStaff: "403" };
+
+/** The caller's own take only: anyone else's is not there (404). */
+const OWNER_OF_TAKE: Record<Actor, Outcome> = {
+  ...SIGNED_IN,
+  otherLearner: "404",
+  tutor: "404",
+  admin: "404",
+  staleSession: "404",
+  tutorOnStaff: "404",
+  adminOnStaff: "404",
+};
+
+/** A take's audio: its owner, and staff who may act on its owner (a Tutor on Students only). */
+const TAKE_LISTENERS: Record<Actor, Outcome> = { ...STAFF_ON_STUDENTS, learner: "allow", otherLearner: "404" };
+
+let takeWebm: Buffer | undefined;
+
+function takeForm(): FormData {
+  takeWebm ??= readFileSync("tests/fixtures/takes/chromium-2s.webm");
+  const form = new FormData();
+  form.set("chapterId", "chapter-1");
+  form.set("dayId", "day-1");
+  form.set("lineId", "card-pagi");
+  form.set("take", new File([new Uint8Array(takeWebm)], "take.webm", { type: "audio/webm" }));
+  return form;
+}
 
 /** Admin only (policy "admin:view"). */
 const ADMIN: Record<Actor, Outcome> = { ...STAFF, tutor: "403", tutorOnStaff: "403" };
@@ -391,6 +421,62 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
       path: `/api/reminders/one-click?token=${await unsubscribeToken(targetId)}`,
       body: new URLSearchParams({ "List-Unsubscribe": "One-Click" }),
     }),
+  },
+  {
+    // The caller's own take of a line of day 1, open to everyone signed in.
+    method: "POST",
+    route: "/api/speaking/takes",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/speaking/takes", body: takeForm() }),
+  },
+  {
+    // The target's take: its owner hears it, and staff who may act on them.
+    method: "GET",
+    route: "/api/speaking/takes/:takeId",
+    expected: TAKE_LISTENERS,
+    request: ({ targetId, takeOf }) => ({ path: `/api/speaking/takes/${takeOf(targetId)}` }),
+  },
+  {
+    // The target's take, rated as its owner rates their own.
+    method: "PUT",
+    route: "/api/speaking/takes/:takeId/self-rating",
+    expected: OWNER_OF_TAKE,
+    request: ({ targetId, takeOf }) => ({
+      path: `/api/speaking/takes/${takeOf(targetId)}/self-rating`,
+      json: { rating: "good" },
+    }),
+  },
+  {
+    // The caller's own lines and takes of day 1.
+    method: "GET",
+    route: "/api/speaking/days/:chapterId/:dayId",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/speaking/days/chapter-1/day-1" }),
+  },
+  {
+    method: "PUT",
+    route: "/api/speaking/days/:chapterId/:dayId/lines/:lineId",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/speaking/days/chapter-1/day-1/lines/line-kopi-o", json: { listened: true } }),
+  },
+  {
+    method: "PUT",
+    route: "/api/speaking/days/:chapterId/:dayId/quiet",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/speaking/days/chapter-1/day-1/quiet", json: { quiet: true } }),
+  },
+  {
+    // The caller's own role-play done alone, its one line said aloud first as a client would.
+    method: "POST",
+    route: "/api/speaking/days/:chapterId/:dayId/role-plays/:taskId",
+    expected: SIGNED_IN,
+    request: async ({ asCaller }) => {
+      await asCaller("/api/speaking/days/chapter-1/day-1/lines/phrase-apa-khabar", {
+        method: "PUT",
+        json: { saidAloud: true },
+      });
+      return { path: "/api/speaking/days/chapter-1/day-1/role-plays/live-session:greeting-practice" };
+    },
   },
 ];
 

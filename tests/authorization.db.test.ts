@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { asc, eq, gt, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "#course/roles";
@@ -5,10 +7,15 @@ import {
   answer,
   contactMessage,
   dailyGoalChange,
+  linePractice,
+  quietDay,
+  recording,
   reviewCard,
   reviewLog,
   reviewReminder,
   session,
+  speakingSubmission,
+  storedFile,
   taskProgress,
   tutorFeedback,
   user,
@@ -93,6 +100,14 @@ async function newActor(
   }
 }
 
+/** The take each account holds before every cell (resetWorld), by account id. */
+const takes = new Map<string, string>();
+const takeOf = (userId: string) => {
+  if (!takes.has(userId)) takes.set(userId, randomUUID());
+  return takes.get(userId)!;
+};
+const TAKE = readFileSync("tests/fixtures/takes/chromium-2s.webm");
+
 /** Whose id the actor's requests address: a member of staff's for the staff-on-staff actors, else the first learner's. */
 function targetOf(actor: Actor): string {
   if (actor === "tutorOnStaff") return accounts.admin.id;
@@ -169,6 +184,26 @@ async function resetWorld() {
   await t.db.delete(reviewReminder);
   await t.db.delete(dailyGoalChange);
   await t.db.delete(reviewCard);
+  await t.db.delete(speakingSubmission);
+  await t.db.delete(recording);
+  await t.db.delete(linePractice);
+  await t.db.delete(quietDay);
+  for (const { id } of Object.values(accounts)) {
+    const take = takeOf(id);
+    const fileKey = `takes/${id}/${take}.webm`;
+    await t.db.insert(storedFile).values({ key: fileKey, contentType: "audio/webm", data: TAKE });
+    await t.db.insert(recording).values({
+      id: take,
+      userId: id,
+      chapterId: "chapter-1",
+      dayId: "day-1",
+      lineId: "line-selamat-pagi",
+      fileKey,
+      contentType: "audio/webm",
+      byteSize: TAKE.length,
+      durationMs: 1940,
+    });
+  }
   await t.db
     .insert(session)
     .values(expiredSessionRow)
@@ -185,60 +220,93 @@ async function resetWorld() {
  * log and reminders. Expired sessions are left out: Better Auth deletes one when it meets it.
  */
 async function snapshot() {
-  const [users, sessions, progress, answers, feedback, messages, cards, reviews, reminders, goalChanges] =
-    await Promise.all([
-      t.db
-        .select({
-          id: user.id,
-          role: user.role,
-          firstName: user.firstName,
-          lastName: user.lastName,
-          nickname: user.nickname,
-          avatarPath: user.avatarPath,
-          theme: user.theme,
-          emailNotifications: user.emailNotifications,
-          twoFactorEnabled: user.twoFactorEnabled,
-          dailyGoalUnit: user.dailyGoalUnit,
-          dailyGoal: user.dailyGoal,
-          timeZone: user.timeZone,
-          reminderHour: user.reminderHour,
-          unsubscribeKey: user.unsubscribeKey,
-          updatedAt: sql<string>`${user.updatedAt}::text`,
-        })
-        .from(user)
-        .orderBy(asc(user.id)),
-      t.db
-        .select({
-          id: session.id,
-          userId: session.userId,
-          passwordConfirmedAt: sql<string | null>`${session.passwordConfirmedAt}::text`,
-        })
-        .from(session)
-        .where(gt(session.expiresAt, sql`now()`))
-        .orderBy(asc(session.id)),
-      t.db
-        .select({
-          userId: taskProgress.userId,
-          chapterId: taskProgress.chapterId,
-          dayId: taskProgress.sectionId,
-          taskId: taskProgress.taskId,
-          status: taskProgress.status,
-          updatedAt: sql<string>`${taskProgress.updatedAt}::text`,
-        })
-        .from(taskProgress)
-        .orderBy(asc(taskProgress.userId), asc(taskProgress.sectionId), asc(taskProgress.taskId)),
-      t.db.select().from(answer).orderBy(asc(answer.id)),
-      t.db.select().from(tutorFeedback).orderBy(asc(tutorFeedback.id)),
-      t.db.select().from(contactMessage).orderBy(asc(contactMessage.id)),
-      t.db
-        .select()
-        .from(reviewCard)
-        .orderBy(asc(reviewCard.userId), asc(reviewCard.dayId), asc(reviewCard.phraseId), asc(reviewCard.skill)),
-      t.db.select().from(reviewLog).orderBy(asc(reviewLog.id)),
-      t.db.select().from(reviewReminder).orderBy(asc(reviewReminder.userId), asc(reviewReminder.localDate)),
-      t.db.select().from(dailyGoalChange).orderBy(asc(dailyGoalChange.userId), asc(dailyGoalChange.localDate)),
-    ]);
-  return { users, sessions, progress, answers, feedback, messages, cards, reviews, reminders, goalChanges };
+  const [
+    users,
+    sessions,
+    progress,
+    answers,
+    feedback,
+    messages,
+    cards,
+    reviews,
+    reminders,
+    goalChanges,
+    takes,
+    submissions,
+    lines,
+    quiet,
+  ] = await Promise.all([
+    t.db
+      .select({
+        id: user.id,
+        role: user.role,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        nickname: user.nickname,
+        avatarPath: user.avatarPath,
+        theme: user.theme,
+        emailNotifications: user.emailNotifications,
+        twoFactorEnabled: user.twoFactorEnabled,
+        dailyGoalUnit: user.dailyGoalUnit,
+        dailyGoal: user.dailyGoal,
+        timeZone: user.timeZone,
+        reminderHour: user.reminderHour,
+        unsubscribeKey: user.unsubscribeKey,
+        updatedAt: sql<string>`${user.updatedAt}::text`,
+      })
+      .from(user)
+      .orderBy(asc(user.id)),
+    t.db
+      .select({
+        id: session.id,
+        userId: session.userId,
+        passwordConfirmedAt: sql<string | null>`${session.passwordConfirmedAt}::text`,
+      })
+      .from(session)
+      .where(gt(session.expiresAt, sql`now()`))
+      .orderBy(asc(session.id)),
+    t.db
+      .select({
+        userId: taskProgress.userId,
+        chapterId: taskProgress.chapterId,
+        dayId: taskProgress.sectionId,
+        taskId: taskProgress.taskId,
+        status: taskProgress.status,
+        updatedAt: sql<string>`${taskProgress.updatedAt}::text`,
+      })
+      .from(taskProgress)
+      .orderBy(asc(taskProgress.userId), asc(taskProgress.sectionId), asc(taskProgress.taskId)),
+    t.db.select().from(answer).orderBy(asc(answer.id)),
+    t.db.select().from(tutorFeedback).orderBy(asc(tutorFeedback.id)),
+    t.db.select().from(contactMessage).orderBy(asc(contactMessage.id)),
+    t.db
+      .select()
+      .from(reviewCard)
+      .orderBy(asc(reviewCard.userId), asc(reviewCard.dayId), asc(reviewCard.phraseId), asc(reviewCard.skill)),
+    t.db.select().from(reviewLog).orderBy(asc(reviewLog.id)),
+    t.db.select().from(reviewReminder).orderBy(asc(reviewReminder.userId), asc(reviewReminder.localDate)),
+    t.db.select().from(dailyGoalChange).orderBy(asc(dailyGoalChange.userId), asc(dailyGoalChange.localDate)),
+    t.db.select().from(recording).orderBy(asc(recording.id)),
+    t.db.select().from(speakingSubmission).orderBy(asc(speakingSubmission.id)),
+    t.db.select().from(linePractice).orderBy(asc(linePractice.userId), asc(linePractice.lineId)),
+    t.db.select().from(quietDay).orderBy(asc(quietDay.userId), asc(quietDay.dayId)),
+  ]);
+  return {
+    users,
+    sessions,
+    progress,
+    answers,
+    feedback,
+    messages,
+    cards,
+    reviews,
+    reminders,
+    goalChanges,
+    takes,
+    submissions,
+    lines,
+    quiet,
+  };
 }
 
 const statusOf = (outcome: Outcome) => (outcome === "allow" ? "2xx" : outcome.slice(0, 3));
@@ -246,6 +314,7 @@ const ERROR_CODES: Record<Exclude<Outcome, "allow">, string> = {
   "401": "UNAUTHORIZED",
   "403": "FORBIDDEN",
   "403-password": "PASSWORD_REQUIRED",
+  "404": "NOT_FOUND",
 };
 const statusClass = (status: number) => (status >= 200 && status < 300 ? "2xx" : String(status));
 
@@ -285,6 +354,7 @@ describe("the authorization table", () => {
         password: DEFAULT_PASSWORD,
         serial: 0,
         unsubscribeToken: (userId) => unsubscribeTokenOf(t, userId),
+        takeOf,
         asCaller: async (path, init = {}) => t.request(path, init),
       });
       expect(pathMatchesRoute(built.path, rule.route), built.path).toBe(true);
@@ -307,6 +377,7 @@ describe.each(AUTHORIZATION_TABLE.map((rule) => [`${rule.method} ${rule.route}`,
         password: DEFAULT_PASSWORD,
         serial,
         unsubscribeToken: (userId) => unsubscribeTokenOf(t, userId),
+        takeOf,
         asCaller: async (target, init = {}) => t.request(target, { ...init, cookie: caller?.cookie }),
       });
       const before = await snapshot();

@@ -30,6 +30,8 @@ export const LIMITS = {
    * the quickest, so a minute holds far fewer than this; a script sending thousands is held back.
    */
   answersPerUser: { windowSeconds: 60, max: 60 },
+  /** Takes one learner uploads: a line takes a few seconds to hear and say, so a minute holds far fewer. */
+  takesPerUser: { windowSeconds: 60, max: 30 },
 } as const satisfies Record<string, LimitRule>;
 
 /** Rows whose window ended this long ago are pruned now and then. */
@@ -124,3 +126,10 @@ export const TOO_MANY_ANSWERS = "Too many answers in a minute.";
 /** Review answers and practice answers count against one limit per learner (LIMITS.answersPerUser). */
 export const limitAnswers = (limiter: RequestLimiter) =>
   limitPerUser(limiter, "answers-per-user", LIMITS.answersPerUser, TOO_MANY_ANSWERS);
+
+/** What a learner uploading takes faster than LIMITS.takesPerUser is told. */
+export const TOO_MANY_TAKES = "Too many recordings in a minute. Please wait a moment and try again.";
+
+/** Uploads of takes count against one limit per learner (LIMITS.takesPerUser). */
+export const limitTakes = (limiter: RequestLimiter) =>
+  limitPerUser(limiter, "takes-per-user", LIMITS.takesPerUser, TOO_MANY_TAKES);

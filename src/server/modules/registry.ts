@@ -21,6 +21,7 @@ import { remindersModule } from "./reminders/reminders.module";
 import { reviewModule } from "./review/review.module";
 import type { ReviewService } from "./review/review.service";
 import { settingsModule } from "./settings/settings.module";
+import { speakingModule } from "./speaking/speaking.module";
 import { usersModule } from "./users/users.module";
 
 /** Where the registry mounts the modules; the web's typed client calls the same prefix. */
@@ -71,6 +72,7 @@ export function createModules(deps: ModuleDeps) {
     now: deps.now,
     service: deps.review,
   });
+  const speaking = speakingModule({ db, course, storage, progress: progress.service, limiter, now: deps.now });
   const users = usersModule({ db, progress: progress.service, review: review.service });
   const feedback = feedbackModule({
     db,
@@ -95,10 +97,12 @@ export function createModules(deps: ModuleDeps) {
       feedback: feedback.service,
       contact: contact.service,
       review: review.service,
+      speaking: speaking.service,
     }),
     progress,
     answers,
     review,
+    speaking,
     reminders: remindersModule({
       db,
       settings: settings.service,
@@ -150,7 +154,20 @@ export function mountModules(api: Hono<AppEnv>, modules: Modules) {
     const own = new Set((face.ownBodyLimit ?? []).map((route) => API_PREFIX + face.path + route));
     api.use(`${face.path}/*`, (c, next) => (own.has(c.req.path) ? next() : limit(c, next)));
   }
-  const { profile, settings, account, progress, answers, review, reminders, users, feedback, contact, admin } = modules;
+  const {
+    profile,
+    settings,
+    account,
+    progress,
+    answers,
+    review,
+    speaking,
+    reminders,
+    users,
+    feedback,
+    contact,
+    admin,
+  } = modules;
   return api
     .route(profile.path, profile.routes)
     .route(settings.path, settings.routes)
@@ -158,6 +175,7 @@ export function mountModules(api: Hono<AppEnv>, modules: Modules) {
     .route(progress.path, progress.routes)
     .route(answers.path, answers.routes)
     .route(review.path, review.routes)
+    .route(speaking.path, speaking.routes)
     .route(reminders.path, reminders.routes)
     .route(users.path, users.routes)
     .route(feedback.path, feedback.routes)

@@ -1,12 +1,13 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import type { Database } from "#server/db/client";
+import type { Database, Queryable } from "#server/db/client";
 import { storedFile } from "#server/db/schema";
 
 /** Where uploaded files live. Keys are made by the server only, never taken from a request. */
 export interface FileStorage {
-  put(key: string, data: Buffer): Promise<void>;
+  /** Stores the file; `q`, a caller's transaction, makes it part of the caller's write where the storage can. */
+  put(key: string, data: Buffer, q?: Queryable): Promise<void>;
   remove(key: string): Promise<void>;
   /** The file's bytes, or null when there is no such file. */
   read(key: string): Promise<Buffer | null>;
@@ -21,7 +22,7 @@ export function assertSafeKey(key: string): void {
 }
 
 /** The types the server stores, by the extension of the key it made. */
-const CONTENT_TYPES: Record<string, string> = { ".webp": "image/webp" };
+const CONTENT_TYPES: Record<string, string> = { ".webp": "image/webp", ".webm": "audio/webm", ".m4a": "audio/mp4" };
 
 function contentTypeOf(key: string): string {
   const type = CONTENT_TYPES[path.extname(key)];
@@ -54,7 +55,8 @@ export function createLocalStorage(rootDir: string): FileStorage {
 
 /**
  * Files in the `stored_file` table, so every instance of the app reads what any of them wrote and
- * none needs a shared disk. Avatars are a few kilobytes of WebP, small enough for bytea.
+ * none needs a shared disk. Avatars are a few kilobytes of WebP and takes at most 1 MB of audio,
+ * small enough for bytea; a take's file goes with its row (a trigger of migration 0009).
  *
  * A key not in the table is looked for in `legacyDir`, where files were kept before (DATA_DIR/uploads):
  * found there, it is moved in on that first read, so the URLs handed out before keep working.
@@ -76,10 +78,10 @@ export function createDatabaseStorage(db: Database, options: { legacyDir: string
   }
 
   return {
-    async put(key, data) {
+    async put(key, data, q = db) {
       assertSafeKey(key);
       const contentType = contentTypeOf(key);
-      await db
+      await q
         .insert(storedFile)
         .values({ key, contentType, data })
         .onConflictDoUpdate({ target: storedFile.key, set: { contentType, data } });

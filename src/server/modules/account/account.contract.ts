@@ -7,6 +7,26 @@ import type { TaskStatus } from "#course/progress-status";
 import type { DailyGoalUnit, ReviewSkill } from "#course/review-rules";
 import type { ReviewEvent } from "#course/review-schedule";
 import type { Settings } from "#server/modules/settings/settings.contract";
+import type { Take } from "#server/modules/speaking/speaking.contract";
+
+export type ExportedTake = Omit<Take, "audio"> & { audio: string | null };
+
+export interface ExportedSubmission {
+  id: string;
+  chapterId: string;
+  dayId: string;
+  taskId: string | null;
+  submittedAt: Date;
+  reviewedAt: Date | null;
+}
+
+export interface ExportedLinePractice {
+  chapterId: string;
+  dayId: string;
+  lineId: string;
+  listenedAt: Date | null;
+  saidAloudAt: Date | null;
+}
 
 /**
  * The account API's contract: the signed-in account's own data, devices and deletion.
@@ -165,6 +185,10 @@ export interface AccountExport {
   reviewCards: ExportedReviewCard[];
   /** The days the daily review goal changed, with the goal before and after. */
   dailyGoalChanges: ExportedGoalChange[];
+  /** Every take, its audio as a data: URL (null if its file could not be read). */
+  recordings: ExportedTake[];
+  speakingSubmissions: ExportedSubmission[];
+  linePractice: ExportedLinePractice[];
   sessions: SessionSummary[];
   twoFactorEnabled: boolean;
 }

@@ -286,6 +286,10 @@ describe("GET /api/account/export", () => {
       reviewLog: [],
       reviewCards: [],
       dailyGoalChanges: [],
+      // No take, role-play or line practised (src/server/modules/speaking/speaking.db.test.ts exports them).
+      recordings: [],
+      speakingSubmissions: [],
+      linePractice: [],
       sessions: [
         {
           id: expect.any(String),

@@ -10,6 +10,7 @@ import type { ProfileModule } from "#server/modules/profile/profile.module";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
 import type { ReviewModule } from "#server/modules/review/review.module";
 import type { SettingsModule } from "#server/modules/settings/settings.module";
+import type { SpeakingModule } from "#server/modules/speaking/speaking.module";
 import type { UsersModule } from "#server/modules/users/users.module";
 import { type AccountExport, type SessionSummary, WRONG_PASSWORD_MESSAGE } from "./account.contract";
 import { createAccountRepository } from "./account.repository";
@@ -37,6 +38,7 @@ export interface AccountDeps {
   feedback: Pick<FeedbackModule["service"], "exportFor">;
   contact: Pick<ContactModule["service"], "exportFor">;
   review: Pick<ReviewModule["service"], "exportFor">;
+  speaking: Pick<SpeakingModule["service"], "exportFor">;
 }
 
 /**
@@ -88,18 +90,18 @@ export function createAccountService(deps: AccountDeps) {
     async export(userId: string, currentSessionId: string | null): Promise<AccountExport> {
       const exportedAt = new Date();
       const account = await profile.exportFor(userId);
-      const [preferences, progress, answers, feedback, contact, reviews, devices, twoFactorEnabled] = await Promise.all(
-        [
+      const [preferences, progress, answers, feedback, contact, reviews, speaking, devices, twoFactorEnabled] =
+        await Promise.all([
           deps.settings.exportFor(userId),
           deps.progress.exportFor(userId),
           deps.answers.exportFor(userId),
           deps.feedback.exportFor(userId),
           deps.contact.exportFor(userId),
           deps.review.exportFor(userId),
+          deps.speaking.exportFor(userId),
           sessions(userId, currentSessionId),
           users.twoFactorEnabled(userId),
-        ],
-      );
+        ]);
       const { theme, emailNotifications, dailyGoalUnit, dailyGoal, timeZone, reminderHour } = preferences.settings;
       return {
         exportedAt,
@@ -113,6 +115,9 @@ export function createAccountService(deps: AccountDeps) {
         reviewLog: reviews.reviewLog,
         reviewCards: reviews.reviewCards,
         dailyGoalChanges: preferences.dailyGoalChanges,
+        recordings: speaking.recordings,
+        speakingSubmissions: speaking.speakingSubmissions,
+        linePractice: speaking.linePractice,
         sessions: devices,
         twoFactorEnabled,
       };

@@ -3,10 +3,8 @@ import { createMiddleware } from "hono/factory";
 import { AVATAR_MAX_BYTES, AVATAR_TYPES } from "#course/account-rules";
 import type { AppEnv } from "#server/http/context";
 import { badRequest, HttpError, payloadTooLarge } from "#server/http/errors";
+import { isBareFileName, MULTIPART_OVERHEAD, mediaTypeOf } from "#server/http/upload";
 import type { AvatarUpload } from "./profile.contract";
-
-/** Room for the multipart envelope around a 1 MB file. */
-const MULTIPART_OVERHEAD = 16 * 1024;
 
 const TOO_LARGE = "Please upload an image smaller than 1MB.";
 
@@ -17,20 +15,6 @@ const TOO_LARGE = "Please upload an image smaller than 1MB.";
  * holds (docs/decisions/019-input-property-tests.md).
  */
 const DECLARED_TYPES: readonly string[] = [...AVATAR_TYPES, "application/octet-stream"];
-
-/** No common file system (NTFS, APFS, ext4) allows a file name longer than 255 characters. */
-const MAX_FILE_NAME_LENGTH = 255;
-
-/**
- * Whether the part's file name is a bare name, as browsers send it: no folder separator, not `.`
- * or `..`, no control characters, no longer than a file system allows. The server names stored
- * files itself and never uses this name; one that only a crafted request could send is refused
- * all the same.
- */
-function isBareFileName(name: string): boolean {
-  if (/[/\\\p{Cc}]/u.test(name) || name === "." || name === "..") return false;
-  return [...name].length <= MAX_FILE_NAME_LENGTH;
-}
 
 /** The upload's own limit, in place of the module's JSON one: a 413 in the error shape. */
 export const avatarBodyLimit = bodyLimit({
@@ -59,7 +43,7 @@ export const avatarForm = createMiddleware<AppEnv, string, { in: { form: AvatarU
     }
     if (!(file instanceof File)) throw badRequest('Send the image in a field named "avatar".');
     if (file.size > AVATAR_MAX_BYTES) throw payloadTooLarge(TOO_LARGE);
-    const declared = file.type.split(";")[0]!.trim().toLowerCase();
+    const declared = mediaTypeOf(file.type);
     if (!DECLARED_TYPES.includes(declared)) {
       throw new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "Please upload a PNG or JPEG image.");
     }

@@ -1,4 +1,4 @@
-import { type Chapter, courseOutline, lookUpTask } from "#course/course";
+import { type Chapter, courseOutline, lookUpDay, lookUpTask } from "#course/course";
 import {
   completesDay,
   type DayRef,
@@ -200,12 +200,15 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
     /**
      * 409 DAY_LOCKED, naming the day to finish first, unless the user may open the target's day
      * (isDayUnlocked, with the days they completed once); staff are never locked out. Read in the
-     * caller's transaction: the answers module checks it before storing an answer.
+     * caller's transaction: the answers module checks it before storing an answer, the speaking
+     * module before storing a take.
      */
-    async assertDayOpen(user: SessionUser, target: TaskRef, q: Queryable = db): Promise<void> {
+    async assertDayOpen(user: SessionUser, target: DayRef, q: Queryable = db): Promise<void> {
       const viewer = { signedIn: true, role: user.role };
       if (opensEveryDay(viewer)) return;
-      const day = findTarget(target);
+      const found = lookUpDay(course, target.chapterId, target.dayId);
+      if ("unknown" in found) throw badRequest(found.unknown);
+      const { day } = found;
       const [recorded, completed] = await Promise.all([rows.recordedTasks(user.id, q), rows.completedDays(user.id, q)]);
       const progress: ProgressMap = {};
       for (const row of recorded) setStatus(progress, row, row.status);

@@ -1,0 +1,194 @@
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
+import type { SelfRating } from "#course/speaking";
+import type { Database, Queryable, Transaction } from "#server/db/client";
+import { linePractice, quietDay, recording, speakingSubmission } from "#server/db/schema";
+
+/** Lock class of pg_advisory_xact_lock for one learner's takes: saving, pruning and sending take turns. */
+const TAKES_LOCK_CLASS = 740_216;
+
+export type TakeRow = typeof recording.$inferSelect;
+export type SubmissionRow = typeof speakingSubmission.$inferSelect;
+export type LinePracticeRow = typeof linePractice.$inferSelect;
+
+interface DayOf {
+  userId: string;
+  chapterId: string;
+  dayId: string;
+}
+
+/** The rows of one learner's day, in any of the tables keyed by user, chapter and day. */
+const ofDay = (table: { userId: PgColumn; chapterId: PgColumn; dayId: PgColumn }, day: DayOf) =>
+  and(eq(table.userId, day.userId), eq(table.chapterId, day.chapterId), eq(table.dayId, day.dayId));
+
+/** The speaking module's tables: recording (takes), speaking_submission, line_practice, quiet_day. */
+export function createSpeakingRepository(db: Database) {
+  return {
+    /** Makes this learner's saves, prunes and sends take turns until the transaction ends. */
+    async lockUser(tx: Transaction, userId: string): Promise<void> {
+      await tx.execute(sql`select pg_advisory_xact_lock(${TAKES_LOCK_CLASS}::int, hashtext(${userId}))`);
+    },
+
+    /** Removes the line's take not yet sent, if any (its file goes with it: migration 0009's trigger). */
+    async removeUnsent(tx: Transaction, day: DayOf, lineId: string): Promise<void> {
+      await tx
+        .delete(recording)
+        .where(and(ofDay(recording, day), eq(recording.lineId, lineId), isNull(recording.submissionId)));
+    },
+
+    async insert(tx: Transaction, row: typeof recording.$inferInsert): Promise<TakeRow> {
+      const [stored] = await tx.insert(recording).values(row).returning();
+      return stored!;
+    },
+
+    /** The bytes the learner's takes hold in all. */
+    async usedBytes(tx: Transaction, userId: string): Promise<number> {
+      const [row] = await tx
+        .select({ used: sql<string>`coalesce(sum(${recording.byteSize}), 0)` })
+        .from(recording)
+        .where(eq(recording.userId, userId));
+      return Number(row!.used);
+    },
+
+    /** The learner's takes not sent to a tutor, oldest first, but `keep`. */
+    unsentOldestFirst(tx: Transaction, userId: string, keep: string) {
+      return tx
+        .select({ id: recording.id, byteSize: recording.byteSize })
+        .from(recording)
+        .where(and(eq(recording.userId, userId), isNull(recording.submissionId), ne(recording.id, keep)))
+        .orderBy(asc(recording.createdAt), asc(recording.id));
+    },
+
+    async removeTakes(tx: Transaction, ids: string[]): Promise<void> {
+      if (ids.length > 0) await tx.delete(recording).where(inArray(recording.id, ids));
+    },
+
+    async takeById(takeId: string, q: Queryable = db): Promise<TakeRow | undefined> {
+      const [row] = await q.select().from(recording).where(eq(recording.id, takeId));
+      return row;
+    },
+
+    async setSelfRating(userId: string, takeId: string, rating: SelfRating): Promise<TakeRow | undefined> {
+      const [row] = await db
+        .update(recording)
+        .set({ selfRating: rating })
+        .where(and(eq(recording.id, takeId), eq(recording.userId, userId)))
+        .returning();
+      return row;
+    },
+
+    /** Every take of the learner's day, newest first. */
+    takesOfDay(day: DayOf, q: Queryable = db): Promise<TakeRow[]> {
+      return q
+        .select()
+        .from(recording)
+        .where(ofDay(recording, day))
+        .orderBy(desc(recording.createdAt), desc(recording.id));
+    },
+
+    linesOfDay(day: DayOf, q: Queryable = db): Promise<LinePracticeRow[]> {
+      return q.select().from(linePractice).where(ofDay(linePractice, day));
+    },
+
+    /** Adds marks to a line (a mark once made stays, with its first time) and answers the line's row. */
+    async mark(
+      day: DayOf,
+      lineId: string,
+      marks: { listened: boolean; saidAloud: boolean },
+      at: Date,
+      q: Queryable = db,
+    ): Promise<LinePracticeRow> {
+      const [row] = await q
+        .insert(linePractice)
+        .values({
+          ...day,
+          lineId,
+          listenedAt: marks.listened ? at : null,
+          saidAloudAt: marks.saidAloud ? at : null,
+        })
+        .onConflictDoUpdate({
+          target: [linePractice.userId, linePractice.chapterId, linePractice.dayId, linePractice.lineId],
+          set: {
+            listenedAt: sql`coalesce(${linePractice.listenedAt}, excluded.listened_at)`,
+            saidAloudAt: sql`coalesce(${linePractice.saidAloudAt}, excluded.said_aloud_at)`,
+          },
+        })
+        .returning();
+      return row!;
+    },
+
+    async isQuiet(day: DayOf, q: Queryable = db): Promise<boolean> {
+      const [row] = await q.select({ since: quietDay.since }).from(quietDay).where(ofDay(quietDay, day));
+      return row !== undefined;
+    },
+
+    async setQuiet(day: DayOf, quiet: boolean): Promise<void> {
+      if (quiet) await db.insert(quietDay).values(day).onConflictDoNothing();
+      else await db.delete(quietDay).where(ofDay(quietDay, day));
+    },
+
+    /** The learner's submissions of a day, newest first. */
+    submissionsOfDay(day: DayOf, q: Queryable = db): Promise<SubmissionRow[]> {
+      return q
+        .select()
+        .from(speakingSubmission)
+        .where(ofDay(speakingSubmission, day))
+        .orderBy(desc(speakingSubmission.submittedAt), desc(speakingSubmission.id));
+    },
+
+    /** How many of the learner's submissions wait for a tutor. */
+    async waitingCount(tx: Transaction, userId: string): Promise<number> {
+      const [row] = await tx
+        .select({ count: sql<number>`count(*)::int` })
+        .from(speakingSubmission)
+        .where(and(eq(speakingSubmission.userId, userId), isNull(speakingSubmission.reviewedAt)));
+      return row!.count;
+    },
+
+    /** A submission holding the learner's takes `takeIds` (each moved out of the unsent ones). */
+    async submit(
+      tx: Transaction,
+      day: DayOf,
+      taskId: string | null,
+      takeIds: string[],
+    ): Promise<{ submission: SubmissionRow; takes: TakeRow[] }> {
+      const [submission] = await tx
+        .insert(speakingSubmission)
+        .values({ ...day, taskId })
+        .returning();
+      const takes = await tx
+        .update(recording)
+        .set({ submissionId: submission!.id })
+        .where(and(inArray(recording.id, takeIds), eq(recording.userId, day.userId), isNull(recording.submissionId)))
+        .returning();
+      return { submission: submission!, takes };
+    },
+
+    /** Every take of the learner's, oldest first, for Export My Data. */
+    allTakesOf(userId: string): Promise<TakeRow[]> {
+      return db
+        .select()
+        .from(recording)
+        .where(eq(recording.userId, userId))
+        .orderBy(asc(recording.createdAt), asc(recording.id));
+    },
+
+    allSubmissionsOf(userId: string): Promise<SubmissionRow[]> {
+      return db
+        .select()
+        .from(speakingSubmission)
+        .where(eq(speakingSubmission.userId, userId))
+        .orderBy(asc(speakingSubmission.submittedAt), asc(speakingSubmission.id));
+    },
+
+    allLinesOf(userId: string): Promise<LinePracticeRow[]> {
+      return db
+        .select()
+        .from(linePractice)
+        .where(eq(linePractice.userId, userId))
+        .orderBy(asc(linePractice.chapterId), asc(linePractice.dayId), asc(linePractice.lineId));
+    },
+  };
+}
+
+export type SpeakingRepository = ReturnType<typeof createSpeakingRepository>;

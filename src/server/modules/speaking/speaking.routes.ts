@@ -1,0 +1,52 @@
+import { Hono } from "hono";
+import { requireUser, signedIn } from "#server/auth/session";
+import type { AppEnv } from "#server/http/context";
+import { limitTakes, type RequestLimiter } from "#server/http/request-limit";
+import { jsonBody } from "#server/http/validation";
+import {
+  type LineMarked,
+  lineMarkSchema,
+  quietSchema,
+  type RolePlaySubmitted,
+  type SpeakingDay,
+  selfRatingSchema,
+  type Take,
+  type TakeSaved,
+} from "./speaking.contract";
+import type { SpeakingService } from "./speaking.service";
+import { audioResponse } from "./take-response";
+import { takeBodyLimit, takeForm } from "./take-upload";
+
+/** The signed-in learner's voice: the user always comes from the session, never the URL or the form. */
+export function speakingRoutes(speaking: SpeakingService, limiter: RequestLimiter) {
+  return new Hono<AppEnv>()
+    .post("/takes", takeBodyLimit, signedIn, limitTakes(limiter), takeForm, async (c) => {
+      const { take, ...line } = c.req.valid("form");
+      const bytes = Buffer.from(await take.arrayBuffer());
+      const body: TakeSaved = await speaking.saveTake(requireUser(c), line, bytes);
+      return c.json(body, 201);
+    })
+    .get("/takes/:takeId", signedIn, async (c) => {
+      const { take, bytes } = await speaking.takeAudio(requireUser(c), c.req.param("takeId"));
+      return audioResponse(c, take, bytes);
+    })
+    .put("/takes/:takeId/self-rating", signedIn, jsonBody(selfRatingSchema), async (c) => {
+      const take: Take = await speaking.rateOwnTake(requireUser(c), c.req.param("takeId"), c.req.valid("json").rating);
+      return c.json({ take });
+    })
+    .get("/days/:chapterId/:dayId", signedIn, async (c) => {
+      const body: SpeakingDay = await speaking.day(requireUser(c), c.req.param());
+      return c.json(body);
+    })
+    .put("/days/:chapterId/:dayId/lines/:lineId", signedIn, jsonBody(lineMarkSchema), async (c) => {
+      const body: LineMarked = await speaking.markLine(requireUser(c), c.req.param(), c.req.valid("json"));
+      return c.json(body);
+    })
+    .put("/days/:chapterId/:dayId/quiet", signedIn, jsonBody(quietSchema), async (c) => {
+      return c.json(await speaking.setQuiet(requireUser(c), c.req.param(), c.req.valid("json").quiet));
+    })
+    .post("/days/:chapterId/:dayId/role-plays/:taskId", signedIn, async (c) => {
+      const body: RolePlaySubmitted = await speaking.submitRolePlay(requireUser(c), c.req.param());
+      return c.json(body, 201);
+    });
+}
