@@ -76,6 +76,11 @@ export async function fingerprint(t: TestApp): Promise<string> {
     "review_log",
     "review_reminder",
     "daily_goal_change",
+    "recording",
+    "speaking_submission",
+    "line_practice",
+    "quiet_day",
+    "stored_file",
   ];
   const digests = tables.map(
     (table) => `(select md5(coalesce(string_agg(ctid::text || xmin::text, ',' order by ctid), '')) from "${table}")`,
