@@ -52,3 +52,6 @@ export const struggleReportQueryKey = (userId: string) => ["review", "struggles"
 /** One page of the contact form's inbox (Admin). */
 export const contactMessagesQueryKey = (list: { page: number; perPage: number }) =>
   ["admin", "contact-messages", list] as const;
+
+/** The signed-in learner's lines, takes and "I can't speak now" mode of one day. */
+export const speakingDayQueryKey = (chapterId: string, dayId: string) => ["speaking", chapterId, dayId] as const;

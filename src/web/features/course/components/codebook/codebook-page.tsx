@@ -125,6 +125,7 @@ function MissionBody({
           section={section}
           lockedHint={lockedHint}
           onEnded={complete}
+          practice={{ chapterId: chapter.id, dayId: day.id, signedIn: open.learner.signedIn }}
         />
       );
     }

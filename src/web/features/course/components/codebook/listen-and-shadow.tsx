@@ -1,10 +1,13 @@
-import { Pause, Repeat } from "lucide-react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { Mic, Pause, Repeat } from "lucide-react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { type StorySection, sectionLines } from "#course/course";
 import { Button } from "#web/components/ui/button";
 import { cn } from "#web/lib/cn";
 import { releasePlayback, takePlayback } from "#web/lib/one-sound";
 import { playbackRate } from "#web/lib/use-single-audio";
+
+/** Recording each line loads when the learner asks for it: the page's first load stays within its budget. */
+const LinePracticePanel = lazy(() => import("#web/features/course/components/speaking/line-practice"));
 
 /**
  * The pause after each line when shadowing line by line: long enough to say the line again, at
@@ -26,6 +29,7 @@ export function ListenAndShadow({
   section,
   lockedHint,
   onEnded,
+  practice,
 }: {
   src: string;
   /** Each dialogue line's own clip, in the order of `section.lines`. */
@@ -34,9 +38,12 @@ export function ListenAndShadow({
   /** Why listening is locked (an earlier mission is not done); unlocked when undefined. */
   lockedHint?: string | undefined;
   onEnded: () => void;
+  /** The day the lines are said on, and whether the learner can keep takes (signed in). */
+  practice: { chapterId: string; dayId: string; signedIn: boolean };
 }) {
   const shadowing = useShadowing(lineAudio, onEnded);
   const current = shadowing.current;
+  const [sayingLines, setSayingLines] = useState(false);
   if (lockedHint) return <p className="text-muted-foreground">{lockedHint}</p>;
   return (
     <div className="space-y-4">
@@ -90,6 +97,20 @@ export function ListenAndShadow({
           ))}
         </ol>
       </div>
+      {sayingLines ? (
+        <Suspense fallback={<p className="text-muted-foreground">Loading the recorder…</p>}>
+          <LinePracticePanel
+            day={{ chapterId: practice.chapterId, dayId: practice.dayId }}
+            signedIn={practice.signedIn}
+            lines={sectionLines(section).map((line, index) => ({ ...line, audio: lineAudio[index]! }))}
+          />
+        </Suspense>
+      ) : (
+        <Button type="button" variant="outline" onClick={() => setSayingLines(true)}>
+          <Mic aria-hidden />
+          Say each line yourself
+        </Button>
+      )}
     </div>
   );
 }

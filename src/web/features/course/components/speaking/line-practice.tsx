@@ -1,0 +1,305 @@
+import { useQuery } from "@tanstack/react-query";
+import { Check, Headphones, Mic, Play, RotateCcw, Square } from "lucide-react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { SELF_RATINGS, type SelfRating } from "#course/speaking";
+import { Button } from "#web/components/ui/button";
+import { Label } from "#web/components/ui/label";
+import { Switch } from "#web/components/ui/switch";
+import {
+  type DayRef,
+  type LinePractice,
+  speakingDayQuery,
+  useMarkLine,
+  useRateTake,
+  useSaveTake,
+  useSetQuiet,
+} from "#web/features/course/api/speaking";
+import { describeError } from "#web/lib/api";
+import { cn } from "#web/lib/cn";
+import { releasePlayback, takePlayback } from "#web/lib/one-sound";
+import { toast } from "#web/lib/toast";
+import { canRecord, useRecorder } from "./use-recorder";
+
+/** A line the learner says, with its model clip. */
+export interface PractisedLineItem {
+  id: string;
+  malay: string;
+  english: string;
+  speaker?: string | undefined;
+  audio: string;
+}
+
+const RATING_LABELS: Record<SelfRating, string> = { again: "Again", close: "Close", good: "Good" };
+
+/** Whether a line counts as said: its model heard, and a take recorded or the line said aloud. */
+export const lineDone = (line: LinePractice | undefined) => Boolean(line?.listened && (line.take || line.saidAloud));
+
+/**
+ * Plays clips one after another on the page's one playback (lib/one-sound): the model, then the
+ * learner's take. Answers a function that starts a run and a way to stop it.
+ */
+function useClipRun() {
+  const audio = useRef<HTMLAudioElement | null>(null);
+  const [playing, setPlaying] = useState<string | null>(null);
+  const stop = useCallback(function stop() {
+    if (audio.current) {
+      audio.current.onended = null;
+      audio.current.pause();
+      audio.current = null;
+    }
+    releasePlayback(stop);
+    setPlaying(null);
+  }, []);
+  const play = useCallback(
+    (key: string, clips: string[], onEnded?: () => void) => {
+      stop();
+      takePlayback(stop);
+      setPlaying(key);
+      const next = (index: number) => {
+        const clip = new Audio(clips[index]);
+        audio.current = clip;
+        clip.onended = () => {
+          if (index + 1 < clips.length) next(index + 1);
+          else {
+            stop();
+            onEnded?.();
+          }
+        };
+        clip.play().catch(() => stop());
+      };
+      next(0);
+    },
+    [stop],
+  );
+  useEffect(() => stop, [stop]);
+  return { playing, play, stop };
+}
+
+/**
+ * Say each line yourself (docs/decisions/047-speaking.md): listen to its model, then record a take
+ * (one tap; a second tap, a pause after speaking or 30 s ends it) and hear the model and the take
+ * back to back, rating the take yourself; or, with "I can't speak now" on for the day (no
+ * microphone, or a place where you cannot speak), mark the line said aloud. A take whose upload
+ * failed waits here and is sent again. Signed out, the lines can be listened to only.
+ */
+export default function LinePracticePanel({
+  day,
+  lines,
+  signedIn,
+  title = "Say each line",
+}: {
+  day: DayRef;
+  lines: readonly PractisedLineItem[];
+  signedIn: boolean;
+  title?: string;
+}) {
+  const speaking = useQuery({ ...speakingDayQuery(day), enabled: signedIn });
+  const markLine = useMarkLine(day);
+  const saveTake = useSaveTake(day);
+  const rateTake = useRateTake(day);
+  const setQuiet = useSetQuiet(day);
+  const clips = useClipRun();
+  const [waiting, setWaiting] = useState<ReadonlyMap<string, File>>(() => new Map());
+
+  const upload = useCallback(
+    (lineId: string, take: File) => {
+      setWaiting((current) => new Map(current).set(lineId, take));
+      saveTake.mutate(
+        { lineId, take },
+        {
+          onSuccess: () =>
+            setWaiting((current) => {
+              const next = new Map(current);
+              if (next.get(lineId) === take) next.delete(lineId);
+              return next;
+            }),
+          onError: (error) =>
+            toast({
+              title: "Your take was not saved",
+              description: `${describeError(error, "Jalan could not reach the server.")} It is kept here: send it again.`,
+              variant: "destructive",
+            }),
+        },
+      );
+    },
+    [saveTake],
+  );
+  const recorder = useRecorder(upload);
+
+  // Takes that could not be sent go again when the connection comes back.
+  useEffect(() => {
+    const retry = () => {
+      for (const [lineId, take] of waiting) upload(lineId, take);
+    };
+    window.addEventListener("online", retry);
+    return () => window.removeEventListener("online", retry);
+  }, [waiting, upload]);
+
+  const byLine = new Map((speaking.data?.lines ?? []).map((line) => [line.lineId, line]));
+  const quiet = speaking.data?.quiet ?? false;
+  const recordingPossible = canRecord() && recorder.state.status !== "unavailable";
+  const saying = quiet || !recordingPossible;
+  const done = lines.filter((line) => lineDone(byLine.get(line.id))).length;
+
+  const listen = (line: PractisedLineItem) => {
+    if (clips.playing === `model:${line.id}`) return clips.stop();
+    clips.play(`model:${line.id}`, [line.audio], () => {
+      if (signedIn && !byLine.get(line.id)?.listened) markLine.mutate({ lineId: line.id, listened: true });
+    });
+  };
+
+  return (
+    <section aria-labelledby="line-practice-heading" className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h3 id="line-practice-heading" className="text-lg font-semibold">
+          {title}
+        </h3>
+        {signedIn && (
+          <div className="flex items-center gap-2">
+            <Switch
+              id="quiet-mode"
+              checked={quiet}
+              disabled={!speaking.data || setQuiet.isPending}
+              onCheckedChange={(checked) => setQuiet.mutate(checked)}
+            />
+            <Label htmlFor="quiet-mode">I can't speak now</Label>
+          </div>
+        )}
+      </div>
+      <p className="text-sm text-muted-foreground" aria-live="polite">
+        {signedIn
+          ? `${done} of ${lines.length} lines said. Listen to each line, then ${saying ? "say it aloud and mark it" : "record yourself and compare"}.`
+          : "Listen to each line and say it aloud. Sign in to record yourself and keep your progress."}
+      </p>
+      {recorder.state.status === "unavailable" && (
+        <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm">
+          {recorder.state.message}
+        </p>
+      )}
+      <ol className="space-y-3">
+        {lines.map((line) => {
+          const practice = byLine.get(line.id);
+          const take = practice?.take ?? null;
+          const recordingThis = recorder.state.status === "recording" && recorder.state.lineId === line.id;
+          const unsent = waiting.get(line.id);
+          return (
+            <li
+              key={line.id}
+              className={cn("space-y-2 rounded-lg border p-3", lineDone(practice) && "border-primary/50")}
+            >
+              {line.speaker && <p className="text-sm font-semibold text-muted-foreground">{line.speaker}</p>}
+              <p lang="ms" className="text-lg font-medium leading-snug">
+                {line.malay}
+              </p>
+              <p className="text-muted-foreground">{line.english}</p>
+              <div className="flex flex-wrap items-center gap-2">
+                <Button
+                  type="button"
+                  variant="outline"
+                  size="sm"
+                  aria-pressed={clips.playing === `model:${line.id}`}
+                  aria-label={`Listen: ${line.malay}`}
+                  onClick={() => listen(line)}
+                >
+                  <Headphones aria-hidden />
+                  Listen
+                </Button>
+                {signedIn && saying && (
+                  <Button
+                    type="button"
+                    variant={practice?.saidAloud ? "secondary" : "outline"}
+                    size="sm"
+                    disabled={practice?.saidAloud || markLine.isPending}
+                    aria-label={`Said aloud: ${line.malay}`}
+                    onClick={() => markLine.mutate({ lineId: line.id, saidAloud: true })}
+                  >
+                    <Check aria-hidden />
+                    {practice?.saidAloud ? "Said aloud" : "I said it aloud"}
+                  </Button>
+                )}
+                {signedIn && !saying && (
+                  <Button
+                    type="button"
+                    variant={recordingThis ? "destructive" : "outline"}
+                    size="sm"
+                    disabled={
+                      recorder.state.status === "starting" || (recorder.state.status === "recording" && !recordingThis)
+                    }
+                    aria-label={`${recordingThis ? "Stop recording" : take ? "Record again" : "Record"}: ${line.malay}`}
+                    onClick={() => {
+                      clips.stop();
+                      if (recordingThis) recorder.stop();
+                      else void recorder.start(line.id);
+                    }}
+                  >
+                    {recordingThis ? <Square aria-hidden /> : <Mic aria-hidden />}
+                    {recordingThis ? "Stop" : take ? "Record again" : "Record"}
+                  </Button>
+                )}
+                {signedIn && take && !recordingThis && (
+                  <Button
+                    type="button"
+                    variant="outline"
+                    size="sm"
+                    aria-pressed={clips.playing === `compare:${line.id}`}
+                    aria-label={`Compare with the model: ${line.malay}`}
+                    onClick={() =>
+                      clips.playing === `compare:${line.id}`
+                        ? clips.stop()
+                        : clips.play(`compare:${line.id}`, [line.audio, take.audio])
+                    }
+                  >
+                    <Play aria-hidden />
+                    Model, then you
+                  </Button>
+                )}
+                {unsent && (
+                  <Button
+                    type="button"
+                    variant="outline"
+                    size="sm"
+                    disabled={saveTake.isPending}
+                    onClick={() => upload(line.id, unsent)}
+                  >
+                    <RotateCcw aria-hidden />
+                    Send the take again
+                  </Button>
+                )}
+              </div>
+              {signedIn && take && (
+                <fieldset className="flex flex-wrap items-center gap-2">
+                  <legend className="sr-only">How close was your take of “{line.malay}”?</legend>
+                  <span aria-hidden className="text-sm text-muted-foreground">
+                    How close?
+                  </span>
+                  {SELF_RATINGS.map((rating) => (
+                    <Button
+                      key={rating}
+                      type="button"
+                      size="sm"
+                      variant={take.selfRating === rating ? "secondary" : "ghost"}
+                      aria-pressed={take.selfRating === rating}
+                      onClick={() => rateTake.mutate({ takeId: take.id, rating })}
+                    >
+                      {RATING_LABELS[rating]}
+                    </Button>
+                  ))}
+                  {take.tutorRating !== null && (
+                    <span className="text-sm">
+                      Your tutor: {take.tutorRating}/5{take.tutorComment ? ` — ${take.tutorComment}` : ""}
+                    </span>
+                  )}
+                </fieldset>
+              )}
+              {recordingThis && (
+                <p aria-live="polite" className="text-sm font-medium text-destructive">
+                  Recording… say the line, then pause or tap Stop.
+                </p>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
