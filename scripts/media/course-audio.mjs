@@ -135,7 +135,7 @@ export function courseClips(chapters) {
       };
       const pace = (section) => (section.pace === "natural" ? "natural" : "shadow");
       // daySpokenItems order: vocabulary, then every block of the story, Codebook and live session pages:
-      // sections (narration and dialogue lines), role-play phrases
+      // sections (narration and dialogue lines), role-play phrases, then a role-play script's partner lines
       for (const [i, entry] of (day.vocabulary ?? []).entries()) spoken(entry, `vocabulary.${i}`);
       const listened = new Set();
       for (const page of ["story", "codebook", "liveSession"]) {
@@ -165,6 +165,10 @@ export function courseClips(chapters) {
           if (block.type === "role-play") {
             for (const [i, phrase] of block.phrases.entries()) {
               spoken(phrase, `${at}.phrases.${i}`, phrase.malay, undefined);
+            }
+            // The other character's lines of a role-play done alone, in their voice.
+            for (const [i, turn] of (block.script ?? []).entries()) {
+              if (turn.type === "partner") spoken(turn, `${at}.script.${i}`);
             }
           }
         });

@@ -134,12 +134,50 @@ const practiceBlock = z.strictObject({
   ...missionFields,
   items: z.array(exerciseItemSchema).min(1, "a practice set has at least one item"),
 });
-/** A live-session role-play the tutor runs, with phrases to listen to beforehand; the tutor marks its task. */
-const rolePlayBlock = z.strictObject({
-  type: z.literal("role-play"),
-  ...missionFields,
-  phrases: z.array(narrationSchema).min(1, "has at least one phrase"),
-});
+/** A turn of the other character in a role-play done alone: a line spoken in their voice. */
+const partnerTurnSchema = z
+  .strictObject({ type: z.literal("partner"), ...spokenFields, speaker: text })
+  .superRefine(speakable("malay"));
+/** The learner's turn: one of the role-play's phrases, with a cue saying what to answer. */
+const learnerTurnSchema = z.strictObject({ type: z.literal("learner"), phraseId: slug, cue: text });
+
+/**
+ * A live-session role-play the tutor runs, with phrases to listen to beforehand; the tutor marks its
+ * task. Its `script` lets a learner do it alone (docs/decisions/047-speaking.md): the other
+ * character's lines play, and at each learner turn the learner says the phrase its cue asks for.
+ */
+const rolePlayBlock = z
+  .strictObject({
+    type: z.literal("role-play"),
+    ...missionFields,
+    phrases: z.array(narrationSchema).min(1, "has at least one phrase"),
+    script: z.array(z.discriminatedUnion("type", [partnerTurnSchema, learnerTurnSchema])).optional(),
+  })
+  .superRefine((block, context) => {
+    if (!block.script) return;
+    const phraseIds = new Set(block.phrases.map((phrase) => phrase.id));
+    const said = new Set<string>();
+    block.script.forEach((turn, index) => {
+      if (turn.type !== "learner") return;
+      said.add(turn.phraseId);
+      if (!phraseIds.has(turn.phraseId)) {
+        context.addIssue({
+          code: "custom",
+          path: ["script", index, "phraseId"],
+          message: `"${turn.phraseId}" is not a phrase of this role-play`,
+        });
+      }
+    });
+    block.phrases.forEach((phrase, index) => {
+      if (!said.has(phrase.id)) {
+        context.addIssue({
+          code: "custom",
+          path: ["phrases", index, "id"],
+          message: `"${phrase.id}" is never the learner's turn in the script`,
+        });
+      }
+    });
+  });
 
 export const storyBlockSchema = z.discriminatedUnion("type", [sectionBlock, cultureNoteBlock, practiceBlock]);
 export const codebookBlockSchema = z.discriminatedUnion("type", [

@@ -118,7 +118,12 @@ function spokenItemIds(day: DayPages): IdAt[] {
             ),
           ];
         case "role-play":
-          return idsAt(block.phrases, [...path, "phrases"]);
+          return [
+            ...idsAt(block.phrases, [...path, "phrases"]),
+            ...(block.script ?? []).flatMap((turn, index) =>
+              turn.type === "partner" ? [{ id: turn.id, path: [...path, "script", index, "id"] }] : [],
+            ),
+          ];
         default:
           return [];
       }

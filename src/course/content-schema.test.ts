@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ContentError, parseChapters } from "./content-schema";
-import { type Day, practiceSetOf, sectionLines, storySections } from "./course";
+import { type Day, daySpokenItems, practiceSetOf, sectionLines, storySections } from "./course";
 
 const read = (file: string) => ({ file, data: JSON.parse(readFileSync(file, "utf8")) as unknown });
 const courseFiles = () => [read("content/chapter-1.json"), read("content/chapter-2.json")];
@@ -302,6 +302,40 @@ describe("parseChapters", () => {
         ),
       ]);
     }
+  });
+
+  it("reads a role-play's script for doing it alone, and refuses one that does not fit its phrases", () => {
+    const scripted = chapterFile();
+    const partner = (id: string) => ({
+      type: "partner",
+      id,
+      speaker: "Pak Cik Ali",
+      malay: "Selamat pagi!",
+      english: "Good morning!",
+    });
+    const rolePlay = daysOf(scripted)[0]!.liveSession.blocks[0]!;
+    rolePlay.script = [partner("ali-pagi"), { type: "learner", phraseId: "phrase-apa-khabar", cue: "Ask how he is." }];
+    const [chapter] = parseChapters([scripted]);
+    const block = chapter!.days[0]!.liveSession!.blocks[0]!;
+    expect(block.script?.map((turn) => turn.type)).toEqual(["partner", "learner"]);
+    // The partner's line is a spoken item of the day: it has a clip of its own.
+    expect(daySpokenItems(chapter!, chapter!.days[0]!).map((item) => item.id)).toContain("ali-pagi");
+
+    rolePlay.script = [
+      partner("ali-pagi"),
+      partner("greeting-morning"),
+      { type: "learner", phraseId: "no-such-phrase", cue: "Ask." },
+    ];
+    expect(problemsOf([scripted])).toEqual(
+      expect.arrayContaining([
+        'days.0.liveSession.blocks.0.script.2.phraseId: "no-such-phrase" is not a phrase of this role-play',
+        'days.0.liveSession.blocks.0.phrases.0.id: "phrase-apa-khabar" is never the learner\'s turn in the script',
+      ]),
+    );
+    rolePlay.script = [partner("phrase-apa-khabar"), { type: "learner", phraseId: "phrase-apa-khabar", cue: "Ask." }];
+    expect(problemsOf([scripted])).toEqual([
+      'days.0.liveSession.blocks.0.script.0.id: "phrase-apa-khabar" is used twice in this day',
+    ]);
   });
 
   it("refuses a pace other than shadow or natural", () => {

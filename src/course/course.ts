@@ -157,7 +157,10 @@ export function daySpokenItems(chapter: Chapter, day: Day): (SpokenLine & { audi
               return [];
             });
           case "role-play":
-            return block.phrases;
+            return [
+              ...block.phrases,
+              ...(block.script ?? []).flatMap((turn) => (turn.type === "partner" ? [turn] : [])),
+            ];
           default:
             return [];
         }
