@@ -1,5 +1,5 @@
 import { Circle, CircleCheck, CircleDashed } from "lucide-react";
-import { type ReactNode, useId } from "react";
+import { lazy, type ReactNode, Suspense, useId, useState } from "react";
 import { Link } from "react-router";
 import type { RolePlay } from "#course/course";
 import { taskStatus } from "#course/progress-rules";
@@ -11,6 +11,9 @@ import { Breadcrumbs } from "#web/features/course/components/breadcrumbs";
 import { dayCrumbs, dayPageTitle, type OpenDay } from "#web/features/course/components/course-day-frame";
 import { SpokenLineList, withAudio } from "#web/features/course/components/story/spoken-line-list";
 import { useSingleAudio } from "#web/lib/use-single-audio";
+
+/** A role-play done alone loads when the learner starts one: the page's first load stays within its budget. */
+const SoloRolePlay = lazy(() => import("#web/features/course/components/speaking/solo-role-play"));
 
 /**
  * A day's live session (/chapter-1/day-1/live-session): the learner's view of the role-plays the
@@ -25,9 +28,14 @@ export function LiveSessionPage({ open, tutorControls }: { open: OpenDay; tutorC
       <Breadcrumbs items={dayCrumbs(chapter, day, "live-session")} />
       <div className="space-y-8">
         <RolePlays open={open} rolePlays={rolePlays} />
-        <p className="rounded-lg bg-muted p-4">
-          Your tutor marks each practice complete during the session; it shows here as Completed once they have.
-        </p>
+        <div className="space-y-2 rounded-lg bg-muted p-4">
+          <p>Your tutor marks each practice complete during the session; it shows here as Completed once they have.</p>
+          <p>
+            No tutor yet? Practise without a tutor: do each role-play alone and send it. Once every practice of the day
+            is complete, the next day opens. A tutor listens to what you send and rates each line; in a live session
+            they also answer you, ask for more and correct you as you speak.
+          </p>
+        </div>
         {tutorControls && (
           <section aria-label="Tutor controls" className="space-y-4 border-t-2 pt-8">
             {tutorControls}
@@ -58,9 +66,27 @@ function RolePlays({ open, rolePlays }: { open: OpenDay; rolePlays: readonly Rol
             playing={audio.playing}
             onToggle={audio.toggle}
           />
+          {learner.signedIn && <PractiseAlone day={{ chapterId: chapter.id, dayId: day.id }} rolePlay={rolePlay} />}
         </PracticeBlock>
       ))}
     </div>
+  );
+}
+
+/** "Practise without a tutor": the role-play done alone, loaded when the learner starts it. */
+function PractiseAlone({ day, rolePlay }: { day: { chapterId: string; dayId: string }; rolePlay: RolePlay }) {
+  const [started, setStarted] = useState(false);
+  if (!started) {
+    return (
+      <Button type="button" variant="outline" onClick={() => setStarted(true)}>
+        Practise without a tutor
+      </Button>
+    );
+  }
+  return (
+    <Suspense fallback={<p className="text-muted-foreground">Loading the role-play…</p>}>
+      <SoloRolePlay day={day} rolePlay={rolePlay} />
+    </Suspense>
   );
 }
 

@@ -1,0 +1,60 @@
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { RolePlay } from "#course/course";
+import { connectApp } from "#web/testing/app-in-process";
+import { fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
+import { dayProgress, openDayPage } from "#web/testing/course-page-test-kit";
+import { stubAudio } from "#web/testing/screen";
+
+const app = await connectApp();
+
+const DAY_1 = fixtureDay("chapter-1", "day-1");
+const ROLE_PLAYS = DAY_1.liveSession!.blocks.filter((block): block is RolePlay => block.type === "role-play");
+const LIVE_TASKS = new Set(ROLE_PLAYS.map((rolePlay) => rolePlay.task.id));
+/** Every task of day 1 but its two role-plays. */
+const ALL_BUT_LIVE = dayProgress(
+  "chapter-1",
+  "day-1",
+  DAY_1.tasks.map((task) => task.id).filter((id) => !LIVE_TASKS.has(id)),
+);
+
+beforeEach(() => {
+  stubAudio();
+});
+
+describe("a role-play done alone", () => {
+  it("lets a learner without a microphone say each line aloud, send each role-play, and finish day 1 with no tutor", async () => {
+    const learner = await signInWithProgress(app, ALL_BUT_LIVE);
+    await openDayPage("/chapter-1/day-1/live-session");
+    expect(screen.getByText(/No tutor yet\? Practise without a tutor/)).toBeInTheDocument();
+
+    for (const rolePlay of ROLE_PLAYS) {
+      const block = screen.getByRole("region", { name: rolePlay.title });
+      fireEvent.click(within(block).getByRole("button", { name: "Practise without a tutor" }));
+      await within(block).findByText(`Turn 1 of ${rolePlay.phrases.length}`);
+      for (const phrase of rolePlay.phrases) {
+        // The cue card keeps the Malay hidden until asked.
+        expect(within(block).queryByText(phrase.malay, { selector: "p" })).toBeNull();
+        fireEvent.click(within(block).getByRole("button", { name: "Show the Malay" }));
+        expect(within(block).getByText(phrase.malay, { selector: "p" })).toBeInTheDocument();
+        const next = within(block).getByRole("button", { name: "Next" });
+        expect(next).toBeDisabled();
+        fireEvent.click(await within(block).findByRole("button", { name: "I said it aloud" }));
+        await waitFor(() => expect(next).toBeEnabled());
+        fireEvent.click(next);
+      }
+      fireEvent.click(await within(block).findByRole("button", { name: "Send and complete" }));
+      expect((await screen.findAllByText("This practice is complete.")).length).toBeGreaterThan(0);
+      await within(block).findByText("Completed");
+    }
+    const { progress, completedDays } = await app.progressOf(learner.id);
+    for (const rolePlay of ROLE_PLAYS) expect(progress["chapter-1"]?.["day-1"]?.[rolePlay.task.id]).toBe("completed");
+    expect(completedDays).toContainEqual(expect.objectContaining({ chapterId: "chapter-1", dayId: "day-1" }));
+  });
+
+  it("is not offered to a visitor, who is told what a tutor does", async () => {
+    await openDayPage("/chapter-1/day-1/live-session");
+    expect(screen.queryByRole("button", { name: "Practise without a tutor" })).not.toBeInTheDocument();
+    expect(screen.getByText(/A tutor listens to what you send and rates each line/)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,267 @@
+import { useQuery } from "@tanstack/react-query";
+import { Check, Eye, Mic, Play, Send, Square } from "lucide-react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { RolePlay } from "#course/course";
+import { Button } from "#web/components/ui/button";
+import { Label } from "#web/components/ui/label";
+import { Switch } from "#web/components/ui/switch";
+import {
+  type DayRef,
+  speakingDayQuery,
+  useMarkLine,
+  useSaveTake,
+  useSetQuiet,
+  useSubmitRolePlay,
+} from "#web/features/course/api/speaking";
+import { describeError } from "#web/lib/api";
+import { courseAudioUrl } from "#web/lib/course-data";
+import { releasePlayback, takePlayback } from "#web/lib/one-sound";
+import { toast } from "#web/lib/toast";
+import { canRecord, useRecorder } from "./use-recorder";
+
+type Turn =
+  | { type: "partner"; id: string; speaker: string; malay: string; english: string }
+  | { type: "learner"; phraseId: string; cue: string };
+
+/** The role-play's script, or without one, each phrase in turn with its label and meaning as the cue. */
+export function turnsOf(rolePlay: Pick<RolePlay, "phrases" | "script">): Turn[] {
+  if (rolePlay.script) return rolePlay.script;
+  return rolePlay.phrases.map((phrase) => ({
+    type: "learner",
+    phraseId: phrase.id,
+    cue: `${phrase.label}: say “${phrase.english}”`,
+  }));
+}
+
+/**
+ * A role-play done alone (docs/decisions/047-speaking.md): the other character's lines play, and at
+ * each of the learner's turns a cue card says what to answer; the learner records their line (or,
+ * with "I can't speak now" on, says it aloud), hears the model and themselves, and goes on. At the
+ * end they send it: the role-play's task completes, and the takes wait for a tutor to rate them.
+ */
+export default function SoloRolePlay({ day, rolePlay }: { day: DayRef; rolePlay: RolePlay }) {
+  const turns = turnsOf(rolePlay);
+  const [step, setStep] = useState(0);
+  const [revealed, setRevealed] = useState(false);
+  const speaking = useQuery(speakingDayQuery(day));
+  const saveTake = useSaveTake(day);
+  const markLine = useMarkLine(day);
+  const setQuiet = useSetQuiet(day);
+  const submit = useSubmitRolePlay(day);
+  const recorder = useRecorder((lineId, take) =>
+    saveTake.mutate(
+      { lineId, take },
+      {
+        onError: (error) =>
+          toast({
+            title: "Your take was not saved",
+            description: describeError(error, "Jalan could not reach the server."),
+            variant: "destructive",
+          }),
+      },
+    ),
+  );
+  const audio = useRef<HTMLAudioElement | null>(null);
+  const [playing, setPlaying] = useState(false);
+
+  const stopAudio = useCallback(function stopAudio() {
+    if (audio.current) {
+      audio.current.onended = null;
+      audio.current.pause();
+      audio.current = null;
+    }
+    releasePlayback(stopAudio);
+    setPlaying(false);
+  }, []);
+  const play = useCallback(
+    (clips: string[]) => {
+      stopAudio();
+      takePlayback(stopAudio);
+      setPlaying(true);
+      const next = (index: number) => {
+        const clip = new Audio(clips[index]);
+        audio.current = clip;
+        clip.onended = () => (index + 1 < clips.length ? next(index + 1) : stopAudio());
+        clip.play().catch(() => stopAudio());
+      };
+      next(0);
+    },
+    [stopAudio],
+  );
+  useEffect(() => stopAudio, [stopAudio]);
+
+  const turn = turns[step];
+  // The other character speaks as their turn comes.
+  useEffect(() => {
+    if (turn?.type === "partner") play([courseAudioUrl(day.chapterId, day.dayId, turn.id)]);
+  }, [turn, play, day.chapterId, day.dayId]);
+
+  const lines = new Map((speaking.data?.lines ?? []).map((line) => [line.lineId, line]));
+  const quiet = speaking.data?.quiet ?? false;
+  const saying = quiet || !canRecord() || recorder.state.status === "unavailable";
+  const said = (phraseId: string) => {
+    const line = lines.get(phraseId);
+    return Boolean((line?.take && line.take.submissionId === null) || line?.saidAloud);
+  };
+  const missing = rolePlay.phrases.filter((phrase) => !said(phrase.id));
+  const next = () => {
+    stopAudio();
+    setRevealed(false);
+    setStep((current) => current + 1);
+  };
+
+  return (
+    <div className="space-y-4 rounded-lg border p-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-muted-foreground" aria-live="polite">
+          {turn ? `Turn ${step + 1} of ${turns.length}` : "The role-play is done."}
+        </p>
+        <div className="flex items-center gap-2">
+          <Switch
+            id={`quiet-${rolePlay.task.id}`}
+            checked={quiet}
+            disabled={!speaking.data || setQuiet.isPending}
+            onCheckedChange={(checked) => setQuiet.mutate(checked)}
+          />
+          <Label htmlFor={`quiet-${rolePlay.task.id}`}>I can't speak now</Label>
+        </div>
+      </div>
+      {recorder.state.status === "unavailable" && (
+        <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm">
+          {recorder.state.message}
+        </p>
+      )}
+      {turn?.type === "partner" && (
+        <div className="space-y-2">
+          <p className="text-sm font-semibold text-muted-foreground">{turn.speaker}</p>
+          <p lang="ms" className="text-lg font-medium">
+            {turn.malay}
+          </p>
+          <p className="text-muted-foreground">{turn.english}</p>
+          <div className="flex flex-wrap gap-2">
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              onClick={() => play([courseAudioUrl(day.chapterId, day.dayId, turn.id)])}
+            >
+              <Play aria-hidden />
+              Hear it again
+            </Button>
+            <Button type="button" size="sm" onClick={next}>
+              Your turn
+            </Button>
+          </div>
+        </div>
+      )}
+      {turn?.type === "learner" &&
+        (() => {
+          const phrase = rolePlay.phrases.find((candidate) => candidate.id === turn.phraseId)!;
+          const line = lines.get(phrase.id);
+          const take = line?.take && line.take.submissionId === null ? line.take : null;
+          const recordingThis = recorder.state.status === "recording" && recorder.state.lineId === phrase.id;
+          const model = courseAudioUrl(day.chapterId, day.dayId, phrase.id);
+          return (
+            <div className="space-y-3">
+              <div className="rounded-md bg-muted p-3">
+                <p className="text-sm font-semibold">Your turn</p>
+                <p>{turn.cue}</p>
+                {revealed ? (
+                  <p lang="ms" className="mt-1 text-lg font-medium">
+                    {phrase.malay}
+                  </p>
+                ) : (
+                  <Button type="button" variant="link" size="sm" className="px-0" onClick={() => setRevealed(true)}>
+                    <Eye aria-hidden />
+                    Show the Malay
+                  </Button>
+                )}
+              </div>
+              <div className="flex flex-wrap gap-2">
+                {saying ? (
+                  <Button
+                    type="button"
+                    variant={line?.saidAloud ? "secondary" : "outline"}
+                    size="sm"
+                    disabled={line?.saidAloud || markLine.isPending}
+                    onClick={() => markLine.mutate({ lineId: phrase.id, saidAloud: true })}
+                  >
+                    <Check aria-hidden />
+                    {line?.saidAloud ? "Said aloud" : "I said it aloud"}
+                  </Button>
+                ) : (
+                  <Button
+                    type="button"
+                    size="sm"
+                    variant={recordingThis ? "destructive" : "outline"}
+                    disabled={recorder.state.status === "starting"}
+                    onClick={() => {
+                      stopAudio();
+                      if (recordingThis) recorder.stop();
+                      else void recorder.start(phrase.id);
+                    }}
+                  >
+                    {recordingThis ? <Square aria-hidden /> : <Mic aria-hidden />}
+                    {recordingThis ? "Stop" : take ? "Record again" : "Record your line"}
+                  </Button>
+                )}
+                {take && !recordingThis && (
+                  <Button type="button" variant="outline" size="sm" onClick={() => play([model, take.audio])}>
+                    <Play aria-hidden />
+                    Model, then you
+                  </Button>
+                )}
+                <Button type="button" size="sm" disabled={!said(phrase.id) || recordingThis} onClick={next}>
+                  Next
+                </Button>
+              </div>
+              {recordingThis && (
+                <p aria-live="polite" className="text-sm font-medium text-destructive">
+                  Recording… say your line, then pause or tap Stop.
+                </p>
+              )}
+              {playing && <span className="sr-only">Playing</span>}
+            </div>
+          );
+        })()}
+      {!turn && (
+        <div className="space-y-3">
+          <p>
+            {missing.length > 0
+              ? `Say every line before you send it: ${missing.map((phrase) => phrase.malay).join(", ")}.`
+              : "Send it to complete this practice. A tutor will listen to your takes and rate each line."}
+          </p>
+          <div className="flex flex-wrap gap-2">
+            <Button
+              type="button"
+              disabled={missing.length > 0 || submit.isPending}
+              onClick={() =>
+                submit.mutate(rolePlay.task.id, {
+                  onSuccess: (answer) =>
+                    toast({
+                      title: "Role-play sent",
+                      description: answer.submission
+                        ? "This practice is complete. A tutor will listen to your takes."
+                        : "This practice is complete.",
+                    }),
+                  onError: (error) =>
+                    toast({
+                      title: "Not sent",
+                      description: describeError(error, "Jalan could not reach the server."),
+                      variant: "destructive",
+                    }),
+                })
+              }
+            >
+              <Send aria-hidden />
+              Send and complete
+            </Button>
+            <Button type="button" variant="outline" onClick={() => setStep(0)}>
+              Start again
+            </Button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
