@@ -40,8 +40,27 @@ export default defineConfig({
     },
     {
       name: "chromium",
-      testIgnore: /whole-course\.spec\.ts$/,
+      testIgnore: /(whole-course|speak)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], channel: undefined },
+    },
+    {
+      // A microphone that says "Selamat pagi, pak cik." over and over, granted without asking.
+      name: "speak",
+      testMatch: /speak\.spec\.ts$/,
+      use: {
+        ...devices["Desktop Chrome"],
+        channel: undefined,
+        launchOptions: {
+          executablePath: CHROMIUM_PATH,
+          args: [
+            ...CHROMIUM_FLAGS,
+            "--autoplay-policy=no-user-gesture-required",
+            "--use-fake-device-for-media-stream",
+            "--use-fake-ui-for-media-stream",
+            `--use-file-for-fake-audio-capture=${path.resolve("tests/fixtures/takes/selamat-pagi.wav")}`,
+          ],
+        },
+      },
     },
   ],
   webServer: {
