@@ -59,6 +59,8 @@ export interface RequestContext {
   unsubscribeToken: (userId: string) => Promise<string>;
   /** The id of the take of day 1's "line-selamat-pagi" each account holds before every cell. */
   takeOf: (userId: string) => string;
+  /** The role-play each account sent before every cell, waiting for a tutor, and the one take in it. */
+  sentOf: (userId: string) => { submissionId: string; takeId: string };
   /**
    * Sends a request to the app as the caller (with no cookie for anonymous), to prepare what the
    * route needs of the caller's own data, as a client would before the request under test.
@@ -464,6 +466,42 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     route: "/api/speaking/days/:chapterId/:dayId/quiet",
     expected: SIGNED_IN,
     request: () => ({ path: "/api/speaking/days/chapter-1/day-1/quiet", json: { quiet: true } }),
+  },
+  {
+    // What learners sent, waiting for a tutor.
+    method: "GET",
+    route: "/api/speaking/queue",
+    expected: STAFF,
+    request: () => ({ path: "/api/speaking/queue" }),
+  },
+  {
+    // What the target sent: staff who may act on them hear it.
+    method: "GET",
+    route: "/api/speaking/submissions/:submissionId",
+    expected: STAFF_ON_STUDENTS,
+    request: ({ targetId, sentOf }) => ({ path: `/api/speaking/submissions/${sentOf(targetId).submissionId}` }),
+  },
+  {
+    method: "POST",
+    route: "/api/speaking/submissions/:submissionId/review",
+    expected: STAFF_ON_STUDENTS,
+    request: ({ targetId, sentOf }) => ({
+      path: `/api/speaking/submissions/${sentOf(targetId).submissionId}/review`,
+      json: { ratings: [{ takeId: sentOf(targetId).takeId, rating: 2, comment: "Again, slower." }] },
+    }),
+  },
+  {
+    // The caller's own notices.
+    method: "GET",
+    route: "/api/speaking/notices",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/speaking/notices" }),
+  },
+  {
+    method: "POST",
+    route: "/api/speaking/notices/read",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/speaking/notices/read" }),
   },
   {
     // The caller's own role-play done alone, its one line said aloud first as a client would.

@@ -8,6 +8,7 @@ import {
   contactMessage,
   dailyGoalChange,
   linePractice,
+  notice,
   quietDay,
   recording,
   reviewCard,
@@ -107,6 +108,12 @@ const takeOf = (userId: string) => {
   return takes.get(userId)!;
 };
 const TAKE = readFileSync("tests/fixtures/takes/chromium-2s.webm");
+/** The role-play each account sent before every cell (resetWorld), by account id. */
+const sents = new Map<string, { submissionId: string; takeId: string }>();
+const sentOf = (userId: string) => {
+  if (!sents.has(userId)) sents.set(userId, { submissionId: randomUUID(), takeId: randomUUID() });
+  return sents.get(userId)!;
+};
 
 /** Whose id the actor's requests address: a member of staff's for the staff-on-staff actors, else the first learner's. */
 function targetOf(actor: Actor): string {
@@ -188,7 +195,30 @@ async function resetWorld() {
   await t.db.delete(recording);
   await t.db.delete(linePractice);
   await t.db.delete(quietDay);
+  await t.db.delete(notice);
   for (const { id } of Object.values(accounts)) {
+    const sent = sentOf(id);
+    await t.db.insert(speakingSubmission).values({
+      id: sent.submissionId,
+      userId: id,
+      chapterId: "chapter-1",
+      dayId: "day-1",
+      taskId: "live-session:greeting-practice",
+    });
+    const sentKey = `takes/${id}/${sent.takeId}.webm`;
+    await t.db.insert(storedFile).values({ key: sentKey, contentType: "audio/webm", data: TAKE });
+    await t.db.insert(recording).values({
+      id: sent.takeId,
+      userId: id,
+      chapterId: "chapter-1",
+      dayId: "day-1",
+      lineId: "phrase-apa-khabar",
+      fileKey: sentKey,
+      contentType: "audio/webm",
+      byteSize: TAKE.length,
+      durationMs: 1940,
+      submissionId: sent.submissionId,
+    });
     const take = takeOf(id);
     const fileKey = `takes/${id}/${take}.webm`;
     await t.db.insert(storedFile).values({ key: fileKey, contentType: "audio/webm", data: TAKE });
@@ -235,6 +265,7 @@ async function snapshot() {
     submissions,
     lines,
     quiet,
+    notices,
   ] = await Promise.all([
     t.db
       .select({
@@ -290,6 +321,7 @@ async function snapshot() {
     t.db.select().from(speakingSubmission).orderBy(asc(speakingSubmission.id)),
     t.db.select().from(linePractice).orderBy(asc(linePractice.userId), asc(linePractice.lineId)),
     t.db.select().from(quietDay).orderBy(asc(quietDay.userId), asc(quietDay.dayId)),
+    t.db.select().from(notice).orderBy(asc(notice.id)),
   ]);
   return {
     users,
@@ -306,6 +338,7 @@ async function snapshot() {
     submissions,
     lines,
     quiet,
+    notices,
   };
 }
 
@@ -355,6 +388,7 @@ describe("the authorization table", () => {
         serial: 0,
         unsubscribeToken: (userId) => unsubscribeTokenOf(t, userId),
         takeOf,
+        sentOf,
         asCaller: async (path, init = {}) => t.request(path, init),
       });
       expect(pathMatchesRoute(built.path, rule.route), built.path).toBe(true);
@@ -378,6 +412,7 @@ describe.each(AUTHORIZATION_TABLE.map((rule) => [`${rule.method} ${rule.route}`,
         serial,
         unsubscribeToken: (userId) => unsubscribeTokenOf(t, userId),
         takeOf,
+        sentOf,
         asCaller: async (target, init = {}) => t.request(target, { ...init, cookie: caller?.cookie }),
       });
       const before = await snapshot();

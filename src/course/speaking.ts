@@ -1,5 +1,6 @@
 import type { AnyBlock, DayPages, Section } from "./content-schema-blocks.ts";
 import { dayBlocks, sectionLines, storySections } from "./day-blocks.ts";
+import type { Phrase } from "./review-rules.ts";
 
 /**
  * The learner's own voice (docs/decisions/047-speaking.md): the lines a learner says into Jalan,
@@ -114,4 +115,29 @@ export function rolePlayOf(day: DayLines, taskId: string): RolePlayBlock | undef
 /** Whether a task is one the learner's voice completes: a listen-and-shadow mission or a role-play. */
 export function isSpokenTask(day: DayLines, taskId: string): boolean {
   return shadowingOf(day, taskId) !== undefined || rolePlayOf(day, taskId) !== undefined;
+}
+
+/**
+ * The lines of the course a learner says that are not phrase cards (story lines, role-play phrases),
+ * as review reads a phrase: a tutor who rates a take of one 2 or less pins it into the learner's
+ * review. Unlike the day's phrase cards, a learner never meets them as cards otherwise.
+ */
+export function spokenLinePhrases(
+  course: readonly { id: string; days: readonly (DayLines & { id: string; number: number; subtopic: string })[] }[],
+): Phrase[] {
+  return course.flatMap((chapter) =>
+    chapter.days.flatMap((day) =>
+      practisedLines(day)
+        .filter((line) => line.kind !== "vocabulary")
+        .map((line) => ({
+          chapterId: chapter.id,
+          dayId: day.id,
+          dayNumber: day.number,
+          dayTitle: day.subtopic,
+          id: line.id,
+          malay: line.malay,
+          english: line.english,
+        })),
+    ),
+  );
 }

@@ -94,7 +94,9 @@ describe("embedded PostgreSQL", () => {
     await new Promise((resolve) => first.child.once("exit", resolve));
 
     const second = await startServer(port);
-    expect(await waitForHealth(port, 10_000)).toBeLessThan(10_000);
+    // Healthy again by itself. How fast is the crash test's figure (npm run test:crash, 10 s at most,
+    // on a machine doing nothing else); here, beside other test files, it only has to come back.
+    expect(await waitForHealth(port, 30_000)).toBeLessThan(30_000);
     expect(second.output()).toContain("stopping a PostgreSQL left running by an earlier start");
     const signIn = await fetch(`http://127.0.0.1:${port}/api/auth/sign-in/email`, {
       method: "POST",

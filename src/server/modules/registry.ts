@@ -72,8 +72,21 @@ export function createModules(deps: ModuleDeps) {
     now: deps.now,
     service: deps.review,
   });
-  const speaking = speakingModule({ db, course, storage, progress: progress.service, limiter, now: deps.now });
   const users = usersModule({ db, progress: progress.service, review: review.service });
+  const speaking = speakingModule({
+    db,
+    course,
+    storage,
+    mailer,
+    publicUrl,
+    limiter,
+    now: deps.now,
+    progress: progress.service,
+    review: review.service,
+    profile: profile.service,
+    users: users.service,
+    settings: settings.service,
+  });
   const feedback = feedbackModule({
     db,
     course,

@@ -10,6 +10,7 @@ import {
   servedCards,
 } from "#course/review-rules";
 import { newCard } from "#course/review-schedule";
+import { spokenLinePhrases } from "#course/speaking";
 import type { Queryable } from "#server/db/client";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
 import type { ReviewExercise } from "./review.contract";
@@ -51,9 +52,14 @@ export function createDeck(deps: {
 }) {
   const { course, cards, progress } = deps;
   const phrases = coursePhrases(course);
-  const phraseByKey = new Map(phrases.map((phrase) => [phraseKey(phrase.chapterId, phrase.dayId, phrase.id), phrase]));
+  // Lines a tutor may pin after rating a take of one (story lines, role-play phrases): never met as cards.
+  const lines = spokenLinePhrases(course);
+  const everyPhrase = [...phrases, ...lines];
+  const keyOf = (phrase: Phrase) => phraseKey(phrase.chapterId, phrase.dayId, phrase.id);
+  const phraseByKey = new Map(everyPhrase.map((phrase) => [keyOf(phrase), phrase]));
+  const lineKeys = new Set(lines.map(keyOf));
   // Throws, so the app does not start, when two phrases of a day would share their cards' ids.
-  const cardsByServedId = servedCards(phrases);
+  const cardsByServedId = servedCards(everyPhrase);
   /** Per day with phrases: the tasks whose start means the learner met them (phrase cards, practice). */
   const meetingTasks = new Map<string, { chapterId: string; dayId: string; taskIds: Set<string>; phrases: Phrase[] }>();
   for (const chapter of course) {
@@ -71,9 +77,11 @@ export function createDeck(deps: {
       });
     }
   }
-  const courseOrder = new Map(
-    phrases.map((phrase, index) => [phraseKey(phrase.chapterId, phrase.dayId, phrase.id), index]),
-  );
+  const courseOrder = new Map(everyPhrase.map((phrase, index) => [keyOf(phrase), index]));
+
+  /** A card's exercise: its choices and tiles drawn from phrases of its own kind (phrase cards, or lines). */
+  const itemOf = (phrase: Phrase, skill: CardKey["skill"]) =>
+    reviewItem(phrase, skill, lineKeys.has(keyOf(phrase)) ? lines : phrases);
 
   function phraseOf(key: PinTarget): Phrase | undefined {
     return phraseByKey.get(phraseKey(key.chapterId, key.dayId, key.phraseId));
@@ -90,7 +98,7 @@ export function createDeck(deps: {
     return {
       cardId: servedCardId(card),
       skill: card.skill,
-      item: questionOf(reviewItem(phrase, card.skill, phrases)),
+      item: questionOf(itemOf(phrase, card.skill)),
       audio: card.skill === "listen" ? courseAudioPath(phrase.chapterId, phrase.dayId, phrase.id) : null,
       dayNumber: phrase.dayNumber,
       dayTitle: phrase.dayTitle,
@@ -129,6 +137,7 @@ export function createDeck(deps: {
 
   return {
     phrases,
+    itemOf,
     phraseOf,
     phraseByKey,
 

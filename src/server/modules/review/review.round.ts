@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { courseAudioPath } from "#course/course";
 import type { ExerciseItem, Given } from "#course/exercise-schema";
 import { checkGiven, type Grade, grade } from "#course/grading";
-import { type CardKey, cardId, countedAt, countedMs, type Phrase, ROUND_SIZE, reviewItem } from "#course/review-rules";
+import { type CardKey, cardId, countedAt, countedMs, type Phrase, ROUND_SIZE } from "#course/review-rules";
 import {
   cardFromJson,
   localDate,
@@ -131,7 +131,7 @@ export function createRounds(deps: {
       const served = deck.cardOf(input.cardId);
       if (!served) throw badRequest(`"${input.cardId}" is not a review card of the course.`);
       const { key, phrase } = served;
-      const item = reviewItem(phrase, key.skill, deck.phrases);
+      const item = deck.itemOf(phrase, key.skill);
       const issues = checkGiven(item, input.given);
       if (issues.length > 0) throw badRequest("This answer does not fit the card.", issues);
       const reviewedAt = input.reviewedAt ? new Date(input.reviewedAt) : at;

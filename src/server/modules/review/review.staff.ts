@@ -1,5 +1,5 @@
 import type { Chapter } from "#course/course";
-import { cardId, givenText, reviewItem, WEAKEST_LIMIT } from "#course/review-rules";
+import { cardId, givenText, WEAKEST_LIMIT } from "#course/review-rules";
 import { requireAccount, type Staff, unlessUserVanished } from "#server/db/accounts";
 import type { Database, Queryable } from "#server/db/client";
 import { badRequest } from "#server/http/errors";
@@ -89,7 +89,7 @@ export function createStaffReview(deps: {
           const given = new Set<string>();
           for (const row of wrongs) {
             if (phraseKey(row.chapterId, row.dayId, row.phraseId) !== entry.key || given.size === 3) continue;
-            given.add(givenText(reviewItem(phrase, row.skill, deck.phrases), row.given));
+            given.add(givenText(deck.itemOf(phrase, row.skill), row.given));
           }
           return [
             {

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { SELF_RATINGS, type SelfRating, type TakeType } from "#course/speaking";
+import {
+  SELF_RATINGS,
+  type SelfRating,
+  type TakeType,
+  TUTOR_COMMENT_MAX,
+  TUTOR_RATING_MAX,
+  TUTOR_RATING_MIN,
+} from "#course/speaking";
 
 /**
  * The speaking API's contract (docs/decisions/047-speaking.md), under /api/speaking:
@@ -109,4 +116,92 @@ export interface LineMarked extends Completed {
 export interface RolePlaySubmitted extends Completed {
   /** The set sent to the tutors' queue, or null when no line of it was recorded (all said aloud). */
   submission: SubmissionSummary | null;
+}
+
+// ------------------------------------------------------------------ a tutor who listens
+//
+// GET  /queue                                staff: submissions waiting, oldest first → SpeakingQueue
+// GET  /submissions/:submissionId            staff: a submission's lines beside their models → SubmissionForTutor
+// POST /submissions/:submissionId/review     staff: ReviewInput → 201 { submission: SubmissionForTutor }
+// GET  /notices                              the signed-in user's notices → NoticeList
+// POST /notices/read                         marks them read → NoticeList
+
+export const reviewInputSchema = z
+  .object({
+    ratings: z
+      .array(
+        z
+          .object({
+            takeId: id("Take id"),
+            rating: z
+              .number({ error: `Rating must be a whole number from ${TUTOR_RATING_MIN} to ${TUTOR_RATING_MAX}.` })
+              .int(`Rating must be a whole number from ${TUTOR_RATING_MIN} to ${TUTOR_RATING_MAX}.`)
+              .min(TUTOR_RATING_MIN, `Rating must be a whole number from ${TUTOR_RATING_MIN} to ${TUTOR_RATING_MAX}.`)
+              .max(TUTOR_RATING_MAX, `Rating must be a whole number from ${TUTOR_RATING_MIN} to ${TUTOR_RATING_MAX}.`),
+            comment: z
+              .string({ error: "Comment must be text." })
+              .trim()
+              .max(TUTOR_COMMENT_MAX, `A comment is at most ${TUTOR_COMMENT_MAX} characters.`)
+              .optional(),
+          })
+          .strict(),
+      )
+      .min(1, "Rate every line of the submission.")
+      .max(100),
+  })
+  .strict();
+
+export type ReviewInput = z.infer<typeof reviewInputSchema>;
+
+export interface Learner {
+  id: string;
+  name: string;
+}
+
+/** A submission as the tutors' queue lists it. */
+export interface QueueEntry {
+  id: string;
+  learner: Learner;
+  chapterId: string;
+  dayId: string;
+  dayNumber: number;
+  /** The role-play's title, or "Lines" for lines the learner chose to send. */
+  title: string;
+  takes: number;
+  submittedAt: Date;
+}
+
+export interface SpeakingQueue {
+  waiting: QueueEntry[];
+}
+
+/** A line of a submission: the learner's take beside the model. */
+export interface LineForTutor {
+  take: Take;
+  malay: string;
+  english: string;
+  /** The model clip's path. */
+  model: string;
+}
+
+export interface SubmissionForTutor extends QueueEntry {
+  reviewedAt: Date | null;
+  lines: LineForTutor[];
+}
+
+/** Something the app tells a user: a tutor has heard the takes they sent. */
+export interface Notice {
+  id: string;
+  kind: "takes-reviewed";
+  chapterId: string;
+  dayId: string;
+  dayNumber: number;
+  title: string;
+  createdAt: Date;
+  readAt: Date | null;
+}
+
+export interface NoticeList {
+  unread: number;
+  notices: Notice[];
 }

@@ -2,13 +2,13 @@ import { readFileSync } from "node:fs";
 import { and, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Role } from "#course/roles";
-import { recording, speakingSubmission, storedFile, taskProgress, user } from "#server/db/schema";
+import { recording, reviewCard, speakingSubmission, storedFile, taskProgress, user } from "#server/db/schema";
 import type { ErrorBody } from "#server/http/errors";
 import type { AccountExport } from "#server/modules/account/account.contract";
 import { createDatabaseStorage } from "#server/storage/storage";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
 import { createTestApp } from "#tests/test-app";
-import type { LineMarked, RolePlaySubmitted, SpeakingDay, TakeSaved } from "./speaking.contract";
+import type { LineMarked, RolePlaySubmitted, SpeakingDay, SpeakingQueue, TakeSaved } from "./speaking.contract";
 import { createSpeakingService } from "./speaking.service";
 
 const t = await createTestApp({}, { course: FIXTURE_COURSE });
@@ -292,5 +292,148 @@ describe("a learner's takes and their account", () => {
     expect(deleted.status).toBe(200);
     expect(await takeRows(row!.id)).toEqual([]);
     expect(await storedTakes(row!.id)).toEqual([]);
+  });
+});
+
+describe("a tutor who listens", () => {
+  /** A learner (first name Nur) who did the greetings role-play alone with one take, and that take. */
+  async function sentRolePlay(role: Role = "Student") {
+    const { user: details, cookie } = await t.signedInUser({ firstName: "Nur", lastName: "Aisyah" });
+    const [row] = await t.db.update(user).set({ role }).where(eq(user.email, details.email)).returning({ id: user.id });
+    const { take } = await json(await upload(cookie, WEBM, { lineId: "phrase-apa-khabar" }));
+    const sent = await json(
+      await t.request("/api/speaking/days/chapter-1/day-1/role-plays/live-session:greeting-practice", {
+        method: "POST",
+        cookie,
+      }),
+    );
+    return { id: row!.id, email: details.email, cookie, take, submissionId: sent.submission!.id };
+  }
+
+  const review = (cookie: string, submissionId: string, ratings: unknown) =>
+    t.request(`/api/speaking/submissions/${submissionId}/review`, { method: "POST", cookie, json: { ratings } });
+
+  it("finds what a learner sent in the queue, rates it, pins a weak line into their review and tells them", async () => {
+    const learnerOne = await sentRolePlay();
+    const tutor = await learner("Tutor");
+    const queue = (await (await t.request("/api/speaking/queue", { cookie: tutor.cookie })).json()) as SpeakingQueue;
+    const entry = queue.waiting.find((each) => each.id === learnerOne.submissionId);
+    expect(entry).toMatchObject({
+      learner: { id: learnerOne.id, name: "Nur Aisyah" },
+      chapterId: "chapter-1",
+      dayId: "day-1",
+      dayNumber: 1,
+      title: "Greetings",
+      takes: 1,
+    });
+    // Oldest first.
+    const times = queue.waiting.map((each) => new Date(each.submittedAt).getTime());
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+
+    const detail = await (
+      await t.request(`/api/speaking/submissions/${learnerOne.submissionId}`, { cookie: tutor.cookie })
+    ).json();
+    expect(detail.submission.lines).toEqual([
+      {
+        take: expect.objectContaining({ id: learnerOne.take.id, lineId: "phrase-apa-khabar" }),
+        malay: "Apa khabar?",
+        english: "How are you?",
+        model: "/media/course/chapter-1/day-1/phrase-apa-khabar.mp3",
+      },
+    ]);
+    // The tutor hears the take.
+    expect((await t.request(learnerOne.take.audio, { cookie: tutor.cookie })).status).toBe(200);
+
+    const mailBefore = (await t.outbox()).length;
+    const reviewed = await review(tutor.cookie, learnerOne.submissionId, [
+      { takeId: learnerOne.take.id, rating: 2, comment: "Lift the end: it is a question." },
+    ]);
+    expect(reviewed.status).toBe(201);
+    const queueAfter = (await (
+      await t.request("/api/speaking/queue", { cookie: tutor.cookie })
+    ).json()) as SpeakingQueue;
+    expect(queueAfter.waiting.map((each) => each.id)).not.toContain(learnerOne.submissionId);
+
+    // The learner sees the rating on the day, has the line pinned in review, and is told.
+    const day = await json(await t.request("/api/speaking/days/chapter-1/day-1", { cookie: learnerOne.cookie }));
+    expect(day.submissions[0]).toMatchObject({ reviewedAt: expect.any(String) });
+    expect(day.submissions[0]!.takes[0]).toMatchObject({
+      tutorRating: 2,
+      tutorComment: "Lift the end: it is a question.",
+    });
+    const pinned = await t.db
+      .select({ phraseId: reviewCard.phraseId, pinnedBy: reviewCard.pinnedBy })
+      .from(reviewCard)
+      .where(eq(reviewCard.userId, learnerOne.id));
+    expect(pinned.length).toBeGreaterThan(0);
+    expect(pinned.every((card) => card.phraseId === "phrase-apa-khabar" && card.pinnedBy === tutor.id)).toBe(true);
+    const notices = await (await t.request("/api/speaking/notices", { cookie: learnerOne.cookie })).json();
+    expect(notices).toMatchObject({
+      unread: 1,
+      notices: [
+        {
+          kind: "takes-reviewed",
+          chapterId: "chapter-1",
+          dayId: "day-1",
+          dayNumber: 1,
+          title: "Greetings",
+          readAt: null,
+        },
+      ],
+    });
+    const read = await (
+      await t.request("/api/speaking/notices/read", { method: "POST", cookie: learnerOne.cookie })
+    ).json();
+    expect(read.unread).toBe(0);
+    const mail = (await t.outbox()).slice(mailBefore);
+    expect(mail).toEqual([
+      expect.objectContaining({ to: learnerOne.email, subject: "Your tutor has heard your Day 1 recordings" }),
+    ]);
+    expect(mail[0]!.text).toContain("/chapter-1/day-1/live-session");
+
+    // Reviewed once: a second review changes nothing.
+    const again = await review(tutor.cookie, learnerOne.submissionId, [{ takeId: learnerOne.take.id, rating: 5 }]);
+    expect(again.status).toBe(409);
+    expect((await takeRows(learnerOne.id)).find((row) => row.id === learnerOne.take.id)!.tutorRating).toBe(2);
+  });
+
+  it("refuses a review that leaves a line out or rates what is not in the submission, writing nothing", async () => {
+    const sent = await sentRolePlay();
+    const tutor = await learner("Tutor");
+    const cases: unknown[] = [
+      [],
+      [{ takeId: sent.take.id, rating: 6 }],
+      [{ takeId: sent.take.id, rating: 0 }],
+      [{ takeId: sent.take.id, rating: 2.5 }],
+      [{ takeId: crypto.randomUUID(), rating: 3 }],
+      [
+        { takeId: sent.take.id, rating: 3 },
+        { takeId: sent.take.id, rating: 4 },
+      ],
+      [{ takeId: sent.take.id, rating: 3, comment: "x".repeat(1001) }],
+    ];
+    for (const ratings of cases) expect((await review(tutor.cookie, sent.submissionId, ratings)).status).toBe(400);
+    expect((await review(tutor.cookie, crypto.randomUUID(), [{ takeId: sent.take.id, rating: 3 }])).status).toBe(404);
+    const [row] = await t.db.select().from(speakingSubmission).where(eq(speakingSubmission.id, sent.submissionId));
+    expect(row!.reviewedAt).toBeNull();
+    expect((await takeRows(sent.id))[0]!.tutorRating).toBeNull();
+  });
+
+  it("shows a Tutor only learners' submissions, and sends no email to a learner who turned emails off", async () => {
+    const fromStaff = await sentRolePlay("Admin");
+    const tutor = await learner("Tutor");
+    const queue = (await (await t.request("/api/speaking/queue", { cookie: tutor.cookie })).json()) as SpeakingQueue;
+    expect(queue.waiting.map((each) => each.id)).not.toContain(fromStaff.submissionId);
+    expect(
+      (await t.request(`/api/speaking/submissions/${fromStaff.submissionId}`, { cookie: tutor.cookie })).status,
+    ).toBe(403);
+
+    const quiet = await sentRolePlay();
+    await t.db.update(user).set({ emailNotifications: false }).where(eq(user.id, quiet.id));
+    const mailBefore = (await t.outbox()).length;
+    expect((await review(tutor.cookie, quiet.submissionId, [{ takeId: quiet.take.id, rating: 4 }])).status).toBe(201);
+    expect((await t.outbox()).slice(mailBefore)).toEqual([]);
+    // Rated 3 or more: nothing pinned.
+    expect(await t.db.select().from(reviewCard).where(eq(reviewCard.userId, quiet.id))).toEqual([]);
   });
 });

@@ -2,13 +2,16 @@ import type { RequestLimiter } from "#server/http/request-limit";
 import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
 import { speakingRoutes } from "./speaking.routes";
 import { createSpeakingService, type SpeakingDeps } from "./speaking.service";
+import { createTutorService, type TutorDeps } from "./speaking.tutor";
 
 /**
- * The learner's voice: takes of the lines they practise, the day's shadowing and a role-play done
- * alone: /api/speaking. The take upload sets its own limit (1 MB).
+ * The learner's voice: takes of the lines they practise, the day's shadowing, a role-play done
+ * alone, and the tutors who listen to what learners send: /api/speaking. The take upload sets its
+ * own limit (1 MB).
  */
-export function speakingModule(deps: SpeakingDeps & { limiter: RequestLimiter }) {
+export function speakingModule(deps: SpeakingDeps & TutorDeps & { limiter: RequestLimiter }) {
   const service = createSpeakingService(deps);
+  const tutor = createTutorService(deps);
   return {
     service,
     ...defineModule({
@@ -16,7 +19,7 @@ export function speakingModule(deps: SpeakingDeps & { limiter: RequestLimiter })
       path: "/speaking",
       bodyLimit: JSON_BODY_LIMIT,
       ownBodyLimit: ["/takes"],
-      routes: speakingRoutes(service, deps.limiter),
+      routes: speakingRoutes(service, tutor, deps.limiter),
     }),
   };
 }

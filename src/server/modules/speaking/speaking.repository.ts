@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { SelfRating } from "#course/speaking";
 import type { Database, Queryable, Transaction } from "#server/db/client";
-import { linePractice, quietDay, recording, speakingSubmission } from "#server/db/schema";
+import { linePractice, notice, quietDay, recording, speakingSubmission } from "#server/db/schema";
 
 /** Lock class of pg_advisory_xact_lock for one learner's takes: saving, pruning and sending take turns. */
 const TAKES_LOCK_CLASS = 740_216;
@@ -21,7 +21,7 @@ interface DayOf {
 const ofDay = (table: { userId: PgColumn; chapterId: PgColumn; dayId: PgColumn }, day: DayOf) =>
   and(eq(table.userId, day.userId), eq(table.chapterId, day.chapterId), eq(table.dayId, day.dayId));
 
-/** The speaking module's tables: recording (takes), speaking_submission, line_practice, quiet_day. */
+/** The speaking module's tables: recording (takes), speaking_submission, line_practice, quiet_day, notice. */
 export function createSpeakingRepository(db: Database) {
   return {
     /** Makes this learner's saves, prunes and sends take turns until the transaction ends. */
@@ -162,6 +162,88 @@ export function createSpeakingRepository(db: Database) {
         .where(and(inArray(recording.id, takeIds), eq(recording.userId, day.userId), isNull(recording.submissionId)))
         .returning();
       return { submission: submission!, takes };
+    },
+
+    /** Submissions waiting for a tutor, oldest first, with how many takes each holds. */
+    waiting(limit: number) {
+      return db
+        .select({
+          submission: speakingSubmission,
+          takes: sql<number>`(select count(*)::int from recording r where r.submission_id = speaking_submission.id)`,
+        })
+        .from(speakingSubmission)
+        .where(isNull(speakingSubmission.reviewedAt))
+        .orderBy(asc(speakingSubmission.submittedAt), asc(speakingSubmission.id))
+        .limit(limit);
+    },
+
+    async submissionById(submissionId: string, q: Queryable = db): Promise<SubmissionRow | undefined> {
+      const [row] = await q.select().from(speakingSubmission).where(eq(speakingSubmission.id, submissionId));
+      return row;
+    },
+
+    /** A submission's takes, in the order they were recorded. */
+    takesOfSubmission(submissionId: string, q: Queryable = db): Promise<TakeRow[]> {
+      return q
+        .select()
+        .from(recording)
+        .where(eq(recording.submissionId, submissionId))
+        .orderBy(asc(recording.createdAt), asc(recording.id));
+    },
+
+    /**
+     * Marks the submission reviewed by `tutorId`, once: answers false when it already was (another
+     * tutor's review came first), so the caller's transaction rolls back.
+     */
+    async markReviewed(tx: Transaction, submissionId: string, tutorId: string, at: Date): Promise<boolean> {
+      const rows = await tx
+        .update(speakingSubmission)
+        .set({ reviewedAt: at, reviewedBy: tutorId })
+        .where(and(eq(speakingSubmission.id, submissionId), isNull(speakingSubmission.reviewedAt)))
+        .returning({ id: speakingSubmission.id });
+      return rows.length === 1;
+    },
+
+    async rateTake(tx: Transaction, takeId: string, rating: number, comment: string | null): Promise<void> {
+      await tx.update(recording).set({ tutorRating: rating, tutorComment: comment }).where(eq(recording.id, takeId));
+    },
+
+    async addNotice(tx: Transaction, row: typeof notice.$inferInsert): Promise<void> {
+      await tx.insert(notice).values(row);
+    },
+
+    /** The user's newest notices, with the day each is about. */
+    noticesOf(userId: string, limit: number) {
+      return db
+        .select({
+          id: notice.id,
+          kind: notice.kind,
+          createdAt: notice.createdAt,
+          readAt: notice.readAt,
+          chapterId: speakingSubmission.chapterId,
+          dayId: speakingSubmission.dayId,
+          taskId: speakingSubmission.taskId,
+        })
+        .from(notice)
+        .innerJoin(speakingSubmission, eq(speakingSubmission.id, notice.submissionId))
+        .where(eq(notice.userId, userId))
+        .orderBy(desc(notice.createdAt), desc(notice.id))
+        .limit(limit);
+    },
+
+    async unreadCount(userId: string): Promise<number> {
+      const [row] = await db
+        .select({ count: sql<number>`count(*)::int` })
+        .from(notice)
+        .where(and(eq(notice.userId, userId), isNull(notice.readAt)));
+      return row!.count;
+    },
+
+    async markNoticesRead(userId: string, at: Date): Promise<void> {
+      await db
+        .update(notice)
+        .set({ readAt: at })
+        .where(and(eq(notice.userId, userId), isNull(notice.readAt)));
     },
 
     /** Every take of the learner's, oldest first, for Export My Data. */

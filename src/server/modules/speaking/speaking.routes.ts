@@ -1,24 +1,29 @@
 import { Hono } from "hono";
-import { requireUser, signedIn } from "#server/auth/session";
+import { requireRole, requireUser, signedIn, withRole } from "#server/auth/session";
 import type { AppEnv } from "#server/http/context";
 import { limitTakes, type RequestLimiter } from "#server/http/request-limit";
 import { jsonBody } from "#server/http/validation";
 import {
   type LineMarked,
   lineMarkSchema,
+  type NoticeList,
   quietSchema,
   type RolePlaySubmitted,
+  reviewInputSchema,
   type SpeakingDay,
+  type SpeakingQueue,
+  type SubmissionForTutor,
   selfRatingSchema,
   type Take,
   type TakeSaved,
 } from "./speaking.contract";
 import type { SpeakingService } from "./speaking.service";
+import type { TutorService } from "./speaking.tutor";
 import { audioResponse } from "./take-response";
 import { takeBodyLimit, takeForm } from "./take-upload";
 
 /** The signed-in learner's voice: the user always comes from the session, never the URL or the form. */
-export function speakingRoutes(speaking: SpeakingService, limiter: RequestLimiter) {
+export function speakingRoutes(speaking: SpeakingService, tutor: TutorService, limiter: RequestLimiter) {
   return new Hono<AppEnv>()
     .post("/takes", takeBodyLimit, signedIn, limitTakes(limiter), takeForm, async (c) => {
       const { take, ...line } = c.req.valid("form");
@@ -48,5 +53,37 @@ export function speakingRoutes(speaking: SpeakingService, limiter: RequestLimite
     .post("/days/:chapterId/:dayId/role-plays/:taskId", signedIn, async (c) => {
       const body: RolePlaySubmitted = await speaking.submitRolePlay(requireUser(c), c.req.param());
       return c.json(body, 201);
+    })
+    .get("/queue", withRole("tutor:view"), async (c) => {
+      const body: SpeakingQueue = await tutor.queue(requireRole(c, "tutor:view"));
+      return c.json(body);
+    })
+    .get("/submissions/:submissionId", withRole("tutor:view"), async (c) => {
+      const submission: SubmissionForTutor = await tutor.submission(
+        requireRole(c, "tutor:view"),
+        c.req.param("submissionId"),
+      );
+      return c.json({ submission });
+    })
+    .post(
+      "/submissions/:submissionId/review",
+      withRole("tutor:view"),
+      jsonBody(reviewInputSchema, { messageFromIssues: true }),
+      async (c) => {
+        const submission: SubmissionForTutor = await tutor.review(
+          requireRole(c, "tutor:view"),
+          c.req.param("submissionId"),
+          c.req.valid("json"),
+        );
+        return c.json({ submission }, 201);
+      },
+    )
+    .get("/notices", signedIn, async (c) => {
+      const body: NoticeList = await tutor.notices(requireUser(c).id);
+      return c.json(body);
+    })
+    .post("/notices/read", signedIn, async (c) => {
+      const body: NoticeList = await tutor.readNotices(requireUser(c).id);
+      return c.json(body);
     });
 }

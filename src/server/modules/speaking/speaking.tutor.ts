@@ -1,0 +1,211 @@
+import { displayName } from "#course/account-rules";
+import { type Chapter, courseAudioPath, type Day, findDay } from "#course/course";
+import { mayActOn } from "#course/roles";
+import { PINNED_AT_OR_BELOW, practisedLine, rolePlayOf } from "#course/speaking";
+import { requireAccount, type Staff } from "#server/db/accounts";
+import type { Database } from "#server/db/client";
+import { badRequest, HttpError, notFound } from "#server/http/errors";
+import type { Mailer } from "#server/mail/mailer";
+import type { ProfileModule } from "#server/modules/profile/profile.module";
+import type { ReviewModule } from "#server/modules/review/review.module";
+import type { SettingsModule } from "#server/modules/settings/settings.module";
+import type { UsersModule } from "#server/modules/users/users.module";
+import type {
+  Learner,
+  Notice,
+  NoticeList,
+  QueueEntry,
+  ReviewInput,
+  SpeakingQueue,
+  SubmissionForTutor,
+} from "./speaking.contract";
+import { createSpeakingRepository, type SubmissionRow } from "./speaking.repository";
+import { takeOf } from "./speaking.service";
+
+export interface TutorDeps {
+  db: Database;
+  course: readonly Chapter[];
+  mailer: Mailer;
+  publicUrl: string;
+  review: Pick<ReviewModule["service"], "pin">;
+  profile: Pick<ProfileModule["service"], "namesOf">;
+  users: Pick<UsersModule["service"], "summaryOf">;
+  settings: Pick<SettingsModule["service"], "get">;
+  now?: () => Date;
+}
+
+/** How many waiting submissions the queue shows at once. */
+const QUEUE_LENGTH = 50;
+const NOTICES_SHOWN = 20;
+const NO_SUCH_SUBMISSION = "There is no such submission.";
+
+/**
+ * A tutor who listens (docs/decisions/047-speaking.md): the queue of what learners sent, oldest
+ * first; a submission's takes beside their models; a review that rates every line 1-5 with a
+ * comment, pins each line rated 2 or less into the learner's review, and tells the learner (a
+ * notice, and an email when their notifications are on), all in one transaction.
+ */
+export function createTutorService(deps: TutorDeps) {
+  const { db, course, mailer, review, profile, users, settings, now = () => new Date() } = deps;
+  const rows = createSpeakingRepository(db);
+
+  function dayOf(row: { chapterId: string; dayId: string }): Day | undefined {
+    return findDay(course, row.chapterId, row.dayId)?.day;
+  }
+
+  function titleOf(row: { chapterId: string; dayId: string; taskId: string | null }): string {
+    const day = dayOf(row);
+    return (row.taskId && day && rolePlayOf(day, row.taskId)?.title) || "Lines";
+  }
+
+  async function learnersOf(ids: string[]): Promise<Map<string, Learner>> {
+    const names = ids.length > 0 ? await profile.namesOf([...new Set(ids)]) : new Map();
+    return new Map(ids.map((id) => [id, { id, name: names.get(id) ? displayName(names.get(id)!) : "A learner" }]));
+  }
+
+  const entryOf = (row: SubmissionRow, learner: Learner, takes: number): QueueEntry => ({
+    id: row.id,
+    learner,
+    chapterId: row.chapterId,
+    dayId: row.dayId,
+    dayNumber: dayOf(row)?.number ?? 0,
+    title: titleOf(row),
+    takes,
+    submittedAt: row.submittedAt,
+  });
+
+  /** The submission, for staff who may act on its learner; 404 for one that is not there. */
+  async function submissionFor(staff: Staff, submissionId: string): Promise<SubmissionRow> {
+    const row = /^[0-9a-f-]{36}$/i.test(submissionId) ? await rows.submissionById(submissionId) : undefined;
+    if (!row) throw notFound(NO_SUCH_SUBMISSION);
+    await requireAccount(db, row.userId, staff);
+    return row;
+  }
+
+  async function detail(row: SubmissionRow): Promise<SubmissionForTutor> {
+    const [takes, learners] = await Promise.all([rows.takesOfSubmission(row.id), learnersOf([row.userId])]);
+    const day = dayOf(row);
+    return {
+      ...entryOf(row, learners.get(row.userId)!, takes.length),
+      reviewedAt: row.reviewedAt,
+      lines: takes.map((take) => {
+        const line = day ? practisedLine(day, take.lineId) : undefined;
+        return {
+          take: takeOf(take),
+          malay: line?.malay ?? "",
+          english: line?.english ?? "",
+          model: courseAudioPath(row.chapterId, row.dayId, take.lineId),
+        };
+      }),
+    };
+  }
+
+  return {
+    /** What waits for a tutor, oldest first: only learners this member of staff may act on. */
+    async queue(staff: Staff): Promise<SpeakingQueue> {
+      const waiting = await rows.waiting(QUEUE_LENGTH);
+      const owners = new Map(
+        await Promise.all(
+          [...new Set(waiting.map(({ submission }) => submission.userId))].map(
+            async (id) => [id, (await users.summaryOf(id))?.role] as const,
+          ),
+        ),
+      );
+      const visible = waiting.filter(({ submission }) => {
+        const role = owners.get(submission.userId);
+        return role !== undefined && mayActOn(staff.role, role);
+      });
+      const learners = await learnersOf(visible.map(({ submission }) => submission.userId));
+      return {
+        waiting: visible.map(({ submission, takes }) => entryOf(submission, learners.get(submission.userId)!, takes)),
+      };
+    },
+
+    async submission(staff: Staff, submissionId: string): Promise<SubmissionForTutor> {
+      return detail(await submissionFor(staff, submissionId));
+    },
+
+    /**
+     * Rates every take of the submission once. Refused, writing nothing: a take left out, rated
+     * twice or not of this submission (400), a submission already reviewed (409).
+     */
+    async review(staff: Staff, submissionId: string, input: ReviewInput): Promise<SubmissionForTutor> {
+      const row = await submissionFor(staff, submissionId);
+      const takes = await rows.takesOfSubmission(row.id);
+      const sent = new Set(takes.map((take) => take.id));
+      const rated = new Set(input.ratings.map((rating) => rating.takeId));
+      if (rated.size !== input.ratings.length || rated.size !== sent.size || ![...rated].every((id) => sent.has(id))) {
+        throw badRequest("Rate every line of the submission once, and only its lines.");
+      }
+      const at = now();
+      const owner = await users.summaryOf(row.userId);
+      if (!owner) throw notFound(NO_SUCH_SUBMISSION);
+      const { emailNotifications } = await settings.get(row.userId);
+      const dayNumber = dayOf(row)?.number ?? 0;
+      await db.transaction(async (tx) => {
+        if (!(await rows.markReviewed(tx, row.id, staff.id, at))) {
+          throw new HttpError(409, "ALREADY_REVIEWED", "Another tutor has already reviewed these takes.");
+        }
+        for (const rating of input.ratings) {
+          await rows.rateTake(tx, rating.takeId, rating.rating, rating.comment || null);
+          const take = takes.find((each) => each.id === rating.takeId)!;
+          if (rating.rating <= PINNED_AT_OR_BELOW) {
+            await review.pin(
+              staff,
+              row.userId,
+              { chapterId: row.chapterId, dayId: row.dayId, phraseId: take.lineId },
+              tx,
+            );
+          }
+        }
+        await rows.addNotice(tx, { userId: row.userId, kind: "takes-reviewed", submissionId: row.id });
+        if (emailNotifications) {
+          const dayUrl = `${deps.publicUrl}/${row.chapterId}/${row.dayId}/live-session`;
+          await mailer.send(
+            {
+              to: owner.email,
+              subject: `Your tutor has heard your Day ${dayNumber} recordings`,
+              text: [
+                `Hi ${displayName(owner) || "there"},`,
+                "",
+                `A tutor has listened to what you sent from Day ${dayNumber} (${titleOf(row)}) and rated each line.`,
+                "Lines that need more work are waiting in your review.",
+                "",
+                `See the ratings: ${dayUrl}`,
+              ].join("\n"),
+            },
+            tx,
+          );
+        }
+      });
+      return detail({ ...row, reviewedAt: at, reviewedBy: staff.id });
+    },
+
+    /** The user's newest notices and how many are unread. */
+    async notices(userId: string): Promise<NoticeList> {
+      const [list, unread] = await Promise.all([rows.noticesOf(userId, NOTICES_SHOWN), rows.unreadCount(userId)]);
+      return {
+        unread,
+        notices: list.map(
+          (each): Notice => ({
+            id: each.id,
+            kind: each.kind,
+            chapterId: each.chapterId,
+            dayId: each.dayId,
+            dayNumber: dayOf(each)?.number ?? 0,
+            title: titleOf(each),
+            createdAt: each.createdAt,
+            readAt: each.readAt,
+          }),
+        ),
+      };
+    },
+
+    async readNotices(userId: string): Promise<NoticeList> {
+      await rows.markNoticesRead(userId, now());
+      return this.notices(userId);
+    },
+  };
+}
+
+export type TutorService = ReturnType<typeof createTutorService>;
