@@ -55,3 +55,9 @@ export const contactMessagesQueryKey = (list: { page: number; perPage: number })
 
 /** The signed-in learner's lines, takes and "I can't speak now" mode of one day. */
 export const speakingDayQueryKey = (chapterId: string, dayId: string) => ["speaking", chapterId, dayId] as const;
+
+/** What learners sent, waiting for a tutor (staff). */
+export const speakingQueueQueryKey = ["speaking", "queue"] as const;
+
+/** The signed-in user's notices (a tutor heard their takes) and how many are unread. */
+export const noticesQueryKey = ["notices"] as const;

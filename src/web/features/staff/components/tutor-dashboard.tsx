@@ -6,16 +6,18 @@ import { LearnerStruggles } from "./learner-struggles";
 import { LoadFailed } from "./load-failed";
 import { ProgressGrid } from "./progress-grid";
 import { ResetProgressDialog } from "./reset-progress-dialog";
+import { SpeakingQueue } from "./speaking-queue";
 import { UserPicker, userName } from "./user-picker";
 
 /**
- * The Tutor Dashboard: pick any user, see and correct their progress, or reset it; below the
- * progress, what they struggle with in their review.
+ * The Tutor Dashboard: what learners sent waiting to be heard; then pick any user, see and correct
+ * their progress, or reset it; below the progress, what they struggle with in their review.
  */
 export function TutorDashboard() {
   const [student, setStudent] = useState<UserSummary | null>(null);
   return (
     <div className="grid gap-8">
+      <SpeakingQueue />
       <UserPicker value={student} onChange={setStudent} className="max-w-xl" />
       {student ? (
         <div key={student.id} className="grid gap-12">

@@ -1,0 +1,69 @@
+import { readFileSync } from "node:fs";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { recording, reviewCard } from "#server/db/schema";
+import { connectApp } from "#web/testing/app-in-process";
+import { startEachTestWithNoAccounts } from "#web/testing/staff-db-test-kit";
+import { waitingFor } from "./speaking-queue";
+import { openTutorDashboard } from "./staff-test-kit";
+
+const app = await connectApp();
+startEachTestWithNoAccounts(app);
+
+const TAKE = readFileSync("tests/fixtures/takes/chromium-2s.webm");
+
+/** A learner, Nur Aisyah, who did day 1's greetings alone with one take, then signed out. */
+async function learnerSentGreetings() {
+  const learner = await app.signInAs("Student", { firstName: "Nur", lastName: "Aisyah" });
+  const form = new FormData();
+  form.set("chapterId", "chapter-1");
+  form.set("dayId", "day-1");
+  form.set("lineId", "phrase-apa-khabar");
+  form.set("take", new File([new Uint8Array(TAKE)], "take.webm", { type: "audio/webm" }));
+  const uploaded = await app.fetch("/api/speaking/takes", { method: "POST", body: form });
+  expect(uploaded.status).toBe(201);
+  await app.send("POST", "/api/speaking/days/chapter-1/day-1/role-plays/live-session:greeting-practice");
+  await app.signOut();
+  return learner;
+}
+
+describe("the tutors' queue of what learners sent", { timeout: 20_000 }, () => {
+  it("lists a learner's role-play; the tutor hears each line beside its model, rates it, and it leaves the queue", async () => {
+    const learner = await learnerSentGreetings();
+    await openTutorDashboard(app);
+    const queue = screen.getByRole("region", { name: "Waiting to be heard" });
+    const entry = (await within(queue).findByText("Nur Aisyah")).closest("li")!;
+    expect(entry).toHaveTextContent(/Day 1 — Greetings · 1 line · waiting \d+ minutes?/);
+    fireEvent.click(within(entry).getByRole("button", { name: "Listen and rate" }));
+    const line = await within(entry).findByRole("group", { name: "Line 1: Apa khabar?" });
+    expect(within(line).getByLabelText("Model: Apa khabar?")).toHaveAttribute(
+      "src",
+      "/media/course/chapter-1/day-1/phrase-apa-khabar.mp3",
+    );
+    expect(within(line).getByLabelText("The learner: Apa khabar?").getAttribute("src")).toMatch(
+      /^\/api\/speaking\/takes\/[0-9a-f-]{36}$/,
+    );
+    const send = within(entry).getByRole("button", { name: "Send ratings" });
+    expect(send).toBeDisabled();
+    fireEvent.click(within(line).getByRole("radio", { name: "2" }));
+    fireEvent.change(within(line).getByLabelText("Comment on line 1"), { target: { value: "Raise the end." } });
+    expect(send).toBeEnabled();
+    fireEvent.click(send);
+    await screen.findByText("Ratings sent");
+    await within(queue).findByText("Nothing is waiting: every recording sent has been heard.");
+
+    const [take] = await app.t.db.select().from(recording).where(eq(recording.userId, learner.id));
+    expect([take!.tutorRating, take!.tutorComment]).toEqual([2, "Raise the end."]);
+    const pinned = await app.t.db.select().from(reviewCard).where(eq(reviewCard.userId, learner.id));
+    expect(pinned.length).toBeGreaterThan(0);
+  });
+
+  it("says how long something has waited", () => {
+    const now = Date.parse("2026-11-28T12:00:00Z");
+    expect(waitingFor("2026-11-28T11:59:00Z", now)).toBe("1 minute");
+    expect(waitingFor("2026-11-28T11:15:00Z", now)).toBe("45 minutes");
+    expect(waitingFor("2026-11-28T09:00:00Z", now)).toBe("3 hours");
+    expect(waitingFor("2026-11-25T12:00:00Z", now)).toBe("3 days");
+  });
+});
