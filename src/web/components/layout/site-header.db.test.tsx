@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { Role } from "#course/roles";
@@ -163,5 +164,47 @@ describe("site header", () => {
     expect(await screen.findByRole("link", { name: "Get Started" })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/");
     expect(queryClient.getQueryData(["profile"])).toBeUndefined();
+  });
+});
+
+describe("the header's notices", () => {
+  it("tells a learner a tutor heard their takes, and opening them marks them read", async () => {
+    const learner = await app.signInLearner();
+    const form = new FormData();
+    form.set("chapterId", "chapter-1");
+    form.set("dayId", "day-1");
+    form.set("lineId", "phrase-apa-khabar");
+    form.set(
+      "take",
+      new File([new Uint8Array(readFileSync("tests/fixtures/takes/chromium-2s.webm"))], "take.webm", {
+        type: "audio/webm",
+      }),
+    );
+    const { take } = await (await app.fetch("/api/speaking/takes", { method: "POST", body: form })).json();
+    const sent = await (
+      await app.send("POST", "/api/speaking/days/chapter-1/day-1/role-plays/live-session:greeting-practice")
+    ).json();
+    await app.signOut();
+    await app.signInAs("Tutor");
+    await app.send("POST", `/api/speaking/submissions/${sent.submission.id}/review`, {
+      ratings: [{ takeId: take.id, rating: 4 }],
+    });
+    await app.signOut();
+    await app.signIn(learner);
+    renderApp("/about");
+
+    const bell = await screen.findByRole("button", { name: "Notices, 1 unread" });
+    fireEvent.pointerDown(bell, { button: 0, pointerType: "mouse" });
+    fireEvent.click(bell);
+    const link = await screen.findByRole("menuitem", { name: /A tutor heard your Day 1 recordings/ });
+    expect(link).toHaveAttribute("href", "/chapter-1/day-1/live-session");
+    await waitFor(() =>
+      expect(app.requests).toContainEqual({ method: "POST", path: "/api/speaking/notices/read", status: 200 }),
+    );
+    fireEvent.keyDown(link, { key: "Escape" });
+    await waitFor(() =>
+      expect(screen.getByLabelText(/^Notices/, { selector: "button" })).toHaveAttribute("aria-label", "Notices"),
+    );
+    expect(await app.read<{ unread: number }>("/api/speaking/notices")).toMatchObject({ unread: 0 });
   });
 });

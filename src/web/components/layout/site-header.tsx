@@ -13,6 +13,9 @@ const AccountMenuOnDemand = lazy(() =>
   import("./account-menu-on-demand").then((module) => ({ default: module.AccountMenuOnDemand })),
 );
 
+// A signed-in user's notices (a tutor heard their takes), loaded after the page.
+const NoticesMenu = lazy(() => import("./notices").then((module) => ({ default: module.NoticesMenu })));
+
 const avatarPlaceholder = <span aria-hidden="true" className="size-10 rounded-full bg-muted" />;
 
 const getStarted = (
@@ -47,9 +50,14 @@ export function SiteHeader() {
           ) : isPending ? (
             avatarPlaceholder
           ) : profile ? (
-            <Suspense fallback={avatarPlaceholder}>
-              <AccountMenuOnDemand profile={profile} />
-            </Suspense>
+            <>
+              <Suspense fallback={null}>
+                <NoticesMenu />
+              </Suspense>
+              <Suspense fallback={avatarPlaceholder}>
+                <AccountMenuOnDemand profile={profile} />
+              </Suspense>
+            </>
           ) : (
             getStarted
           )}
