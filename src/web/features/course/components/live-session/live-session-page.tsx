@@ -14,6 +14,8 @@ import { useSingleAudio } from "#web/lib/use-single-audio";
 
 /** A role-play done alone loads when the learner starts one: the page's first load stays within its budget. */
 const SoloRolePlay = lazy(() => import("#web/features/course/components/speaking/solo-role-play"));
+/** What a tutor said of what the learner sent from this day. */
+const TutorRatings = lazy(() => import("#web/features/course/components/speaking/tutor-ratings"));
 
 /**
  * A day's live session (/chapter-1/day-1/live-session): the learner's view of the role-plays the
@@ -27,6 +29,11 @@ export function LiveSessionPage({ open, tutorControls }: { open: OpenDay; tutorC
     <Page title={dayPageTitle(day, "live-session")} intro={day.liveSession?.intro}>
       <Breadcrumbs items={dayCrumbs(chapter, day, "live-session")} />
       <div className="space-y-8">
+        {open.learner.signedIn && (
+          <Suspense fallback={null}>
+            <TutorRatings day={{ chapterId: chapter.id, dayId: day.id }} content={day} />
+          </Suspense>
+        )}
         <RolePlays open={open} rolePlays={rolePlays} />
         <div className="space-y-2 rounded-lg bg-muted p-4">
           <p>Your tutor marks each practice complete during the session; it shows here as Completed once they have.</p>

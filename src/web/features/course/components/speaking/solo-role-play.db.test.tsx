@@ -1,4 +1,5 @@
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { readFileSync } from "node:fs";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { RolePlay } from "#course/course";
 import { connectApp } from "#web/testing/app-in-process";
@@ -50,6 +51,41 @@ describe("a role-play done alone", () => {
     const { progress, completedDays } = await app.progressOf(learner.id);
     for (const rolePlay of ROLE_PLAYS) expect(progress["chapter-1"]?.["day-1"]?.[rolePlay.task.id]).toBe("completed");
     expect(completedDays).toContainEqual(expect.objectContaining({ chapterId: "chapter-1", dayId: "day-1" }));
+  });
+
+  it("shows the learner what their tutor said of each line they sent, and what still waits", async () => {
+    const learner = await signInWithProgress(app);
+    const form = new FormData();
+    form.set("chapterId", "chapter-1");
+    form.set("dayId", "day-1");
+    form.set("lineId", "phrase-apa-khabar");
+    form.set(
+      "take",
+      new File([new Uint8Array(readFileSync("tests/fixtures/takes/chromium-2s.webm"))], "take.webm", {
+        type: "audio/webm",
+      }),
+    );
+    const { take } = await (await app.fetch("/api/speaking/takes", { method: "POST", body: form })).json();
+    const sent = await (
+      await app.send("POST", "/api/speaking/days/chapter-1/day-1/role-plays/live-session:greeting-practice")
+    ).json();
+    await openDayPage("/chapter-1/day-1/live-session");
+    const waiting = await screen.findByRole("region", { name: "What your tutor heard" });
+    expect(within(waiting).getByText("One set of recordings is waiting for a tutor to listen.")).toBeInTheDocument();
+    cleanup();
+
+    await app.signOut();
+    await app.signInAs("Tutor");
+    await app.send("POST", `/api/speaking/submissions/${sent.submission.id}/review`, {
+      ratings: [{ takeId: take.id, rating: 2, comment: "Let your voice rise at the end." }],
+    });
+    await app.signOut();
+    await app.signIn(learner);
+    await openDayPage("/chapter-1/day-1/live-session");
+    const heard = await screen.findByRole("region", { name: "What your tutor heard" });
+    const line = within(heard).getByText("Apa khabar?").closest("li")!;
+    expect(line).toHaveTextContent("2 of 5 — Let your voice rise at the end.");
+    expect(within(line).getByLabelText("You: Apa khabar?")).toHaveAttribute("src", take.audio);
   });
 
   it("is not offered to a visitor, who is told what a tutor does", async () => {
