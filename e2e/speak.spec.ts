@@ -17,7 +17,7 @@ async function record(page: Page, start: Locator, stop: Locator) {
   await stop.click();
 }
 
-test("a learner records a line of the dialogue, hears it beside the model, rates it, and finds it again", async ({
+test("a learner records a line of the dialogue, hears it beside the model, rates it, sends it to a tutor, and finds it again", async ({
   page,
 }) => {
   await page.goto("/");
@@ -52,6 +52,11 @@ test("a learner records a line of the dialogue, hears it beside the model, rates
   await panel.getByRole("button", { name: `Compare with the model: ${line.malay}` }).click();
   await panel.getByRole("button", { name: "Good" }).first().click();
   await expect(panel.getByRole("button", { name: "Good" }).first()).toHaveAttribute("aria-pressed", "true");
+
+  // Sent to a tutor: it waits in their queue.
+  await panel.getByRole("button", { name: "Send my takes to a tutor" }).click();
+  await expectToast(page, "Sent to a tutor", "A tutor will listen and rate each line.");
+  await expect(panel.getByRole("button", { name: "Send my takes to a tutor" })).toBeHidden();
 
   await page.reload();
   await region(page, LISTEN.title).getByRole("button", { name: "Say each line yourself" }).click();

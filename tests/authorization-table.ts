@@ -468,6 +468,13 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     request: () => ({ path: "/api/speaking/days/chapter-1/day-1/quiet", json: { quiet: true } }),
   },
   {
+    // The caller's own take of day 1's "line-selamat-pagi" (each account holds one), sent to a tutor.
+    method: "POST",
+    route: "/api/speaking/days/:chapterId/:dayId/sent",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/speaking/days/chapter-1/day-1/sent", json: { lineIds: ["line-selamat-pagi"] } }),
+  },
+  {
     // What learners sent, waiting for a tutor.
     method: "GET",
     route: "/api/speaking/queue",

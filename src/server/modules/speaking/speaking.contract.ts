@@ -18,6 +18,7 @@ import {
  * PUT  /days/:chapterId/:dayId/lines/:lineId    LineMarkInput → LineMarked
  * PUT  /days/:chapterId/:dayId/quiet            QuietInput → { quiet }
  * POST /days/:chapterId/:dayId/role-plays/:taskId → 201 RolePlaySubmitted
+ * POST /days/:chapterId/:dayId/sent             SendLinesInput → 201 { submission }: takes chosen for a tutor
  */
 
 const id = (label: string) =>
@@ -52,6 +53,16 @@ export const lineMarkSchema = z
   })
   .strict()
   .refine((mark) => mark.listened || mark.saidAloud, { message: "Send listened, saidAloud or both." });
+
+/** The lines whose latest takes (not yet sent) the learner sends a tutor. */
+export const sendLinesSchema = z
+  .object({
+    lineIds: z
+      .array(id("Line id"), { error: "Say which lines to send." })
+      .min(1, "Choose at least one line to send.")
+      .max(100, "Send at most 100 lines at once."),
+  })
+  .strict();
 
 export const quietSchema = z.object({ quiet: z.boolean({ error: "quiet must be true or false." }) }).strict();
 

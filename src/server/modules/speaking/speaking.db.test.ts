@@ -419,6 +419,29 @@ describe("a tutor who listens", () => {
     expect((await takeRows(sent.id))[0]!.tutorRating).toBeNull();
   });
 
+  it("queues the lines a learner chooses to send, and refuses a line without a take to send", async () => {
+    const me = await learner();
+    await upload(me.cookie, WEBM, { lineId: "line-kopi-o" });
+    await upload(me.cookie, WEBM, { lineId: "card-pagi" });
+    const send = (lineIds: unknown) =>
+      t.request("/api/speaking/days/chapter-1/day-1/sent", { method: "POST", cookie: me.cookie, json: { lineIds } });
+    expect((await send(["line-kopi-o", "line-nak-minum"])).status).toBe(409);
+    expect((await send([])).status).toBe(400);
+    expect(await t.db.select().from(speakingSubmission).where(eq(speakingSubmission.userId, me.id))).toEqual([]);
+    const sent = await send(["line-kopi-o", "card-pagi"]);
+    expect(sent.status).toBe(201);
+    const { submission } = (await sent.json()) as {
+      submission: { id: string; taskId: null; takes: { lineId: string }[] };
+    };
+    expect(submission.taskId).toBeNull();
+    expect(submission.takes.map((take) => take.lineId).sort()).toEqual(["card-pagi", "line-kopi-o"]);
+    const tutor = await learner("Tutor");
+    const queue = (await (await t.request("/api/speaking/queue", { cookie: tutor.cookie })).json()) as SpeakingQueue;
+    expect(queue.waiting.find((each) => each.id === submission.id)).toMatchObject({ title: "Lines", takes: 2 });
+    // Sent once: the same takes cannot be sent again.
+    expect((await send(["line-kopi-o"])).status).toBe(409);
+  });
+
   it("shows a Tutor only learners' submissions, and sends no email to a learner who turned emails off", async () => {
     const fromStaff = await sentRolePlay("Admin");
     const tutor = await learner("Tutor");

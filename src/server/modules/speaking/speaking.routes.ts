@@ -14,6 +14,7 @@ import {
   type SpeakingQueue,
   type SubmissionForTutor,
   selfRatingSchema,
+  sendLinesSchema,
   type Take,
   type TakeSaved,
 } from "./speaking.contract";
@@ -54,6 +55,15 @@ export function speakingRoutes(speaking: SpeakingService, tutor: TutorService, l
       const body: RolePlaySubmitted = await speaking.submitRolePlay(requireUser(c), c.req.param());
       return c.json(body, 201);
     })
+    .post(
+      "/days/:chapterId/:dayId/sent",
+      signedIn,
+      jsonBody(sendLinesSchema, { messageFromIssues: true }),
+      async (c) => {
+        const body = await speaking.sendLines(requireUser(c), c.req.param(), c.req.valid("json").lineIds);
+        return c.json(body, 201);
+      },
+    )
     .get("/queue", withRole("tutor:view"), async (c) => {
       const body: SpeakingQueue = await tutor.queue(requireRole(c, "tutor:view"));
       return c.json(body);

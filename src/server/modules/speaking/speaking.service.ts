@@ -327,6 +327,40 @@ export function createSpeakingService({
       });
     },
 
+    /**
+     * Sends the learner's takes (not yet sent) of the chosen lines to the tutors' queue as one
+     * submission. Refused when a line has no such take (409 NO_TAKE) or too many sets wait (429).
+     */
+    async sendLines(user: SessionUser, target: DayRef, lineIds: string[]): Promise<{ submission: SubmissionSummary }> {
+      const day = findDay(target);
+      for (const lineId of lineIds) findLine(day, lineId);
+      const dayOf = { chapterId: target.chapterId, dayId: target.dayId };
+      const owner = { userId: user.id, ...dayOf };
+      return db.transaction(async (tx) => {
+        await takes.lockUser(tx, user.id);
+        await progress.assertDayOpen(user, dayOf, tx);
+        const unsent = new Map(
+          (await takes.takesOfDay(owner, tx))
+            .filter((take) => take.submissionId === null)
+            .map((take) => [take.lineId, take]),
+        );
+        const missing = [...new Set(lineIds)].filter((lineId) => !unsent.has(lineId));
+        if (missing.length > 0) {
+          throw new HttpError(409, "NO_TAKE", `Record these lines before sending them: ${missing.join(", ")}.`);
+        }
+        if ((await takes.waitingCount(tx, user.id)) >= WAITING_SUBMISSIONS_MAX) {
+          throw new HttpError(
+            429,
+            "TOO_MANY_WAITING",
+            `You have ${WAITING_SUBMISSIONS_MAX} sets of recordings waiting for a tutor. Please wait until a tutor has heard one.`,
+          );
+        }
+        const ids = [...new Set(lineIds)].map((lineId) => unsent.get(lineId)!.id);
+        const sent = await takes.submit(tx, owner, null, ids);
+        return { submission: submissionOf(sent.submission, sent.takes) };
+      });
+    },
+
     /** The learner's part of Export My Data: every take with its audio, what they sent, their marks. */
     async exportFor(userId: string) {
       const [all, submissions, lines] = await Promise.all([

@@ -111,3 +111,13 @@ export function useSubmitRolePlay(day: DayRef) {
     },
   });
 }
+
+/** Sends the latest takes of these lines to a tutor. */
+export function useSendLines(day: DayRef) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (lineIds: string[]) =>
+      call(apiClient.speaking.days[":chapterId"][":dayId"].sent.$post({ param: pathParams(day), json: { lineIds } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: speakingDayQueryKey(day.chapterId, day.dayId) }),
+  });
+}

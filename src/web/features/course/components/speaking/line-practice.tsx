@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { Check, Headphones, Mic, Play, RotateCcw, Square } from "lucide-react";
+import { Check, Headphones, Mic, Play, RotateCcw, Send, Square } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { SELF_RATINGS, type SelfRating } from "#course/speaking";
 import { Button } from "#web/components/ui/button";
@@ -12,6 +12,7 @@ import {
   useMarkLine,
   useRateTake,
   useSaveTake,
+  useSendLines,
   useSetQuiet,
 } from "#web/features/course/api/speaking";
 import { describeError } from "#web/lib/api";
@@ -98,6 +99,7 @@ export default function LinePracticePanel({
   const saveTake = useSaveTake(day);
   const rateTake = useRateTake(day);
   const setQuiet = useSetQuiet(day);
+  const sendLines = useSendLines(day);
   const clips = useClipRun();
   const [waiting, setWaiting] = useState<ReadonlyMap<string, File>>(() => new Map());
 
@@ -140,6 +142,11 @@ export default function LinePracticePanel({
   const recordingPossible = canRecord() && recorder.state.status !== "unavailable";
   const saying = quiet || !recordingPossible;
   const done = lines.filter((line) => lineDone(byLine.get(line.id))).length;
+  /** Lines whose latest take has not been sent to a tutor. */
+  const unsentLines = lines.filter((line) => {
+    const take = byLine.get(line.id)?.take;
+    return take && take.submissionId === null;
+  });
 
   const listen = (line: PractisedLineItem) => {
     if (clips.playing === `model:${line.id}`) return clips.stop();
@@ -300,6 +307,36 @@ export default function LinePracticePanel({
           );
         })}
       </ol>
+      {signedIn && unsentLines.length > 0 && (
+        <div className="flex flex-wrap items-center gap-3">
+          <Button
+            type="button"
+            variant="outline"
+            disabled={sendLines.isPending}
+            onClick={() =>
+              sendLines.mutate(
+                unsentLines.map((line) => line.id),
+                {
+                  onSuccess: () =>
+                    toast({ title: "Sent to a tutor", description: "A tutor will listen and rate each line." }),
+                  onError: (error) =>
+                    toast({
+                      title: "Not sent",
+                      description: describeError(error, "Jalan could not reach the server."),
+                      variant: "destructive",
+                    }),
+                },
+              )
+            }
+          >
+            <Send aria-hidden />
+            Send my takes to a tutor
+          </Button>
+          <p className="text-sm text-muted-foreground">
+            {unsentLines.length === 1 ? "1 take" : `${unsentLines.length} takes`} not sent yet.
+          </p>
+        </div>
+      )}
     </section>
   );
 }
