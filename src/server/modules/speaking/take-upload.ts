@@ -42,9 +42,10 @@ export const takeForm = createMiddleware<AppEnv, string, { in: { form: TakeUploa
     }
     const file = body.take;
     if (!(file instanceof File)) throw badRequest('Send the recording in a field named "take".');
+    // Too large is said first, whatever else is wrong: recording again, shorter, is the way out.
+    if (file.size > TAKE_MAX_BYTES) throw payloadTooLarge(TOO_LARGE);
     const fields = takeFieldsSchema.safeParse({ chapterId: body.chapterId, dayId: body.dayId, lineId: body.lineId });
     if (!fields.success) throw badRequest("Say which line this is a take of.", issuesOf(fields.error));
-    if (file.size > TAKE_MAX_BYTES) throw payloadTooLarge(TOO_LARGE);
     if (!DECLARED_TYPES.includes(mediaTypeOf(file.type))) {
       throw new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "Please send a recording in WebM or MP4.");
     }
