@@ -1,8 +1,8 @@
 import { ArrowRight, BookOpen, Users } from "lucide-react";
-import { memo, type ReactNode, useId } from "react";
+import { lazy, memo, type ReactNode, Suspense, useId, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { PracticeSet, Story, StoryBlock } from "#course/course";
-import { dayAfter, storySections } from "#course/course";
+import { dayAfter, sectionLines, storySections } from "#course/course";
 import { taskStatus } from "#course/progress-rules";
 import { Page } from "#web/components/page";
 import { Button } from "#web/components/ui/button";
@@ -13,12 +13,17 @@ import { CultureNoteCard } from "#web/features/course/components/culture-note-ca
 import { DayFeedbackCard } from "#web/features/course/components/feedback/day-feedback";
 import { PracticeMission } from "#web/features/course/components/practice-mission";
 import { useStartDay } from "#web/features/course/use-course-day";
-import { COURSE } from "#web/lib/course-data";
+import { COURSE, courseAudioUrl } from "#web/lib/course-data";
 import type { ChapterSummary } from "#web/lib/course-outline";
 import { toast } from "#web/lib/toast";
 import { CompleteTaskButton } from "./complete-task-button";
 import { type StoryPlayer, StoryPlayerControls, useStoryPlayer } from "./story-player";
 import { StorySectionView } from "./story-section";
+
+/** The story again with Alex's lines left to the learner: loaded when they start it. */
+const YourTurn = lazy(() => import("#web/features/course/components/speaking/your-turn"));
+/** Whose lines the learner says in "Your turn" (your-turn.tsx, LEARNER_SPEAKER). */
+const LEARNER = "Alex";
 
 /**
  * What a signed-in learner warms up on before a review day's quiz: the route gives it (the review's
@@ -79,10 +84,33 @@ function StoryBlocks({
           renderQuizWarmUp={renderQuizWarmUp}
         />
       ))}
+      <YourTurnInTheStory open={open} story={story} />
       {story.next === "codebook" && <ContinueToCodebook open={open} story={story} />}
       {story.next === "journey" && <MoreOfTheDay open={open} />}
       {story.next === "next-chapter" && <OnToNextChapter open={open} />}
     </div>
+  );
+}
+
+/** After the story, when Alex speaks in it: the dialogue again with his lines left to the learner. */
+function YourTurnInTheStory({ open, story }: { open: OpenDay; story: Story }) {
+  const [started, setStarted] = useState(false);
+  const { chapter, day, learner } = open;
+  const lines = storySections({ story })
+    .flatMap((section) => sectionLines(section))
+    .map((line) => ({ ...line, audio: courseAudioUrl(chapter.id, day.id, line.id) }));
+  if (!lines.some((line) => line.speaker === LEARNER)) return null;
+  if (!started) {
+    return (
+      <Button type="button" variant="outline" onClick={() => setStarted(true)}>
+        Your turn: be {LEARNER}
+      </Button>
+    );
+  }
+  return (
+    <Suspense fallback={<p className="text-muted-foreground">Loading…</p>}>
+      <YourTurn day={{ chapterId: chapter.id, dayId: day.id }} lines={lines} signedIn={learner.signedIn} />
+    </Suspense>
   );
 }
 

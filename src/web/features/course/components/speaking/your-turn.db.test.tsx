@@ -1,0 +1,52 @@
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it } from "vitest";
+import { sectionLines, storySections } from "#course/course";
+import { courseAudioUrl } from "#web/lib/course-data";
+import { connectApp } from "#web/testing/app-in-process";
+import { fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
+import { openDayPage } from "#web/testing/course-page-test-kit";
+import { stubAudio } from "#web/testing/screen";
+import { turnGapMs } from "./your-turn";
+
+const app = await connectApp();
+
+const DAY_1 = fixtureDay("chapter-1", "day-1");
+const LINES = storySections(DAY_1).flatMap((section) => sectionLines(section));
+
+let audio: ReturnType<typeof stubAudio>;
+beforeEach(() => {
+  audio = stubAudio();
+});
+
+describe("your turn in the story", { timeout: 20_000 }, () => {
+  it("plays the dialogue with Alex's lines left silent for the learner to say, then the model", async () => {
+    expect(LINES[0]!.speaker).toBe("Alex");
+    expect(LINES[1]!.speaker).not.toBe("Alex");
+    await signInWithProgress(app);
+    await openDayPage("/chapter-1/day-1");
+    fireEvent.click(screen.getByRole("button", { name: "Your turn: be Alex" }));
+    const section = await screen.findByRole("region", { name: "Your turn: be Alex" });
+    fireEvent.click(within(section).getByRole("button", { name: "Start: you say Alex's lines" }));
+
+    // Alex's line: the learner's turn first, nothing played.
+    await within(section).findByText(`Say it now: “${LINES[0]!.english}”`);
+    expect(HTMLMediaElement.prototype.play).not.toHaveBeenCalled();
+    // After the gap, the model.
+    await waitFor(() => expect(HTMLMediaElement.prototype.play).toHaveBeenCalledTimes(1), { timeout: 6000 });
+    const model = audio.clips.at(-1)!;
+    expect(model.src).toContain(courseAudioUrl("chapter-1", "day-1", LINES[0]!.id));
+    audio.end(model);
+    // Then the other character speaks.
+    await within(section).findByText(LINES[1]!.speaker);
+    expect(audio.clips.at(-1)!.src).toContain(courseAudioUrl("chapter-1", "day-1", LINES[1]!.id));
+    expect(HTMLMediaElement.prototype.play).toHaveBeenCalledTimes(2);
+    fireEvent.click(within(section).getByRole("button", { name: "Stop" }));
+    expect(within(section).getByRole("button", { name: "Start: you say Alex's lines" })).toBeInTheDocument();
+  });
+
+  it("gives the learner the model's length and half again, at least 2.5 s", () => {
+    expect(turnGapMs(4)).toBe(6000);
+    expect(turnGapMs(1)).toBe(2500);
+    expect(turnGapMs(Number.NaN)).toBe(2500);
+  });
+});
