@@ -49,6 +49,17 @@ test("a learner records a line of the dialogue, hears it beside the model, rates
   const audio = await page.request.get(take.audio);
   expect(audio.status()).toBe(200);
   expect(audio.headers()["content-type"]).toMatch(/^audio\/(webm|mp4)$/);
+  // The model's shape and the take's, drawn one above the other.
+  await expect
+    .poll(() =>
+      panel.evaluate(
+        (element) =>
+          [...element.querySelectorAll("div.h-10")].filter((box) =>
+            box.firstElementChild?.shadowRoot?.querySelector("canvas"),
+          ).length,
+      ),
+    )
+    .toBe(2);
   await panel.getByRole("button", { name: `Compare with the model: ${line.malay}` }).click();
   await panel.getByRole("button", { name: "Good" }).first().click();
   await expect(panel.getByRole("button", { name: "Good" }).first()).toHaveAttribute("aria-pressed", "true");

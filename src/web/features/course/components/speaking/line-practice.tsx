@@ -20,6 +20,7 @@ import { cn } from "#web/lib/cn";
 import { releasePlayback, takePlayback } from "#web/lib/one-sound";
 import { toast } from "#web/lib/toast";
 import { canRecord, useRecorder } from "./use-recorder";
+import { Waveform } from "./waveform";
 
 /** A line the learner says, with its model clip. */
 export interface PractisedLineItem {
@@ -273,6 +274,12 @@ export default function LinePracticePanel({
                   </Button>
                 )}
               </div>
+              {signedIn && take && !recordingThis && (
+                <div className="grid gap-1 sm:max-w-md">
+                  <Waveform src={line.audio} label="Model" tone="model" />
+                  <Waveform src={take.audio} label="You" tone="take" />
+                </div>
+              )}
               {signedIn && take && (
                 <fieldset className="flex flex-wrap items-center gap-2">
                   <legend className="sr-only">How close was your take of “{line.malay}”?</legend>
