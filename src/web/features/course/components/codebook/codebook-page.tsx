@@ -1,3 +1,5 @@
+import { Mic } from "lucide-react";
+import { lazy, Suspense, useState } from "react";
 import { useNavigate } from "react-router";
 import { type Mission, sectionLines, storySections } from "#course/course";
 import { Page } from "#web/components/page";
@@ -14,6 +16,31 @@ import { FlipCardDeck } from "./flip-card-deck";
 import { ListenAndShadow } from "./listen-and-shadow";
 import { MissionCard } from "./mission-card";
 import { useCodebookTasks } from "./use-codebook-tasks";
+
+/** Recording each phrase loads when the learner asks for it, as the dialogue's line practice does. */
+const LinePracticePanel = lazy(() => import("#web/features/course/components/speaking/line-practice"));
+
+/** The day's phrases to say aloud and record, beside their cards, opened on request. */
+function SayThePhrases(props: {
+  day: { chapterId: string; dayId: string };
+  signedIn: boolean;
+  lines: { id: string; malay: string; english: string; audio: string }[];
+}) {
+  const [open, setOpen] = useState(false);
+  if (!open) {
+    return (
+      <Button type="button" variant="outline" onClick={() => setOpen(true)}>
+        <Mic aria-hidden />
+        Say each phrase yourself
+      </Button>
+    );
+  }
+  return (
+    <Suspense fallback={<p className="text-muted-foreground">Loading the recorder…</p>}>
+      <LinePracticePanel {...props} title="Say each phrase" />
+    </Suspense>
+  );
+}
 
 /**
  * A day's Codebook (/chapter-1/day-1/codebook): its missions in order, each locked until the one
@@ -133,20 +160,34 @@ function MissionBody({
       return <CultureNotesVideo video={mission.video} lockedHint={lockedHint} onEnded={complete} />;
     case "vocabulary-cards":
       return (
-        <FlipCardDeck
-          items={day.vocabulary.map((entry) => ({
-            id: entry.id,
-            front: entry.english,
-            back: entry.malay,
-            description: entry.note,
-            audio: courseAudioUrl(chapter.id, day.id, entry.id),
-          }))}
-          completed={completed}
-          lockedHint={lockedHint}
-          onAllFlipped={complete}
-          playing={audio.playing}
-          onToggleAudio={audio.toggle}
-        />
+        <div className="space-y-6">
+          <FlipCardDeck
+            items={day.vocabulary.map((entry) => ({
+              id: entry.id,
+              front: entry.english,
+              back: entry.malay,
+              description: entry.note,
+              audio: courseAudioUrl(chapter.id, day.id, entry.id),
+            }))}
+            completed={completed}
+            lockedHint={lockedHint}
+            onAllFlipped={complete}
+            playing={audio.playing}
+            onToggleAudio={audio.toggle}
+          />
+          {!lockedHint && (
+            <SayThePhrases
+              day={{ chapterId: chapter.id, dayId: day.id }}
+              signedIn={open.learner.signedIn}
+              lines={day.vocabulary.map((entry) => ({
+                id: entry.id,
+                malay: entry.malay,
+                english: entry.english,
+                audio: courseAudioUrl(chapter.id, day.id, entry.id),
+              }))}
+            />
+          )}
+        </div>
       );
     case "practice":
       // As tall as an item: the page does not shift when the set unlocks or its code arrives.

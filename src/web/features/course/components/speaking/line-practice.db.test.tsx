@@ -82,6 +82,25 @@ describe("saying each line of the Codebook's dialogue", () => {
     );
   });
 
+  it("offers the day's phrases to say too, beside their cards, once the cards are open", async () => {
+    const notes = DAY_1.codebook!.blocks.find((block) => block.type === "video")!;
+    await signInWithProgress(app, {
+      "chapter-1": { "day-1": { [LISTEN.task.id]: "completed", [notes.task.id]: "completed" } },
+    });
+    await openDayPage(CODEBOOK);
+    fireEvent.click(screen.getByRole("button", { name: "Say each phrase yourself" }));
+    const panel = await screen.findByRole("region", { name: "Say each phrase" });
+    const phrase = DAY_1.vocabulary[0]!;
+    fireEvent.click(within(panel).getByRole("button", { name: `Listen: ${phrase.malay}` }));
+    audio.end(audio.clips.at(-1)!);
+    fireEvent.click(await within(panel).findByRole("button", { name: `Said aloud: ${phrase.malay}` }));
+    await within(panel).findByText(`1 of ${DAY_1.vocabulary.length} lines said.`, { exact: false });
+    expect(speakingWrites().map((request) => request.path)).toEqual([
+      `/api/speaking/days/chapter-1/day-1/lines/${phrase.id}`,
+      `/api/speaking/days/chapter-1/day-1/lines/${phrase.id}`,
+    ]);
+  });
+
   it("lets a visitor listen to the lines and asks them to sign in to keep takes", async () => {
     const panel = await openLinePractice();
     expect(

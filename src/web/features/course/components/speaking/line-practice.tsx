@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Check, Headphones, Mic, Play, RotateCcw, Send, Square } from "lucide-react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { SELF_RATINGS, type SelfRating } from "#course/speaking";
 import { Button } from "#web/components/ui/button";
 import { Label } from "#web/components/ui/label";
@@ -102,6 +102,7 @@ export default function LinePracticePanel({
   const setQuiet = useSetQuiet(day);
   const sendLines = useSendLines(day);
   const clips = useClipRun();
+  const headingId = useId();
   const [waiting, setWaiting] = useState<ReadonlyMap<string, File>>(() => new Map());
 
   const upload = useCallback(
@@ -157,20 +158,20 @@ export default function LinePracticePanel({
   };
 
   return (
-    <section aria-labelledby="line-practice-heading" className="space-y-4">
+    <section aria-labelledby={headingId} className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h3 id="line-practice-heading" className="text-lg font-semibold">
+        <h3 id={headingId} className="text-lg font-semibold">
           {title}
         </h3>
         {signedIn && (
           <div className="flex items-center gap-2">
             <Switch
-              id="quiet-mode"
+              id={`${headingId}-quiet`}
               checked={quiet}
               disabled={!speaking.data || setQuiet.isPending}
               onCheckedChange={(checked) => setQuiet.mutate(checked)}
             />
-            <Label htmlFor="quiet-mode">I can't speak now</Label>
+            <Label htmlFor={`${headingId}-quiet`}>I can't speak now</Label>
           </div>
         )}
       </div>
@@ -217,7 +218,7 @@ export default function LinePracticePanel({
                     type="button"
                     variant={practice?.saidAloud ? "secondary" : "outline"}
                     size="sm"
-                    disabled={practice?.saidAloud || markLine.isPending}
+                    disabled={practice?.saidAloud}
                     aria-label={`Said aloud: ${line.malay}`}
                     onClick={() => markLine.mutate({ lineId: line.id, saidAloud: true })}
                   >

@@ -183,7 +183,7 @@ export default function SoloRolePlay({ day, rolePlay }: { day: DayRef; rolePlay:
                     type="button"
                     variant={line?.saidAloud ? "secondary" : "outline"}
                     size="sm"
-                    disabled={line?.saidAloud || markLine.isPending}
+                    disabled={line?.saidAloud}
                     onClick={() => markLine.mutate({ lineId: phrase.id, saidAloud: true })}
                   >
                     <Check aria-hidden />
