@@ -326,3 +326,20 @@ export function taskPath(course: readonly Chapter[]): fc.Arbitrary<[Segment, Seg
     { weight: 3, arbitrary: fc.tuple(segment(chapterIds), segment(dayIds), segment(taskIds)) },
   );
 }
+
+/**
+ * Whether the server reads a bare file name, as browsers send one: no / or \\, not "." or "..", no
+ * control character (U+0000 to U+001F, U+007F to U+009F), at most 255 characters. The client
+ * writes CR, LF and `"` in a part's file name as %0D, %0A and %22, and the server's multipart
+ * parser turns those three back (either case), also when they were in the name as written.
+ */
+export function bareName(name: string): boolean {
+  const read = name.replace(/%0a/gi, "\n").replace(/%0d/gi, "\r").replaceAll("%22", '"');
+  const characters = [...read];
+  const control = (character: string) => {
+    const code = character.codePointAt(0)!;
+    return code < 0x20 || (code >= 0x7f && code <= 0x9f);
+  };
+  if (read === "." || read === ".." || characters.length > 255) return false;
+  return !characters.some((character) => character === "/" || character === "\\" || control(character));
+}

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createTestApp } from "#tests/test-app";
 import {
   type Body,
+  bareName,
   bodies,
   fieldText,
   hasOnlyKeys,
@@ -239,23 +240,6 @@ describe("PUT /api/profile/avatar with generated uploads", () => {
   /** The type the server reads from the part: what File made of the declared one, octet-stream when empty. */
   const declaredAccepted = (type: string) =>
     ACCEPTED_TYPES.includes((new File([], "x", { type }).type || "application/octet-stream").split(";")[0]!.trim());
-
-  /**
-   * Whether the server reads a bare file name, as browsers send one: no / or \\, not "." or "..", no
-   * control character (U+0000 to U+001F, U+007F to U+009F), at most 255 characters. The client
-   * writes CR, LF and `"` in a part's file name as %0D, %0A and %22, and the server's multipart
-   * parser turns those three back (either case), also when they were in the name as written.
-   */
-  function bareName(name: string): boolean {
-    const read = name.replace(/%0a/gi, "\n").replace(/%0d/gi, "\r").replaceAll("%22", '"');
-    const characters = [...read];
-    const control = (character: string) => {
-      const code = character.codePointAt(0)!;
-      return code < 0x20 || (code >= 0x7f && code <= 0x9f);
-    };
-    if (read === "." || read === ".." || characters.length > 255) return false;
-    return !characters.some((character) => character === "/" || character === "\\" || control(character));
-  }
 
   /**
    * Only a whole PNG or JPEG of at most 1 MB, declared as one (or as octet-stream), sent as a file in

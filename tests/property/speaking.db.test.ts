@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { practisedLines } from "#course/speaking";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
 import { createTestApp } from "#tests/test-app";
-import { type Body, bodies, wire } from "./arbitraries";
+import { type Body, bareName, bodies, wire } from "./arbitraries";
 import { expectRefusal, expectRefusedAndUnchanged, expectSuccess, signedInAs, tally, watchDatabase } from "./harness";
 
 const t = await createTestApp({}, { course: FIXTURE_COURSE });
@@ -124,18 +124,6 @@ describe("POST /api/speaking/takes with generated uploads", () => {
       form.set("take", new File([new Uint8Array(bytes)], fileName, { type: declared }));
     }
     return t.request("/api/speaking/takes", { method: "POST", cookie, body: form });
-  }
-
-  /** Whether the server reads a bare file name, as browsers send one (as in the avatar's property test). */
-  function bareName(generatedName: string): boolean {
-    const read = generatedName.replace(/%0a/gi, "\n").replace(/%0d/gi, "\r").replaceAll("%22", '"');
-    const characters = [...read];
-    const control = (character: string) => {
-      const code = character.codePointAt(0)!;
-      return code < 0x20 || (code >= 0x7f && code <= 0x9f);
-    };
-    if (read === "." || read === ".." || characters.length > 255) return false;
-    return !characters.some((character) => character === "/" || character === "\\" || control(character));
   }
 
   const declaredAccepted = (declared: string) =>

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { Role } from "#course/roles";
@@ -6,6 +5,7 @@ import type { TestUser } from "#tests/test-app";
 import { connectApp } from "#web/testing/app-in-process";
 import { renderApp } from "#web/testing/render-app";
 import { DAY_1_CARDS, startDayOnePhraseCards } from "#web/testing/review-test-kit";
+import { sendGreetingsAlone } from "#web/testing/speaking-test-kit";
 
 const app = await connectApp();
 
@@ -170,23 +170,10 @@ describe("site header", () => {
 describe("the header's notices", () => {
   it("tells a learner a tutor heard their takes, and opening them marks them read", async () => {
     const learner = await app.signInLearner();
-    const form = new FormData();
-    form.set("chapterId", "chapter-1");
-    form.set("dayId", "day-1");
-    form.set("lineId", "phrase-apa-khabar");
-    form.set(
-      "take",
-      new File([new Uint8Array(readFileSync("tests/fixtures/takes/chromium-2s.webm"))], "take.webm", {
-        type: "audio/webm",
-      }),
-    );
-    const { take } = await (await app.fetch("/api/speaking/takes", { method: "POST", body: form })).json();
-    const sent = await (
-      await app.send("POST", "/api/speaking/days/chapter-1/day-1/role-plays/live-session:greeting-practice")
-    ).json();
+    const { take, submissionId } = await sendGreetingsAlone(app);
     await app.signOut();
     await app.signInAs("Tutor");
-    await app.send("POST", `/api/speaking/submissions/${sent.submission.id}/review`, {
+    await app.send("POST", `/api/speaking/submissions/${submissionId}/review`, {
       ratings: [{ takeId: take.id, rating: 4 }],
     });
     await app.signOut();

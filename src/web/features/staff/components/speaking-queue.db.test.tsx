@@ -1,9 +1,9 @@
-import { readFileSync } from "node:fs";
 import { fireEvent, screen, within } from "@testing-library/react";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { recording, reviewCard } from "#server/db/schema";
 import { connectApp } from "#web/testing/app-in-process";
+import { sendGreetingsAlone } from "#web/testing/speaking-test-kit";
 import { startEachTestWithNoAccounts } from "#web/testing/staff-db-test-kit";
 import { waitingFor } from "./speaking-queue";
 import { openTutorDashboard } from "./staff-test-kit";
@@ -11,19 +11,10 @@ import { openTutorDashboard } from "./staff-test-kit";
 const app = await connectApp();
 startEachTestWithNoAccounts(app);
 
-const TAKE = readFileSync("tests/fixtures/takes/chromium-2s.webm");
-
 /** A learner, Nur Aisyah, who did day 1's greetings alone with one take, then signed out. */
 async function learnerSentGreetings() {
   const learner = await app.signInAs("Student", { firstName: "Nur", lastName: "Aisyah" });
-  const form = new FormData();
-  form.set("chapterId", "chapter-1");
-  form.set("dayId", "day-1");
-  form.set("lineId", "phrase-apa-khabar");
-  form.set("take", new File([new Uint8Array(TAKE)], "take.webm", { type: "audio/webm" }));
-  const uploaded = await app.fetch("/api/speaking/takes", { method: "POST", body: form });
-  expect(uploaded.status).toBe(201);
-  await app.send("POST", "/api/speaking/days/chapter-1/day-1/role-plays/live-session:greeting-practice");
+  await sendGreetingsAlone(app);
   await app.signOut();
   return learner;
 }

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Check, Headphones, Mic, Play, RotateCcw, Send, Square } from "lucide-react";
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useState } from "react";
 import { SELF_RATINGS, type SelfRating } from "#course/speaking";
 import { Button } from "#web/components/ui/button";
 import { Label } from "#web/components/ui/label";
@@ -17,8 +17,8 @@ import {
 } from "#web/features/course/api/speaking";
 import { describeError } from "#web/lib/api";
 import { cn } from "#web/lib/cn";
-import { releasePlayback, takePlayback } from "#web/lib/one-sound";
 import { toast } from "#web/lib/toast";
+import { useClipRun } from "./use-clip-run";
 import { canRecord, useRecorder } from "./use-recorder";
 import { Waveform } from "./waveform";
 
@@ -35,47 +35,6 @@ const RATING_LABELS: Record<SelfRating, string> = { again: "Again", close: "Clos
 
 /** Whether a line counts as said: its model heard, and a take recorded or the line said aloud. */
 export const lineDone = (line: LinePractice | undefined) => Boolean(line?.listened && (line.take || line.saidAloud));
-
-/**
- * Plays clips one after another on the page's one playback (lib/one-sound): the model, then the
- * learner's take. Answers a function that starts a run and a way to stop it.
- */
-function useClipRun() {
-  const audio = useRef<HTMLAudioElement | null>(null);
-  const [playing, setPlaying] = useState<string | null>(null);
-  const stop = useCallback(function stop() {
-    if (audio.current) {
-      audio.current.onended = null;
-      audio.current.pause();
-      audio.current = null;
-    }
-    releasePlayback(stop);
-    setPlaying(null);
-  }, []);
-  const play = useCallback(
-    (key: string, clips: string[], onEnded?: () => void) => {
-      stop();
-      takePlayback(stop);
-      setPlaying(key);
-      const next = (index: number) => {
-        const clip = new Audio(clips[index]);
-        audio.current = clip;
-        clip.onended = () => {
-          if (index + 1 < clips.length) next(index + 1);
-          else {
-            stop();
-            onEnded?.();
-          }
-        };
-        clip.play().catch(() => stop());
-      };
-      next(0);
-    },
-    [stop],
-  );
-  useEffect(() => stop, [stop]);
-  return { playing, play, stop };
-}
 
 /**
  * Say each line yourself (docs/decisions/047-speaking.md): listen to its model, then record a take

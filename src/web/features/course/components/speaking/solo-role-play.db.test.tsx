@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { RolePlay } from "#course/course";
@@ -6,6 +5,7 @@ import { connectApp } from "#web/testing/app-in-process";
 import { fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
 import { dayProgress, openDayPage } from "#web/testing/course-page-test-kit";
 import { stubAudio } from "#web/testing/screen";
+import { sendGreetingsAlone } from "#web/testing/speaking-test-kit";
 
 const app = await connectApp();
 
@@ -55,20 +55,7 @@ describe("a role-play done alone", () => {
 
   it("shows the learner what their tutor said of each line they sent, and what still waits", async () => {
     const learner = await signInWithProgress(app);
-    const form = new FormData();
-    form.set("chapterId", "chapter-1");
-    form.set("dayId", "day-1");
-    form.set("lineId", "phrase-apa-khabar");
-    form.set(
-      "take",
-      new File([new Uint8Array(readFileSync("tests/fixtures/takes/chromium-2s.webm"))], "take.webm", {
-        type: "audio/webm",
-      }),
-    );
-    const { take } = await (await app.fetch("/api/speaking/takes", { method: "POST", body: form })).json();
-    const sent = await (
-      await app.send("POST", "/api/speaking/days/chapter-1/day-1/role-plays/live-session:greeting-practice")
-    ).json();
+    const { take, submissionId } = await sendGreetingsAlone(app);
     await openDayPage("/chapter-1/day-1/live-session");
     const waiting = await screen.findByRole("region", { name: "What your tutor heard" });
     expect(within(waiting).getByText("One set of recordings is waiting for a tutor to listen.")).toBeInTheDocument();
@@ -76,7 +63,7 @@ describe("a role-play done alone", () => {
 
     await app.signOut();
     await app.signInAs("Tutor");
-    await app.send("POST", `/api/speaking/submissions/${sent.submission.id}/review`, {
+    await app.send("POST", `/api/speaking/submissions/${submissionId}/review`, {
       ratings: [{ takeId: take.id, rating: 2, comment: "Let your voice rise at the end." }],
     });
     await app.signOut();

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Check, Eye, Mic, Play, Send, Square } from "lucide-react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import type { RolePlay } from "#course/course";
 import { Button } from "#web/components/ui/button";
 import { Label } from "#web/components/ui/label";
@@ -15,8 +15,8 @@ import {
 } from "#web/features/course/api/speaking";
 import { describeError } from "#web/lib/api";
 import { courseAudioUrl } from "#web/lib/course-data";
-import { releasePlayback, takePlayback } from "#web/lib/one-sound";
 import { toast } from "#web/lib/toast";
+import { useClipRun } from "./use-clip-run";
 import { canRecord, useRecorder } from "./use-recorder";
 
 type Turn =
@@ -61,40 +61,15 @@ export default function SoloRolePlay({ day, rolePlay }: { day: DayRef; rolePlay:
       },
     ),
   );
-  const audio = useRef<HTMLAudioElement | null>(null);
-  const [playing, setPlaying] = useState(false);
-
-  const stopAudio = useCallback(function stopAudio() {
-    if (audio.current) {
-      audio.current.onended = null;
-      audio.current.pause();
-      audio.current = null;
-    }
-    releasePlayback(stopAudio);
-    setPlaying(false);
-  }, []);
-  const play = useCallback(
-    (clips: string[]) => {
-      stopAudio();
-      takePlayback(stopAudio);
-      setPlaying(true);
-      const next = (index: number) => {
-        const clip = new Audio(clips[index]);
-        audio.current = clip;
-        clip.onended = () => (index + 1 < clips.length ? next(index + 1) : stopAudio());
-        clip.play().catch(() => stopAudio());
-      };
-      next(0);
-    },
-    [stopAudio],
-  );
-  useEffect(() => stopAudio, [stopAudio]);
+  const clips = useClipRun();
+  const play = (sources: string[]) => clips.play("role-play", sources);
+  const stopAudio = clips.stop;
 
   const turn = turns[step];
   // The other character speaks as their turn comes.
   useEffect(() => {
-    if (turn?.type === "partner") play([courseAudioUrl(day.chapterId, day.dayId, turn.id)]);
-  }, [turn, play, day.chapterId, day.dayId]);
+    if (turn?.type === "partner") clips.play("role-play", [courseAudioUrl(day.chapterId, day.dayId, turn.id)]);
+  }, [turn, clips.play, day.chapterId, day.dayId]);
 
   const lines = new Map((speaking.data?.lines ?? []).map((line) => [line.lineId, line]));
   const quiet = speaking.data?.quiet ?? false;
@@ -220,7 +195,7 @@ export default function SoloRolePlay({ day, rolePlay }: { day: DayRef; rolePlay:
                   Recording… say your line, then pause or tap Stop.
                 </p>
               )}
-              {playing && <span className="sr-only">Playing</span>}
+              {clips.playing && <span className="sr-only">Playing</span>}
             </div>
           );
         })()}

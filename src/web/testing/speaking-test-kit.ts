@@ -1,0 +1,24 @@
+import { readFileSync } from "node:fs";
+import type { AppInProcess } from "./app-in-process";
+
+/** A take Chromium's recorder made: two seconds of Opus in WebM. */
+export const TAKE_WEBM = readFileSync("tests/fixtures/takes/chromium-2s.webm");
+
+/**
+ * As the signed-in learner: a take of day 1's "Apa khabar?", then the greetings role-play done alone
+ * and sent. Answers the take's id and audio path, and the submission waiting for a tutor.
+ */
+export async function sendGreetingsAlone(app: AppInProcess) {
+  const form = new FormData();
+  form.set("chapterId", "chapter-1");
+  form.set("dayId", "day-1");
+  form.set("lineId", "phrase-apa-khabar");
+  form.set("take", new File([new Uint8Array(TAKE_WEBM)], "take.webm", { type: "audio/webm" }));
+  const uploaded = await app.fetch("/api/speaking/takes", { method: "POST", body: form });
+  if (uploaded.status !== 201) throw new Error(`the take was refused: ${uploaded.status} ${await uploaded.text()}`);
+  const { take } = (await uploaded.json()) as { take: { id: string; audio: string } };
+  const sent = await (
+    await app.send("POST", "/api/speaking/days/chapter-1/day-1/role-plays/live-session:greeting-practice")
+  ).json();
+  return { take, submissionId: (sent as { submission: { id: string } }).submission.id };
+}
