@@ -108,6 +108,24 @@ const takeOf = (userId: string) => {
   return takes.get(userId)!;
 };
 const TAKE = readFileSync("tests/fixtures/takes/chromium-2s.webm");
+/** A take of day 1's line `lineId`, its bytes in stored_file, sent in `submissionId` when given. */
+async function seedTake(userId: string, takeId: string, lineId: string, submissionId: string | null) {
+  const fileKey = `takes/${userId}/${takeId}.webm`;
+  await t.db.insert(storedFile).values({ key: fileKey, contentType: "audio/webm", data: TAKE });
+  await t.db.insert(recording).values({
+    id: takeId,
+    userId,
+    chapterId: "chapter-1",
+    dayId: "day-1",
+    lineId,
+    fileKey,
+    contentType: "audio/webm",
+    byteSize: TAKE.length,
+    durationMs: 1940,
+    submissionId,
+  });
+}
+
 /** The role-play each account sent before every cell (resetWorld), by account id. */
 const sents = new Map<string, { submissionId: string; takeId: string }>();
 const sentOf = (userId: string) => {
@@ -205,34 +223,8 @@ async function resetWorld() {
       dayId: "day-1",
       taskId: "live-session:greeting-practice",
     });
-    const sentKey = `takes/${id}/${sent.takeId}.webm`;
-    await t.db.insert(storedFile).values({ key: sentKey, contentType: "audio/webm", data: TAKE });
-    await t.db.insert(recording).values({
-      id: sent.takeId,
-      userId: id,
-      chapterId: "chapter-1",
-      dayId: "day-1",
-      lineId: "phrase-apa-khabar",
-      fileKey: sentKey,
-      contentType: "audio/webm",
-      byteSize: TAKE.length,
-      durationMs: 1940,
-      submissionId: sent.submissionId,
-    });
-    const take = takeOf(id);
-    const fileKey = `takes/${id}/${take}.webm`;
-    await t.db.insert(storedFile).values({ key: fileKey, contentType: "audio/webm", data: TAKE });
-    await t.db.insert(recording).values({
-      id: take,
-      userId: id,
-      chapterId: "chapter-1",
-      dayId: "day-1",
-      lineId: "line-selamat-pagi",
-      fileKey,
-      contentType: "audio/webm",
-      byteSize: TAKE.length,
-      durationMs: 1940,
-    });
+    await seedTake(id, sent.takeId, "phrase-apa-khabar", sent.submissionId);
+    await seedTake(id, takeOf(id), "line-selamat-pagi", null);
   }
   await t.db
     .insert(session)
