@@ -1,16 +1,27 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { COURSE_DAYS, completeDayByApi, dayPath, expectToast, FAST, playToEnd, region, signUpAndIn } from "./learner";
+import {
+  COURSE_DAYS,
+  completeDayByApi,
+  dayPath,
+  doRolePlayAloud,
+  expectToast,
+  FAST,
+  playToEnd,
+  region,
+  sayEachLineAloud,
+  signUpAndIn,
+} from "./learner";
 import { answerPracticeSet, practiceItems, showFeedback } from "./practice";
 
 /** A Codebook mission: a region named by its title. */
 const mission = region;
 const DAY_ONE = COURSE_DAYS[0]!.day;
 
-test("a new learner completes day 1 (its practice with a wrong answer corrected), keeps it after a reload, and day 2 opens", async ({
+test("a new learner with no microphone completes day 1 alone (its lines said aloud, its practice with a wrong answer corrected, its role-plays done alone), keeps it after a reload, and day 2 opens", async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   // The app keeps to its Content-Security-Policy: no page of the day tries eval or an inline script.
   await page.addInitScript(() => {
     const seen: string[] = [];
@@ -67,7 +78,20 @@ test("a new learner completes day 1 (its practice with a wrong answer corrected)
   await expect(cards).toHaveCount(DAY_ONE.vocabulary.length);
   await expect(cards.first()).toBeDisabled();
   await playToEnd(page, "audio");
-  await expect(mission(page, "Listen and Shadow")).toContainText("Completed");
+  // Heard to its end, the dialogue's lines are still to be said, here aloud: no status write does it.
+  const listen = mission(page, "Listen and Shadow");
+  const lines = listen.getByRole("region", { name: "Say each line" });
+  await expect(lines).toBeVisible();
+  await expect(listen).not.toContainText("Completed");
+  const origin = new URL(page.url()).origin;
+  const bareListen = await page.request.put("/api/progress/chapter-1/day-1/codebook:listen-shadow", {
+    data: { status: "completed" },
+    headers: { origin },
+  });
+  expect(bareListen.status()).toBe(409);
+  expect((await bareListen.json()).error.code).toBe("SPEAKING_REQUIRED");
+  await sayEachLineAloud(lines);
+  await expect(listen).toContainText("Completed");
   // The video carries English captions from our own server.
   const captions = await page.request.get(
     (await page.locator("video track").getAttribute("src")) ?? "missing-captions-track",
@@ -83,7 +107,6 @@ test("a new learner completes day 1 (its practice with a wrong answer corrected)
   // its task cannot be completed by a status write, only by answering every item right.
   await page.getByRole("button", { name: "Proceed to Tutor Hour" }).click();
   await expectToast(page, "Not so fast!", "You haven't completed all tasks in the Day 1 Codebook.");
-  const origin = new URL(page.url()).origin;
   const bare = await page.request.put("/api/progress/chapter-1/day-1/codebook:practice", {
     data: { status: "completed" },
     headers: { origin },
@@ -116,7 +139,7 @@ test("a new learner completes day 1 (its practice with a wrong answer corrected)
   await expect(page.getByRole("heading", { name: "Greetings" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Ordering a drink" })).toBeVisible();
 
-  // The live session is the tutor's to complete: day 2 is still locked, on My Journey as well.
+  // Until the live session's role-plays are done, day 2 is still locked, on My Journey as well.
   await page.goto("/progress");
   await expect(page.getByRole("link", { name: /Day 1/ })).toBeVisible();
   await expect(page.getByRole("link", { name: /Day 2/ })).toHaveCount(0);
@@ -129,14 +152,16 @@ test("a new learner completes day 1 (its practice with a wrong answer corrected)
   expect(locked.status()).toBe(409);
   expect((await locked.json()).error.message).toBe("Day 2 is locked. Finish Day 1 first.");
 
-  // Once the live session's two tasks are recorded, day 1 is complete and day 2 opens.
-  for (const task of ["live-session:greeting-practice", "live-session:ordering-drink"]) {
-    const response = await page.request.put(`/api/progress/chapter-1/day-1/${task}`, {
-      data: { status: "completed" },
-      headers: { origin },
-    });
-    expect(response.status()).toBe(200);
-  }
+  // No tutor and no microphone: each role-play done alone, said aloud, completes its practice (a
+  // bare status write does not), and with the last, day 1 is complete and day 2 opens.
+  const bareRolePlay = await page.request.put("/api/progress/chapter-1/day-1/live-session:greeting-practice", {
+    data: { status: "completed" },
+    headers: { origin },
+  });
+  expect(bareRolePlay.status()).toBe(409);
+  expect((await bareRolePlay.json()).error.code).toBe("SPEAKING_REQUIRED");
+  await page.goto("/chapter-1/day-1/live-session");
+  for (const rolePlay of DAY_ONE.liveSession!.blocks) await doRolePlayAloud(page, region(page, rolePlay.title));
   await page.goto("/chapter-1");
   await expect(page.getByText("Day 1 Mission")).toBeVisible();
   await page.getByRole("link", { name: /Day 2/ }).first().click();

@@ -1,6 +1,6 @@
-import { type Browser, expect, type Page } from "@playwright/test";
-import { type Chapter, type Day, findDay, practiceSetOf } from "#course/course";
-import { rightAnswer } from "#course/grading";
+import { type Browser, expect, type Locator, type Page } from "@playwright/test";
+import type { Chapter, Day } from "#course/course";
+import { allAnswered, completeDayTasks, type SendRequest } from "#tests/complete-day";
 import { COURSE } from "./practice";
 
 // Media play at 16x through the real players (src/web/features/course/use-single-audio.ts reads
@@ -81,9 +81,68 @@ export const COURSE_DAYS: { chapter: Chapter; day: Day }[] = COURSE.flatMap((cha
 
 export const dayPath = ({ chapter, day }: { chapter: Chapter; day: Day }) => `/${chapter.id}/${day.id}`;
 
+/** The page's requests as tests/complete-day.ts sends them, with the page's cookie and origin. */
+export function sendFrom(page: Page, origin = new URL(page.url()).origin): SendRequest {
+  return async (method, path, json) =>
+    (
+      await page.request.fetch(path, { method, headers: { origin }, ...(json === undefined ? {} : { data: json }) })
+    ).status();
+}
+
+/** Turns the day's "I can't speak now" mode on with the switch inside `scope`, if it is not on already. */
+async function quietMode(scope: Locator) {
+  const quiet = scope.getByRole("switch", { name: "I can't speak now" });
+  await expect(quiet).toBeEnabled();
+  if ((await quiet.getAttribute("aria-checked")) !== "true") await quiet.click();
+  await expect(quiet).toHaveAttribute("aria-checked", "true");
+}
+
 /**
- * Completes tasks of a day through the API as a learner does: each practice set answered right item
- * by item (a status write is refused), every other task by a status write. `except` leaves tasks out.
+ * A learner without a microphone says each line of a "Say each line" panel aloud: "I can't speak
+ * now" on for the day, then each line marked said aloud.
+ */
+export async function sayEachLineAloud(panel: Locator) {
+  await quietMode(panel);
+  const marks = panel.getByRole("button", { name: /^Said aloud: / });
+  const count = await marks.count();
+  expect(count).toBeGreaterThan(0);
+  for (let index = 0; index < count; index += 1) {
+    await marks.nth(index).click();
+    await expect(marks.nth(index)).toBeDisabled();
+  }
+}
+
+/**
+ * A role-play done alone by a learner without a microphone, in the page's region for it: each of the
+ * other character's lines heard, each of their own turns said aloud, then sent, completing it.
+ */
+export async function doRolePlayAloud(page: Page, block: Locator) {
+  await block.getByRole("button", { name: "Practise without a tutor" }).click();
+  await quietMode(block);
+  const send = block.getByRole("button", { name: "Send and complete" });
+  const yourTurn = block.getByRole("button", { name: "Your turn", exact: true });
+  const saidAloud = block.getByRole("button", { name: "I said it aloud" });
+  for (let turn = 0; !(await send.isVisible()); turn++) {
+    expect(turn).toBeLessThan(40);
+    await expect(yourTurn.or(saidAloud)).toBeVisible();
+    if (await yourTurn.isVisible()) {
+      await yourTurn.click();
+      continue;
+    }
+    await saidAloud.click();
+    await expect(block.getByRole("button", { name: "Said aloud" })).toBeDisabled();
+    await block.getByRole("button", { name: "Next" }).click();
+  }
+  await send.click();
+  await expectToast(page, "Role-play sent", "This practice is complete.");
+  await expect(block.getByText("Completed")).toBeVisible();
+}
+
+/**
+ * Completes tasks of a day through the API as a learner does (tests/complete-day.ts): each practice
+ * set answered right item by item and each spoken task spoken (its lines heard and said aloud, its
+ * role-play sent), since they refuse a status write, every other task by a status write. `except`
+ * leaves tasks out.
  */
 export async function completeDayByApi(
   page: Page,
@@ -91,32 +150,6 @@ export async function completeDayByApi(
   dayId: string,
   { except = [] }: { except?: readonly string[] } = {},
 ) {
-  const day = findDay(COURSE, chapterId, dayId)!.day;
-  const origin = new URL(page.url()).origin;
-  for (const { id: taskId } of day.tasks) {
-    if (except.includes(taskId)) continue;
-    const practice = practiceSetOf(day, taskId);
-    if (!practice) {
-      const saved = await page.request.put(`/api/progress/${chapterId}/${dayId}/${taskId}`, {
-        data: { status: "completed" },
-        headers: { origin },
-      });
-      expect(saved.status(), `${dayId} ${taskId}`).toBe(200);
-      continue;
-    }
-    for (const item of practice.items) {
-      const answered = await page.request.post("/api/answers", {
-        data: {
-          clientId: crypto.randomUUID(),
-          chapterId,
-          dayId,
-          taskId,
-          itemId: item.id,
-          given: rightAnswer(item).answer,
-        },
-        headers: { origin },
-      });
-      expect(answered.status(), `${dayId} ${taskId} ${item.id}`).toBe(200);
-    }
-  }
+  const outcomes = await completeDayTasks(sendFrom(page), COURSE, chapterId, dayId, { except });
+  expect(outcomes, `${chapterId}/${dayId}`).toEqual(allAnswered(outcomes));
 }

@@ -1,4 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
+import { completeTask } from "#tests/complete-day";
+import { sendFrom } from "./learner";
 import { COURSE } from "./practice";
 
 /** Pages a signed-out visitor may stay on; /progress is prerendered too, and tested signed in below. */
@@ -256,13 +258,9 @@ test.describe("prerendered course pages", () => {
     baseURL,
   }) => {
     await signUpAndIn(page, baseURL, "Nur", "Aisyah");
-    const origin = new URL(baseURL!).origin;
-    for (const task of ["codebook:listen-shadow", "codebook:review-notes", "codebook:review-vocab"]) {
-      const saved = await page.request.put(`/api/progress/chapter-1/day-1/${task}`, {
-        data: { status: "completed" },
-        headers: { origin },
-      });
-      expect(saved.status()).toBe(200);
+    const send = sendFrom(page, new URL(baseURL!).origin);
+    for (const taskId of ["codebook:listen-shadow", "codebook:review-notes", "codebook:review-vocab"]) {
+      expect(await completeTask(send, COURSE, { chapterId: "chapter-1", dayId: "day-1", taskId })).toBe("done");
     }
     const html = await (await page.request.get("/chapter-1/day-1/codebook")).text();
     expect(html).toContain("<title>Day 1 Codebook · Jalan</title>");

@@ -1,6 +1,7 @@
 import type { ChapterContent } from "./content-schema.ts";
 import { dayBlocks, sectionLines, storySections } from "./day-blocks.ts";
 import type { OutlineDay } from "./progress-rules.ts";
+import { isSpokenTask } from "./speaking.ts";
 
 export type Chapter = ChapterContent;
 export type Day = Chapter["days"][number];
@@ -127,13 +128,22 @@ export function practiceSetOf(day: Day, taskId: string): PracticeSet | undefined
   return undefined;
 }
 
-/** True when the course has a practice set under these ids: a task completed only by answering. */
-export function isPracticeTask(
+/**
+ * What completes a task: a practice set's answers (POST /api/answers), the learner's voice (a
+ * listen-and-shadow mission's lines each heard and recorded or said aloud, a role-play done alone or
+ * rated by a tutor; docs/decisions/047-speaking.md), or a status write. A learner's bare status
+ * write completes only the last kind; staff set any task for a learner (/api/users/…/progress).
+ */
+export type TaskCompletion = "answers" | "voice" | "status";
+
+export function completionOf(
   course: readonly Chapter[],
   target: { chapterId: string; dayId: string; taskId: string },
-): boolean {
+): TaskCompletion {
   const found = findDay(course, target.chapterId, target.dayId);
-  return found !== undefined && practiceSetOf(found.day, target.taskId) !== undefined;
+  if (!found) return "status";
+  if (practiceSetOf(found.day, target.taskId)) return "answers";
+  return isSpokenTask(found.day, target.taskId) ? "voice" : "status";
 }
 
 /** Every spoken item of a day with the audio file it plays: what the media generator makes. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
 import { MAX_TYPED_LENGTH } from "./answer-text";
 import { parseChapters } from "./content-schema";
-import { isPracticeTask } from "./course";
+import { completionOf } from "./course";
 import { EXERCISE_KINDS, givenSchema } from "./exercise-schema";
 
 /**
@@ -145,16 +145,17 @@ describe("a practice set in a day's Codebook", () => {
     expect(problemsOf(data)).toEqual([problem]);
   });
 
-  it("makes its task a practice task, and no other", () => {
-    expect(
-      isPracticeTask(FIXTURE_COURSE, { chapterId: "chapter-1", dayId: "day-1", taskId: "codebook:practice" }),
-    ).toBe(true);
-    expect(
-      isPracticeTask(FIXTURE_COURSE, { chapterId: "chapter-1", dayId: "day-1", taskId: "story:read-setting" }),
-    ).toBe(false);
-    expect(
-      isPracticeTask(FIXTURE_COURSE, { chapterId: "chapter-1", dayId: "day-3", taskId: "codebook:practice" }),
-    ).toBe(false);
+  it("makes its task one that answers complete, the day's spoken tasks ones the voice completes, and the rest status writes", () => {
+    const completion = (dayId: string, taskId: string) =>
+      completionOf(FIXTURE_COURSE, { chapterId: "chapter-1", dayId, taskId });
+    expect(completion("day-1", "codebook:practice")).toBe("answers");
+    expect(completion("day-1", "codebook:listen-shadow")).toBe("voice");
+    expect(completion("day-1", "live-session:greeting-practice")).toBe("voice");
+    expect(completion("day-1", "story:read-setting")).toBe("status");
+    expect(completion("day-1", "codebook:review-notes")).toBe("status");
+    // Day 3's Codebook has no practice set; an unknown day is left to the progress rules.
+    expect(completion("day-3", "codebook:practice")).toBe("status");
+    expect(completion("day-99", "codebook:practice")).toBe("status");
   });
 });
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isPracticeTask } from "#course/course";
+import { completionOf } from "#course/course";
 import { createTestApp } from "#tests/test-app";
 import { bodies, hasOnlyKeys, isPlainObject, RUNS, received, type Segment, taskPath, unroutable } from "./arbitraries";
 import { expectRefusedAndUnchanged, expectSuccess, send, signedInAs, tally, watchDatabase } from "./harness";
@@ -72,8 +72,13 @@ describe("PUT /api/progress/:chapterId/:dayId/:taskId with generated ids and bod
             if (view.kind === "too-large") expected = 413;
             else if (ids.some(unroutable)) expected = 404;
             else if (!status) expected = 400;
-            // A practice set is completed by its answers, never by a status write (decision 032).
-            else if (status === "completed" && ids.every((id) => id.value) && isPracticeTask(t.course, target(ids)))
+            // A practice set is completed by its answers, a spoken task by the learner's voice, never
+            // by a status write (decisions 032 and 047).
+            else if (
+              status === "completed" &&
+              ids.every((id) => id.value) &&
+              completionOf(t.course, target(ids)) !== "status"
+            )
               expected = 409;
             else {
               const verdict = verdictFor(t.course, ids, before, { staff: false }, completed);

@@ -169,8 +169,9 @@ export async function connectApp(
     },
     /**
      * Completes a day as the signed-in learner does, through the API (tests/complete-day.ts): its
-     * practice sets answered right, since they refuse a status write, then every other task saved
-     * completed; the server records the day's completion itself. Throws if the app refused a step.
+     * practice sets answered right and its spoken tasks spoken (lines said aloud, role-plays sent),
+     * since they refuse a status write, every other task saved completed; the server records the
+     * day's completion itself. Throws if the app refused a step.
      */
     async completeDay(chapterId: string, dayId: string) {
       const api = {
@@ -179,7 +180,7 @@ export async function connectApp(
           bridge(path, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(json) }),
       };
       const statuses = await completeDayAsLearner(api, "", chapterId, dayId);
-      const refused = Object.entries(statuses).filter(([, status]) => status !== 200);
+      const refused = Object.entries(statuses).filter(([, outcome]) => outcome !== "done");
       if (refused.length > 0) {
         throw new Error(
           `The app refused to complete ${chapterId}/${dayId}: ${JSON.stringify(Object.fromEntries(refused))}`,

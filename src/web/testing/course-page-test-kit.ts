@@ -38,9 +38,17 @@ export const taskPath = (chapterId: string, dayId: string, taskId: string) =>
   API_BASE +
   apiClient.progress[":chapterId"][":dayId"][":taskId"].$path({ param: pathParams({ chapterId, dayId, taskId }) });
 
-/** The paths of every progress write the page sent in this test, in order. */
+/** The paths of every progress write the page sent in this test, in order (a line's marks are not one). */
 export const progressWrites = (app: AppInProcess) =>
-  app.requests.filter((request) => request.method === "PUT").map((request) => request.path);
+  app.requests
+    .filter((request) => request.method === "PUT" && request.path.startsWith(`${API_BASE}/progress/`))
+    .map((request) => request.path);
+
+/** The paths of every write of the learner's voice the page sent in this test (marks, takes, sets), in order. */
+export const speakingWrites = (app: AppInProcess) =>
+  app.requests
+    .filter((request) => request.method !== "GET" && request.path.startsWith(`${API_BASE}/speaking/`))
+    .map((request) => request.path);
 
 /** Lets effects and the app's answers run, for tests that check nothing (more) was sent. */
 export const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 50)));

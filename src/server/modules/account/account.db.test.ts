@@ -3,6 +3,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { practiceSetOf } from "#course/course";
 import { rightAnswer } from "#course/grading";
+import { shadowingOf } from "#course/speaking";
 import { FRESH_SESSION_MS } from "#server/auth/session";
 import {
   account as accountTable,
@@ -198,6 +199,10 @@ describe("GET /api/account/export", () => {
     expect(dayOne).toEqual(allAnswered(dayOne));
     const dayOneTasks = t.course[0]!.days[0]!.tasks.map((task) => task.id).sort();
     const dayOnePractice = practiceSetOf(t.course[0]!.days[0]!, "codebook:practice")!;
+    const dayOneSaidLines = [
+      ...shadowingOf(t.course[0]!.days[0]!, "codebook:listen-shadow")!.lineIds,
+      ...t.course[0]!.days[0]!.liveSession!.blocks.flatMap((rolePlay) => rolePlay.phrases.map((phrase) => phrase.id)),
+    ].sort();
     await sendContactMessage(cookie, "Terima kasih, Jalan!");
 
     const tutor = await t.signedInUser({ firstName: "Siti", lastName: "Aminah" });
@@ -286,10 +291,14 @@ describe("GET /api/account/export", () => {
       reviewLog: [],
       reviewCards: [],
       dailyGoalChanges: [],
-      // No take, role-play or line practised (src/server/modules/speaking/speaking.db.test.ts exports them).
+      // No take recorded (src/server/modules/speaking/speaking.db.test.ts exports them): day 1's
+      // dialogue and role-plays said aloud, so each of their lines was heard and said.
       recordings: [],
       speakingSubmissions: [],
-      linePractice: [],
+      linePractice: expect.toSatisfy(
+        (lines: { lineId: string }[]) =>
+          JSON.stringify(lines.map((line) => line.lineId).sort()) === JSON.stringify(dayOneSaidLines),
+      ),
       sessions: [
         {
           id: expect.any(String),
@@ -304,6 +313,16 @@ describe("GET /api/account/export", () => {
       ],
       twoFactorEnabled: true,
     });
+
+    for (const line of JSON.parse(raw).linePractice) {
+      expect(line).toEqual({
+        chapterId: "chapter-1",
+        dayId: "day-1",
+        lineId: line.lineId,
+        listenedAt: iso,
+        saidAloudAt: iso,
+      });
+    }
 
     // Nothing secret: no session token, password hash, two-factor secret or backup code, in any form.
     const sessions = await t.db

@@ -1,10 +1,18 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { type Chapter, courseOutline, findDay } from "#course/course";
+import { type Chapter, completionOf, courseOutline, findDay } from "#course/course";
 import { dayStatus, isDayUnlocked } from "#course/progress-rules";
 import type { Role } from "#course/roles";
 import { dayCompletion, taskProgress, user as userTable } from "#server/db/schema";
-import { allAnswered, answerPracticeSets, completeDayAsLearner, statusTaskIdsOf } from "#tests/complete-day";
+import {
+  allAnswered,
+  answerPracticeSets,
+  completeDayAsLearner,
+  completeTask,
+  type SendRequest,
+  sendAs,
+  tasksBesidePracticeOf,
+} from "#tests/complete-day";
 import { createTestApp, ORIGIN } from "#tests/test-app";
 import { backfillDayCompletions } from "./progress.service";
 
@@ -263,6 +271,57 @@ describe("PUT /api/progress/:chapterId/:dayId/:taskId", () => {
   });
 });
 
+describe("a spoken task and bare progress writes (decision 047)", () => {
+  const spoken = ["codebook:listen-shadow", "live-session:greeting-practice"] as const;
+  const speakingRequired = {
+    error: {
+      code: "SPEAKING_REQUIRED",
+      message:
+        "This task is completed by speaking: say each of its lines (record it or mark it said aloud), or do its role-play alone or with a tutor.",
+    },
+  };
+
+  it("refuses a learner's or staff's own bare completed of a listen-and-shadow mission or a role-play (409), writing nothing; in progress is allowed", async () => {
+    for (const role of ["Student", "Tutor", "Admin"] as const) {
+      const { cookie, id } = await signedInAs(role);
+      for (const taskId of spoken) {
+        const refused = await put(cookie, ["chapter-1", "day-1", taskId], { status: "completed" });
+        expect(refused.status, `${role} ${taskId}`).toBe(409);
+        expect(await refused.json()).toEqual(speakingRequired);
+      }
+      expect(await rowsOf(id)).toEqual([]);
+      const opened = await put(cookie, ["chapter-1", "day-1", spoken[0]], { status: "in-progress" });
+      expect(opened.status).toBe(200);
+      expect((await rowsOf(id)).map((row) => `${row.taskId} ${row.status}`)).toEqual([`${spoken[0]} in-progress`]);
+    }
+  });
+
+  it("completes them the spoken way: the mission once each line is heard and said, the role-play once sent", async () => {
+    const { cookie, id } = await signedInAs();
+    const send = sendAs(t, cookie);
+    for (const taskId of spoken) expect(await completeTask(send, t.course, { ...dayOne, taskId })).toBe("done");
+    expect((await rowsOf(id)).map((row) => `${row.taskId} ${row.status}`)).toEqual(
+      spoken.map((taskId) => `${taskId} completed`).sort(),
+    );
+  });
+
+  it("leaves a tutor's controls as they were: staff set a learner's spoken task completed", async () => {
+    const learner = await signedInAs();
+    const tutor = await signedInAs("Tutor");
+    for (const taskId of spoken) {
+      const set = await t.request(`/api/users/${learner.id}/progress/chapter-1/day-1/${taskId}`, {
+        method: "PUT",
+        cookie: tutor.cookie,
+        json: { status: "completed" },
+      });
+      expect(set.status, taskId).toBe(200);
+    }
+    expect((await rowsOf(learner.id)).map((row) => `${row.taskId} ${row.status}`)).toEqual(
+      spoken.map((taskId) => `${taskId} completed`).sort(),
+    );
+  });
+});
+
 describe("day locking", () => {
   it("refuses a day-2 task with 409 until every day-1 task is completed, then records it", async () => {
     const { cookie, id } = await signedInAs();
@@ -273,16 +332,16 @@ describe("day locking", () => {
       error: { code: "DAY_LOCKED", message: "Day 2 is locked. Finish Day 1 first." },
     });
 
-    expect(await answerPracticeSets(t, cookie, "chapter-1", "day-1")).toEqual({ "codebook:practice": 200 });
-    const dayOne = statusTaskIdsOf(t.course, "chapter-1", "day-1");
-    for (const taskId of dayOne.slice(0, -1))
-      await put(cookie, ["chapter-1", "day-1", taskId], { status: "completed" });
+    expect(await answerPracticeSets(t, cookie, "chapter-1", "day-1")).toEqual({ "codebook:practice": "done" });
+    const dayOneTasks = tasksBesidePracticeOf(t.course, "chapter-1", "day-1");
+    for (const taskId of dayOneTasks.slice(0, -1))
+      expect(await completeTask(sendAs(t, cookie), t.course, { ...dayOne, taskId })).toBe("done");
     // An in-progress last task is not enough.
-    await put(cookie, ["chapter-1", "day-1", dayOne.at(-1)!], { status: "in-progress" });
+    await put(cookie, ["chapter-1", "day-1", dayOneTasks.at(-1)!], { status: "in-progress" });
     expect((await put(cookie, readStory, { status: "in-progress" })).status).toBe(409);
     expect((await rowsOf(id)).filter((row) => row.dayId === "day-2")).toEqual([]);
 
-    await put(cookie, ["chapter-1", "day-1", dayOne.at(-1)!], { status: "completed" });
+    expect(await completeTask(sendAs(t, cookie), t.course, { ...dayOne, taskId: dayOneTasks.at(-1)! })).toBe("done");
     const open = await put(cookie, readStory, { status: "in-progress" });
     expect(open.status).toBe(200);
     expect((await open.json()).progress["chapter-1"]["day-2"]).toEqual({ "story:read-story": "in-progress" });
@@ -484,19 +543,21 @@ describe("a day completed once stays complete for unlocking (decision 030)", () 
   it("records the day when its last task is completed, and answers it beside the progress", async () => {
     const { cookie, id } = await signedInAs();
     // The practice set first: its last answer completes its task, not yet the day.
-    expect(await answerPracticeSets(t, cookie, "chapter-1", "day-1")).toEqual({ "codebook:practice": 200 });
+    expect(await answerPracticeSets(t, cookie, "chapter-1", "day-1")).toEqual({ "codebook:practice": "done" });
     expect(await completionsOf(id)).toEqual([]);
-    const tasks = statusTaskIdsOf(t.course, "chapter-1", "day-1");
-    for (const taskId of tasks.slice(0, -1)) {
-      const answer = await (await put(cookie, ["chapter-1", "day-1", taskId], { status: "completed" })).json();
-      expect(answer.completedDays).toEqual([]);
+    // Every other task but one a status write completes, each the way it is completed (lines said, role-plays sent).
+    const tasks = tasksBesidePracticeOf(t.course, "chapter-1", "day-1");
+    const last = tasks.findLast((taskId) => completionOf(t.course, { ...dayOne, taskId }) === "status")!;
+    for (const taskId of tasks.filter((each) => each !== last)) {
+      expect(await completeTask(sendAs(t, cookie), t.course, { ...dayOne, taskId })).toBe("done");
+      expect(await completionsOf(id)).toEqual([]);
     }
     // In progress is not complete.
-    await put(cookie, ["chapter-1", "day-1", tasks.at(-1)!], { status: "in-progress" });
+    await put(cookie, ["chapter-1", "day-1", last], { status: "in-progress" });
     expect(await completionsOf(id)).toEqual([]);
 
-    const last = await put(cookie, ["chapter-1", "day-1", tasks.at(-1)!], { status: "completed" });
-    expect((await last.json()).completedDays).toEqual([dayOne]);
+    const lastSave = await put(cookie, ["chapter-1", "day-1", last], { status: "completed" });
+    expect((await lastSave.json()).completedDays).toEqual([dayOne]);
     expect(await completionsOf(id)).toEqual(["chapter-1/day-1"]);
     expect((await (await t.request("/api/progress", { cookie })).json()).completedDays).toEqual([dayOne]);
 
@@ -512,9 +573,9 @@ describe("a day completed once stays complete for unlocking (decision 030)", () 
     const unfinished = await signedInAs();
     await completeDays(finished.cookie, [["chapter-1", "day-1"]]);
     await answerPracticeSets(t, unfinished.cookie, "chapter-1", "day-1");
-    const dayOneTasks = statusTaskIdsOf(t.course, "chapter-1", "day-1");
+    const dayOneTasks = tasksBesidePracticeOf(t.course, "chapter-1", "day-1");
     for (const taskId of dayOneTasks.slice(0, -1)) {
-      await put(unfinished.cookie, ["chapter-1", "day-1", taskId], { status: "completed" });
+      expect(await completeTask(sendAs(t, unfinished.cookie), t.course, { ...dayOne, taskId })).toBe("done");
     }
 
     // The server restarts with the new content: the same database, the course with a new task on day 1.
@@ -548,11 +609,9 @@ describe("a day completed once stays complete for unlocking (decision 030)", () 
     const refused = await lockedOut();
     expect(refused.status).toBe(409);
     expect((await refused.json()).error.message).toBe("Day 2 is locked. Finish Day 1 first.");
-    await requestTo(grown, taskPath("chapter-1", "day-1", dayOneTasks.at(-1)!), {
-      cookie: unfinished.cookie,
-      method: "PUT",
-      json: { status: "completed" },
-    });
+    const onGrown: SendRequest = async (method, path, json) =>
+      (await requestTo(grown, path, { cookie: unfinished.cookie, method, json })).status;
+    expect(await completeTask(onGrown, course, { ...dayOne, taskId: dayOneTasks.at(-1)! })).toBe("done");
     expect((await lockedOut()).status).toBe(409);
     expect(await completionsOf(unfinished.id)).toEqual([]);
 
@@ -569,7 +628,12 @@ describe("a day completed once stays complete for unlocking (decision 030)", () 
     const { cookie, id } = await signedInAs();
     await completeDays(cookie, [["chapter-1", "day-1"]]);
     const versions = await completionVersions();
-    const lastTask: [string, string, string] = ["chapter-1", "day-1", taskIdsOf("chapter-1", "day-1").at(-1)!];
+    // The day's last task a status write completes: a save of a completed task changes nothing.
+    const lastTask: [string, string, string] = [
+      "chapter-1",
+      "day-1",
+      taskIdsOf("chapter-1", "day-1").findLast((taskId) => completionOf(t.course, { ...dayOne, taskId }) === "status")!,
+    ];
     expect((await put(cookie, lastTask, { status: "completed" })).status).toBe(200);
     expect((await put(cookie, ["chapter-1", "day-2", "story:read-story"], { status: "in-progress" })).status).toBe(200);
     expect(await completionVersions()).toEqual(versions);

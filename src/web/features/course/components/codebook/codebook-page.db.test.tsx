@@ -12,6 +12,7 @@ import {
   openDayPage,
   progressWrites,
   settle,
+  speakingWrites,
   storedTasks,
   tabIntoPracticeItem,
   taskPath,
@@ -108,18 +109,32 @@ describe("day 1's Codebook", () => {
     expect(screen.getByRole("button", { name: "Proceed to Tutor Hour" })).toBeEnabled();
   });
 
-  it("completes Listen and Shadow on the server when the dialogue recording ends, once", async () => {
+  it("counts every line heard when the dialogue recording ends, opens the lines to say, and the server completes Listen and Shadow once each is said", async () => {
     const learner = await signInWithProgress(app);
     await openDayPage(CODEBOOK);
+    const lines = sectionLines(LISTEN_SECTION);
+    const linePath = (lineId: string) => `/api/speaking/days/chapter-1/day-1/lines/${lineId}`;
     fireEvent.ended(dialogueAudio());
-    await waitFor(() => expect(within(mission(LISTEN.title)).getByText("Completed")).toBeInTheDocument());
+    const panel = await screen.findByRole("region", { name: "Say each line" });
+    // Heard is not said: each line is marked listened, once, and the mission waits.
+    await waitFor(() => expect(speakingWrites(app)).toEqual(lines.map((line) => linePath(line.id))));
     fireEvent.ended(dialogueAudio());
     await settle();
-    expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-1", LISTEN.task.id)]);
+    expect(speakingWrites(app)).toHaveLength(lines.length);
+    expect(within(mission(LISTEN.title)).queryByText("Completed")).not.toBeInTheDocument();
+    expect(await storedTasks(app, learner.id, "chapter-1", "day-1")).toEqual({});
+
+    // This browser (jsdom) has no MediaRecorder: each line is said aloud and marked.
+    for (const [index, line] of lines.entries()) {
+      fireEvent.click(await within(panel).findByRole("button", { name: `Said aloud: ${line.malay}` }));
+      await within(panel).findByText(`${index + 1} of ${lines.length} lines said.`, { exact: false });
+    }
+    await waitFor(() => expect(within(mission(LISTEN.title)).getByText("Completed")).toBeInTheDocument());
+    expect(progressWrites(app)).toEqual([]);
     expect(await storedTasks(app, learner.id, "chapter-1", "day-1")).toEqual({ [LISTEN.task.id]: "completed" });
   });
 
-  it("shadows line by line: each line, then a pause to say it; completes at the end of the last line", async () => {
+  it("shadows line by line: each line, then a pause to say it; every line counts as heard at the end of the last line", async () => {
     const learner = await signInWithProgress(app);
     const audio = stubAudio();
     await openDayPage(CODEBOOK);
@@ -138,7 +153,7 @@ describe("day 1's Codebook", () => {
         // Nothing plays during the pause, and nothing is saved before the last line has ended.
         act(() => vi.advanceTimersByTime(shadowPauseMs(0) - 1));
         expect(audio.clips).toHaveLength(index + 1);
-        if (index < lines.length - 1) expect(progressWrites(app)).toEqual([]);
+        if (index < lines.length - 1) expect(speakingWrites(app)).toEqual([]);
         act(() => vi.advanceTimersByTime(1));
       }
       expect(audio.clips).toHaveLength(lines.length);
@@ -146,9 +161,13 @@ describe("day 1's Codebook", () => {
     } finally {
       vi.useRealTimers();
     }
-    await waitFor(() => expect(within(listen).getByText("Completed")).toBeInTheDocument());
-    expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-1", LISTEN.task.id)]);
-    expect(await storedTasks(app, learner.id, "chapter-1", "day-1")).toEqual({ [LISTEN.task.id]: "completed" });
+    const panel = await screen.findByRole("region", { name: "Say each line" });
+    await waitFor(() =>
+      expect(speakingWrites(app)).toEqual(lines.map((line) => `/api/speaking/days/chapter-1/day-1/lines/${line.id}`)),
+    );
+    await within(panel).findByText(`0 of ${lines.length} lines said.`, { exact: false });
+    expect(progressWrites(app)).toEqual([]);
+    expect(await storedTasks(app, learner.id, "chapter-1", "day-1")).toEqual({});
   });
 
   it("leaves a pause as long as the line and half a second more, and at least 2.5 s", () => {
@@ -178,10 +197,19 @@ describe("day 1's Codebook", () => {
     await settle();
     expect(progressWrites(app)).toEqual([]);
 
+    // Heard to the end, the dialogue's lines are still to say: the notes stay locked until they are.
     fireEvent.ended(dialogueAudio());
+    const panel = await screen.findByRole("region", { name: "Say each line" });
+    for (const line of sectionLines(LISTEN_SECTION)) {
+      fireEvent.click(await within(panel).findByRole("button", { name: `Said aloud: ${line.malay}` }));
+      await waitFor(() =>
+        expect(within(panel).getByRole("button", { name: `Said aloud: ${line.malay}` })).toBeDisabled(),
+      );
+      if (line !== sectionLines(LISTEN_SECTION).at(-1)) expect(notesVideo()).not.toHaveAttribute("controls");
+    }
     await waitFor(() => expect(notesVideo()).toHaveAttribute("controls"));
     expect(within(notes).queryByText(`Finish ${LISTEN.title} to unlock the notes.`)).not.toBeInTheDocument();
-    expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-1", LISTEN.task.id)]);
+    expect(progressWrites(app)).toEqual([]);
   });
 
   it("completes the notes on the server when the video ends, with captions and both formats offered", async () => {

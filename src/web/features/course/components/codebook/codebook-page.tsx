@@ -151,7 +151,8 @@ function MissionBody({
           lineAudio={sectionLines(section).map((line) => courseAudioUrl(chapter.id, day.id, line.id))}
           section={section}
           lockedHint={lockedHint}
-          onEnded={complete}
+          // A signed-in learner's mission is completed by the server once each line is heard and said.
+          onEnded={open.learner.signedIn ? undefined : complete}
           practice={{ chapterId: chapter.id, dayId: day.id, signedIn: open.learner.signedIn }}
         />
       );

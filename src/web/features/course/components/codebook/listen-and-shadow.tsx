@@ -18,10 +18,14 @@ export function shadowPauseMs(lineSeconds: number) {
 }
 
 /**
- * The whole dialogue of a story section in one recording, with its transcript to read along, and a
- * way to shadow it line by line: each line's clip, then a pause to say it. `onEnded` fires when the
- * recording has played to its end, or when shadowing reaches the end of the last line. The
- * recording and the shadowing stop each other, and any other sound on the page (`lib/one-sound`).
+ * The whole dialogue of a story section in one recording, with its transcript to read along, a way
+ * to shadow it line by line (each line's clip, then a pause to say it), and each line to say
+ * yourself, recorded or said aloud. The mission is done once every line was heard and said
+ * (docs/decisions/047-speaking.md): when the recording plays to its end, or shadowing reaches the
+ * end of the last line, a signed-in learner's lines count as heard and the lines to say open; the
+ * server completes the mission from the lines. `onEnded` fires then too (a visitor's mission counts
+ * as done for the visit). The recording and the shadowing stop each other, and any other sound on
+ * the page (`lib/one-sound`).
  */
 export function ListenAndShadow({
   src,
@@ -37,13 +41,21 @@ export function ListenAndShadow({
   section: StorySection;
   /** Why listening is locked (an earlier mission is not done); unlocked when undefined. */
   lockedHint?: string | undefined;
-  onEnded: () => void;
+  onEnded?: (() => void) | undefined;
   /** The day the lines are said on, and whether the learner can keep takes (signed in). */
   practice: { chapterId: string; dayId: string; signedIn: boolean };
 }) {
-  const shadowing = useShadowing(lineAudio, onEnded);
-  const current = shadowing.current;
   const [sayingLines, setSayingLines] = useState(false);
+  const [heard, setHeard] = useState(false);
+  const ended = () => {
+    if (practice.signedIn) {
+      setHeard(true);
+      setSayingLines(true);
+    }
+    onEnded?.();
+  };
+  const shadowing = useShadowing(lineAudio, ended);
+  const current = shadowing.current;
   if (lockedHint) return <p className="text-muted-foreground">{lockedHint}</p>;
   return (
     <div className="space-y-4">
@@ -56,7 +68,7 @@ export function ListenAndShadow({
         onLoadedMetadata={(event) => {
           event.currentTarget.playbackRate = playbackRate();
         }}
-        onEnded={onEnded}
+        onEnded={ended}
         className="w-full"
       >
         <a href={src}>Download the dialogue recording</a>
@@ -103,13 +115,21 @@ export function ListenAndShadow({
             day={{ chapterId: practice.chapterId, dayId: practice.dayId }}
             signedIn={practice.signedIn}
             lines={sectionLines(section).map((line, index) => ({ ...line, audio: lineAudio[index]! }))}
+            heard={heard}
           />
         </Suspense>
       ) : (
-        <Button type="button" variant="outline" onClick={() => setSayingLines(true)}>
-          <Mic aria-hidden />
-          Say each line yourself
-        </Button>
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="button" variant="outline" onClick={() => setSayingLines(true)}>
+            <Mic aria-hidden />
+            Say each line yourself
+          </Button>
+          {practice.signedIn && (
+            <p className="text-sm text-muted-foreground">
+              The mission is done once you have heard each line and said it: recorded, or marked said aloud.
+            </p>
+          )}
+        </div>
       )}
     </div>
   );

@@ -4,7 +4,7 @@ import { sectionLines, storySections } from "#course/course";
 import { courseAudioUrl } from "#web/lib/course-data";
 import { connectApp } from "#web/testing/app-in-process";
 import { fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
-import { openDayPage, storedTasks } from "#web/testing/course-page-test-kit";
+import { openDayPage, speakingWrites, storedTasks } from "#web/testing/course-page-test-kit";
 import { stubResizeObserver } from "#web/testing/practice-test-kit";
 import { stubAudio } from "#web/testing/screen";
 
@@ -16,8 +16,6 @@ const LINES = sectionLines(storySections(DAY_1).find((section) => section.id ===
 const CODEBOOK = "/chapter-1/day-1/codebook";
 
 const mission = () => screen.getByRole("region", { name: LISTEN.title });
-const speakingWrites = () =>
-  app.requests.filter((request) => request.method !== "GET" && request.path.startsWith("/api/speaking"));
 
 let audio: ReturnType<typeof stubAudio>;
 beforeEach(() => {
@@ -54,7 +52,7 @@ describe("saying each line of the Codebook's dialogue", () => {
     );
     await within(mission()).findByText("Completed");
     // Each line: one mark for listening, one for saying; nothing else was written.
-    expect(speakingWrites().map((request) => request.path)).toEqual(
+    expect(speakingWrites(app)).toEqual(
       LINES.flatMap((line) => [
         `/api/speaking/days/chapter-1/day-1/lines/${line.id}`,
         `/api/speaking/days/chapter-1/day-1/lines/${line.id}`,
@@ -70,9 +68,7 @@ describe("saying each line of the Codebook's dialogue", () => {
     expect(quiet).toHaveAttribute("aria-checked", "false");
     fireEvent.click(quiet);
     await waitFor(() => expect(quiet).toHaveAttribute("aria-checked", "true"));
-    await waitFor(() =>
-      expect(speakingWrites().map((request) => request.path)).toContain("/api/speaking/days/chapter-1/day-1/quiet"),
-    );
+    await waitFor(() => expect(speakingWrites(app)).toContain("/api/speaking/days/chapter-1/day-1/quiet"));
 
     // A new visit: the page drawn again from nothing, the mode read from the server.
     cleanup();
@@ -95,7 +91,7 @@ describe("saying each line of the Codebook's dialogue", () => {
     audio.end(audio.clips.at(-1)!);
     fireEvent.click(await within(panel).findByRole("button", { name: `Said aloud: ${phrase.malay}` }));
     await within(panel).findByText(`1 of ${DAY_1.vocabulary.length} lines said.`, { exact: false });
-    expect(speakingWrites().map((request) => request.path)).toEqual([
+    expect(speakingWrites(app)).toEqual([
       `/api/speaking/days/chapter-1/day-1/lines/${phrase.id}`,
       `/api/speaking/days/chapter-1/day-1/lines/${phrase.id}`,
     ]);
@@ -111,6 +107,6 @@ describe("saying each line of the Codebook's dialogue", () => {
     expect(within(panel).queryByRole("switch")).not.toBeInTheDocument();
     fireEvent.click(within(panel).getByRole("button", { name: `Listen: ${LINES[0]!.malay}` }));
     audio.end(audio.clips.at(-1)!);
-    expect(speakingWrites()).toEqual([]);
+    expect(speakingWrites(app)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Check, Headphones, Mic, Play, RotateCcw, Send, Square } from "lucide-react";
-import { useCallback, useEffect, useId, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { SELF_RATINGS, type SelfRating } from "#course/speaking";
 import { Button } from "#web/components/ui/button";
 import { Label } from "#web/components/ui/label";
@@ -48,11 +48,14 @@ export default function LinePracticePanel({
   lines,
   signedIn,
   title = "Say each line",
+  heard = false,
 }: {
   day: DayRef;
   lines: readonly PractisedLineItem[];
   signedIn: boolean;
   title?: string;
+  /** Every line was heard elsewhere on the page (the whole dialogue played to its end): each counts as listened to. */
+  heard?: boolean;
 }) {
   const speaking = useQuery({ ...speakingDayQuery(day), enabled: signedIn });
   const markLine = useMarkLine(day);
@@ -97,6 +100,18 @@ export default function LinePracticePanel({
     window.addEventListener("online", retry);
     return () => window.removeEventListener("online", retry);
   }, [waiting, upload]);
+
+  // Lines heard in the whole dialogue are marked listened once each, when the day's marks are known.
+  const markedHeard = useRef(new Set<string>());
+  useEffect(() => {
+    if (!signedIn || !heard || !speaking.data) return;
+    const listened = new Set(speaking.data.lines.filter((line) => line.listened).map((line) => line.lineId));
+    for (const line of lines) {
+      if (listened.has(line.id) || markedHeard.current.has(line.id)) continue;
+      markedHeard.current.add(line.id);
+      markLine.mutate({ lineId: line.id, listened: true });
+    }
+  }, [signedIn, heard, speaking.data, lines, markLine]);
 
   const byLine = new Map((speaking.data?.lines ?? []).map((line) => [line.lineId, line]));
   const quiet = speaking.data?.quiet ?? false;
