@@ -1,6 +1,8 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { sectionLines, storySections } from "#course/course";
-import { COURSE_DAYS, expectToast, region, signUpAndIn } from "./learner";
+import { setRole } from "./database";
+import { COURSE_DAYS, expectToast, FAST, person, playToEnd, region, signUpAndIn } from "./learner";
+import { answerPracticeSet, practiceItems } from "./practice";
 
 // Chromium records from a fake microphone playing tests/fixtures/takes/selamat-pagi.wav (the "speak"
 // project of playwright.config.ts), and grants it without asking.
@@ -8,6 +10,10 @@ const DAY_ONE = COURSE_DAYS[0]!.day;
 const LISTEN = DAY_ONE.codebook!.blocks.find((block) => block.type === "listen-shadow")!;
 const LINES = sectionLines(storySections(DAY_ONE).find((section) => section.id === LISTEN.sectionId)!);
 const GREETING = DAY_ONE.liveSession!.blocks.find((block) => block.task.id === "live-session:greeting-practice")!;
+const mission = <Type extends string>(type: Type) => DAY_ONE.codebook!.blocks.find((block) => block.type === type)!;
+const NOTES = mission("video");
+const CARDS = mission("vocabulary-cards");
+const PRACTICE = mission("practice");
 
 /** Records a take: one tap starts, a second stops, once the take has had time to hold some sound. */
 async function record(page: Page, start: Locator, stop: Locator) {
@@ -76,16 +82,15 @@ test("a learner records a line of the dialogue, hears it beside the model, rates
   ).toBeVisible();
 });
 
-test("a learner does the greetings role-play alone with their microphone and sends it", async ({ page }) => {
-  test.setTimeout(120_000);
-  await page.goto("/");
-  await signUpAndIn(page, "solo");
-  await page.goto("/chapter-1/day-1/live-session");
-  const block = region(page, GREETING.title);
+/**
+ * A role-play done alone with the microphone, in the page's region for it: each of the other
+ * character's lines heard, each of the learner's turns recorded and compared with the model, then sent.
+ */
+async function doRolePlayRecorded(page: Page, block: Locator) {
   await block.getByRole("button", { name: "Practise without a tutor" }).click();
   const send = block.getByRole("button", { name: "Send and complete" });
-  const yourTurn = block.getByRole("button", { name: "Your turn" });
-  const recordLine = block.getByRole("button", { name: "Record your line" });
+  const yourTurn = block.getByRole("button", { name: "Your turn", exact: true });
+  const recordLine = block.getByRole("button", { name: /^Record (your line|again)$/ });
   for (let turn = 0; !(await send.isVisible()); turn++) {
     expect(turn).toBeLessThan(40);
     await expect(yourTurn.or(recordLine)).toBeVisible();
@@ -93,11 +98,105 @@ test("a learner does the greetings role-play alone with their microphone and sen
       await yourTurn.click();
       continue;
     }
-    await record(page, recordLine, block.getByRole("button", { name: "Stop" }));
+    const uploaded = page.waitForResponse((response) => response.url().endsWith("/api/speaking/takes"));
+    await record(page, recordLine, block.getByRole("button", { name: "Stop", exact: true }));
+    expect((await uploaded).status()).toBe(201);
     await expect(block.getByRole("button", { name: "Model, then you" })).toBeVisible();
     await block.getByRole("button", { name: "Next" }).click();
   }
   await send.click();
   await expectToast(page, "Role-play sent", "A tutor will listen to your takes.");
   await expect(block.getByText("Completed")).toBeVisible();
+}
+
+test("a new learner finishes day 1 alone with their microphone and day 2 opens; a tutor rates a line 2 from the queue, and the learner sees it and gets it in review", async ({
+  browser,
+}) => {
+  test.setTimeout(360_000);
+  const learner = await person(browser, "Suria", { lastName: "Speak" });
+  const { page } = learner;
+
+  // The story: both sections completed.
+  await page.goto(`/chapter-1/day-1${FAST}`);
+  for (let left = storySections(DAY_ONE).length; left > 0; left -= 1) {
+    await page.getByRole("button", { name: "Complete Section" }).first().click();
+    await expect(page.getByRole("button", { name: "Completed" })).toHaveCount(storySections(DAY_ONE).length - left + 1);
+  }
+  await page.getByRole("link", { name: "Continue to Codebook" }).click();
+  await expect(page).toHaveURL(/\/chapter-1\/day-1\/codebook$/);
+
+  // Listen and shadow: the dialogue heard to its end, then each of its lines recorded.
+  await page.goto(`/chapter-1/day-1/codebook${FAST}`);
+  await expect(page.locator("main [aria-busy='true']")).toHaveCount(0);
+  const listen = region(page, LISTEN.title);
+  await playToEnd(page, "audio");
+  const panel = listen.getByRole("region", { name: "Say each line" });
+  const lines = panel.getByRole("listitem");
+  await expect(lines).toHaveCount(LINES.length);
+  for (let index = 0; index < LINES.length; index += 1) {
+    const line = lines.nth(index);
+    const uploaded = page.waitForResponse((response) => response.url().endsWith("/api/speaking/takes"));
+    await record(
+      page,
+      line.getByRole("button", { name: /^Record: / }),
+      line.getByRole("button", { name: /^Stop recording: / }),
+    );
+    expect((await uploaded).status()).toBe(201);
+    await expect(panel.getByText(`${index + 1} of ${LINES.length} lines said.`, { exact: false })).toBeVisible();
+  }
+  await expect(listen).toContainText("Completed");
+
+  // The rest of the Codebook: the notes watched, every card flipped, the practice answered.
+  await playToEnd(page, "video");
+  await expect(region(page, NOTES.title)).toContainText("Completed", { timeout: 20_000 });
+  const cards = page.getByRole("button", { name: /^Flip card/ });
+  for (let index = 0; index < DAY_ONE.vocabulary.length; index += 1) await cards.nth(index).click();
+  await expect(region(page, CARDS.title)).toContainText("Completed");
+  await answerPracticeSet(page, practiceItems("chapter-1", "day-1", PRACTICE.task.id));
+  await expect(region(page, PRACTICE.title)).toContainText("Completed");
+  await page.getByRole("button", { name: "Proceed to Tutor Hour" }).click();
+  await expect(page).toHaveURL(/\/chapter-1\/day-1\/live-session$/);
+
+  // Both role-plays done alone, each line recorded: day 1 is complete and day 2 opens, with no staff action.
+  for (const rolePlay of DAY_ONE.liveSession!.blocks) await doRolePlayRecorded(page, region(page, rolePlay.title));
+  await expect(page.getByText("2 sets of recordings are waiting for a tutor to listen.")).toBeVisible();
+  await page.goto("/chapter-1/day-2");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(`Day 2: ${COURSE_DAYS[1]!.day.subtopic}`);
+
+  // A tutor finds the greetings in the queue and rates its first line 2, the others 5.
+  const tutor = await person(browser, "Farid", { lastName: "Listens" });
+  await setRole(tutor.email, "Tutor");
+  await tutor.page.goto("/tutor");
+  const queue = tutor.page.getByRole("region", { name: "Waiting to be heard" });
+  const entry = queue.getByRole("listitem").filter({ hasText: learner.name }).filter({ hasText: GREETING.title });
+  await expect(entry).toContainText(/Day 1 — Greetings · \d+ lines? · waiting \d+ minutes?/);
+  await entry.getByRole("button", { name: "Listen and rate" }).click();
+  const rated = entry.getByRole("group", { name: /^Line \d+:/ });
+  await expect(rated.first()).toBeVisible();
+  const firstLine = (await rated.first().locator("legend span").textContent())!;
+  for (let index = 0; index < (await rated.count()); index += 1) {
+    await rated
+      .nth(index)
+      .getByRole("radio", { name: index === 0 ? "2" : "5", exact: true })
+      .click();
+  }
+  await rated.first().getByLabel("Comment on line 1").fill("Hold the last vowel a little longer.");
+  await entry.getByRole("button", { name: "Send ratings" }).click();
+  await expectToast(tutor.page, "Ratings sent", "The learner has been told.");
+
+  // The learner is told, sees the rating on the day, and the line comes first in their review, from the tutor.
+  await page.goto("/progress");
+  await expect(page.getByRole("button", { name: "Notices, 1 unread" }).first()).toBeVisible();
+  await page.goto("/chapter-1/day-1/live-session");
+  const heard = page.getByRole("region", { name: "What your tutor heard" });
+  const ratedLine = heard.getByRole("listitem").filter({ hasText: firstLine });
+  await expect(ratedLine).toContainText("2 of 5 — Hold the last vowel a little longer.");
+  await page.goto("/review");
+  await expect(page.getByText("From your tutor")).toBeVisible();
+  const phrase = GREETING.phrases.find((each) => each.malay === firstLine)!;
+  await expect(page.locator("form[data-item]")).toContainText(
+    new RegExp(`${escaped(phrase.malay)}|${escaped(phrase.english)}`),
+  );
 });
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
