@@ -8,8 +8,8 @@ import { describe, expect, it } from "vitest";
  * statically. The rest of `import()` loads when asked (the account menu, a glossary word's meaning,
  * the toaster, the tutor controls). These tests walk that graph in the source and fail, naming the
  * chain of imports, when it reaches code that must stay out of a first load: zod (a contract's schema
- * imported as a value instead of with `import type`), Better Auth's client, or the course's days
- * (each loads with its own pages).
+ * imported as a value instead of with `import type`), Better Auth's client, the course's days (each
+ * loads with its own pages), or a menu's Radix code (the header's menus load when reached for).
  */
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -20,6 +20,8 @@ const FORBIDDEN: { what: string; test: (specifier: string) => boolean }[] = [
   { what: "Better Auth", test: (specifier) => specifier.startsWith("better-auth") },
   { what: "a day's content", test: (specifier) => specifier.startsWith("virtual:jalan-course-day/") },
   { what: "the vocabulary of every day", test: (specifier) => specifier === "virtual:jalan-course-vocabulary" },
+  // A menu (Radix with its positioning code, about 25 KB gzip) loads when the user reaches for it.
+  { what: "a menu's code", test: (specifier) => /(^|\/)dropdown-menu$/.test(specifier) },
 ];
 
 /** The modules a file imports as values: `import type`, `export type` and `import()` do not load anything. */
@@ -75,8 +77,9 @@ function chainToForbidden(entry: string): string[] | null {
 
 const FIRST_LOAD = [
   "src/web/start.tsx",
-  // The header of a signed-in page: its review count and its account button.
+  // The header of a signed-in page: its review count, its notices' bell and its account button.
   "src/web/components/layout/review-due.tsx",
+  "src/web/components/layout/notices-on-demand.tsx",
   "src/web/components/layout/account-menu-on-demand.tsx",
   "src/web/routes/progress.tsx",
   "src/web/features/course/components/journey/journey-review.tsx",
@@ -92,7 +95,7 @@ const FIRST_LOAD = [
 ];
 
 describe("what a learner's page loads at first", () => {
-  it.each(FIRST_LOAD)("%s imports no zod, no Better Auth and no day's content", (entry) => {
+  it.each(FIRST_LOAD)("%s imports no zod, no Better Auth, no day's content and no menu", (entry) => {
     expect(chainToForbidden(entry)).toBeNull();
   });
 
@@ -105,6 +108,11 @@ describe("what a learner's page loads at first", () => {
     expect(valueImports('import type { Given } from "#course/exercise-schema";')).toEqual([]);
     expect(valueImports('const page = lazy(() => import("#course/exercise-schema"));')).toEqual([]);
     expect(chainToForbidden("src/course/exercise-schema.ts")).toEqual(["src/course/exercise-schema.ts", "zod (zod)"]);
+    // The notices' menu is Radix's: the bell stands in for it until the user reaches for it.
+    expect(chainToForbidden("src/web/components/layout/notices.tsx")).toEqual([
+      "src/web/components/layout/notices.tsx",
+      "#web/components/ui/dropdown-menu (a menu's code)",
+    ]);
     expect(chainToForbidden("src/web/lib/zod-without-eval.ts")).toEqual([
       "src/web/lib/zod-without-eval.ts",
       "zod (zod)",

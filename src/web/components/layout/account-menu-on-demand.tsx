@@ -1,12 +1,10 @@
-import { type KeyboardEvent, lazy, Suspense, useState } from "react";
+import { lazy, Suspense } from "react";
 import type { Profile } from "#web/lib/profile";
+import { MENU_OPENING_KEYS, useReachFor } from "#web/lib/reach-on-demand";
 import { AccountButton } from "./account-button";
-import type { ReachedBy } from "./account-menu";
 
 // The menu (Radix with its positioning code, about 25 KB gzip) loads once the user reaches for it.
 const AccountMenu = lazy(() => import("./account-menu").then((module) => ({ default: module.AccountMenu })));
-
-const OPENING_KEYS = ["Enter", " ", "ArrowDown"];
 
 /**
  * The account button, which becomes the account menu when the user reaches for it: a pointer over
@@ -14,22 +12,8 @@ const OPENING_KEYS = ["Enter", " ", "ArrowDown"];
  * none of the menu's code; a press before the menu has loaded opens it once it has.
  */
 export function AccountMenuOnDemand({ profile }: { profile: Profile }) {
-  const [reachedBy, setReachedBy] = useState<ReachedBy | null>(null);
-  const reach = (how: ReachedBy) => setReachedBy((current) => (current === "press" ? current : how));
-  const button = (
-    <AccountButton
-      profile={profile}
-      aria-expanded={false}
-      onPointerEnter={() => reach("pointer")}
-      onFocus={() => reach("focus")}
-      onPointerDown={() => reach("press")}
-      onKeyDown={(event: KeyboardEvent) => {
-        if (!OPENING_KEYS.includes(event.key)) return;
-        event.preventDefault();
-        reach("press");
-      }}
-    />
-  );
+  const { reachedBy, handlers } = useReachFor({ openingKeys: MENU_OPENING_KEYS });
+  const button = <AccountButton profile={profile} aria-expanded={false} {...handlers} />;
   if (!reachedBy) return button;
   return (
     <Suspense fallback={button}>

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { GraduationCap, LayoutDashboard, LogOut, Settings, ShieldCheck, UserRound } from "lucide-react";
-import { useEffect, useRef } from "react";
+import { useRef } from "react";
 import { Link, useNavigate } from "react-router";
 import { displayName } from "#course/account-rules";
 import { can } from "#course/roles";
@@ -14,15 +14,10 @@ import {
 } from "#web/components/ui/dropdown-menu";
 import { paths } from "#web/config/paths";
 import type { Profile } from "#web/lib/profile";
+import { type ReachedBy, useFocusKept } from "#web/lib/reach-on-demand";
 import { sessionEnded } from "#web/lib/session";
 import { toast } from "#web/lib/toast";
 import { AccountButton } from "./account-button";
-
-/**
- * How the user reached for the account button before the menu had loaded (AccountMenuOnDemand):
- * a press opens the menu at once, focus stays on the button, a pointer over it needs nothing more.
- */
-export type ReachedBy = "pointer" | "focus" | "press";
 
 export function AccountMenu({ profile, reachedBy = "pointer" }: { profile: Profile; reachedBy?: ReachedBy }) {
   const name = displayName(profile);
@@ -30,12 +25,8 @@ export function AccountMenu({ profile, reachedBy = "pointer" }: { profile: Profi
   const navigate = useNavigate();
   const trigger = useRef<HTMLButtonElement>(null);
 
-  // The button the user focused was the plain one this menu replaced: keep the focus on its place,
-  // unless the user has moved on while the menu loaded (focus is then somewhere else, not lost).
-  useEffect(() => {
-    const focusLost = document.activeElement === null || document.activeElement === document.body;
-    if (reachedBy === "focus" && focusLost) trigger.current?.focus();
-  }, [reachedBy]);
+  // The button the user focused was the plain one this menu replaced (AccountMenuOnDemand).
+  useFocusKept(trigger, reachedBy);
 
   async function signOut() {
     // Leave the page first (the landing page loads lazily, so wait for it): a guarded page would

@@ -1,7 +1,6 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Bell } from "lucide-react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import { Link } from "react-router";
-import { Button } from "#web/components/ui/button";
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -11,22 +10,15 @@ import {
 } from "#web/components/ui/dropdown-menu";
 import { apiClient, call } from "#web/lib/api";
 import { noticesQueryKey } from "#web/lib/query-keys";
-
-const noticesQuery = queryOptions({
-  queryKey: noticesQueryKey,
-  queryFn: () => call(apiClient.speaking.notices.$get()),
-  refetchOnWindowFocus: true,
-  staleTime: 60_000,
-});
-
-const shown = (count: number) => (count > 9 ? "9+" : String(count));
+import { type ReachedBy, useFocusKept } from "#web/lib/reach-on-demand";
+import { NoticesButton, noticesQuery } from "./notices-button";
 
 /**
- * The signed-in user's notices in the header: a bell with the number unread (a tutor has heard the
- * takes they sent), a menu of the newest, each leading to its day's live session. Opening the menu
- * marks them read. Loaded only for signed-in users.
+ * The signed-in user's notices in the header: a menu of the newest (a tutor has heard the takes
+ * they sent), each leading to its day's live session, loaded when the user reaches for the bell
+ * (NoticesOnDemand). Opening the menu marks them read.
  */
-export function NoticesMenu() {
+export function NoticesMenu({ reachedBy }: { reachedBy: ReachedBy }) {
   const queryClient = useQueryClient();
   const notices = useQuery(noticesQuery);
   const read = useMutation({
@@ -34,29 +26,27 @@ export function NoticesMenu() {
     onSuccess: (answer) => queryClient.setQueryData(noticesQueryKey, answer),
   });
   const unread = notices.data?.unread ?? 0;
+  const trigger = useRef<HTMLButtonElement>(null);
+  useFocusKept(trigger, reachedBy);
+  const openedByPress = reachedBy === "press";
+  // A press opened the menu as it loaded: what it shows is read, as when it opens later.
+  const markRead = read.mutate;
+  const readOnOpen = useRef(openedByPress);
+  useEffect(() => {
+    if (readOnOpen.current && unread > 0) {
+      readOnOpen.current = false;
+      markRead();
+    }
+  }, [unread, markRead]);
   return (
     <DropdownMenu
+      defaultOpen={openedByPress}
       onOpenChange={(open) => {
         if (open && unread > 0) read.mutate();
       }}
     >
       <DropdownMenuTrigger asChild>
-        <Button
-          variant="ghost"
-          size="icon"
-          className="relative"
-          aria-label={unread > 0 ? `Notices, ${unread} unread` : "Notices"}
-        >
-          <Bell aria-hidden="true" />
-          {unread > 0 && (
-            <span
-              aria-hidden="true"
-              className="absolute -top-0.5 -right-0.5 inline-flex h-4 min-w-4 items-center justify-center rounded-full bg-primary px-1 text-[10px] font-semibold text-primary-foreground"
-            >
-              {shown(unread)}
-            </span>
-          )}
-        </Button>
+        <NoticesButton ref={trigger} unread={unread} />
       </DropdownMenuTrigger>
       <DropdownMenuContent className="w-72">
         <DropdownMenuLabel>Notices</DropdownMenuLabel>

@@ -13,8 +13,11 @@ const AccountMenuOnDemand = lazy(() =>
   import("./account-menu-on-demand").then((module) => ({ default: module.AccountMenuOnDemand })),
 );
 
-// A signed-in user's notices (a tutor heard their takes), loaded after the page.
-const NoticesMenu = lazy(() => import("./notices").then((module) => ({ default: module.NoticesMenu })));
+// A signed-in user's notices (a tutor heard their takes): the bell loads after the page, its menu
+// once they reach for it.
+const NoticesOnDemand = lazy(() =>
+  import("./notices-on-demand").then((module) => ({ default: module.NoticesOnDemand })),
+);
 
 const avatarPlaceholder = <span aria-hidden="true" className="size-10 rounded-full bg-muted" />;
 
@@ -52,7 +55,7 @@ export function SiteHeader() {
           ) : profile ? (
             <>
               <Suspense fallback={null}>
-                <NoticesMenu />
+                <NoticesOnDemand />
               </Suspense>
               <Suspense fallback={avatarPlaceholder}>
                 <AccountMenuOnDemand profile={profile} />

@@ -1,9 +1,7 @@
 import { Popover } from "radix-ui";
-import { useEffect, useRef } from "react";
+import { useRef } from "react";
+import { type ReachedBy, useFocusKept } from "#web/lib/reach-on-demand";
 import type { GlossaryEntry } from "./glossary";
-
-/** How the learner reached for a word before its popover had loaded: a press opens it at once. */
-export type ReachedBy = "pointer" | "focus" | "press";
 
 /**
  * A glossary word as a Radix popover, which GlossaryWord loads once the learner reaches for the word:
@@ -23,13 +21,9 @@ export function GlossaryPopover({
   className: string;
 }) {
   const trigger = useRef<HTMLButtonElement>(null);
-  // This button replaced the plain one the learner focused: keep the focus on its place, unless they
-  // have moved on while the popover loaded (focus is then somewhere else, not lost). A press opens
-  // the meaning, which takes the focus itself and gives it back to this button when it closes.
-  useEffect(() => {
-    const focusLost = document.activeElement === null || document.activeElement === document.body;
-    if (reachedBy === "focus" && focusLost) trigger.current?.focus();
-  }, [reachedBy]);
+  // This button replaced the plain one the learner focused. A press opens the meaning, which takes
+  // the focus itself and gives it back to this button when it closes.
+  useFocusKept(trigger, reachedBy);
   return (
     <Popover.Root defaultOpen={reachedBy === "press"}>
       <Popover.Trigger ref={trigger} className={className}>

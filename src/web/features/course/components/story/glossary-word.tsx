@@ -1,7 +1,8 @@
-import { type KeyboardEvent, useState } from "react";
+import { useState } from "react";
 import { usePrerendering } from "#web/lib/prerender";
+import { useReachFor } from "#web/lib/reach-on-demand";
 import type { GlossaryEntry } from "./glossary";
-import type { GlossaryPopover, ReachedBy } from "./glossary-popover";
+import type { GlossaryPopover } from "./glossary-popover";
 
 // The popover (Radix with its positioning and focus code, about 20 KB gzip) loads once the learner
 // reaches for a word, not with the day's page. Loaded by hand rather than with React.lazy: a story
@@ -32,15 +33,15 @@ const OPENING_KEYS = ["Enter", " "];
 export function GlossaryWord({ text, entry }: { text: string; entry: GlossaryEntry }) {
   // Like every button of a prerendered page, it waits for the app (decision 021).
   const prerendering = usePrerendering();
-  const [reachedBy, setReachedBy] = useState<ReachedBy | null>(null);
   const [Popover, setPopover] = useState<typeof GlossaryPopover | null>(null);
-  const reach = (how: ReachedBy) => {
-    setReachedBy((current) => (current === "press" ? current : how));
-    loadPopover().then(
-      (module) => setPopover(() => module.GlossaryPopover),
-      () => {},
-    );
-  };
+  const { reachedBy, handlers } = useReachFor({
+    openingKeys: OPENING_KEYS,
+    onReach: () =>
+      loadPopover().then(
+        (module) => setPopover(() => module.GlossaryPopover),
+        () => {},
+      ),
+  });
   if (Popover && reachedBy) return <Popover text={text} entry={entry} reachedBy={reachedBy} className={WORD_CLASS} />;
   return (
     <button
@@ -50,15 +51,7 @@ export function GlossaryWord({ text, entry }: { text: string; entry: GlossaryEnt
       data-state="closed"
       disabled={prerendering}
       className={WORD_CLASS}
-      onPointerEnter={() => reach("pointer")}
-      onFocus={() => reach("focus")}
-      onPointerDown={() => reach("press")}
-      onClick={() => reach("press")}
-      onKeyDown={(event: KeyboardEvent) => {
-        if (!OPENING_KEYS.includes(event.key)) return;
-        event.preventDefault();
-        reach("press");
-      }}
+      {...handlers}
     >
       {text}
     </button>
