@@ -170,6 +170,64 @@ export async function reviewAnswers(
 }
 
 /**
+ * Takes uploaded as a learner's recorder sends them (POST /api/speaking/takes, multipart): each
+ * connection a learner of its own, each request a take of one of day 1's lines, which replaces that
+ * line's take not yet sent, so the learner's quota never fills. The server reads the container from
+ * the bytes, stores the take and its file in one transaction. Each answer must be 201.
+ */
+export async function takeUploads(
+  meter: CpuMeter,
+  origin: string,
+  learners: { cookie: string }[],
+  lineIds: readonly string[],
+  take: Buffer,
+) {
+  const boundary = `----jalan-bench-${randomUUID()}`;
+  const field = (name: string, value: string) =>
+    `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const bodyFor = (lineId: string) =>
+    Buffer.concat([
+      Buffer.from(
+        field("chapterId", "chapter-1") +
+          field("dayId", "day-1") +
+          field("lineId", lineId) +
+          `--${boundary}\r\ncontent-disposition: form-data; name="take"; filename="take.webm"\r\ncontent-type: audio/webm\r\n\r\n`,
+      ),
+      take,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+  const bodies = lineIds.map(bodyFor);
+  const state = learners.map((learner) => ({ learner, busy: false, next: 0 }));
+  let failed = 0;
+  return load(
+    meter,
+    `take upload (POST /api/speaking/takes, ${(take.length / 1024).toFixed(0)} KB WebM/Opus)`,
+    `${origin}/api/speaking/takes`,
+    { origin, "content-type": `multipart/form-data; boundary=${boundary}` },
+    {
+      requests: [
+        {
+          method: "POST",
+          setupRequest: (request, context) => {
+            const slot = state.find((candidate) => !candidate.busy) ?? state[0]!;
+            slot.busy = true;
+            const body = bodies[slot.next % bodies.length]!;
+            slot.next += 1;
+            Object.assign(context, { slot });
+            return { ...request, headers: { ...request.headers, cookie: slot.learner.cookie }, body };
+          },
+          onResponse: (code, _body, context) => {
+            (context as { slot: (typeof state)[number] }).slot.busy = false;
+            if (code !== 201) failed += 1;
+          },
+        },
+      ],
+    },
+    () => failed,
+  );
+}
+
+/**
  * The raw ceiling: CONNECTIONS clients each upserting their own row in a loop for DURATION_S, with
  * the same statement the route sends. `changing` alternates the status so every statement writes
  * the row; otherwise the status stays and the statement's WHERE skips the write, as in a repeated save.

@@ -7,12 +7,14 @@
 // with the JavaScript and CSS that page loads, and each page against its goals: the JavaScript it
 // loads at first (gzip), LCP and the performance score.
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { loadCourse } from "#server/course/content";
+import { completeTask, type SendRequest } from "#tests/complete-day";
 import { freePort, httpClient, signUpAndIn, startServer, stopServer } from "./bench-server";
 import { buildWeb, webBuildIsStale } from "./build-web";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./chromium";
@@ -33,7 +35,25 @@ const PAGES = [
   { path: "/chapter-1/day-1/codebook", signedInBy: "/api/progress", jsGzipKb: LEARNER_PAGE_JS_GZIP_KB },
   // Review with day 1's cards due: the learner started its phrase cards (BEFORE_PRACTICE).
   { path: "/review", signedInBy: "/api/review", jsGzipKb: LEARNER_PAGE_JS_GZIP_KB },
-];
+  // The Codebook again, in a browser with a microphone (Chromium's fake one) and the day's
+  // recording on: the recorder, its waveforms and the role-play alone still load only when asked.
+  {
+    path: "/chapter-1/day-1/codebook",
+    signedInBy: "/api/progress",
+    jsGzipKb: LEARNER_PAGE_JS_GZIP_KB,
+    microphone: true,
+  },
+] as const satisfies readonly {
+  path: string;
+  signedInBy?: string;
+  jsGzipKb: number;
+  microphone?: boolean;
+}[];
+
+/** The chunks of the learner's voice (recorder, waveforms, line practice, role-play alone, your turn). */
+const VOICE_CHUNK = /\/(line-practice|use-recorder|wavesurfer[\w.]*|solo-role-play|your-turn)-[\w-]+\.js$/;
+/** Chromium's own microphone and camera, granted without asking: what a learner with a microphone has. */
+const MICROPHONE_FLAGS = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"];
 
 /**
  * The chunk of the exercise code every exercise needs, the practice set's and the review's
@@ -85,6 +105,10 @@ interface PageFigures {
   cssFiles: number;
   /** Whether the page loaded the exercise code (the practice set's chunk). */
   exerciseCode: boolean;
+  /** Whether the page loaded any of the learner's voice's code at first (it should only when asked). */
+  voiceCode: boolean;
+  /** Measured in a browser with a microphone. */
+  microphone: boolean;
   /** Chromium as Lighthouse saw it, e.g. "HeadlessChrome/156.0.0.0". */
   browser: string;
   lighthouse: string;
@@ -111,6 +135,7 @@ async function measure(
   port: number,
   signedIn: { cookie: string; by: string } | null,
   jsBudgetKb: number,
+  microphone: boolean,
 ): Promise<PageFigures> {
   const cookie = signedIn?.cookie ?? null;
   const result = await lighthouse(url, {
@@ -150,8 +175,9 @@ async function measure(
       .map((audit) => `${id}: ${audit!.id} (${audit!.displayValue ?? audit!.score})`),
   );
   return {
-    page: new URL(url).pathname,
+    page: `${new URL(url).pathname}${microphone ? " (microphone)" : ""}`,
     jsBudgetKb,
+    microphone,
     scores,
     lcpSeconds: (lhr.audits["largest-contentful-paint"]?.numericValue ?? 0) / 1000,
     cls: lhr.audits["cumulative-layout-shift"]?.numericValue ?? 0,
@@ -164,6 +190,7 @@ async function measure(
     jsFiles: scripts.length,
     cssFiles: styles.length,
     exerciseCode: scripts.some((request) => EXERCISE_CHUNK.test(new URL(request.url).pathname)),
+    voiceCode: scripts.some((request) => VOICE_CHUNK.test(new URL(request.url).pathname)),
     browser: /(?:Headless)?Chrome\/[\d.]+/.exec(lhr.environment.hostUserAgent)?.[0] ?? lhr.environment.hostUserAgent,
     lighthouse: lhr.lighthouseVersion,
     failedAudits,
@@ -178,10 +205,11 @@ async function measureWithRetry(
   port: number,
   signedIn: { cookie: string; by: string } | null,
   jsBudgetKb: number,
+  microphone: boolean,
 ): Promise<PageFigures> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await measure(url, port, signedIn, jsBudgetKb);
+      return await measure(url, port, signedIn, jsBudgetKb, microphone);
     } catch (error) {
       if (!(error instanceof LighthouseRunError) || attempt === 3) throw error;
       console.log(`${error.message} — running it again`);
@@ -218,9 +246,10 @@ function verdicts(figures: PageFigures): string[] {
     check(`CLS ${figures.cls.toFixed(3)} < ${TARGETS.cls}`, figures.cls < TARGETS.cls),
     check(`JavaScript at first load ${figures.jsGzipKb} KB gzip ≤ ${figures.jsBudgetKb} KB`, goals(figures).js),
     // The exercise code loads only on a page that asks exercises.
-    asksExercises(figures.page)
+    asksExercises(figures.page.replace(" (microphone)", ""))
       ? check("exercise code loaded with exercises asked", figures.exerciseCode)
       : check("no exercise code", !figures.exerciseCode),
+    check("no recorder code until asked", !figures.voiceCode),
   ];
 }
 
@@ -233,6 +262,7 @@ const dataDir = await mkdtemp(path.join(os.tmpdir(), "jalan-bench-web-"));
 const port = await freePort();
 let server: ChildProcess | undefined;
 let chrome: chromeLauncher.LaunchedChrome | undefined;
+let chromeWithMicrophone: chromeLauncher.LaunchedChrome | undefined;
 const results: PageFigures[] = [];
 try {
   server = (await startServer(dataDir, port, "production")).child;
@@ -243,24 +273,30 @@ try {
     firstName: "B",
     lastName: "M",
   });
+  // Each as a learner completes it: the dialogue's lines said aloud, the notes watched, the cards flipped.
+  const course = loadCourse({ publicDir: null });
+  const send: SendRequest = async (method, path, json) => (await client.request(method, path, { cookie, json })).status;
   for (const taskId of BEFORE_PRACTICE) {
-    const saved = await client.request("PUT", `/api/progress/chapter-1/day-1/${taskId}`, {
-      cookie,
-      json: { status: "completed" },
-    });
-    if (saved.status !== 200) throw new Error(`completing ${taskId}: ${saved.status} ${saved.body}`);
+    const done = await completeTask(send, course, { chapterId: "chapter-1", dayId: "day-1", taskId });
+    if (done !== "done") throw new Error(`completing ${taskId}: ${done}`);
   }
   client.close();
   chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS });
+  chromeWithMicrophone = await chromeLauncher.launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: [...CHROMIUM_FLAGS, ...MICROPHONE_FLAGS],
+  });
   for (const page of PAGES) {
+    const microphone = "microphone" in page && page.microphone;
     const runs: PageFigures[] = [];
     for (let run = 0; run < RUNS; run += 1) {
       runs.push(
         await measureWithRetry(
           `http://localhost:${port}${page.path}`,
-          chrome.port,
-          page.signedInBy ? { cookie, by: page.signedInBy } : null,
+          (microphone ? chromeWithMicrophone : chrome).port,
+          "signedInBy" in page ? { cookie, by: page.signedInBy } : null,
           page.jsGzipKb,
+          microphone,
         ),
       );
     }
@@ -268,6 +304,7 @@ try {
   }
 } finally {
   await chrome?.kill();
+  await chromeWithMicrophone?.kill();
   if (server) await stopServer(server);
   await rm(dataDir, { recursive: true, force: true });
 }
@@ -292,6 +329,7 @@ const table = [
     "CSS sent KB",
     "total KB",
     "exercises",
+    "recorder",
   ],
   ...results.map((figures) => [
     figures.page,
@@ -308,6 +346,7 @@ const table = [
     figures.cssTransferKb,
     figures.totalTransferKb,
     figures.exerciseCode ? "loaded" : "-",
+    figures.voiceCode ? "loaded" : "-",
   ]),
 ];
 const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => String(row[column]).length)));
@@ -320,7 +359,8 @@ for (const row of table) {
 }
 console.log(
   "\n(JS and CSS gzip: the scripts and stylesheets the page loaded, gzip-compressed, file count in brackets; " +
-    "sent: bytes on the wire. /progress, the Codebook and /review are measured signed in; exercises: the exercise items' code.)",
+    "sent: bytes on the wire. /progress, the Codebook and /review are measured signed in; exercises: the exercise items' code; " +
+    "recorder: the learner's voice's code, which loads only when asked.)",
 );
 for (const figures of results) {
   console.log(`\n${figures.page}`);
@@ -349,3 +389,14 @@ for (const row of goalRows) {
     `  ${row.map((cell, column) => (column === 0 ? cell.padEnd(goalWidths[0]!) : cell.padStart(goalWidths[column]!))).join("  ")}`,
   );
 }
+
+// What the learner's voice costs once asked for: each of its chunks, gzip, as the build made them.
+const assets = path.resolve(import.meta.dirname, "../dist/web/assets");
+const voiceChunks = (await readdir(assets)).filter((name) => VOICE_CHUNK.test(`/${name}`)).sort();
+const voiceSizes = await Promise.all(
+  voiceChunks.map(async (name) => ({ name, kb: kb(gzipSync(await readFile(path.join(assets, name))).length) })),
+);
+console.log(
+  `\nThe learner's voice, loaded only when asked (gzip): ${voiceSizes.map(({ name, kb }) => `${name} ${kb} KB`).join(", ")}; ` +
+    `${Math.round(voiceSizes.reduce((sum, { kb }) => sum + kb, 0) * 10) / 10} KB in all.`,
+);

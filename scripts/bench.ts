@@ -5,6 +5,7 @@
 //     both a save that leaves the row as it is and one that changes the row on every request
 //   - a raw upsert loop: the progress route's statement over `pg`, same concurrency and duration,
 //     which is the ceiling an authenticated write is measured against (the goal: half of it or more)
+//   - a take's upload (a learner's recording of a line, multipart, read from its bytes and stored)
 //   - where the machine's time goes: CPU milliseconds per request of the server, of PostgreSQL and of
 //     the load generator (this process), read from /proc around each row
 
@@ -15,10 +16,20 @@ import path from "node:path";
 import pg from "pg";
 import { rightAnswer } from "#course/grading";
 import { coursePhrases, REVIEW_SKILLS, reviewItem, servedCardId } from "#course/review-rules";
+import { shadowingOf } from "#course/speaking";
 import { loadCourse } from "#server/course/content";
 import { runningEmbeddedPostgres } from "#server/db/embedded";
 import { cpuMeter } from "./bench-cpu";
-import { CONNECTIONS, changingWrites, DURATION_S, type Figures, load, rawUpserts, reviewAnswers } from "./bench-load";
+import {
+  CONNECTIONS,
+  changingWrites,
+  DURATION_S,
+  type Figures,
+  load,
+  rawUpserts,
+  reviewAnswers,
+  takeUploads,
+} from "./bench-load";
 import { freePort, httpClient, signUpAndIn, startServer, stopServer } from "./bench-server";
 
 /** The goal of the issue: authenticated writes at half the raw upsert rate or more. */
@@ -105,6 +116,16 @@ try {
     reviewers.push(reviewer);
   }
   reviewerClient.close();
+  // Speakers: one per connection, each uploading takes of day 1's dialogue lines in turn.
+  const speakerClient = httpClient(port);
+  const speakers = [];
+  for (let index = 0; index < CONNECTIONS; index += 1) {
+    speakers.push(await signUpAndIn(speakerClient, account(`speaker-${index}`)));
+  }
+  speakerClient.close();
+  const dayOne = course[0]!.days[0]!;
+  const dialogueLines = shadowingOf(dayOne, "codebook:listen-shadow")!.lineIds;
+  const take = readFileSync(path.resolve(import.meta.dirname, "../tests/fixtures/takes/chromium-2s.webm"));
 
   const rows = [
     await load(meter, "bare route (GET /api/unknown → 404 JSON)", `${origin}/api/unknown`),
@@ -130,6 +151,7 @@ try {
     await reviewAnswers(meter, origin, reviewers, reviewCards),
     await rawUpserts(meter, databaseUrl, learnerIds[0]!, false),
     await rawUpserts(meter, databaseUrl, learnerIds[0]!, true),
+    await takeUploads(meter, origin, speakers, dialogueLines, take),
   ];
   await db.end();
 
@@ -146,18 +168,8 @@ try {
     rows.map((row) => [row.title, row.rps, row.p50, row.p99, row.non2xx, row.failed]),
   );
   console.log("(failed: errors, timeouts, and changing writes whose answer did not hold the new status)");
-  const [bare, health, signedIn, , unchanged, changing, summary, reviewed, rawUnchanged, rawChanging] = rows as [
-    Figures,
-    Figures,
-    Figures,
-    Figures,
-    Figures,
-    Figures,
-    Figures,
-    Figures,
-    Figures,
-    Figures,
-  ];
+  const [bare, health, signedIn, , unchanged, changing, summary, reviewed, rawUnchanged, rawChanging, uploaded] =
+    rows as [Figures, Figures, Figures, Figures, Figures, Figures, Figures, Figures, Figures, Figures, Figures];
   const ratio = (a: Figures, b: Figures) => (a.rps / b.rps).toFixed(3);
   console.log(`\nsigned-in read / bare route:                     ${ratio(signedIn, bare)}`);
   console.log(`progress write, unchanged / bare route:          ${ratio(unchanged, bare)}`);
@@ -169,6 +181,11 @@ try {
   console.log(
     `review answer / bare route:                      ${ratio(reviewed, bare)} ` +
       `(p99 ${reviewed.p99} ms against the bare route's ${bare.p99} ms)`,
+  );
+  console.log(
+    `take upload / bare route:                        ${ratio(uploaded, bare)} ` +
+      `(${uploaded.rps} takes/s, ${((uploaded.rps * take.length) / 2 ** 20).toFixed(1)} MB/s; ` +
+      `p99 ${uploaded.p99} ms against the bare route's ${bare.p99} ms)`,
   );
   const met = changing.rps / rawChanging.rps >= GOAL_RATIO;
   console.log(
