@@ -38,10 +38,13 @@ export const taskPath = (chapterId: string, dayId: string, taskId: string) =>
   API_BASE +
   apiClient.progress[":chapterId"][":dayId"][":taskId"].$path({ param: pathParams({ chapterId, dayId, taskId }) });
 
-/** The paths of every progress write the page sent in this test, in order (a line's marks are not one). */
+/**
+ * The paths of every progress write the page sent in this test, the learner's own or staff's for a
+ * learner, in order (a line's marks, also PUTs, are not one).
+ */
 export const progressWrites = (app: AppInProcess) =>
   app.requests
-    .filter((request) => request.method === "PUT" && request.path.startsWith(`${API_BASE}/progress/`))
+    .filter((request) => request.method === "PUT" && /\/progress\//.test(request.path))
     .map((request) => request.path);
 
 /** The paths of every write of the learner's voice the page sent in this test (marks, takes, sets), in order. */
