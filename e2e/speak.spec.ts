@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { sectionLines, storySections } from "#course/course";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "#scripts/chromium";
 import { setRole } from "./database";
 import { COURSE_DAYS, expectToast, FAST, person, playToEnd, region, signUpAndIn } from "./learner";
 import { answerPracticeSet, practiceItems } from "./practice";
@@ -200,3 +201,122 @@ test("a new learner finishes day 1 alone with their microphone and day 2 opens; 
 });
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+test("a learner with no microphone, and one who refused it, are told what is wrong and can say the lines aloud", async ({
+  playwright,
+}) => {
+  // Chromium without a microphone; and with one whose use nobody granted (no fake prompt to accept).
+  const cases = [
+    {
+      flags: [],
+      told: "No microphone was found. Connect one, or turn on “I can't speak now” and say the lines aloud.",
+    },
+    {
+      flags: ["--use-fake-device-for-media-stream"],
+      told: "Jalan may not use your microphone. Allow it in your browser's site settings, or turn on “I can't speak now” and say the lines aloud.",
+    },
+  ];
+  for (const { flags, told } of cases) {
+    const browser = await playwright.chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: [...CHROMIUM_FLAGS, ...flags],
+    });
+    try {
+      const page = await (await browser.newContext({ baseURL: test.info().project.use.baseURL })).newPage();
+      await page.goto("/");
+      await signUpAndIn(page, "no-microphone");
+      await page.goto("/chapter-1/day-1/codebook");
+      await region(page, LISTEN.title).getByRole("button", { name: "Say each line yourself" }).click();
+      const panel = page.getByRole("region", { name: "Say each line" });
+      await panel.getByRole("button", { name: `Record: ${LINES[0]!.malay}` }).click();
+      await expect(panel.getByRole("alert")).toHaveText(told);
+      // Nothing was recorded or sent; the lines can be said aloud instead.
+      await panel.getByRole("switch", { name: "I can't speak now" }).click();
+      await panel.getByRole("button", { name: `Said aloud: ${LINES[0]!.malay}` }).click();
+      await expect(panel.getByText(`0 of ${LINES.length} lines said.`, { exact: false })).toBeVisible();
+    } finally {
+      await browser.close();
+    }
+  }
+});
+
+test("a take recorded offline waits in the page and goes by itself once back online; one that could not be sent is sent again; one the server refuses says why and the line keeps its earlier take", async ({
+  page,
+  context,
+}) => {
+  await page.goto("/");
+  await signUpAndIn(page, "offline");
+  await page.goto("/chapter-1/day-1/codebook");
+  await region(page, LISTEN.title).getByRole("button", { name: "Say each line yourself" }).click();
+  const panel = page.getByRole("region", { name: "Say each line" });
+  const line = LINES[0]!;
+  await expect(panel.getByRole("switch", { name: "I can't speak now" })).toBeEnabled();
+
+  // Offline: the take waits in the page, saying so, and goes by itself once the browser is back online.
+  await context.setOffline(true);
+  await record(
+    page,
+    panel.getByRole("button", { name: `Record: ${line.malay}` }),
+    panel.getByRole("button", { name: `Stop recording: ${line.malay}` }),
+  );
+  const waits = panel.getByText("You are offline: this take waits here and goes once you are back online.");
+  await expect(waits).toBeVisible();
+  let uploaded = page.waitForResponse((response) => response.url().endsWith("/api/speaking/takes"));
+  await context.setOffline(false);
+  expect((await uploaded).status()).toBe(201);
+  await expect(waits).toBeHidden();
+  const again = panel.getByRole("button", { name: `Record again: ${line.malay}` });
+  await expect(again).toBeVisible();
+
+  // A take that could not reach the server is kept in the page, to send again.
+  await page.route("**/api/speaking/takes", (route) => route.abort("connectionfailed"), { times: 1 });
+  await record(page, again, panel.getByRole("button", { name: `Stop recording: ${line.malay}` }));
+  await expectToast(
+    page,
+    "Your take was not saved",
+    "Jalan could not reach the server. It is kept here: send it again.",
+  );
+  uploaded = page.waitForResponse((response) => response.url().endsWith("/api/speaking/takes"));
+  await panel.getByRole("button", { name: "Send the take again" }).click();
+  expect((await uploaded).status()).toBe(201);
+  await expect(panel.getByRole("button", { name: "Send the take again" })).toBeHidden();
+  const sendAgain = panel.getByRole("button", { name: "Send the take again" });
+  const { take: kept } = (await (await page.request.get("/api/speaking/days/chapter-1/day-1")).json()).lines.find(
+    (each: { lineId: string }) => each.lineId === line.id,
+  );
+
+  // The next take reaches the server larger than 1 MB (padded on its way): refused, and not kept to send again.
+  await page.route("**/api/speaking/takes", async (route) => {
+    const boundary = "----oversized-take";
+    const part = (name: string, value: string) =>
+      `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const body = Buffer.concat([
+      Buffer.from(
+        part("chapterId", "chapter-1") +
+          part("dayId", "day-1") +
+          part("lineId", line.id) +
+          `--${boundary}\r\ncontent-disposition: form-data; name="take"; filename="take.webm"\r\ncontent-type: audio/webm\r\n\r\n`,
+      ),
+      Buffer.alloc(1024 * 1024 + 1, 1),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    await route.continue({
+      postData: body,
+      headers: { ...route.request().headers(), "content-type": `multipart/form-data; boundary=${boundary}` },
+    });
+  });
+  const refused = page.waitForResponse((response) => response.url().endsWith("/api/speaking/takes"));
+  await record(page, again, panel.getByRole("button", { name: `Stop recording: ${line.malay}` }));
+  expect((await refused).status()).toBe(413);
+  await expectToast(
+    page,
+    "Your take was not saved",
+    "The recording is larger than 1 MB. Please record a shorter take. Your earlier take of the line is kept.",
+  );
+  await expect(sendAgain).toBeHidden();
+  const { take: after } = (await (await page.request.get("/api/speaking/days/chapter-1/day-1")).json()).lines.find(
+    (each: { lineId: string }) => each.lineId === line.id,
+  );
+  expect(after.id).toBe(kept.id);
+  expect((await page.request.get(kept.audio)).status()).toBe(200);
+});

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Check, Headphones, Mic, Play, RotateCcw, Send, Square } from "lucide-react";
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef } from "react";
 import { SELF_RATINGS, type SelfRating } from "#course/speaking";
 import { Button } from "#web/components/ui/button";
 import { Label } from "#web/components/ui/label";
@@ -11,7 +11,6 @@ import {
   speakingDayQuery,
   useMarkLine,
   useRateTake,
-  useSaveTake,
   useSendLines,
   useSetQuiet,
 } from "#web/features/course/api/speaking";
@@ -20,6 +19,7 @@ import { cn } from "#web/lib/cn";
 import { toast } from "#web/lib/toast";
 import { useClipRun } from "./use-clip-run";
 import { canRecord, useRecorder } from "./use-recorder";
+import { OFFLINE_TAKE, useTakeUploads } from "./use-take-uploads";
 import { Waveform } from "./waveform";
 
 /** A line the learner says, with its model clip. */
@@ -59,47 +59,13 @@ export default function LinePracticePanel({
 }) {
   const speaking = useQuery({ ...speakingDayQuery(day), enabled: signedIn });
   const markLine = useMarkLine(day);
-  const saveTake = useSaveTake(day);
   const rateTake = useRateTake(day);
   const setQuiet = useSetQuiet(day);
   const sendLines = useSendLines(day);
   const clips = useClipRun();
   const headingId = useId();
-  const [waiting, setWaiting] = useState<ReadonlyMap<string, File>>(() => new Map());
-
-  const upload = useCallback(
-    (lineId: string, take: File) => {
-      setWaiting((current) => new Map(current).set(lineId, take));
-      saveTake.mutate(
-        { lineId, take },
-        {
-          onSuccess: () =>
-            setWaiting((current) => {
-              const next = new Map(current);
-              if (next.get(lineId) === take) next.delete(lineId);
-              return next;
-            }),
-          onError: (error) =>
-            toast({
-              title: "Your take was not saved",
-              description: `${describeError(error, "Jalan could not reach the server.")} It is kept here: send it again.`,
-              variant: "destructive",
-            }),
-        },
-      );
-    },
-    [saveTake],
-  );
+  const { upload, waiting, sending, paused } = useTakeUploads(day);
   const recorder = useRecorder(upload);
-
-  // Takes that could not be sent go again when the connection comes back.
-  useEffect(() => {
-    const retry = () => {
-      for (const [lineId, take] of waiting) upload(lineId, take);
-    };
-    window.addEventListener("online", retry);
-    return () => window.removeEventListener("online", retry);
-  }, [waiting, upload]);
 
   // Lines heard in the whole dialogue are marked listened once each, when the day's marks are known.
   const markedHeard = useRef(new Set<string>());
@@ -236,18 +202,23 @@ export default function LinePracticePanel({
                     Model, then you
                   </Button>
                 )}
-                {unsent && (
-                  <Button
-                    type="button"
-                    variant="outline"
-                    size="sm"
-                    disabled={saveTake.isPending}
-                    onClick={() => upload(line.id, unsent)}
-                  >
-                    <RotateCcw aria-hidden />
-                    Send the take again
-                  </Button>
-                )}
+                {unsent &&
+                  (paused ? (
+                    <p role="status" className="text-sm text-muted-foreground">
+                      {OFFLINE_TAKE}
+                    </p>
+                  ) : (
+                    <Button
+                      type="button"
+                      variant="outline"
+                      size="sm"
+                      disabled={sending}
+                      onClick={() => upload(line.id, unsent)}
+                    >
+                      <RotateCcw aria-hidden />
+                      Send the take again
+                    </Button>
+                  ))}
               </div>
               {signedIn && take && !recordingThis && (
                 <div className="grid gap-1 sm:max-w-md">

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { Check, Eye, Mic, Play, Send, Square } from "lucide-react";
+import { Check, Eye, Mic, Play, RotateCcw, Send, Square } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { RolePlay } from "#course/course";
 import { Button } from "#web/components/ui/button";
@@ -9,7 +9,6 @@ import {
   type DayRef,
   speakingDayQuery,
   useMarkLine,
-  useSaveTake,
   useSetQuiet,
   useSubmitRolePlay,
 } from "#web/features/course/api/speaking";
@@ -18,6 +17,7 @@ import { courseAudioUrl } from "#web/lib/course-data";
 import { toast } from "#web/lib/toast";
 import { useClipRun } from "./use-clip-run";
 import { canRecord, useRecorder } from "./use-recorder";
+import { OFFLINE_TAKE, useTakeUploads } from "./use-take-uploads";
 
 type Turn =
   | { type: "partner"; id: string; speaker: string; malay: string; english: string }
@@ -44,23 +44,11 @@ export default function SoloRolePlay({ day, rolePlay }: { day: DayRef; rolePlay:
   const [step, setStep] = useState(0);
   const [revealed, setRevealed] = useState(false);
   const speaking = useQuery(speakingDayQuery(day));
-  const saveTake = useSaveTake(day);
   const markLine = useMarkLine(day);
   const setQuiet = useSetQuiet(day);
   const submit = useSubmitRolePlay(day);
-  const recorder = useRecorder((lineId, take) =>
-    saveTake.mutate(
-      { lineId, take },
-      {
-        onError: (error) =>
-          toast({
-            title: "Your take was not saved",
-            description: describeError(error, "Jalan could not reach the server."),
-            variant: "destructive",
-          }),
-      },
-    ),
-  );
+  const { upload, waiting, sending, paused } = useTakeUploads(day);
+  const recorder = useRecorder(upload);
   const clips = useClipRun();
   const play = (sources: string[]) => clips.play("role-play", sources);
   const stopAudio = clips.stop;
@@ -186,6 +174,18 @@ export default function SoloRolePlay({ day, rolePlay }: { day: DayRef; rolePlay:
                     Model, then you
                   </Button>
                 )}
+                {waiting.has(phrase.id) && !recordingThis && !paused && (
+                  <Button
+                    type="button"
+                    variant="outline"
+                    size="sm"
+                    disabled={sending}
+                    onClick={() => upload(phrase.id, waiting.get(phrase.id)!)}
+                  >
+                    <RotateCcw aria-hidden />
+                    Send the take again
+                  </Button>
+                )}
                 <Button type="button" size="sm" disabled={!said(phrase.id) || recordingThis} onClick={next}>
                   Next
                 </Button>
@@ -193,6 +193,11 @@ export default function SoloRolePlay({ day, rolePlay }: { day: DayRef; rolePlay:
               {recordingThis && (
                 <p aria-live="polite" className="text-sm font-medium text-destructive">
                   Recording… say your line, then pause or tap Stop.
+                </p>
+              )}
+              {waiting.has(phrase.id) && paused && (
+                <p role="status" className="text-sm text-muted-foreground">
+                  {OFFLINE_TAKE}
                 </p>
               )}
               {clips.playing && <span className="sr-only">Playing</span>}

@@ -1,9 +1,10 @@
 import { Mic, MicOff, Play, Square } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "#web/components/ui/button";
-import { type DayRef, useSaveTake } from "#web/features/course/api/speaking";
+import type { DayRef } from "#web/features/course/api/speaking";
 import { releasePlayback, takePlayback } from "#web/lib/one-sound";
 import { canRecord, useRecorder } from "./use-recorder";
+import { useTakeUploads } from "./use-take-uploads";
 
 /** A line of the story's dialogue, with its clip. */
 export interface StoryLine {
@@ -45,8 +46,8 @@ export default function YourTurn({
 }) {
   const [step, setStep] = useState<Step | null>(null);
   const [microphone, setMicrophone] = useState(false);
-  const saveTake = useSaveTake(day);
-  const recorder = useRecorder((lineId, take) => saveTake.mutate({ lineId, take }));
+  const { upload } = useTakeUploads(day);
+  const recorder = useRecorder(upload);
   const run = useRef<{ audio: HTMLAudioElement | null; timer?: ReturnType<typeof setTimeout> } | null>(null);
 
   const stop = useCallback(
