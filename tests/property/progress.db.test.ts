@@ -25,7 +25,7 @@ function learnerStatus(value: unknown): string | null {
   return RECORDED.includes(value.status as string) ? (value.status as string) : null;
 }
 
-const validUpdate = fc.record({ status: fc.constantFrom("completed", "completed", "in-progress") });
+const validUpdate = fc.record({ status: fc.constantFrom("completed", "in-progress") });
 
 /**
  * Now and then a day the learner completed once under an earlier course, whose tasks need not all be
@@ -51,7 +51,9 @@ describe("PUT /api/progress/:chapterId/:dayId/:taskId with generated ids and bod
     await fc.assert(
       fc.asyncProperty(
         taskPath(t.course),
-        bodies(validUpdate, ["status"], { validWeight: 15 }),
+        // Many valid bodies: a day not yet open, a practice set's or a spoken task's "completed" (which
+        // their answers and the learner's voice complete) refuse many of them.
+        bodies(validUpdate, ["status"], { validWeight: 30 }),
         completedEarlier,
         (ids, body, earlier) =>
           database.run(async () => {
