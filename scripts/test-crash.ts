@@ -8,14 +8,13 @@
 // 10 s), and every row is read back and checked against the writes the server acknowledged. Exits 1
 // on a lost write, a restart slower than 10 s, or an answer the workload never expects.
 
-import { randomUUID } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { courseOutline, findDay, practiceSetOf } from "#course/course";
-import { rightAnswer } from "#course/grading";
+import { courseOutline } from "#course/course";
 import type { TaskStatus } from "#course/progress-status";
 import { loadCourse } from "#server/course/content";
+import { completeTask } from "#tests/complete-day";
 import { freePort, type HttpClient, httpClient, makeAdmin, signUpAndIn, startServer, stopServer } from "./bench-server";
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 20);
@@ -25,14 +24,9 @@ const STAFF_WRITERS = 4;
 const CYCLE: readonly TaskStatus[] = ["not-started", "in-progress", "completed"];
 
 const course = loadCourse({ publicDir: null });
-/** Every task of the course, in course order, with the items of a practice set (answered to complete it). */
+/** Every task of the course, in course order. */
 const tasks = courseOutline(course).flatMap((day) =>
-  day.taskIds.map((taskId) => ({
-    chapterId: day.chapterId,
-    dayId: day.dayId,
-    taskId,
-    practice: practiceSetOf(findDay(course, day.chapterId, day.dayId)!.day, taskId)?.items ?? null,
-  })),
+  day.taskIds.map((taskId) => ({ chapterId: day.chapterId, dayId: day.dayId, taskId })),
 );
 type Task = (typeof tasks)[number];
 const taskPath = (task: Task) => [task.chapterId, task.dayId, task.taskId].map(encodeURIComponent).join("/");
@@ -133,16 +127,17 @@ try {
         }
         const next = row.expected === "not-started" ? "in-progress" : "completed";
         row.inFlight = next;
-        const { practice, ...target } = row.task;
-        if (next === "completed" && practice) {
-          // A practice set is completed by the server once every item is answered right.
-          for (const item of practice) {
-            const json = { clientId: randomUUID(), ...target, itemId: item.id, given: rightAnswer(item).answer };
-            if (!(await send("POST", "/api/answers", walker.cookie, json))) return;
-          }
-        } else if (!(await send("PUT", `/api/progress/${taskPath(row.task)}`, walker.cookie, { status: next }))) {
-          return;
-        }
+        // "completed" the way a learner completes the task (`completeTask`): a practice set by answering
+        // it, a spoken task by saying its lines; the server completes those, a status write the rest.
+        const done =
+          next === "completed"
+            ? (await completeTask(
+                async (method, url, json) => ((await send(method, url, walker.cookie, json)) ? 200 : 0),
+                course,
+                row.task,
+              )) === "done"
+            : await send("PUT", `/api/progress/${taskPath(row.task)}`, walker.cookie, { status: next });
+        if (!done) return;
         row.expected = next;
         row.inFlight = null;
       }

@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { practiceSetOf } from "#course/course";
+import { completionOf } from "#course/course";
 import type { TaskStatus } from "#course/progress-status";
 import { loadCourse } from "#server/course/content";
 import { freePort, httpClient, makeAdmin, signUpAndIn, startServer, stopServer } from "./bench-server";
@@ -20,8 +20,11 @@ const COMPLETE_CHANCE = 0.1;
 
 const [chapter] = loadCourse({ publicDir: null });
 const day = chapter!.days[0]!;
-// A practice set's task is completed by answering it, never by a status write: it is left out.
-const tasks = day.tasks.map((task) => task.id).filter((taskId) => !practiceSetOf(day, taskId));
+const completion = (taskId: string) => completionOf([chapter!], { chapterId: chapter!.id, dayId: day.id, taskId });
+// A practice set's task is completed by answering it, never by a status write: it is left out. A
+// spoken task is completed by speaking, so a learner's write of one is only ever "in-progress".
+const tasks = day.tasks.map((task) => task.id).filter((taskId) => completion(taskId) !== "answers");
+const learnerMayComplete = new Set(tasks.filter((taskId) => completion(taskId) === "status"));
 // Three kinds of row per learner. Rows with one writer have exactly one right final state; rows the
 // learner and the tutor both write have a set of them, from the writes that may have been last.
 const LEARNER_ONLY = tasks.slice(0, 3);
@@ -110,8 +113,9 @@ try {
   const learnerLoop = async (learner: number) => {
     const rows = [...LEARNER_ONLY, ...SHARED];
     while (performance.now() < deadline) {
-      const status = Math.random() < COMPLETE_CHANCE ? "completed" : "in-progress";
-      if (!(await write("learner", learner, pick(rows), status))) return;
+      const task = pick(rows);
+      const status = learnerMayComplete.has(task) && Math.random() < COMPLETE_CHANCE ? "completed" : "in-progress";
+      if (!(await write("learner", learner, task, status))) return;
     }
   };
   // Each tutor client owns every tenth learner, so a tutor-only row has one writer at a time.
