@@ -22,5 +22,6 @@ await runTool(async ({ db }) => {
         : "in the outbox";
     console.log(`\n${row.createdAt.toISOString()}  to ${row.recipient}  (${state})\nSubject: ${row.subject}\n`);
     console.log(row.body);
+    if (row.calendar) console.log(`\n[calendar invite, METHOD:${row.calendar.method}]\n${row.calendar.content}`);
   }
 });

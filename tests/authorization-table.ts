@@ -62,6 +62,13 @@ export interface RequestContext {
   /** The role-play each account sent before every cell, waiting for a tutor, and the one take in it. */
   sentOf: (userId: string) => { submissionId: string; takeId: string };
   /**
+   * The sessions each account booked before every cell, as learner, with a tutor who is none of the
+   * actors: one days ahead with a new time proposed and waiting, and one that started a day ago.
+   */
+  bookingOf: (userId: string) => { upcoming: string; past: string };
+  /** That tutor, who takes bookings at any :00 and :30 (UTC) with no notice, and a free one of them. */
+  bookingTutor: { id: string; freeSlot: string };
+  /**
    * Sends a request to the app as the caller (with no cookie for anonymous), to prepare what the
    * route needs of the caller's own data, as a client would before the request under test.
    */
@@ -129,6 +136,25 @@ const STAFF: Record<Actor, Outcome> = { ...SIGNED_IN, learner: "403", otherLearn
  * Admin on anyone.
  */
 const STAFF_ON_STUDENTS: Record<Actor, Outcome> = { ...STAFF, tutorOnStaff: "403" };
+
+/** A booking's two sides and Admins; to anyone else it is not there (404). */
+const BOOKING_SIDES: Record<Actor, Outcome> = {
+  ...SIGNED_IN,
+  otherLearner: "404",
+  tutor: "404",
+  tutorOnStaff: "404",
+};
+
+/** Only the booking's learner (its tutor could; this tutor is not it): an Admin is refused (403). */
+const BOOKING_LEARNER: Record<Actor, Outcome> = {
+  ...BOOKING_SIDES,
+  admin: "403",
+  staleSession: "403",
+  adminOnStaff: "403",
+};
+
+/** The booking's tutor and Admins: its learner is refused (403), anyone else finds nothing. */
+const BOOKING_TUTOR: Record<Actor, Outcome> = { ...BOOKING_SIDES, learner: "403" };
 
 /** The caller's own take only: anyone else's is not there (404). */
 const OWNER_OF_TAKE: Record<Actor, Outcome> = {
@@ -522,6 +548,126 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
       });
       return { path: "/api/speaking/days/chapter-1/day-1/role-plays/live-session:greeting-practice" };
     },
+  },
+  {
+    // The caller's own hours as a tutor.
+    method: "GET",
+    route: "/api/bookings/hours",
+    expected: STAFF,
+    request: () => ({ path: "/api/bookings/hours" }),
+  },
+  {
+    method: "PUT",
+    route: "/api/bookings/hours",
+    expected: STAFF,
+    request: () => ({
+      path: "/api/bookings/hours",
+      json: {
+        timeZone: "Europe/London",
+        bio: "",
+        languages: ["Malay"],
+        sessionMinutes: 30,
+        noticeHours: 12,
+        horizonDays: 28,
+        weekly: [{ weekday: 1, ranges: [{ start: "09:00", end: "10:00" }] }],
+        exceptions: [],
+      },
+    }),
+  },
+  {
+    // The caller's own sessions this week and who waits for one.
+    method: "GET",
+    route: "/api/bookings/week",
+    expected: STAFF,
+    request: () => ({ path: "/api/bookings/week" }),
+  },
+  {
+    method: "GET",
+    route: "/api/bookings/tutors",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/bookings/tutors" }),
+  },
+  {
+    method: "GET",
+    route: "/api/bookings/days/:chapterId/:dayId/slots",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/bookings/days/chapter-1/day-1/slots" }),
+  },
+  {
+    // A session for the caller themself, with the tutor who takes bookings.
+    method: "POST",
+    route: "/api/bookings/days/:chapterId/:dayId",
+    expected: SIGNED_IN,
+    request: ({ bookingTutor }) => ({
+      path: "/api/bookings/days/chapter-1/day-1",
+      json: { tutorId: bookingTutor.id, startsAt: bookingTutor.freeSlot },
+    }),
+  },
+  {
+    // The caller's own sessions.
+    method: "GET",
+    route: "/api/bookings/mine",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/bookings/mine" }),
+  },
+  {
+    method: "GET",
+    route: "/api/bookings/:bookingId",
+    expected: BOOKING_SIDES,
+    request: ({ targetId, bookingOf }) => ({ path: `/api/bookings/${bookingOf(targetId).upcoming}` }),
+  },
+  {
+    method: "GET",
+    route: "/api/bookings/:bookingId/invite.ics",
+    expected: BOOKING_SIDES,
+    request: ({ targetId, bookingOf }) => ({ path: `/api/bookings/${bookingOf(targetId).upcoming}/invite.ics` }),
+  },
+  {
+    method: "POST",
+    route: "/api/bookings/:bookingId/cancel",
+    expected: BOOKING_SIDES,
+    request: ({ targetId, bookingOf }) => ({
+      path: `/api/bookings/${bookingOf(targetId).upcoming}/cancel`,
+      json: { reason: "Something came up." },
+    }),
+  },
+  {
+    method: "POST",
+    route: "/api/bookings/:bookingId/propose",
+    expected: BOOKING_TUTOR,
+    request: ({ targetId, bookingOf, bookingTutor }) => ({
+      path: `/api/bookings/${bookingOf(targetId).upcoming}/propose`,
+      json: { startsAt: bookingTutor.freeSlot },
+    }),
+  },
+  {
+    // The target's session has a new time waiting for their answer.
+    method: "POST",
+    route: "/api/bookings/:bookingId/proposal",
+    expected: BOOKING_LEARNER,
+    request: ({ targetId, bookingOf }) => ({
+      path: `/api/bookings/${bookingOf(targetId).upcoming}/proposal`,
+      json: { accept: false },
+    }),
+  },
+  {
+    // The target's session that started a day ago (an Admin names who did not come).
+    method: "POST",
+    route: "/api/bookings/:bookingId/no-show",
+    expected: BOOKING_SIDES,
+    request: ({ targetId, bookingOf }) => ({
+      path: `/api/bookings/${bookingOf(targetId).past}/no-show`,
+      json: { party: "tutor" },
+    }),
+  },
+  {
+    method: "POST",
+    route: "/api/bookings/:bookingId/messages",
+    expected: BOOKING_LEARNER,
+    request: ({ targetId, bookingOf }) => ({
+      path: `/api/bookings/${bookingOf(targetId).upcoming}/messages`,
+      json: { text: "See you soon." },
+    }),
   },
 ];
 

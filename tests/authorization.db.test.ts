@@ -5,6 +5,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "#course/roles";
 import {
   answer,
+  booking,
+  bookingChange,
+  bookingReminder,
   contactMessage,
   dailyGoalChange,
   linePractice,
@@ -19,6 +22,7 @@ import {
   storedFile,
   taskProgress,
   tutorFeedback,
+  tutorHours,
   user,
 } from "#server/db/schema";
 import { moduleRoutes } from "#server/modules/registry";
@@ -133,6 +137,18 @@ const sentOf = (userId: string) => {
   return sents.get(userId)!;
 };
 
+/** The sessions each account booked before every cell (resetWorld), by account id. */
+const bookings = new Map<string, { upcoming: string; past: string }>();
+const bookingOf = (userId: string) => {
+  if (!bookings.has(userId)) bookings.set(userId, { upcoming: randomUUID(), past: randomUUID() });
+  return bookings.get(userId)!;
+};
+const HOUR = 60 * 60_000;
+/** The hour the run began: the world's sessions are placed from it. */
+const BASE = Math.floor(Date.now() / HOUR) * HOUR;
+/** The tutor of every seeded session, none of the actors (made in beforeAll). */
+let bookingTutor: { id: string; freeSlot: string };
+
 /** Whose id the actor's requests address: a member of staff's for the staff-on-staff actors, else the first learner's. */
 function targetOf(actor: Actor): string {
   if (actor === "tutorOnStaff") return accounts.admin.id;
@@ -141,6 +157,8 @@ function targetOf(actor: Actor): string {
 }
 
 beforeAll(async () => {
+  const tutorAccount = await account("Tutor");
+  bookingTutor = { id: tutorAccount.id, freeSlot: new Date(BASE + 2 * 24 * HOUR).toISOString() };
   for (const actor of ACTORS) {
     if (actor === "anonymous") continue;
     const { expiredRow, ...made } = await newActor(actor);
@@ -214,6 +232,45 @@ async function resetWorld() {
   await t.db.delete(linePractice);
   await t.db.delete(quietDay);
   await t.db.delete(notice);
+  await t.db.delete(bookingReminder);
+  await t.db.delete(bookingChange);
+  await t.db.delete(booking);
+  await t.db.delete(tutorHours);
+  await t.db.insert(tutorHours).values({
+    userId: bookingTutor.id,
+    timeZone: "UTC",
+    noticeHours: 0,
+    weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({
+      weekday: weekday as 1,
+      ranges: [{ start: "00:00", end: "24:00" }],
+    })),
+  });
+  for (const [index, { id }] of Object.values(accounts).entries()) {
+    const { upcoming, past } = bookingOf(id);
+    const at = (hours: number) => new Date(BASE + hours * HOUR);
+    const seeded = { tutorId: bookingTutor.id, learnerId: id, chapterId: "chapter-1", status: "confirmed" as const };
+    const inviteUid = randomUUID();
+    await t.db.insert(booking).values([
+      { ...seeded, id: upcoming, inviteUid, dayId: "day-2", startsAt: at(72 + index), endsAt: at(72.5 + index) },
+      {
+        ...seeded,
+        inviteUid,
+        status: "proposed",
+        replacesId: upcoming,
+        dayId: "day-2",
+        startsAt: at(120 + index),
+        endsAt: at(120.5 + index),
+      },
+      {
+        ...seeded,
+        id: past,
+        inviteUid: randomUUID(),
+        dayId: "day-3",
+        startsAt: at(-24 - index),
+        endsAt: at(-23.5 - index),
+      },
+    ]);
+  }
   for (const { id } of Object.values(accounts)) {
     const sent = sentOf(id);
     await t.db.insert(speakingSubmission).values({
@@ -258,6 +315,9 @@ async function snapshot() {
     lines,
     quiet,
     notices,
+    bookingRows,
+    bookingChanges,
+    hours,
   ] = await Promise.all([
     t.db
       .select({
@@ -314,6 +374,9 @@ async function snapshot() {
     t.db.select().from(linePractice).orderBy(asc(linePractice.userId), asc(linePractice.lineId)),
     t.db.select().from(quietDay).orderBy(asc(quietDay.userId), asc(quietDay.dayId)),
     t.db.select().from(notice).orderBy(asc(notice.id)),
+    t.db.select().from(booking).orderBy(asc(booking.id)),
+    t.db.select().from(bookingChange).orderBy(asc(bookingChange.id)),
+    t.db.select().from(tutorHours).orderBy(asc(tutorHours.userId)),
   ]);
   return {
     users,
@@ -331,6 +394,9 @@ async function snapshot() {
     lines,
     quiet,
     notices,
+    bookingRows,
+    bookingChanges,
+    hours,
   };
 }
 
@@ -381,6 +447,8 @@ describe("the authorization table", () => {
         unsubscribeToken: (userId) => unsubscribeTokenOf(t, userId),
         takeOf,
         sentOf,
+        bookingOf,
+        bookingTutor,
         asCaller: async (path, init = {}) => t.request(path, init),
       });
       expect(pathMatchesRoute(built.path, rule.route), built.path).toBe(true);
@@ -405,6 +473,8 @@ describe.each(AUTHORIZATION_TABLE.map((rule) => [`${rule.method} ${rule.route}`,
         unsubscribeToken: (userId) => unsubscribeTokenOf(t, userId),
         takeOf,
         sentOf,
+        bookingOf,
+        bookingTutor,
         asCaller: async (target, init = {}) => t.request(target, { ...init, cookie: caller?.cookie }),
       });
       const before = await snapshot();

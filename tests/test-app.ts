@@ -103,9 +103,20 @@ export async function createTestApp(
    * `clientIp` stands in for the connection's address, which in-process requests do not have:
    * Hono hands the third argument of app.request to the app as c.env, where clientIp(c) reads it.
    */
-  function request(
+  /** `request`, sent to another app made with `appWith` (a second instance, or one on a fake clock). */
+  const requestTo =
+    (target: Pick<typeof app, "request">) =>
+    (pathname: string, init: RequestInit & { cookie?: string; json?: unknown; clientIp?: string } = {}) =>
+      send(target, pathname, init);
+
+  function request(pathname: string, init: RequestInit & { cookie?: string; json?: unknown; clientIp?: string } = {}) {
+    return send(app, pathname, init);
+  }
+
+  function send(
+    target: Pick<typeof app, "request">,
     pathname: string,
-    { clientIp, ...init }: RequestInit & { cookie?: string; json?: unknown; clientIp?: string } = {},
+    { clientIp, ...init }: RequestInit & { cookie?: string; json?: unknown; clientIp?: string },
   ) {
     const headers = new Headers(init.headers);
     if (init.cookie) headers.set("cookie", init.cookie);
@@ -116,7 +127,7 @@ export async function createTestApp(
       body = JSON.stringify(init.json);
     }
     const connection = clientIp ? { incoming: { socket: { remoteAddress: clientIp } } } : undefined;
-    return app.request(pathname, { ...init, headers, body }, connection);
+    return target.request(pathname, { ...init, headers, body }, connection);
   }
 
   async function signUp(user: TestUser = newUser()) {
@@ -144,13 +155,16 @@ export async function createTestApp(
   }
 
   /** The messages in the outbox table, oldest first (this test file's database: every app it made). */
-  async function outbox(): Promise<Array<{ to: string; subject: string; text: string; link?: string }>> {
+  async function outbox(): Promise<
+    Array<{ to: string; subject: string; text: string; link?: string; calendar?: { method: string; content: string } }>
+  > {
     const rows = await database.db.select().from(mailOutbox).orderBy(asc(mailOutbox.createdAt));
     return rows.map((row) => ({
       to: row.recipient,
       subject: row.subject,
       text: row.body,
       link: row.link ?? undefined,
+      calendar: row.calendar ?? undefined,
     }));
   }
 
@@ -167,6 +181,7 @@ export async function createTestApp(
     db: database.db,
     pool: database.pool,
     request,
+    requestTo,
     signUp,
     signIn,
     signedInUser,

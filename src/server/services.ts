@@ -49,6 +49,7 @@ export async function startServices(env: Env, logger: Logger) {
     mailer,
     logger,
     publicUrl: env.PUBLIC_URL,
+    mailFrom: env.MAIL_FROM,
     authSecret: env.AUTH_SECRET,
     course,
     webRoot: existsSync(path.join(webRoot, "index.html")) ? webRoot : undefined,

@@ -26,6 +26,9 @@ describe("migrateDatabase", () => {
     expect(tables.rows.map((row) => row.table_name)).toEqual([
       "account",
       "answer",
+      "booking",
+      "booking_change",
+      "booking_reminder",
       "contact_message",
       "daily_goal_change",
       "day_completion",
@@ -45,6 +48,7 @@ describe("migrateDatabase", () => {
       "stored_file",
       "task_progress",
       "tutor_feedback",
+      "tutor_hours",
       "two_factor",
       "user",
       "verification",

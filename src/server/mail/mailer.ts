@@ -15,6 +15,12 @@ export interface MailMessage {
    * the message and sent with it; each value is kept to one line.
    */
   headers?: Record<string, string>;
+  /**
+   * A calendar invite (an iCalendar object, RFC 5545) sent with the message as its text/calendar
+   * part with RFC 5546's method: REQUEST adds or updates the event in the reader's calendar, CANCEL
+   * removes it.
+   */
+  calendar?: { method: "REQUEST" | "CANCEL"; content: string };
 }
 
 /** A transaction of the app's database, in which a message can be written with other rows. */
@@ -137,6 +143,9 @@ export function createMailer(options: {
             subject: row.subject,
             text: row.body,
             headers: row.headers ?? undefined,
+            icalEvent: row.calendar
+              ? { method: row.calendar.method, content: row.calendar.content, filename: "invite.ics" }
+              : undefined,
           });
           // Sent: the link's one-time token has no reason to stay in the table.
           await db
@@ -190,9 +199,14 @@ export function createMailer(options: {
       const to = singleLine(message.to);
       const subject = singleLine(message.subject);
       const headers = headerFields(message.headers);
-      await (within ?? db)
-        .insert(mailOutbox)
-        .values({ recipient: to, subject, body: message.text, link: message.link, headers });
+      await (within ?? db).insert(mailOutbox).values({
+        recipient: to,
+        subject,
+        body: message.text,
+        link: message.link,
+        headers,
+        calendar: message.calendar,
+      });
       if (transport) {
         if (!within) kick();
         return;

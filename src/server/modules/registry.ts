@@ -12,6 +12,7 @@ import type { FileStorage } from "#server/storage/storage";
 import { accountModule } from "./account/account.module";
 import { adminModule } from "./admin/admin.module";
 import { answersModule } from "./answers/answers.module";
+import { bookingsModule } from "./bookings/bookings.module";
 import { contactModule } from "./contact/contact.module";
 import { feedbackModule } from "./feedback/feedback.module";
 import type { AnyModuleFace, Job } from "./module";
@@ -24,6 +25,9 @@ import { settingsModule } from "./settings/settings.module";
 import { speakingModule } from "./speaking/speaking.module";
 import { usersModule } from "./users/users.module";
 
+/** The sender named in calendar invites when MAIL_FROM is not given (tests). */
+const DEFAULT_MAIL_FROM = "Jalan <no-reply@jalan.local>";
+
 /** Where the registry mounts the modules; the web's typed client calls the same prefix. */
 export const API_PREFIX = "/api";
 
@@ -35,6 +39,8 @@ export interface ModuleDeps {
   mailer: Mailer;
   logger: Logger;
   publicUrl: string;
+  /** MAIL_FROM: the organizer of the calendar invites sessions' emails carry. */
+  mailFrom?: string;
   /** AUTH_SECRET: signs unsubscribe tokens and keys the hashes of client addresses (contact form). */
   authSecret: string;
   /** The course, loaded and validated once at start (src/server/course/content.ts). */
@@ -94,6 +100,19 @@ export function createModules(deps: ModuleDeps) {
     profile: profile.service,
   });
   const contact = contactModule({ db, mailer, secret, publicUrl, logger, users: users.service });
+  const bookings = bookingsModule({
+    db,
+    course,
+    mailer,
+    publicUrl,
+    mailFrom: deps.mailFrom ?? DEFAULT_MAIL_FROM,
+    logger,
+    now: deps.now,
+    progress: progress.service,
+    profile: profile.service,
+    users: users.service,
+    settings: settings.service,
+  });
   return {
     profile,
     settings,
@@ -111,11 +130,13 @@ export function createModules(deps: ModuleDeps) {
       contact: contact.service,
       review: review.service,
       speaking: speaking.service,
+      bookings: bookings.service,
     }),
     progress,
     answers,
     review,
     speaking,
+    bookings,
     reminders: remindersModule({
       db,
       settings: settings.service,
@@ -175,6 +196,7 @@ export function mountModules(api: Hono<AppEnv>, modules: Modules) {
     answers,
     review,
     speaking,
+    bookings,
     reminders,
     users,
     feedback,
@@ -189,6 +211,7 @@ export function mountModules(api: Hono<AppEnv>, modules: Modules) {
     .route(answers.path, answers.routes)
     .route(review.path, review.routes)
     .route(speaking.path, speaking.routes)
+    .route(bookings.path, bookings.routes)
     .route(reminders.path, reminders.routes)
     .route(users.path, users.routes)
     .route(feedback.path, feedback.routes)

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "#course/account-rules";
+import type { Availability, BookingStatus, NoShowParty } from "#course/bookings";
 import type { Given } from "#course/exercise-schema";
 import type { Grade } from "#course/grading";
 import type { Profile } from "#course/profile";
@@ -168,6 +169,32 @@ export interface ExportedGoalChange {
   changedAt: Date;
 }
 
+/** A tutor's hours and profile as they saved them (src/course/bookings.ts). */
+export interface ExportedTutorHours {
+  timeZone: string;
+  bio: string;
+  languages: string[];
+  sessionMinutes: number;
+  noticeHours: number;
+  horizonDays: number;
+  weekly: Availability["weekly"];
+  exceptions: Availability["exceptions"];
+  updatedAt: Date;
+}
+
+/** A live session the account booked or teaches, in any state. */
+export interface ExportedBooking {
+  id: string;
+  role: "learner" | "tutor";
+  chapterId: string;
+  dayId: string;
+  startsAt: Date;
+  endsAt: Date;
+  status: BookingStatus;
+  noShow: NoShowParty | null;
+  createdAt: Date;
+}
+
 /** Everything Jalan holds about an account (GET /api/account/export), with nothing secret in it. */
 export interface AccountExport {
   exportedAt: Date;
@@ -189,6 +216,9 @@ export interface AccountExport {
   recordings: ExportedTake[];
   speakingSubmissions: ExportedSubmission[];
   linePractice: ExportedLinePractice[];
+  /** A tutor's hours (null for anyone who never set them) and every live session booked, as learner or tutor. */
+  tutorHours: ExportedTutorHours | null;
+  bookings: ExportedBooking[];
   sessions: SessionSummary[];
   twoFactorEnabled: boolean;
 }

@@ -295,6 +295,9 @@ describe("GET /api/account/export", () => {
       // dialogue and role-plays said aloud, so each of their lines was heard and said.
       recordings: [],
       speakingSubmissions: [],
+      // No hours set and no session booked (src/server/modules/bookings/bookings.db.test.ts exports them).
+      tutorHours: null,
+      bookings: [],
       linePractice: expect.toSatisfy(
         (lines: { lineId: string }[]) =>
           JSON.stringify(lines.map((line) => line.lineId).sort()) === JSON.stringify(dayOneSaidLines),

@@ -4,6 +4,7 @@ import type { Database } from "#server/db/client";
 import { HttpError, unauthorized } from "#server/http/errors";
 import type { Mailer } from "#server/mail/mailer";
 import type { AnswersModule } from "#server/modules/answers/answers.module";
+import type { BookingsModule } from "#server/modules/bookings/bookings.module";
 import type { ContactModule } from "#server/modules/contact/contact.module";
 import type { FeedbackModule } from "#server/modules/feedback/feedback.module";
 import type { ProfileModule } from "#server/modules/profile/profile.module";
@@ -39,6 +40,7 @@ export interface AccountDeps {
   contact: Pick<ContactModule["service"], "exportFor">;
   review: Pick<ReviewModule["service"], "exportFor">;
   speaking: Pick<SpeakingModule["service"], "exportFor">;
+  bookings: Pick<BookingsModule["service"], "exportFor">;
 }
 
 /**
@@ -90,7 +92,7 @@ export function createAccountService(deps: AccountDeps) {
     async export(userId: string, currentSessionId: string | null): Promise<AccountExport> {
       const exportedAt = new Date();
       const account = await profile.exportFor(userId);
-      const [preferences, progress, answers, feedback, contact, reviews, speaking, devices, twoFactorEnabled] =
+      const [preferences, progress, answers, feedback, contact, reviews, speaking, booked, devices, twoFactorEnabled] =
         await Promise.all([
           deps.settings.exportFor(userId),
           deps.progress.exportFor(userId),
@@ -99,6 +101,7 @@ export function createAccountService(deps: AccountDeps) {
           deps.contact.exportFor(userId),
           deps.review.exportFor(userId),
           deps.speaking.exportFor(userId),
+          deps.bookings.exportFor(userId),
           sessions(userId, currentSessionId),
           users.twoFactorEnabled(userId),
         ]);
@@ -118,6 +121,28 @@ export function createAccountService(deps: AccountDeps) {
         recordings: speaking.recordings,
         speakingSubmissions: speaking.speakingSubmissions,
         linePractice: speaking.linePractice,
+        tutorHours: booked.hours && {
+          timeZone: booked.hours.timeZone,
+          bio: booked.hours.bio,
+          languages: booked.hours.languages,
+          sessionMinutes: booked.hours.sessionMinutes,
+          noticeHours: booked.hours.noticeHours,
+          horizonDays: booked.hours.horizonDays,
+          weekly: booked.hours.weekly,
+          exceptions: booked.hours.exceptions,
+          updatedAt: booked.hours.updatedAt,
+        },
+        bookings: booked.bookings.map((row) => ({
+          id: row.id,
+          role: row.learnerId === userId ? "learner" : "tutor",
+          chapterId: row.chapterId,
+          dayId: row.dayId,
+          startsAt: row.startsAt,
+          endsAt: row.endsAt,
+          status: row.status,
+          noShow: row.noShow,
+          createdAt: row.createdAt,
+        })),
         sessions: devices,
         twoFactorEnabled,
       };

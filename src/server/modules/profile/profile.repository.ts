@@ -76,7 +76,13 @@ export function createProfileRepository(db: Database) {
     async names(userIds: string[]) {
       if (userIds.length === 0) return [];
       return db
-        .select({ id: user.id, firstName: user.firstName, lastName: user.lastName, nickname: user.nickname })
+        .select({
+          id: user.id,
+          firstName: user.firstName,
+          lastName: user.lastName,
+          nickname: user.nickname,
+          avatarPath: user.avatarPath,
+        })
         .from(user)
         .where(inArray(user.id, userIds));
     },

@@ -100,7 +100,13 @@ export function createProfileService(db: Database, storage: FileStorage) {
     /** The names of these accounts, by id; an id with no account is left out. */
     async namesOf(userIds: string[]): Promise<Map<string, Names>> {
       const rows = await profiles.names([...new Set(userIds)]);
-      return new Map(rows.map(({ id, ...names }) => [id, names]));
+      return new Map(rows.map(({ id, avatarPath: _, ...names }) => [id, names]));
+    },
+
+    /** The names and avatar URLs of these accounts, by id, as another person sees them; an id with no account is left out. */
+    async peopleOf(userIds: string[]): Promise<Map<string, Names & { avatar: Profile["avatar"] }>> {
+      const rows = await profiles.names([...new Set(userIds)]);
+      return new Map(rows.map(({ id, avatarPath, ...names }) => [id, { ...names, avatar: avatarUrls(avatarPath) }]));
     },
 
     /** The account's avatar path (the prefix of its stored files), in the caller's transaction if given. */

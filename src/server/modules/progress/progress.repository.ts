@@ -215,6 +215,37 @@ const BACKFILL_DAY_COMPLETIONS = `
   order by progress.user_id, progress.chapter_id, progress.section_id
   on conflict do nothing`;
 
+/**
+ * The days whose self-study tasks ($1-$3: every day's tasks but its live session's) a user has all
+ * completed while the day is not completed: they wait for its live session. With when the last of
+ * those tasks was completed, longest waiting first, at most $4.
+ */
+const SELF_STUDY_FINISHED = `
+  with course_task as (
+    select * from unnest($1::text[], $2::text[], $3::text[]) as course_task (chapter_id, day_id, task_id)
+  ),
+  day_size as (
+    select chapter_id, day_id, count(*) as tasks from course_task group by chapter_id, day_id
+  )
+  select progress.user_id as "userId", progress.chapter_id as "chapterId", progress.section_id as "dayId",
+    max(progress.updated_at) as "since"
+  from task_progress progress
+  join course_task
+    on course_task.chapter_id = progress.chapter_id
+    and course_task.day_id = progress.section_id
+    and course_task.task_id = progress.task_id
+  join day_size on day_size.chapter_id = progress.chapter_id and day_size.day_id = progress.section_id
+  where progress.status = 'completed'
+    and not exists (
+      select 1 from day_completion done
+      where done.user_id = progress.user_id and done.chapter_id = progress.chapter_id
+        and done.day_id = progress.section_id
+    )
+  group by progress.user_id, progress.chapter_id, progress.section_id, day_size.tasks
+  having count(*) = day_size.tasks
+  order by "since" asc
+  limit $4`;
+
 /** A task of a user, by the columns that name it (task_progress calls the day section_id). */
 const ofTask = (userId: string, { chapterId, dayId, taskId }: TaskRef) =>
   and(
@@ -300,6 +331,15 @@ export function createProgressRepository(db: Database) {
     async backfillCompletions(tasks: TaskColumns): Promise<number> {
       const result = await db.$client.query(BACKFILL_DAY_COMPLETIONS, tasks);
       return result.rowCount ?? 0;
+    },
+
+    /** The days users wait on a live session for (SELF_STUDY_FINISHED), given every day's self-study tasks. */
+    async selfStudyFinished(
+      tasks: TaskColumns,
+      limit: number,
+    ): Promise<{ userId: string; chapterId: string; dayId: string; since: Date }[]> {
+      const result = await db.$client.query(SELF_STUDY_FINISHED, [...tasks, limit]);
+      return result.rows;
     },
 
     /** The tasks a user has started (STARTED_TASKS), read on the pool by a prepared statement. */

@@ -1,4 +1,4 @@
-import { type Chapter, courseOutline, lookUpDay, lookUpTask } from "#course/course";
+import { type Chapter, courseOutline, lookUpDay, lookUpTask, pageTasks } from "#course/course";
 import {
   completesDay,
   type DayRef,
@@ -109,6 +109,18 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
   const outlineDay = (target: DayRef) =>
     outline.find((day) => day.chapterId === target.chapterId && day.dayId === target.dayId);
   const tasksOfDay = (target: DayRef) => outlineDay(target)?.taskIds ?? [];
+  // Every day's tasks but its live session's, on the days that have one.
+  const selfStudyTasks = taskColumns(
+    course.flatMap((chapter) =>
+      chapter.days.flatMap((day) => {
+        const live = new Set(pageTasks(day, "liveSession").map((task) => task.id));
+        if (live.size === 0) return [];
+        return day.tasks
+          .filter((task) => !live.has(task.id))
+          .map((task) => ({ chapterId: chapter.id, dayId: day.id, taskId: task.id }));
+      }),
+    ),
+  );
 
   // The tasks each day needs finished before it, as the learner's save statement takes them, made once per day.
   const required = new Map<string, TaskColumns>();
@@ -242,6 +254,12 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
     async isTaskCompleted(userId: string, target: TaskRef, q: Queryable = db): Promise<boolean> {
       return (await rows.statusOf(userId, target, q)) === "completed";
     },
+
+    /**
+     * Who has completed every task of a day but its live session's, on a day with a live session
+     * that is not yet completed: they wait for a session with a tutor. Longest waiting first.
+     */
+    selfStudyFinished: (limit: number) => rows.selfStudyFinished(selfStudyTasks, limit),
 
     /** The tasks the user has a status for other than not-started: the days they have met. */
     startedTasks: (userId: string): Promise<TaskRef[]> => rows.startedTasks(userId),

@@ -1,0 +1,314 @@
+import { z } from "zod";
+import {
+  type Availability,
+  BOOKING_MESSAGE_MAX,
+  BOOKING_REASON_MAX,
+  type BookingChangeKind,
+  type BookingStatus,
+  DATE_EXCEPTIONS_MAX,
+  HORIZON_DAYS_MAX,
+  HORIZON_DAYS_MIN,
+  minutesOf,
+  NO_SHOW_PARTIES,
+  NOTICE_HOURS_MAX,
+  type NoShowParty,
+  RANGES_PER_DAY_MAX,
+  SESSION_MINUTES_OPTIONS,
+  type TimeRange,
+  TUTOR_BIO_MAX,
+  TUTOR_LANGUAGE_MAX,
+  TUTOR_LANGUAGES_MAX,
+  WEEKDAYS,
+} from "#course/bookings";
+import { canonicalTimeZone } from "#course/review-rules";
+
+/**
+ * The bookings API's contract (docs/decisions/048-booking-a-tutor.md), under /api/bookings:
+ *
+ * GET  /hours                          TutorHours: the signed-in tutor's hours and profile
+ * PUT  /hours                          TutorHoursInput → TutorHours
+ * GET  /week                           TutorWeek: the tutor's sessions today and this week, and who waits
+ * GET  /tutors                         { tutors: TutorCard[] }: who takes bookings
+ * GET  /days/:chapterId/:dayId/slots   ?tutorId → DaySlots, in the learner's time zone
+ * POST /days/:chapterId/:dayId         BookInput → 201 { booking }
+ * GET  /mine                           { timeZone, bookings }: the caller's sessions, as learner or tutor
+ * GET  /:bookingId                     { booking } with its changes
+ * GET  /:bookingId/invite.ics          the booking's calendar event
+ * POST /:bookingId/cancel              ReasonInput → { booking }
+ * POST /:bookingId/propose             ProposeInput → { booking }: the tutor proposes another time
+ * POST /:bookingId/proposal            AnswerInput → { booking }: the learner accepts or declines it
+ * POST /:bookingId/no-show             NoShowInput → { booking }: after the start, the other side did not come
+ * POST /:bookingId/messages            MessageInput → 201 { booking }: a message to the other side
+ */
+
+/** Why a booking or a change was refused: the page shows the message as it is. */
+export const BOOKING_ERRORS = {
+  SLOT_PAST: "That time has already passed. Pick one of the times shown.",
+  SLOT_OUTSIDE_HOURS: "That time is not one of the tutor's open slots. Pick one of the times shown.",
+  SLOT_INSIDE_NOTICE: (tutor: string, hours: number) =>
+    `${tutor} takes bookings at least ${hours} ${hours === 1 ? "hour" : "hours"} ahead. Pick a later time.`,
+  SLOT_TOO_FAR: (tutor: string, days: number) =>
+    `${tutor} takes bookings up to ${days} ${days === 1 ? "day" : "days"} ahead. Pick an earlier time.`,
+  SLOT_TAKEN: "Someone has just booked that time. Pick another.",
+  LEARNER_BUSY: "You already have a session at that time.",
+  DAY_ALREADY_BOOKED: "You already have a session booked for this day. Cancel it first to book another time.",
+  TOO_MANY_BOOKINGS: (max: number) =>
+    `You can hold at most ${max} upcoming sessions. Have one, or cancel one, before booking another.`,
+  NO_LIVE_SESSION: "This day has no live session to book.",
+  NOT_A_TUTOR: "This person takes no bookings.",
+  OWN_SESSION: "You cannot book a session with yourself.",
+  CANCEL_TOO_LATE: (hours: number) =>
+    `Sessions can be cancelled up to ${hours} hours before they start. Send your tutor a message instead.`,
+  NOT_UPCOMING: "This session has already started or ended.",
+  NOT_ACTIVE: "This booking has been cancelled or moved.",
+  NOT_STARTED: "You can mark a no-show once the session's start time has passed.",
+  NO_SHOW_MARKED: "A no-show is already marked for this session.",
+  NO_PROPOSAL: "There is no new time waiting for your answer.",
+  PROPOSAL_PASSED: "The proposed time has already passed. Ask your tutor for another.",
+  PROPOSAL_SAME_TIME: "That is the session's time already. Propose a different one.",
+  TOO_MANY_MESSAGES: (max: number) => `At most ${max} messages can be sent about one session.`,
+} as const;
+
+/** Messages a booking may carry, from both sides together. */
+export const MESSAGES_PER_BOOKING_MAX = 20;
+
+const time = (label: string) =>
+  z.string({ error: `${label} must be a time such as 09:30.` }).refine((value) => minutesOf(value) !== null, {
+    message: `${label} must be a time such as 09:30.`,
+  });
+
+const rangeSchema = z
+  .object({ start: time("A start"), end: time("An end") })
+  .strict()
+  .refine((range) => minutesOf(range.start)! < minutesOf(range.end)!, {
+    message: "Each range must end after it starts.",
+  });
+
+/** A day's ranges: in order, none overlapping (touching is fine: 09:00-10:00 and 10:00-11:00). */
+const rangesSchema = (label: string) =>
+  z
+    .array(rangeSchema, { error: `${label} must be a list of ranges.` })
+    .max(RANGES_PER_DAY_MAX, `${label} can have at most ${RANGES_PER_DAY_MAX} ranges.`)
+    .superRefine((ranges: TimeRange[], ctx) => {
+      const sorted = [...ranges].sort((a, b) => minutesOf(a.start)! - minutesOf(b.start)!);
+      for (let index = 1; index < sorted.length; index += 1) {
+        if (minutesOf(sorted[index]!.start)! < minutesOf(sorted[index - 1]!.end)!) {
+          ctx.addIssue({ code: "custom", message: `${label}: ranges must not overlap.` });
+          return;
+        }
+      }
+    })
+    .transform((ranges) => [...ranges].sort((a, b) => minutesOf(a.start)! - minutesOf(b.start)!));
+
+const dateSchema = z
+  .string({ error: "A date must be written as YYYY-MM-DD." })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "A date must be written as YYYY-MM-DD.")
+  .refine(
+    (value) =>
+      !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+    {
+      message: "That date does not exist.",
+    },
+  );
+
+const timeZoneSchema = z
+  .string({ error: "Time zone must be an IANA name such as Europe/London." })
+  .refine((value) => canonicalTimeZone(value) !== undefined, {
+    message: "Time zone must be an IANA name such as Europe/London.",
+  })
+  .transform((value) => canonicalTimeZone(value)!);
+
+/** A tutor's hours and profile, sent whole: what the tutor's page saves. */
+export const tutorHoursSchema = z
+  .object({
+    timeZone: timeZoneSchema,
+    bio: z
+      .string({ error: "Bio must be text." })
+      .trim()
+      .max(TUTOR_BIO_MAX, `Bio must be at most ${TUTOR_BIO_MAX} characters.`),
+    languages: z
+      .array(
+        z
+          .string({ error: "Each language must be text." })
+          .trim()
+          .min(1, "A language cannot be empty.")
+          .max(TUTOR_LANGUAGE_MAX, `Each language must be at most ${TUTOR_LANGUAGE_MAX} characters.`),
+        { error: "Languages must be a list." },
+      )
+      .max(TUTOR_LANGUAGES_MAX, `List at most ${TUTOR_LANGUAGES_MAX} languages.`),
+    sessionMinutes: z.union(
+      SESSION_MINUTES_OPTIONS.map((minutes) => z.literal(minutes)),
+      { error: `Session length must be one of ${SESSION_MINUTES_OPTIONS.join(", ")} minutes.` },
+    ),
+    noticeHours: z
+      .number({ error: "Notice must be a number of hours." })
+      .int("Notice must be a whole number of hours.")
+      .min(0, "Notice cannot be negative.")
+      .max(NOTICE_HOURS_MAX, `Notice can be at most ${NOTICE_HOURS_MAX} hours.`),
+    horizonDays: z
+      .number({ error: "How far ahead must be a number of days." })
+      .int("How far ahead must be a whole number of days.")
+      .min(HORIZON_DAYS_MIN, `Learners must be able to book at least ${HORIZON_DAYS_MIN} day ahead.`)
+      .max(HORIZON_DAYS_MAX, `Learners can book at most ${HORIZON_DAYS_MAX} days ahead.`),
+    weekly: z
+      .array(
+        z
+          .object({
+            weekday: z.union(
+              WEEKDAYS.map((day) => z.literal(day)),
+              { error: "A weekday is 1 (Monday) to 7 (Sunday)." },
+            ),
+            ranges: rangesSchema("A day's hours"),
+          })
+          .strict(),
+        { error: "Weekly hours must be a list of days." },
+      )
+      .max(WEEKDAYS.length, "Weekly hours have at most 7 days.")
+      .refine((days) => new Set(days.map((day) => day.weekday)).size === days.length, {
+        message: "Each weekday can appear once.",
+      }),
+    exceptions: z
+      .array(
+        z.discriminatedUnion(
+          "kind",
+          [
+            z.object({ date: dateSchema, kind: z.literal("off") }).strict(),
+            z
+              .object({
+                date: dateSchema,
+                kind: z.literal("extra"),
+                ranges: rangesSchema("Extra hours").refine(
+                  (ranges) => ranges.length > 0,
+                  "Extra hours need at least one range.",
+                ),
+              })
+              .strict(),
+          ],
+          { error: 'Each date exception is a day "off" or "extra" hours.' },
+        ),
+        { error: "Date exceptions must be a list." },
+      )
+      .max(DATE_EXCEPTIONS_MAX, `At most ${DATE_EXCEPTIONS_MAX} date exceptions.`),
+  })
+  .strict();
+export type TutorHoursInput = z.input<typeof tutorHoursSchema>;
+
+const instantSchema = (label: string) =>
+  z
+    .string({ error: `${label} must be a date and time.` })
+    .refine((value) => /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)), {
+      message: `${label} must be a date and time such as 2026-03-30T08:00:00Z.`,
+    })
+    .transform((value) => new Date(value));
+
+const idSchema = (label: string) =>
+  z
+    .string({ error: `${label} is required.` })
+    .min(1, `${label} is required.`)
+    .max(200, `${label} must be at most 200 characters.`);
+
+export const slotsQuerySchema = z.object({ tutorId: idSchema("Tutor id").optional() }).strict();
+
+export const bookSchema = z.object({ tutorId: idSchema("Tutor id"), startsAt: instantSchema("Start") }).strict();
+
+const reasonSchema = z
+  .string({ error: "A reason must be text." })
+  .trim()
+  .max(BOOKING_REASON_MAX, `A reason must be at most ${BOOKING_REASON_MAX} characters.`)
+  .optional();
+
+export const cancelSchema = z.object({ reason: reasonSchema }).strict();
+export const proposeSchema = z.object({ startsAt: instantSchema("New start"), reason: reasonSchema }).strict();
+export const answerSchema = z.object({ accept: z.boolean({ error: "Say accept: true or false." }) }).strict();
+export const noShowSchema = z
+  .object({
+    /** Only an Admin names the party; each side marks the other. */
+    party: z.enum(NO_SHOW_PARTIES, { error: "Party must be learner or tutor." }).optional(),
+  })
+  .strict();
+export const messageSchema = z
+  .object({
+    text: z
+      .string({ error: "Write a message." })
+      .trim()
+      .min(1, "Write a message.")
+      .max(BOOKING_MESSAGE_MAX, `A message must be at most ${BOOKING_MESSAGE_MAX} characters.`),
+  })
+  .strict();
+
+/** A person as the other side of a booking sees them. */
+export interface BookingPerson {
+  id: string;
+  name: string;
+  /** Their avatar (the small image), if they have one. */
+  photo: string | null;
+}
+
+/** A tutor as learners see them when choosing. */
+export interface TutorCard extends BookingPerson {
+  bio: string;
+  languages: string[];
+  timeZone: string;
+  sessionMinutes: number;
+  photoLarge: string | null;
+}
+
+export interface TutorHours {
+  profile: { bio: string; languages: string[]; photo: string | null };
+  availability: Availability;
+  /** False until the tutor first saves: the defaults are shown, and learners do not see them yet. */
+  saved: boolean;
+}
+
+export interface Slot {
+  startsAt: string;
+  endsAt: string;
+  tutorId: string;
+}
+
+export interface DaySlots {
+  /** The zone the learner reads times in (their settings). */
+  timeZone: string;
+  /** The tutor asked for, or null for the first available of every tutor. */
+  tutorId: string | null;
+  tutors: TutorCard[];
+  slots: Slot[];
+}
+
+export interface BookingChange {
+  kind: BookingChangeKind;
+  /** Who, as the viewer reads it: "You", the other side's name, or "An administrator". */
+  by: string;
+  at: string;
+  reason: string | null;
+}
+
+/** A booking as one of its two sides (or an Admin) sees it. */
+export interface BookingView {
+  id: string;
+  chapterId: string;
+  dayId: string;
+  /** "Day 1: Kopitiam" */
+  dayTitle: string;
+  startsAt: string;
+  endsAt: string;
+  status: BookingStatus;
+  noShow: NoShowParty | null;
+  tutor: BookingPerson;
+  learner: BookingPerson;
+  /** The viewer's part in it. */
+  youAre: "learner" | "tutor" | "admin";
+  /** A new time the tutor proposed, waiting for the learner's answer. */
+  proposal: { startsAt: string; endsAt: string; reason: string | null } | null;
+  /** Until when the learner may cancel it (12 h before the start). */
+  freeCancelUntil: string;
+  changes: BookingChange[];
+}
+
+export interface TutorWeek {
+  timeZone: string;
+  /** Sessions from the start of the tutor's today to 7 days on, in order. */
+  sessions: BookingView[];
+  /** Learners who finished a day's self-study and have not booked its live session, longest waiting first. */
+  waiting: { learner: BookingPerson; chapterId: string; dayId: string; dayTitle: string; since: string }[];
+}

@@ -1,0 +1,213 @@
+import { and, asc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
+import { BOOKING_REMINDERS, type BookingReminderKind, HOLDING_STATUSES } from "#course/bookings";
+import type { Database, Queryable, Transaction } from "#server/db/client";
+import { booking, bookingChange, bookingReminder, tutorHours } from "#server/db/schema";
+
+/** Lock class of pg_advisory_xact_lock for one learner's bookings: their limits are checked in turn. */
+const LEARNER_BOOKINGS_LOCK_CLASS = 740_517;
+
+export type BookingRow = typeof booking.$inferSelect;
+export type TutorHoursRow = typeof tutorHours.$inferSelect;
+export type BookingChangeRow = typeof bookingChange.$inferSelect;
+
+const holding = inArray(booking.status, [...HOLDING_STATUSES]);
+
+/**
+ * The bookings module's tables: tutor_hours, booking, booking_change, booking_reminder. Changes and
+ * reminders are dated by the module's clock (`now`), as the times they are judged against are.
+ */
+export function createBookingsRepository(db: Database, now: () => Date) {
+  return {
+    hoursOf: async (userId: string, q: Queryable = db): Promise<TutorHoursRow | undefined> =>
+      (await q.select().from(tutorHours).where(eq(tutorHours.userId, userId)))[0],
+
+    async saveHours(values: typeof tutorHours.$inferInsert): Promise<TutorHoursRow> {
+      const { userId, ...changes } = values;
+      const [row] = await db
+        .insert(tutorHours)
+        .values(values)
+        .onConflictDoUpdate({ target: tutorHours.userId, set: { ...changes, updatedAt: sql`now()` } })
+        .returning();
+      return row!;
+    },
+
+    /** Every tutor's hours that hold any: weekly ranges or a date with extra hours. */
+    publishedHours: (): Promise<TutorHoursRow[]> =>
+      db
+        .select()
+        .from(tutorHours)
+        .where(
+          sql`jsonb_path_exists(${tutorHours.weekly}, '$[*].ranges[0]') or jsonb_path_exists(${tutorHours.exceptions}, '$[*] ? (@.kind == "extra")')`,
+        ),
+
+    /** Makes this learner's bookings take turns until the transaction ends (their limits are counted first). */
+    async lockLearner(tx: Transaction, learnerId: string): Promise<void> {
+      await tx.execute(sql`select pg_advisory_xact_lock(${LEARNER_BOOKINGS_LOCK_CLASS}::int, hashtext(${learnerId}))`);
+    },
+
+    async insert(tx: Transaction, row: typeof booking.$inferInsert): Promise<BookingRow> {
+      const [stored] = await tx.insert(booking).values(row).returning();
+      return stored!;
+    },
+
+    async update(tx: Transaction, id: string, changes: Partial<typeof booking.$inferInsert>): Promise<BookingRow> {
+      const [row] = await tx.update(booking).set(changes).where(eq(booking.id, id)).returning();
+      return row!;
+    },
+
+    /** One booking, locked for the caller's transaction when `forUpdate`. */
+    async byId(id: string, q: Queryable = db, { forUpdate = false } = {}): Promise<BookingRow | undefined> {
+      const query = q.select().from(booking).where(eq(booking.id, id));
+      return (await (forUpdate ? query.for("update") : query))[0];
+    },
+
+    /** The tutor's proposal of a new time for a booking, waiting for the learner. */
+    async proposalFor(bookingId: string, q: Queryable = db): Promise<BookingRow | undefined> {
+      const [row] = await q
+        .select()
+        .from(booking)
+        .where(and(eq(booking.replacesId, bookingId), eq(booking.status, "proposed")));
+      return row;
+    },
+
+    /** The time a tutor has taken (or holds for a proposal) that ends after `from` and starts before `to`. */
+    busyOf(tutorId: string, from: Date, to: Date, q: Queryable = db) {
+      return q
+        .select({ startsAt: booking.startsAt, endsAt: booking.endsAt })
+        .from(booking)
+        .where(and(eq(booking.tutorId, tutorId), holding, gt(booking.endsAt, from), lt(booking.startsAt, to)));
+    },
+
+    /** The learner's confirmed sessions that have not started at `now`. */
+    upcomingOf(learnerId: string, now: Date, q: Queryable = db) {
+      return q
+        .select({ id: booking.id, chapterId: booking.chapterId, dayId: booking.dayId })
+        .from(booking)
+        .where(and(eq(booking.learnerId, learnerId), eq(booking.status, "confirmed"), gt(booking.startsAt, now)));
+    },
+
+    /** The confirmed upcoming sessions of these learners, for the tutor's list of who has not booked. */
+    upcomingOfLearners(learnerIds: string[], now: Date) {
+      if (learnerIds.length === 0) return Promise.resolve([]);
+      return db
+        .select({ learnerId: booking.learnerId, chapterId: booking.chapterId, dayId: booking.dayId })
+        .from(booking)
+        .where(and(inArray(booking.learnerId, learnerIds), holding, gt(booking.endsAt, now)));
+    },
+
+    /** The user's bookings, as learner or tutor, that end after `from`, with proposals left out, in order. */
+    bookingsOf(userId: string, from: Date) {
+      return db
+        .select()
+        .from(booking)
+        .where(
+          and(
+            or(eq(booking.learnerId, userId), eq(booking.tutorId, userId)),
+            inArray(booking.status, ["confirmed", "cancelled"]),
+            gt(booking.endsAt, from),
+          ),
+        )
+        .orderBy(asc(booking.startsAt));
+    },
+
+    /** The tutor's confirmed sessions between two instants, in order. */
+    sessionsOf(tutorId: string, from: Date, to: Date) {
+      return db
+        .select()
+        .from(booking)
+        .where(
+          and(
+            eq(booking.tutorId, tutorId),
+            eq(booking.status, "confirmed"),
+            gt(booking.endsAt, from),
+            lt(booking.startsAt, to),
+          ),
+        )
+        .orderBy(asc(booking.startsAt));
+    },
+
+    async addChange(tx: Transaction, change: typeof bookingChange.$inferInsert): Promise<void> {
+      await tx.insert(bookingChange).values({ at: now(), ...change });
+    },
+
+    /** Every change of the bookings of these calendar events, oldest first. */
+    changesOf(inviteUids: string[]) {
+      if (inviteUids.length === 0) return Promise.resolve([]);
+      return db
+        .select({
+          inviteUid: booking.inviteUid,
+          kind: bookingChange.kind,
+          actorId: bookingChange.actorId,
+          reason: bookingChange.reason,
+          at: bookingChange.at,
+        })
+        .from(bookingChange)
+        .innerJoin(booking, eq(booking.id, bookingChange.bookingId))
+        .where(inArray(booking.inviteUid, inviteUids))
+        .orderBy(asc(bookingChange.at), asc(bookingChange.id));
+    },
+
+    /** How many messages a booking's event carries. */
+    async messageCount(tx: Transaction, inviteUid: string): Promise<number> {
+      const [row] = await tx
+        .select({ count: sql<number>`count(*)::int` })
+        .from(bookingChange)
+        .innerJoin(booking, eq(booking.id, bookingChange.bookingId))
+        .where(and(eq(booking.inviteUid, inviteUid), eq(bookingChange.kind, "message")));
+      return row!.count;
+    },
+
+    /**
+     * The reminders due at `now` and not yet claimed: each kind from its moment before the start
+     * until the next kind's, for sessions confirmed at their time before that moment (a session
+     * booked or moved inside a day gets only the 10-minute one).
+     */
+    async dueReminders(now: Date): Promise<{ booking: BookingRow; kind: BookingReminderKind }[]> {
+      const due: { booking: BookingRow; kind: BookingReminderKind }[] = [];
+      for (const [index, reminder] of BOOKING_REMINDERS.entries()) {
+        const next = BOOKING_REMINDERS[index + 1];
+        const opens = new Date(now.getTime() + reminder.beforeMs);
+        const closes = new Date(now.getTime() + (next?.beforeMs ?? 0));
+        const rows = await db
+          .select()
+          .from(booking)
+          .where(
+            and(
+              eq(booking.status, "confirmed"),
+              lt(booking.startsAt, opens),
+              gt(booking.startsAt, closes),
+              lt(booking.confirmedAt, sql`${booking.startsAt} - make_interval(secs => ${reminder.beforeMs / 1000})`),
+              sql`not exists (select 1 from ${bookingReminder} where ${bookingReminder.bookingId} = ${booking.id} and ${bookingReminder.kind} = ${reminder.kind})`,
+            ),
+          );
+        due.push(...rows.map((row) => ({ booking: row, kind: reminder.kind })));
+      }
+      return due;
+    },
+
+    /** Claims a booking's reminder; false when another run claimed it first. */
+    async claimReminder(tx: Transaction, bookingId: string, kind: BookingReminderKind): Promise<boolean> {
+      const [claim] = await tx
+        .insert(bookingReminder)
+        .values({ bookingId, kind, sentAt: now() })
+        .onConflictDoNothing()
+        .returning({ bookingId: bookingReminder.bookingId });
+      return claim !== undefined;
+    },
+
+    /** The user's part of Export My Data: their hours, and every booking they are a side of with its changes. */
+    async exportFor(userId: string) {
+      const [hours, bookings] = await Promise.all([
+        db.select().from(tutorHours).where(eq(tutorHours.userId, userId)),
+        db
+          .select()
+          .from(booking)
+          .where(or(eq(booking.learnerId, userId), eq(booking.tutorId, userId)))
+          .orderBy(asc(booking.startsAt)),
+      ]);
+      return { hours: hours[0] ?? null, bookings };
+    },
+  };
+}
+
+export type BookingsRepository = ReturnType<typeof createBookingsRepository>;

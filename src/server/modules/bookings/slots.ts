@@ -1,0 +1,117 @@
+import { DateTime } from "luxon";
+import { type Availability, minutesOf, type TimeRange, type Weekday } from "#course/bookings";
+
+/** A span of time, as instants. */
+export interface Span {
+  startsAt: Date;
+  endsAt: Date;
+}
+
+/**
+ * Whether two spans share any time ([start, end): one ending as the other starts does not). The
+ * same rule as PostgreSQL's `tstzrange(starts_at, ends_at) && …` in the booking table's exclusion
+ * constraint.
+ */
+export const overlaps = (a: Span, b: Span) =>
+  a.startsAt.getTime() < b.endsAt.getTime() && b.startsAt.getTime() < a.endsAt.getTime();
+
+/**
+ * A date's wall-clock time in a zone, as an instant. A time the clocks skip (01:30 in London on the
+ * morning they go forward) is read as the same time after the change (02:30 BST); a time that
+ * happens twice (01:30 the morning they go back) as its later, standard-time one.
+ */
+function instantOf(date: string, minutes: number, timeZone: string): DateTime {
+  const midnight = DateTime.fromISO(date, { zone: timeZone }).startOf("day");
+  if (minutes === 24 * 60) return midnight.plus({ days: 1 }).startOf("day");
+  return DateTime.fromObject(
+    {
+      year: midnight.year,
+      month: midnight.month,
+      day: midnight.day,
+      hour: Math.floor(minutes / 60),
+      minute: minutes % 60,
+    },
+    { zone: timeZone },
+  );
+}
+
+/** The ranges a tutor works on a date: the week's for its weekday and any extra hours, or none on a day off. */
+function rangesOn(availability: Availability, date: string, weekday: Weekday): { start: number; end: number }[] {
+  const exceptions = availability.exceptions.filter((exception) => exception.date === date);
+  if (exceptions.some((exception) => exception.kind === "off")) return [];
+  const weekly = availability.weekly.find((day) => day.weekday === weekday)?.ranges ?? [];
+  const extra = exceptions.flatMap((exception) => (exception.kind === "extra" ? exception.ranges : []));
+  return mergeRanges([...weekly, ...extra]);
+}
+
+/** Ranges in order with overlapping or touching ones joined: extra hours may overlap the week's. */
+function mergeRanges(ranges: TimeRange[]): { start: number; end: number }[] {
+  const sorted = ranges
+    .map((range) => ({ start: minutesOf(range.start)!, end: minutesOf(range.end)! }))
+    .filter((range) => range.start < range.end)
+    .sort((a, b) => a.start - b.start);
+  const merged: { start: number; end: number }[] = [];
+  for (const range of sorted) {
+    const last = merged.at(-1);
+    if (last && range.start <= last.end) last.end = Math.max(last.end, range.end);
+    else merged.push({ ...range });
+  }
+  return merged;
+}
+
+/**
+ * The sessions a learner may book with a tutor at `now` (docs/decisions/048-booking-a-tutor.md):
+ * each of the tutor's ranges, dated in the tutor's own time zone, cut into back-to-back sessions of
+ * their length from the range's start; kept when it starts at least the notice after `now`, no
+ * later than the horizon, and shares no time with `busy` (the tutor's bookings). In order of time.
+ * A range runs in real time: on the night the clocks change it is an hour shorter or longer.
+ */
+export function openSlots(availability: Availability, now: Date, busy: readonly Span[] = []): Span[] {
+  const { timeZone, sessionMinutes, noticeHours, horizonDays } = availability;
+  const length = sessionMinutes * 60_000;
+  const earliest = now.getTime() + noticeHours * 60 * 60_000;
+  const latest = now.getTime() + horizonDays * 24 * 60 * 60_000;
+  const busyTimes = [...busy].sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
+  const slots: Span[] = [];
+  // From the tutor's date at the notice's end to their date at the horizon.
+  let day = DateTime.fromMillis(earliest, { zone: timeZone }).startOf("day");
+  const lastDay = DateTime.fromMillis(latest, { zone: timeZone }).startOf("day");
+  while (day <= lastDay) {
+    const date = day.toISODate()!;
+    for (const range of rangesOn(availability, date, day.weekday as Weekday)) {
+      const end = instantOf(date, range.end, timeZone).toMillis();
+      for (let start = instantOf(date, range.start, timeZone).toMillis(); start + length <= end; start += length) {
+        if (start < earliest || start > latest) continue;
+        const slot = { startsAt: new Date(start), endsAt: new Date(start + length) };
+        if (!busyTimes.some((taken) => overlaps(taken, slot))) slots.push(slot);
+      }
+    }
+    day = day.plus({ days: 1 }).startOf("day");
+  }
+  return slots;
+}
+
+/** Whether a session starting at `startsAt` is one of the tutor's open slots at `now`. */
+export function isOpenSlot(availability: Availability, now: Date, startsAt: Date, busy: readonly Span[] = []): boolean {
+  return openSlots(availability, now, busy).some((slot) => slot.startsAt.getTime() === startsAt.getTime());
+}
+
+/** The wall-clock date and time of an instant in a zone, for a reader there ("Tue 3 Mar 2026, 09:30 (GMT)"). */
+export function timeIn(instant: Date, timeZone: string): string {
+  const when = new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(instant);
+  return `${when} (${timeZone.replaceAll("_", " ")})`;
+}
+
+/** The instant the day `at` falls on begins in a zone. */
+export function startOfDayIn(at: Date, timeZone: string): Date {
+  return DateTime.fromJSDate(at, { zone: timeZone }).startOf("day").toJSDate();
+}
