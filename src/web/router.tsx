@@ -64,7 +64,10 @@ export const routes: RouteObject[] = [
       {
         element: <RouteGuard policy="tutor:view" />,
         handle: signedInOnly,
-        children: [{ path: paths.tutor, lazy: () => import("./routes/tutor") }],
+        children: [
+          { path: paths.tutor, lazy: () => import("./routes/tutor") },
+          { path: paths.tutorHours, lazy: () => import("./routes/tutor-hours") },
+        ],
       },
       { path: ":chapterId", lazy: () => import("./routes/chapter") },
       { path: ":chapterId/:dayId", lazy: () => import("./routes/day") },

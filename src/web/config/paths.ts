@@ -16,6 +16,7 @@ export const paths = {
   settings: "/settings",
   admin: "/admin",
   tutor: "/tutor",
+  tutorHours: "/tutor/hours",
   review: "/review",
   unsubscribe: "/unsubscribe",
 } as const;

@@ -61,3 +61,19 @@ export const speakingQueueQueryKey = ["speaking", "queue"] as const;
 
 /** The signed-in user's notices (a tutor heard their takes) and how many are unread. */
 export const noticesQueryKey = ["notices"] as const;
+
+/** Everything about live sessions: the signed-in user's bookings, slots, a tutor's hours and week. */
+export const bookingsQueryKey = ["bookings"] as const;
+
+/** The signed-in user's sessions, as learner or tutor (My Journey, a day's live session). */
+export const mySessionsQueryKey = [...bookingsQueryKey, "mine"] as const;
+
+/** The open slots of a day's live session, of one tutor or the first available (null). */
+export const daySlotsQueryKey = (chapterId: string, dayId: string, tutorId: string | null) =>
+  [...bookingsQueryKey, "slots", chapterId, dayId, tutorId] as const;
+
+/** The signed-in tutor's hours and profile. */
+export const tutorHoursQueryKey = [...bookingsQueryKey, "hours"] as const;
+
+/** The signed-in tutor's sessions this week and who waits for one. */
+export const tutorWeekQueryKey = [...bookingsQueryKey, "week"] as const;

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { can } from "#course/roles";
 import { CourseDayFrame, type OpenDay } from "#web/features/course/components/course-day-frame";
 import { LiveSessionPage } from "#web/features/course/components/live-session/live-session-page";
@@ -6,6 +6,9 @@ import type { LiveSessionControls as Controls } from "#web/features/staff/compon
 
 /** The day's content, for the page and its prerendered HTML (use-course-day.ts). */
 export { courseDayLoader as loader } from "#web/features/course/use-course-day";
+
+/** Booking a tutor loads with its own chunk once the page is up: the page's first load stays within budget. */
+const DaySession = lazy(() => import("#web/features/sessions/components/day-session"));
 
 // The tutor controls (staff APIs, their schemas and Radix Select) load for staff only, and show once
 // they have: their section appears with them.
@@ -46,6 +49,13 @@ function LiveSession({ open }: { open: OpenDay }) {
   return (
     <LiveSessionPage
       open={open}
+      session={
+        learner.signedIn && rolePlays.length > 0 ? (
+          <Suspense fallback={null}>
+            <DaySession chapterId={chapter.id} dayId={day.id} />
+          </Suspense>
+        ) : undefined
+      }
       tutorControls={
         forStaff && TutorControls ? (
           <TutorControls chapterId={chapter.id} dayId={day.id} tasks={tasks} phrases={day.vocabulary} />

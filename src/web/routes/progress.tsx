@@ -19,6 +19,9 @@ const JourneyReview = lazy(() =>
   })),
 );
 
+/** The learner's upcoming sessions with a tutor load after the page, as the review panel does. */
+const MySessions = lazy(() => import("#web/features/sessions/components/my-sessions"));
+
 /**
  * My Journey draws its own layout while the session and the progress load, which the build
  * prerenders: the page paints in full from the HTML and does not move when the progress arrives.
@@ -54,6 +57,11 @@ export function Component() {
       <div className="mb-10">
         <Suspense fallback={reviewPlaceholder}>{prerendering ? reviewPlaceholder : <JourneyReview />}</Suspense>
       </div>
+      {!prerendering && progress && (
+        <Suspense fallback={null}>
+          <MySessions />
+        </Suspense>
+      )}
       <MyJourney learner={shown} vocabulary={vocabulary} renderTutorFeedback={renderTutorFeedback} />
     </Page>
   );

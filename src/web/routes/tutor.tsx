@@ -1,13 +1,32 @@
+import { useRef, useState } from "react";
+import type { UserSummary } from "#course/users";
 import { Page } from "#web/components/page";
+import { TutorWeek } from "#web/features/sessions/components/tutor-week";
 import { TutorDashboard } from "#web/features/staff/components/tutor-dashboard";
 
+/**
+ * The Tutor Dashboard opens on the tutor's own work (their week, who waits for a session); the
+ * recordings waiting and the search over every learner follow. A waiting learner opens below.
+ */
 export function Component() {
+  const [student, setStudent] = useState<UserSummary | null>(null);
+  const learners = useRef<HTMLDivElement>(null);
   return (
     <Page
       title="Tutor Dashboard"
-      intro="Pick a student to see their progress, correct a task's status or reset it all, and see what they struggle with in their review. Day locking does not apply here."
+      intro="Your sessions and who is waiting for one; then what learners sent you to hear. Below, pick a student to see their progress, correct a task's status or reset it all, and see what they struggle with in their review. Day locking does not apply here."
     >
-      <TutorDashboard />
+      <div className="grid gap-12">
+        <TutorWeek
+          onOpenLearner={(learner) => {
+            setStudent(learner);
+            learners.current?.scrollIntoView({ behavior: "smooth", block: "start" });
+          }}
+        />
+        <div ref={learners} className="border-t-2 pt-8">
+          <TutorDashboard student={student} onStudentChange={setStudent} />
+        </div>
+      </div>
     </Page>
   );
 }

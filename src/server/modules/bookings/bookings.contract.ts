@@ -21,6 +21,7 @@ import {
   WEEKDAYS,
 } from "#course/bookings";
 import { canonicalTimeZone } from "#course/review-rules";
+import type { UserSummary } from "#course/users";
 
 /**
  * The bookings API's contract (docs/decisions/048-booking-a-tutor.md), under /api/bookings:
@@ -310,5 +311,13 @@ export interface TutorWeek {
   /** Sessions from the start of the tutor's today to 7 days on, in order. */
   sessions: BookingView[];
   /** Learners who finished a day's self-study and have not booked its live session, longest waiting first. */
-  waiting: { learner: BookingPerson; chapterId: string; dayId: string; dayTitle: string; since: string }[];
+  waiting: {
+    learner: BookingPerson;
+    /** The learner's account as staff's user list shows it, to open their progress. */
+    account: UserSummary;
+    chapterId: string;
+    dayId: string;
+    dayTitle: string;
+    since: string;
+  }[];
 }

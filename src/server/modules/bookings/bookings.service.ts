@@ -16,6 +16,7 @@ import { type Chapter, lookUpDay, pageTasks } from "#course/course";
 import type { DayRef } from "#course/progress-rules";
 import { DEFAULT_TIME_ZONE } from "#course/review-rules";
 import { can, type Role } from "#course/roles";
+import type { UserSummary } from "#course/users";
 import type { Database, Transaction } from "#server/db/client";
 import type { SessionUser } from "#server/http/context";
 import { badRequest, forbidden, HttpError, notFound } from "#server/http/errors";
@@ -69,6 +70,7 @@ interface Party extends BookingPerson {
   email: string;
   role: Role;
   timeZone: string;
+  summary: UserSummary;
 }
 
 const refused = (status: 409 | 422, code: keyof typeof BOOKING_ERRORS, message: string) =>
@@ -138,6 +140,7 @@ export function createBookings(deps: BookingsDeps) {
         email: summary.email,
         role: summary.role,
         timeZone: zones.get(summary.id) ?? DEFAULT_TIME_ZONE,
+        summary,
       });
     }
     return parties;
@@ -150,6 +153,7 @@ export function createBookings(deps: BookingsDeps) {
     email: "",
     role: "Student",
     timeZone: DEFAULT_TIME_ZONE,
+    summary: { id, firstName: "", lastName: "", nickname: null, email: "", role: "Student" },
   });
   const person = ({ id, name, photo }: Party): BookingPerson => ({ id, name, photo });
 
@@ -768,6 +772,7 @@ export function createBookings(deps: BookingsDeps) {
           return [
             {
               learner: person(learner),
+              account: learner.summary,
               chapterId: row.chapterId,
               dayId: row.dayId,
               dayTitle: dayTitle(row),

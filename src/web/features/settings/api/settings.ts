@@ -3,6 +3,7 @@ import type { InferRequestType, InferResponseType } from "hono/client";
 import type { Settings } from "#server/modules/settings/settings.contract";
 import { ApiError, apiClient, call, callForResponse } from "#web/lib/api";
 import { accountSessionsQueryKey, settingsQueryKey } from "#web/lib/query-keys";
+import { saveFile } from "#web/lib/save-file";
 
 export type { Settings };
 
@@ -108,20 +109,6 @@ async function fetchExport(): Promise<{ blob: Blob; filename: string }> {
   const filename =
     filenameFromContentDisposition(response.headers.get("content-disposition")) ?? EXPORT_FALLBACK_FILENAME;
   return { blob: await response.blob(), filename };
-}
-
-/** Saves a file the way a download link would, without leaving the page. */
-function saveFile({ blob, filename }: { blob: Blob; filename: string }) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has started from the click; the URL is released once the browser has read it.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 export function useExportData() {

@@ -13,8 +13,17 @@ import { UserPicker, userName } from "./user-picker";
  * The Tutor Dashboard: what learners sent waiting to be heard; then pick any user, see and correct
  * their progress, or reset it; below the progress, what they struggle with in their review.
  */
-export function TutorDashboard() {
-  const [student, setStudent] = useState<UserSummary | null>(null);
+export function TutorDashboard({
+  student: chosen,
+  onStudentChange,
+}: {
+  /** The user shown, when the page chooses it (the tutor's week opens a waiting learner). */
+  student?: UserSummary | null;
+  onStudentChange?: (student: UserSummary | null) => void;
+} = {}) {
+  const [own, setOwn] = useState<UserSummary | null>(null);
+  const student = chosen === undefined ? own : chosen;
+  const setStudent = onStudentChange ?? setOwn;
   return (
     <div className="grid gap-8">
       <SpeakingQueue />

@@ -19,16 +19,26 @@ const TutorRatings = lazy(() => import("#web/features/course/components/speaking
 
 /**
  * A day's live session (/chapter-1/day-1/live-session): the learner's view of the role-plays the
- * tutor runs, with their phrases to listen to beforehand; `tutorControls` is where staff tools go,
- * shown below a separator (the caller decides who sees them).
+ * tutor runs, with their phrases to listen to beforehand; `session` is booking a tutor for it (the
+ * caller composes it), shown first; `tutorControls` is where staff tools go, shown below a
+ * separator (the caller decides who sees them).
  */
-export function LiveSessionPage({ open, tutorControls }: { open: OpenDay; tutorControls?: ReactNode }) {
+export function LiveSessionPage({
+  open,
+  session,
+  tutorControls,
+}: {
+  open: OpenDay;
+  session?: ReactNode;
+  tutorControls?: ReactNode;
+}) {
   const { chapter, day } = open;
   const rolePlays = day.liveSession?.blocks ?? [];
   return (
     <Page title={dayPageTitle(day, "live-session")} intro={day.liveSession?.intro}>
       <Breadcrumbs items={dayCrumbs(chapter, day, "live-session")} />
       <div className="space-y-8">
+        {session}
         {open.learner.signedIn && (
           <Suspense fallback={null}>
             <TutorRatings day={{ chapterId: chapter.id, dayId: day.id }} content={day} />

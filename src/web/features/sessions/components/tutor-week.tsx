@@ -1,0 +1,111 @@
+import { CalendarDays, Clock } from "lucide-react";
+import { useId } from "react";
+import { Link } from "react-router";
+import type { UserSummary } from "#course/users";
+import type { BookingView } from "#server/modules/bookings/bookings.contract";
+import { Button } from "#web/components/ui/button";
+import { paths } from "#web/config/paths";
+import { useTutorWeek } from "#web/features/sessions/api/bookings";
+import { dateKey, momentIn, zoneName } from "#web/features/sessions/session-time";
+import { describeError } from "#web/lib/api";
+import { SessionCard } from "./session-card";
+
+/**
+ * The top of /tutor: the tutor's own sessions today and in the coming week (each with its actions),
+ * and the learners who finished a day's self-study and have not booked its session, each opening
+ * their progress below (`onOpenLearner`).
+ */
+export function TutorWeek({ onOpenLearner }: { onOpenLearner: (learner: UserSummary) => void }) {
+  const weekId = useId();
+  const waitingId = useId();
+  const week = useTutorWeek();
+  if (week.isPending) {
+    return (
+      <p role="status" className="text-muted-foreground">
+        Loading your week…
+      </p>
+    );
+  }
+  if (week.isError) {
+    return (
+      <p role="alert">{describeError(week.error, "Your week could not be loaded. Reload the page to try again.")}</p>
+    );
+  }
+  const { timeZone, sessions, waiting } = week.data;
+  const today = dateKey(new Date(), timeZone);
+  const todays = sessions.filter((session) => dateKey(session.startsAt, timeZone) === today);
+  const later = sessions.filter((session) => dateKey(session.startsAt, timeZone) !== today);
+  return (
+    <div className="grid gap-8">
+      <section aria-labelledby={weekId} className="space-y-4">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id={weekId} className="flex items-center gap-2 text-2xl font-semibold">
+            <CalendarDays aria-hidden className="size-6 text-primary" />
+            Your week
+          </h2>
+          <Button asChild variant="outline">
+            <Link to={paths.tutorHours}>Your hours and profile</Link>
+          </Button>
+        </div>
+        <p className="text-sm text-muted-foreground">Times in {zoneName(timeZone)}, the zone of your hours.</p>
+        <SessionGroup title="Today" sessions={todays} timeZone={timeZone} empty="No sessions today." />
+        <SessionGroup title="This week" sessions={later} timeZone={timeZone} empty="No other sessions this week." />
+      </section>
+      <section aria-labelledby={waitingId} className="space-y-3">
+        <h2 id={waitingId} className="flex items-center gap-2 text-2xl font-semibold">
+          <Clock aria-hidden className="size-6 text-primary" />
+          Waiting for a session
+        </h2>
+        {waiting.length === 0 ? (
+          <p className="text-muted-foreground">
+            Nobody is waiting: every learner who finished a day's self-study has booked.
+          </p>
+        ) : (
+          <ul className="grid gap-2">
+            {waiting.map((entry) => (
+              <li
+                key={`${entry.learner.id}/${entry.chapterId}/${entry.dayId}`}
+                className="flex flex-wrap items-center justify-between gap-2 rounded-lg border p-3"
+              >
+                <span>
+                  <span className="font-medium">{entry.learner.name}</span> finished the self-study of {entry.dayTitle}{" "}
+                  <span className="text-muted-foreground">({momentIn(entry.since, timeZone)})</span>
+                </span>
+                <Button size="sm" variant="outline" onClick={() => onOpenLearner(entry.account)}>
+                  Open their progress
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function SessionGroup({
+  title,
+  sessions,
+  timeZone,
+  empty,
+}: {
+  title: string;
+  sessions: BookingView[];
+  timeZone: string;
+  empty: string;
+}) {
+  return (
+    <div className="space-y-2">
+      <h3 className="text-lg font-semibold">{title}</h3>
+      {sessions.length === 0 ? (
+        <p className="text-muted-foreground">{empty}</p>
+      ) : (
+        <div className="grid gap-3">
+          {sessions.map((session) => (
+            <SessionCard key={session.id} booking={session} timeZone={timeZone} headingLevel={4} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
