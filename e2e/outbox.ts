@@ -22,3 +22,22 @@ export async function newestLinkTo(email: string): Promise<string> {
     await client.end();
   }
 }
+
+/** The calendar invites of the emails to `email` in the outbox, oldest first: each its method and iCalendar text. */
+export async function calendarInvitesTo(
+  email: string,
+): Promise<{ subject: string; method: string; content: string }[]> {
+  const url = await runningEmbeddedPostgres(process.env.E2E_DATA_DIR!);
+  if (!url) throw new Error("The server under test is not running on E2E_DATA_DIR.");
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ subject: string; calendar: { method: string; content: string } }>(
+      "select subject, calendar from mail_outbox where recipient = $1 and calendar is not null order by created_at, id",
+      [email],
+    );
+    return rows.map((row) => ({ subject: row.subject, ...row.calendar }));
+  } finally {
+    await client.end();
+  }
+}

@@ -76,8 +76,9 @@ const LONDON_MONDAYS: TutorHoursInput = {
   exceptions: [],
 };
 
+/** A tutor whose settings say Kuala Lumpur (the default) and whose hours are London's: they read times in London's. */
 async function tutor(hours: Partial<TutorHoursInput> = {}, firstName = "Siti") {
-  const me = await account("Tutor", "Europe/London", firstName);
+  const me = await account("Tutor", "Asia/Kuala_Lumpur", firstName);
   const saved = await request("/api/bookings/hours", {
     method: "PUT",
     cookie: me.cookie,

@@ -31,6 +31,16 @@ export function createBookingsRepository(db: Database, now: () => Date) {
       return row!;
     },
 
+    /** The zones these tutors set their hours in, by id: where a tutor reads times. */
+    async hoursZonesOf(userIds: string[]): Promise<Map<string, string>> {
+      if (userIds.length === 0) return new Map();
+      const rows = await db
+        .select({ userId: tutorHours.userId, timeZone: tutorHours.timeZone })
+        .from(tutorHours)
+        .where(inArray(tutorHours.userId, userIds));
+      return new Map(rows.map((row) => [row.userId, row.timeZone]));
+    },
+
     /** Every tutor's hours that hold any: weekly ranges or a date with extra hours. */
     publishedHours: (): Promise<TutorHoursRow[]> =>
       db

@@ -121,12 +121,21 @@ export function createBookings(deps: BookingsDeps) {
   const sessionUrl = (target: DayRef) =>
     new URL(`/${target.chapterId}/${target.dayId}/live-session`, publicUrl).toString();
 
+  /**
+   * Where these people read times, by id: a tutor in the zone of their hours, anyone else in their
+   * settings' zone (the review reminder's too).
+   */
+  async function readingZonesOf(ids: string[]): Promise<Map<string, string>> {
+    const [settingsZones, hoursZones] = await Promise.all([settings.timeZonesOf(ids), bookings.hoursZonesOf(ids)]);
+    return new Map(ids.map((id) => [id, hoursZones.get(id) ?? settingsZones.get(id) ?? DEFAULT_TIME_ZONE]));
+  }
+
   /** The people of these ids as a booking shows them, with their address, role and zone. */
   async function partiesOf(ids: string[]): Promise<Map<string, Party>> {
     const unique = [...new Set(ids)];
     const [people, zones, summaries] = await Promise.all([
       profile.peopleOf(unique),
-      settings.timeZonesOf(unique),
+      readingZonesOf(unique),
       Promise.all(unique.map((id) => users.summaryOf(id))),
     ]);
     const parties = new Map<string, Party>();
@@ -139,7 +148,7 @@ export function createBookings(deps: BookingsDeps) {
         photo: person?.avatar?.small ?? null,
         email: summary.email,
         role: summary.role,
-        timeZone: zones.get(summary.id) ?? DEFAULT_TIME_ZONE,
+        timeZone: zones.get(summary.id)!,
         summary,
       });
     }
@@ -399,7 +408,7 @@ export function createBookings(deps: BookingsDeps) {
       const chosen = tutorId === undefined ? tutors : tutors.filter((tutor) => tutor.id === tutorId);
       if (tutorId !== undefined && chosen.length === 0) throw refused(422, "NOT_A_TUTOR", BOOKING_ERRORS.NOT_A_TUTOR);
       const [zones, own] = await Promise.all([
-        settings.timeZonesOf([user.id]),
+        readingZonesOf([user.id]),
         bookings.busyOf(user.id, at, new Date(at.getTime() + 90 * DAY)),
       ]);
       const slots = new Map<number, { startsAt: string; endsAt: string; tutorId: string }>();
@@ -423,7 +432,7 @@ export function createBookings(deps: BookingsDeps) {
         }
       }
       return {
-        timeZone: zones.get(user.id) ?? DEFAULT_TIME_ZONE,
+        timeZone: zones.get(user.id)!,
         tutorId: tutorId ?? null,
         tutors,
         slots: [...slots.entries()].sort(([a], [b]) => a - b).map(([, slot]) => slot),
@@ -509,9 +518,9 @@ export function createBookings(deps: BookingsDeps) {
     async mine(user: SessionUser): Promise<{ timeZone: string; bookings: BookingView[] }> {
       const [rows, zones] = await Promise.all([
         bookings.bookingsOf(user.id, new Date(now().getTime() - RECENT_DAYS * DAY)),
-        settings.timeZonesOf([user.id]),
+        readingZonesOf([user.id]),
       ]);
-      return { timeZone: zones.get(user.id) ?? DEFAULT_TIME_ZONE, bookings: await viewsOf(rows, user) };
+      return { timeZone: zones.get(user.id)!, bookings: await viewsOf(rows, user) };
     },
 
     async get(user: SessionUser, bookingId: string): Promise<BookingView> {
@@ -750,8 +759,7 @@ export function createBookings(deps: BookingsDeps) {
      * learners who finished a day's self-study and have no session booked for it.
      */
     async week(tutor: SessionUser): Promise<TutorWeek> {
-      const [hours, zones] = await Promise.all([bookings.hoursOf(tutor.id), settings.timeZonesOf([tutor.id])]);
-      const timeZone = hours?.timeZone ?? zones.get(tutor.id) ?? DEFAULT_TIME_ZONE;
+      const timeZone = (await readingZonesOf([tutor.id])).get(tutor.id)!;
       const at = now();
       const midnight = startOfDayIn(at, timeZone);
       const sessions = await bookings.sessionsOf(tutor.id, midnight, new Date(midnight.getTime() + 8 * DAY));
