@@ -276,6 +276,14 @@ describe("open slots and booking", () => {
     const at = (start: string) => monday.find((slot) => slot.startsAt === start)?.tutorId;
     expect(at("2026-03-23T09:30:00.000Z")).toBe(siti.id);
     expect(at("2026-03-23T10:00:00.000Z")).toBe(farid.id);
+
+    // Alex books Aminah at 09:30: Farid is still free then, for others, but not for Alex.
+    expect((await book(alex.cookie, siti.id, "2026-03-23T09:30:00.000Z")).status).toBe(201);
+    const forAlex = await json(await request(`${DAY_1}/slots`, { cookie: alex.cookie }));
+    expect(forAlex.slots.map((slot) => slot.startsAt)).not.toContain("2026-03-23T09:30:00.000Z");
+    const bea = await account();
+    const forBea = await json(await request(`${DAY_1}/slots`, { cookie: bea.cookie }));
+    expect(forBea.slots.find((slot) => slot.startsAt === "2026-03-23T09:30:00.000Z")?.tutorId).toBe(farid.id);
   });
 
   it("refuses a time past, inside the notice, too far ahead, off the tutor's hours or taken, a locked day, and an unknown tutor, changing nothing", async () => {

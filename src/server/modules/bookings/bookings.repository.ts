@@ -80,12 +80,24 @@ export function createBookingsRepository(db: Database, now: () => Date) {
       return row;
     },
 
-    /** The time a tutor has taken (or holds for a proposal) that ends after `from` and starts before `to`. */
-    busyOf(tutorId: string, from: Date, to: Date, q: Queryable = db) {
+    /**
+     * The time these tutors have taken (or hold for a proposal), and this learner's own sessions,
+     * that end after `from` and start before `to`.
+     */
+    busyOf(tutorIds: string[], learnerId: string, from: Date, to: Date, q: Queryable = db) {
+      const whose =
+        tutorIds.length > 0
+          ? or(inArray(booking.tutorId, tutorIds), eq(booking.learnerId, learnerId))
+          : eq(booking.learnerId, learnerId);
       return q
-        .select({ startsAt: booking.startsAt, endsAt: booking.endsAt })
+        .select({
+          tutorId: booking.tutorId,
+          learnerId: booking.learnerId,
+          startsAt: booking.startsAt,
+          endsAt: booking.endsAt,
+        })
         .from(booking)
-        .where(and(eq(booking.tutorId, tutorId), holding, gt(booking.endsAt, from), lt(booking.startsAt, to)));
+        .where(and(whose, holding, gt(booking.endsAt, from), lt(booking.startsAt, to)));
     },
 
     /** The learner's confirmed sessions that have not started at `now`. */

@@ -40,12 +40,14 @@ import {
 } from "./bookings.contract";
 import { type BookingRow, createBookingsRepository, type TutorHoursRow } from "./bookings.repository";
 import { addressOf, calendarInvite } from "./invite";
-import { openSlots, type Span, startOfDayIn, timeIn } from "./slots";
+import { openSlotsOf, type Span, slotGrid, startOfDayIn, timeIn } from "./slots";
 
 const HOUR = 60 * 60_000;
 const DAY = 24 * HOUR;
 /** How long past bookings stay in "my sessions". */
 const RECENT_DAYS = 14;
+/** Tutors' slot grids kept in memory at once (gridFor); past it they are all made again. */
+const GRIDS_KEPT = 500;
 /** Learners the tutor's week lists as waiting for a session, at most. */
 const WAITING_MAX = 20;
 
@@ -155,6 +157,15 @@ export function createBookings(deps: BookingsDeps) {
     return parties;
   }
 
+  /**
+   * The two sides of a booking, read before its transaction: a transaction holds one of the pool's
+   * connections, and asking the pool for another inside it could wait on itself under load.
+   */
+  async function partiesOfBooking(bookingId: string): Promise<Map<string, Party>> {
+    const row = /^[0-9a-f-]{36}$/i.test(bookingId) ? await bookings.byId(bookingId) : undefined;
+    return row ? partiesOf([row.learnerId, row.tutorId]) : new Map();
+  }
+
   const gonePerson = (id: string): Party => ({
     id,
     name: "A former user",
@@ -165,6 +176,52 @@ export function createBookings(deps: BookingsDeps) {
     summary: { id, firstName: "", lastName: "", nickname: null, email: "", role: "Student" },
   });
   const person = ({ id, name, photo }: Party): BookingPerson => ({ id, name, photo });
+
+  /** The tutors who take bookings, by name: their cards as learners see them, and their hours. */
+  async function publishedTutors(): Promise<{ card: TutorCard; row: TutorHoursRow }[]> {
+    const rows = await bookings.publishedHours();
+    const ids = rows.map((row) => row.userId);
+    const [people, summaries] = await Promise.all([
+      profile.peopleOf(ids),
+      Promise.all(ids.map((id) => users.summaryOf(id))),
+    ]);
+    return rows
+      .flatMap((row, index) => {
+        const summary = summaries[index];
+        if (!summary || !can(summary.role, "tutor:view")) return [];
+        const shown = people.get(row.userId);
+        const card: TutorCard = {
+          id: row.userId,
+          name: displayName(shown ?? summary) || "A Jalan user",
+          photo: shown?.avatar?.small ?? null,
+          photoLarge: shown?.avatar?.large ?? null,
+          bio: row.bio,
+          languages: row.languages,
+          timeZone: row.timeZone,
+          sessionMinutes: row.sessionMinutes,
+        };
+        return [{ card, row }];
+      })
+      .sort((a, b) => a.card.name.localeCompare(b.card.name));
+  }
+
+  /**
+   * A tutor's sessions around `at` (slotGrid), made once a day per set of hours and kept: the
+   * dates in the tutor's zone from the day before to two days past the horizon, which hold every
+   * slot bookable that day.
+   */
+  const grids = new Map<string, Span[]>();
+  function gridFor(availability: Availability, at: Date): Span[] {
+    const day = Math.floor(at.getTime() / DAY);
+    const key = `${day} ${JSON.stringify(availability)}`;
+    let grid = grids.get(key);
+    if (!grid) {
+      if (grids.size >= GRIDS_KEPT) grids.clear();
+      grid = slotGrid(availability, new Date((day - 1) * DAY), new Date((day + availability.horizonDays + 2) * DAY));
+      grids.set(key, grid);
+    }
+    return grid;
+  }
 
   /** The tutor's hours, if they take bookings: a member of staff with hours saved. */
   async function tutorHoursOf(tutorId: string): Promise<{ row: TutorHoursRow; party: Party }> {
@@ -249,10 +306,10 @@ export function createBookings(deps: BookingsDeps) {
   async function tellBoth(
     tx: Transaction,
     row: BookingRow,
+    parties: Map<string, Party>,
     write: (reader: Party, other: Party, when: (instant: Date) => string) => { subject: string; text: string },
     options: { method?: "REQUEST" | "CANCEL"; only?: "learner" | "tutor" } = {},
   ): Promise<void> {
-    const parties = await partiesOf([row.learnerId, row.tutorId]);
     const learner = parties.get(row.learnerId);
     const tutor = parties.get(row.tutorId);
     if (!learner || !tutor) return;
@@ -373,68 +430,49 @@ export function createBookings(deps: BookingsDeps) {
 
     /** Every member of staff who takes bookings, by name. */
     async tutors(): Promise<TutorCard[]> {
-      const rows = await bookings.publishedHours();
-      const [parties, people] = await Promise.all([
-        partiesOf(rows.map((row) => row.userId)),
-        profile.peopleOf(rows.map((row) => row.userId)),
-      ]);
-      return rows
-        .flatMap((row): TutorCard[] => {
-          const party = parties.get(row.userId);
-          if (!party || !can(party.role, "tutor:view")) return [];
-          return [
-            {
-              ...person(party),
-              photoLarge: people.get(row.userId)?.avatar?.large ?? null,
-              bio: row.bio,
-              languages: row.languages,
-              timeZone: row.timeZone,
-              sessionMinutes: row.sessionMinutes,
-            },
-          ];
-        })
-        .sort((a, b) => a.name.localeCompare(b.name));
+      return (await publishedTutors()).map(({ card }) => card);
     },
 
     /**
      * The open slots for a day's live session, of one tutor or of every tutor ("first available":
      * each start once, with the first tutor by name free then), and the zone the learner reads
-     * them in. The learner's own sessions are left out too.
+     * them in. Times the learner has a session of their own are left out too.
      */
     async daySlots(user: SessionUser, target: DayRef, tutorId?: string): Promise<DaySlots> {
       dayOf(target);
       const at = now();
-      const tutors = (await this.tutors()).filter((tutor) => tutor.id !== user.id);
-      const chosen = tutorId === undefined ? tutors : tutors.filter((tutor) => tutor.id === tutorId);
+      const published = (await publishedTutors()).filter(({ card }) => card.id !== user.id);
+      const chosen = tutorId === undefined ? published : published.filter(({ card }) => card.id === tutorId);
       if (tutorId !== undefined && chosen.length === 0) throw refused(422, "NOT_A_TUTOR", BOOKING_ERRORS.NOT_A_TUTOR);
-      const [zones, own] = await Promise.all([
+      const horizon = Math.max(0, ...chosen.map(({ row }) => row.horizonDays)) + 1;
+      const [zones, busy] = await Promise.all([
         readingZonesOf([user.id]),
-        bookings.busyOf(user.id, at, new Date(at.getTime() + 90 * DAY)),
-      ]);
-      const slots = new Map<number, { startsAt: string; endsAt: string; tutorId: string }>();
-      for (const tutor of chosen) {
-        const row = await bookings.hoursOf(tutor.id);
-        if (!row) continue;
-        const availability = availabilityOf(row);
-        const busy: Span[] = await bookings.busyOf(
-          tutor.id,
+        bookings.busyOf(
+          chosen.map(({ card }) => card.id),
+          user.id,
           at,
-          new Date(at.getTime() + (availability.horizonDays + 1) * DAY),
-        );
-        for (const slot of openSlots(availability, at, [...busy, ...own])) {
+          new Date(at.getTime() + horizon * DAY),
+        ),
+      ]);
+      const own = busy.filter((taken) => taken.learnerId === user.id);
+      const slots = new Map<number, { startsAt: string; endsAt: string; tutorId: string }>();
+      for (const { card, row } of chosen) {
+        const availability = availabilityOf(row);
+        const taken = [...busy.filter((each) => each.tutorId === card.id), ...own];
+        for (const slot of openSlotsOf(gridFor(availability, at), availability, at, taken)) {
           const key = slot.startsAt.getTime();
           if (slots.has(key)) continue;
           slots.set(key, {
             startsAt: slot.startsAt.toISOString(),
             endsAt: slot.endsAt.toISOString(),
-            tutorId: tutor.id,
+            tutorId: card.id,
           });
         }
       }
       return {
         timeZone: zones.get(user.id)!,
         tutorId: tutorId ?? null,
-        tutors,
+        tutors: published.map(({ card }) => card),
         slots: [...slots.entries()].sort(([a], [b]) => a - b).map(([, slot]) => slot),
       };
     },
@@ -467,8 +505,11 @@ export function createBookings(deps: BookingsDeps) {
       if (start > at.getTime() + availability.horizonDays * DAY) {
         throw refused(422, "SLOT_TOO_FAR", BOOKING_ERRORS.SLOT_TOO_FAR(tutor.name, availability.horizonDays));
       }
-      const slot = openSlots(availability, at).find((open) => open.startsAt.getTime() === start);
+      const slot = openSlotsOf(gridFor(availability, at), availability, at, []).find(
+        (open) => open.startsAt.getTime() === start,
+      );
       if (!slot) throw refused(422, "SLOT_OUTSIDE_HOURS", BOOKING_ERRORS.SLOT_OUTSIDE_HOURS);
+      const parties = await partiesOf([user.id, tutor.id]);
       try {
         const row = await db.transaction(async (tx) => {
           await bookings.lockLearner(tx, user.id);
@@ -494,6 +535,7 @@ export function createBookings(deps: BookingsDeps) {
           await tellBoth(
             tx,
             booked,
+            parties,
             (_reader, other, when) => ({
               subject: `Booked: ${dayTitle(booked)} live session, ${when(booked.startsAt)}`,
               text: [
@@ -555,6 +597,7 @@ export function createBookings(deps: BookingsDeps) {
      * waiting goes with it. Both sides get the invite's CANCEL.
      */
     async cancel(user: SessionUser, bookingId: string, reason?: string): Promise<BookingView> {
+      const parties = await partiesOfBooking(bookingId);
       const row = await db.transaction(async (tx) => {
         const { row, part } = await lockedFor(tx, user, bookingId);
         requireConfirmed(row);
@@ -575,6 +618,7 @@ export function createBookings(deps: BookingsDeps) {
         await tellBoth(
           tx,
           cancelled,
+          parties,
           (reader, _other, when) => ({
             subject: `Cancelled: ${dayTitle(row)} live session, ${when(row.startsAt)}`,
             text: [
@@ -602,6 +646,7 @@ export function createBookings(deps: BookingsDeps) {
       bookingId: string,
       input: { startsAt: Date; reason?: string },
     ): Promise<BookingView> {
+      const parties = await partiesOfBooking(bookingId);
       try {
         const row = await db.transaction(async (tx) => {
           const { row, part } = await lockedFor(tx, user, bookingId);
@@ -638,6 +683,7 @@ export function createBookings(deps: BookingsDeps) {
           await tellBoth(
             tx,
             row,
+            parties,
             (_reader, other, when) => ({
               subject: `New time proposed: ${dayTitle(row)} live session`,
               text: [
@@ -666,6 +712,7 @@ export function createBookings(deps: BookingsDeps) {
      * updated, its SEQUENCE raised, for both sides); declined, it stays where it was.
      */
     async answer(user: SessionUser, bookingId: string, accept: boolean): Promise<BookingView> {
+      const parties = await partiesOfBooking(bookingId);
       const row = await db.transaction(async (tx) => {
         const { row, part } = await lockedFor(tx, user, bookingId);
         if (part !== "learner") throw forbidden("Only the learner answers a proposed time.");
@@ -678,6 +725,7 @@ export function createBookings(deps: BookingsDeps) {
           await tellBoth(
             tx,
             row,
+            parties,
             (_reader, other, when) => ({
               subject: `New time declined: ${dayTitle(row)} live session`,
               text: `${other.name} declined moving the session to ${when(proposal.startsAt)}. It stays at ${when(row.startsAt)}; cancel it on its page if that time does not suit you.`,
@@ -699,6 +747,7 @@ export function createBookings(deps: BookingsDeps) {
         await tellBoth(
           tx,
           moved,
+          parties,
           (_reader, _other, when) => ({
             subject: `Moved: ${dayTitle(row)} live session, now ${when(moved.startsAt)}`,
             text: `Your live session for ${dayTitle(row)} has moved from ${when(row.startsAt)} to ${when(moved.startsAt)}. The attached update changes it in your calendar.`,
@@ -733,6 +782,7 @@ export function createBookings(deps: BookingsDeps) {
 
     /** A message to the other side of a session, emailed to them and kept with the booking's changes. */
     async message(user: SessionUser, bookingId: string, text: string): Promise<BookingView> {
+      const parties = await partiesOfBooking(bookingId);
       const row = await db.transaction(async (tx) => {
         const { row, part } = await lockedFor(tx, user, bookingId);
         if (part === "admin") throw forbidden("Only the session's learner and tutor message each other.");
@@ -743,6 +793,7 @@ export function createBookings(deps: BookingsDeps) {
         await tellBoth(
           tx,
           row,
+          parties,
           (_reader, other, when) => ({
             subject: `Message from ${other.name} about your ${dayTitle(row)} live session`,
             text: [`${other.name} wrote about the session on ${when(row.startsAt)}:`, "", text].join("\n"),
@@ -802,9 +853,10 @@ export function createBookings(deps: BookingsDeps) {
       const due = await bookings.dueReminders(now());
       let sent = 0;
       for (const { booking: row, kind } of due) {
+        const parties = await partiesOf([row.learnerId, row.tutorId]);
         const claimed = await db.transaction(async (tx) => {
           if (!(await bookings.claimReminder(tx, row.id, kind))) return false;
-          await tellBoth(tx, row, (_reader, other, when) =>
+          await tellBoth(tx, row, parties, (_reader, other, when) =>
             reminderText(kind, dayTitle(row), other.name, when(row.startsAt)),
           );
           return true;

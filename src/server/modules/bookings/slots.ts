@@ -60,35 +60,65 @@ function mergeRanges(ranges: TimeRange[]): { start: number; end: number }[] {
 }
 
 /**
- * The sessions a learner may book with a tutor at `now` (docs/decisions/048-booking-a-tutor.md):
- * each of the tutor's ranges, dated in the tutor's own time zone, cut into back-to-back sessions of
- * their length from the range's start; kept when it starts at least the notice after `now`, no
- * later than the horizon, and shares no time with `busy` (the tutor's bookings). In order of time.
- * A range runs in real time: on the night the clocks change it is an hour shorter or longer.
+ * Every session of a tutor's hours on the dates (in the tutor's own zone) from `from`'s to `to`'s:
+ * each range cut into back-to-back sessions of their length from its start, in order of time. A
+ * range runs in real time: on the night the clocks change it is an hour shorter or longer.
  */
-export function openSlots(availability: Availability, now: Date, busy: readonly Span[] = []): Span[] {
-  const { timeZone, sessionMinutes, noticeHours, horizonDays } = availability;
+export function slotGrid(availability: Availability, from: Date, to: Date): Span[] {
+  const { timeZone, sessionMinutes } = availability;
   const length = sessionMinutes * 60_000;
-  const earliest = now.getTime() + noticeHours * 60 * 60_000;
-  const latest = now.getTime() + horizonDays * 24 * 60 * 60_000;
-  const busyTimes = [...busy].sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
   const slots: Span[] = [];
-  // From the tutor's date at the notice's end to their date at the horizon.
-  let day = DateTime.fromMillis(earliest, { zone: timeZone }).startOf("day");
-  const lastDay = DateTime.fromMillis(latest, { zone: timeZone }).startOf("day");
+  let day = DateTime.fromJSDate(from, { zone: timeZone }).startOf("day");
+  const lastDay = DateTime.fromJSDate(to, { zone: timeZone }).startOf("day");
   while (day <= lastDay) {
     const date = day.toISODate()!;
     for (const range of rangesOn(availability, date, day.weekday as Weekday)) {
       const end = instantOf(date, range.end, timeZone).toMillis();
       for (let start = instantOf(date, range.start, timeZone).toMillis(); start + length <= end; start += length) {
-        if (start < earliest || start > latest) continue;
-        const slot = { startsAt: new Date(start), endsAt: new Date(start + length) };
-        if (!busyTimes.some((taken) => overlaps(taken, slot))) slots.push(slot);
+        slots.push({ startsAt: new Date(start), endsAt: new Date(start + length) });
       }
     }
     day = day.plus({ days: 1 }).startOf("day");
   }
   return slots;
+}
+
+/** The earliest and latest start a learner may book at `now`: past the notice, up to the horizon. */
+export function bookableWindow(availability: Availability, now: Date): { earliest: number; latest: number } {
+  return {
+    earliest: now.getTime() + availability.noticeHours * 60 * 60_000,
+    latest: now.getTime() + availability.horizonDays * 24 * 60 * 60_000,
+  };
+}
+
+/**
+ * The sessions of `grid` (slotGrid's, covering the window) a learner may book at `now`: starting
+ * at least the notice after `now`, no later than the horizon, and sharing no time with `busy`.
+ */
+export function openSlotsOf(
+  grid: readonly Span[],
+  availability: Availability,
+  now: Date,
+  busy: readonly Span[],
+): Span[] {
+  const { earliest, latest } = bookableWindow(availability, now);
+  return grid.filter(
+    (slot) =>
+      slot.startsAt.getTime() >= earliest &&
+      slot.startsAt.getTime() <= latest &&
+      !busy.some((taken) => overlaps(taken, slot)),
+  );
+}
+
+/**
+ * The sessions a learner may book with a tutor at `now` (docs/decisions/048-booking-a-tutor.md):
+ * the tutor's hours, dated in their own time zone, cut into sessions (slotGrid), kept when they
+ * start at least the notice after `now`, no later than the horizon, and share no time with `busy`
+ * (the tutor's bookings). In order of time.
+ */
+export function openSlots(availability: Availability, now: Date, busy: readonly Span[] = []): Span[] {
+  const { earliest, latest } = bookableWindow(availability, now);
+  return openSlotsOf(slotGrid(availability, new Date(earliest), new Date(latest)), availability, now, busy);
 }
 
 /** Whether a session starting at `startsAt` is one of the tutor's open slots at `now`. */
