@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Role } from "#course/roles";
-import { user } from "#server/db/schema";
+import { tutorHours, user } from "#server/db/schema";
 import { runTool } from "./tool-context";
 
 if (process.env.NODE_ENV === "production") {
@@ -32,6 +32,22 @@ await runTool(async ({ db, auth }) => {
       userId = created.user.id;
     }
     await db.update(user).set({ role: account.role, emailVerified: true }).where(eq(user.id, userId));
+    if (account.role === "Tutor") {
+      // Hours the demo learner can book at once: weekdays 09:00-17:00 in Kuala Lumpur (kept if set).
+      await db
+        .insert(tutorHours)
+        .values({
+          userId,
+          timeZone: "Asia/Kuala_Lumpur",
+          bio: "Demo tutor: Malaysian Malay for everyday life.",
+          languages: ["Malay", "English"],
+          weekly: ([1, 2, 3, 4, 5] as const).map((weekday) => ({
+            weekday,
+            ranges: [{ start: "09:00", end: "17:00" }],
+          })),
+        })
+        .onConflictDoNothing();
+    }
     rows.push(`${account.role.padEnd(8)} ${account.email.padEnd(28)} ${password}`);
   }
   console.log(`Demo accounts (sign in at ${process.env.PUBLIC_URL ?? "http://localhost:3000"}/login):\n`);
