@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { SESSION_TIME_FORMAT } from "#course/bookings";
 import { setRole } from "./database";
 import { expectToast, person, region } from "./learner";
 import { calendarInvitesTo } from "./outbox";
@@ -48,16 +49,7 @@ test("a tutor in London publishes hours, a learner in Kuala Lumpur books one in 
   const [session] = (await (await learner.page.request.get("/api/bookings/mine")).json()).bookings;
   // What the learner chose is what they got, written in Kuala Lumpur time; the tutor's hours are London's.
   const inZone = (timeZone: string) =>
-    new Intl.DateTimeFormat("en-GB", {
-      timeZone,
-      weekday: "short",
-      day: "numeric",
-      month: "short",
-      year: "numeric",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    }).format(new Date(session.startsAt));
+    new Intl.DateTimeFormat("en-GB", { ...SESSION_TIME_FORMAT, timeZone }).format(new Date(session.startsAt));
   expect(label).toBe(`${inZone("Asia/Kuala_Lumpur")} with ${tutor.name}`);
   expect(["09:00", "09:30", "10:00", "10:30", "11:00", "11:30"]).toContain(inZone("Europe/London").slice(-5));
 

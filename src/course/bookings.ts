@@ -105,3 +105,17 @@ export interface Availability {
   /** A date off ("off": no hours that date) or extra hours that date ("extra", beside the week's). */
   exceptions: ({ date: string; kind: "off" } | { date: string; kind: "extra"; ranges: TimeRange[] })[];
 }
+
+/**
+ * How a session's date and time read, in the reader's zone ("Mon, 30 Mar 2026, 16:00"): the emails,
+ * the pages and their tests write it the same way (Intl.DateTimeFormat, en-GB, with `timeZone`).
+ */
+export const SESSION_TIME_FORMAT: Intl.DateTimeFormatOptions = {
+  weekday: "short",
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+};

@@ -88,6 +88,17 @@ function exclusionOf(error: unknown): string | null {
   return null;
 }
 
+/**
+ * The refusal for a time PostgreSQL's exclusion constraints found taken (23P01), by whose time it
+ * was: the tutor's (SLOT_TAKEN) or the learner's (LEARNER_BUSY). Any other error is thrown as it is.
+ */
+function timeTaken(error: unknown, messages: { tutor: string; learner: string }): never {
+  const constraint = exclusionOf(error);
+  if (constraint === null) throw error;
+  if (constraint === "booking_learner_time_excl") throw refused(409, "LEARNER_BUSY", messages.learner);
+  throw refused(409, "SLOT_TAKEN", messages.tutor);
+}
+
 function availabilityOf(row: TutorHoursRow): Availability {
   return {
     timeZone: row.timeZone,
@@ -549,10 +560,7 @@ export function createBookings(deps: BookingsDeps) {
         });
         return viewOf(row, user);
       } catch (error) {
-        const constraint = exclusionOf(error);
-        if (constraint === null) throw error;
-        if (constraint === "booking_learner_time_excl") throw refused(409, "LEARNER_BUSY", BOOKING_ERRORS.LEARNER_BUSY);
-        throw refused(409, "SLOT_TAKEN", BOOKING_ERRORS.SLOT_TAKEN);
+        timeTaken(error, { tutor: BOOKING_ERRORS.SLOT_TAKEN, learner: BOOKING_ERRORS.LEARNER_BUSY });
       }
     },
 
@@ -698,12 +706,10 @@ export function createBookings(deps: BookingsDeps) {
         });
         return viewOf(row, user);
       } catch (error) {
-        const constraint = exclusionOf(error);
-        if (constraint === null) throw error;
-        if (constraint === "booking_learner_time_excl") {
-          throw refused(409, "LEARNER_BUSY", "The learner has another session at that time. Propose another.");
-        }
-        throw refused(409, "SLOT_TAKEN", "You have another session at that time. Propose another.");
+        timeTaken(error, {
+          tutor: "You have another session at that time. Propose another.",
+          learner: "The learner has another session at that time. Propose another.",
+        });
       }
     },
 

@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import { type Availability, minutesOf, type TimeRange, type Weekday } from "#course/bookings";
+import { type Availability, minutesOf, SESSION_TIME_FORMAT, type TimeRange, type Weekday } from "#course/bookings";
 
 /** A span of time, as instants. */
 export interface Span {
@@ -128,16 +128,7 @@ export function isOpenSlot(availability: Availability, now: Date, startsAt: Date
 
 /** The wall-clock date and time of an instant in a zone, for a reader there ("Tue 3 Mar 2026, 09:30 (GMT)"). */
 export function timeIn(instant: Date, timeZone: string): string {
-  const when = new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    weekday: "short",
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(instant);
+  const when = new Intl.DateTimeFormat("en-GB", { ...SESSION_TIME_FORMAT, timeZone }).format(instant);
   return `${when} (${timeZone.replaceAll("_", " ")})`;
 }
 

@@ -1,16 +1,8 @@
+import { SESSION_TIME_FORMAT } from "#course/bookings";
+
 /** How a session's times read in one person's zone, as the server's emails write them. */
 
-const dateTime = (timeZone: string) =>
-  new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    weekday: "short",
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  });
+const dateTime = (timeZone: string) => new Intl.DateTimeFormat("en-GB", { ...SESSION_TIME_FORMAT, timeZone });
 
 const clock = (timeZone: string) =>
   new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });

@@ -51,7 +51,7 @@ describe("a day's session with a tutor", () => {
     const learner = await app.signInLearner();
     const zone = await app.send("PATCH", "/api/settings", { timeZone: "Asia/Kuala_Lumpur" });
     expect(zone.status).toBe(200);
-    await openDayPage(LIVE_SESSION);
+    const page = await openDayPage(LIVE_SESSION);
     const region = await waitFor(() => sessionRegion());
     expect(await within(region).findByText(/Times are in your time zone, Asia\/Kuala Lumpur/)).toBeInTheDocument();
     fireEvent.change(within(region).getByLabelText("Tutor"), { target: { value: tutor.id } });
@@ -82,7 +82,18 @@ describe("a day's session with a tutor", () => {
     const mails = (await app.t.outbox()).filter((mail) => mail.to === learner.email);
     expect(mails.at(-1)?.calendar?.method).toBe("REQUEST");
 
-    fireEvent.click(within(card).getByRole("button", { name: "Cancel session" }));
+    // My Journey lists it, with a way back to the day.
+    await page.router.navigate("/progress");
+    const upcoming = await screen.findByRole("region", { name: "Your live sessions" });
+    expect(within(upcoming).getByText(/^Day 1: .* with Siti Aminah$/)).toBeInTheDocument();
+    expect(within(upcoming).getByRole("link", { name: "Open the day's live session" })).toHaveAttribute(
+      "href",
+      LIVE_SESSION,
+    );
+    await page.router.navigate(LIVE_SESSION);
+    const again = await waitFor(() => sessionRegion());
+    const cardAgain = await within(again).findByRole("article", { name: /^Day 1: .* with Siti Aminah$/ });
+    fireEvent.click(within(cardAgain).getByRole("button", { name: "Cancel session" }));
     const dialog = await screen.findByRole("alertdialog", { name: "Cancel this session?" });
     fireEvent.change(within(dialog).getByLabelText("Why (optional)"), { target: { value: "Exams this week." } });
     fireEvent.click(within(dialog).getByRole("button", { name: "Cancel session" }));
