@@ -7,9 +7,14 @@ import { COURSE } from "./practice";
 
 const ADMIN_EMAIL = "admin@e2e.jalan.test"; // in ADMIN_EMAILS (playwright.config.ts)
 
-async function pickUser(page: Page, search: string, name: string) {
-  await page.getByRole("combobox", { name: /Search for a student/ }).fill(search);
-  await page.getByRole("option", { name: new RegExp(name) }).click();
+/**
+ * Searches for a user by email and picks their row: by name and email, since other tests make
+ * accounts of the same name, and the matches of the search before (while the new one waits for
+ * its debounce) may still be listed.
+ */
+async function pickUser(page: Page, email: string, name: string) {
+  await page.getByRole("combobox", { name: /Search for a student/ }).fill(email);
+  await page.getByRole("option").filter({ hasText: name }).filter({ hasText: email }).click();
 }
 
 test("an admin makes a tutor, who corrects a learner's progress, leaves feedback and completes day 1's live session for them", async ({
@@ -96,7 +101,9 @@ test("an admin makes a tutor, who corrects a learner's progress, leaves feedback
 
   // The staff pages pass axe, with a learner picked and the reset dialog open.
   await admin.page.goto("/admin");
-  await expect(admin.page.getByRole("combobox", { name: `Role for ${learner.name}` })).toBeVisible();
+  // The learner's row by their address: other tests make accounts of the same name.
+  const learnerRow = admin.page.getByRole("row").filter({ hasText: learner.email });
+  await expect(learnerRow.getByRole("combobox", { name: `Role for ${learner.name}` })).toBeVisible();
   expect((await new AxeBuilder({ page: admin.page }).analyze()).violations.map((v) => v.id)).toEqual([]);
   await tutor.page.goto("/chapter-1/day-1/live-session");
   await pickUser(tutor.page, learner.email, learner.name);
