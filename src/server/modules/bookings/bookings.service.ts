@@ -99,6 +99,29 @@ function timeTaken(error: unknown, messages: { tutor: string; learner: string })
   throw refused(409, "SLOT_TAKEN", messages.tutor);
 }
 
+/**
+ * Runs `work` again (up to three times) when PostgreSQL ends it for a deadlock (40P01). Two
+ * transactions inserting overlapping bookings at once can each find the other's row waiting in the
+ * exclusion constraint's index; PostgreSQL ends one of them, and run again it meets the committed
+ * winner and is refused as a taken time.
+ */
+async function retryingDeadlocks<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= 3 || !hasCode(error, "40P01")) throw error;
+    }
+  }
+}
+
+function hasCode(error: unknown, code: string): boolean {
+  for (let current = error; current && typeof current === "object"; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: string }).code === code) return true;
+  }
+  return false;
+}
+
 function availabilityOf(row: TutorHoursRow): Availability {
   return {
     timeZone: row.timeZone,
@@ -522,42 +545,44 @@ export function createBookings(deps: BookingsDeps) {
       if (!slot) throw refused(422, "SLOT_OUTSIDE_HOURS", BOOKING_ERRORS.SLOT_OUTSIDE_HOURS);
       const parties = await partiesOf([user.id, tutor.id]);
       try {
-        const row = await db.transaction(async (tx) => {
-          await bookings.lockLearner(tx, user.id);
-          const upcoming = await bookings.upcomingOf(user.id, at, tx);
-          if (upcoming.some((other) => other.chapterId === target.chapterId && other.dayId === target.dayId)) {
-            throw refused(409, "DAY_ALREADY_BOOKED", BOOKING_ERRORS.DAY_ALREADY_BOOKED);
-          }
-          if (upcoming.length >= UPCOMING_BOOKINGS_MAX) {
-            throw refused(409, "TOO_MANY_BOOKINGS", BOOKING_ERRORS.TOO_MANY_BOOKINGS(UPCOMING_BOOKINGS_MAX));
-          }
-          const booked = await bookings.insert(tx, {
-            inviteUid: randomUUID(),
-            tutorId: tutor.id,
-            learnerId: user.id,
-            chapterId: target.chapterId,
-            dayId: target.dayId,
-            startsAt: slot.startsAt,
-            endsAt: slot.endsAt,
-            status: "confirmed",
-            confirmedAt: at,
-          });
-          await bookings.addChange(tx, { bookingId: booked.id, kind: "booked", actorId: user.id });
-          await tellBoth(
-            tx,
-            booked,
-            parties,
-            (_reader, other, when) => ({
-              subject: `Booked: ${dayTitle(booked)} live session, ${when(booked.startsAt)}`,
-              text: [
-                `Your live session for ${dayTitle(booked)} with ${other.name} is booked for ${when(booked.startsAt)}.`,
-                "The calendar invite is attached. Open the session's page a few minutes before it starts.",
-              ].join("\n"),
-            }),
-            { method: "REQUEST" },
-          );
-          return booked;
-        });
+        const row = await retryingDeadlocks(() =>
+          db.transaction(async (tx) => {
+            await bookings.lockLearner(tx, user.id);
+            const upcoming = await bookings.upcomingOf(user.id, at, tx);
+            if (upcoming.some((other) => other.chapterId === target.chapterId && other.dayId === target.dayId)) {
+              throw refused(409, "DAY_ALREADY_BOOKED", BOOKING_ERRORS.DAY_ALREADY_BOOKED);
+            }
+            if (upcoming.length >= UPCOMING_BOOKINGS_MAX) {
+              throw refused(409, "TOO_MANY_BOOKINGS", BOOKING_ERRORS.TOO_MANY_BOOKINGS(UPCOMING_BOOKINGS_MAX));
+            }
+            const booked = await bookings.insert(tx, {
+              inviteUid: randomUUID(),
+              tutorId: tutor.id,
+              learnerId: user.id,
+              chapterId: target.chapterId,
+              dayId: target.dayId,
+              startsAt: slot.startsAt,
+              endsAt: slot.endsAt,
+              status: "confirmed",
+              confirmedAt: at,
+            });
+            await bookings.addChange(tx, { bookingId: booked.id, kind: "booked", actorId: user.id });
+            await tellBoth(
+              tx,
+              booked,
+              parties,
+              (_reader, other, when) => ({
+                subject: `Booked: ${dayTitle(booked)} live session, ${when(booked.startsAt)}`,
+                text: [
+                  `Your live session for ${dayTitle(booked)} with ${other.name} is booked for ${when(booked.startsAt)}.`,
+                  "The calendar invite is attached. Open the session's page a few minutes before it starts.",
+                ].join("\n"),
+              }),
+              { method: "REQUEST" },
+            );
+            return booked;
+          }),
+        );
         return viewOf(row, user);
       } catch (error) {
         timeTaken(error, { tutor: BOOKING_ERRORS.SLOT_TAKEN, learner: BOOKING_ERRORS.LEARNER_BUSY });
