@@ -77,15 +77,23 @@ interface Party extends BookingPerson {
 
 const refused = (status: 409 | 422, code: keyof typeof BOOKING_ERRORS, message: string) =>
   new HttpError(status, code, message);
+/** A booking's id is a UUID: anything else names no booking, and is not sent to PostgreSQL. */
+const isBookingId = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
 const noSuchBooking = () => notFound("There is no such booking.");
 
-/** The exclusion constraint a PostgreSQL error names (23P01), if it is one of a booking's. */
-function exclusionOf(error: unknown): string | null {
+/** The PostgreSQL error in an error or its causes (drizzle wraps the driver's), if any. */
+function postgresErrorOf(error: unknown): { code?: string; constraint?: string } | null {
   for (let current = error; current && typeof current === "object"; current = (current as { cause?: unknown }).cause) {
-    const { code, constraint } = current as { code?: string; constraint?: string };
-    if (code === "23P01") return constraint ?? "";
+    if (typeof (current as { code?: unknown }).code === "string")
+      return current as { code?: string; constraint?: string };
   }
   return null;
+}
+
+/** The exclusion constraint a PostgreSQL error names (23P01), if it is one. */
+function exclusionOf(error: unknown): string | null {
+  const found = postgresErrorOf(error);
+  return found?.code === "23P01" ? (found.constraint ?? "") : null;
 }
 
 /**
@@ -110,16 +118,9 @@ async function retryingDeadlocks<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      if (attempt >= 3 || !hasCode(error, "40P01")) throw error;
+      if (attempt >= 3 || postgresErrorOf(error)?.code !== "40P01") throw error;
     }
   }
-}
-
-function hasCode(error: unknown, code: string): boolean {
-  for (let current = error; current && typeof current === "object"; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: string }).code === code) return true;
-  }
-  return false;
 }
 
 function availabilityOf(row: TutorHoursRow): Availability {
@@ -196,7 +197,7 @@ export function createBookings(deps: BookingsDeps) {
    * connections, and asking the pool for another inside it could wait on itself under load.
    */
   async function partiesOfBooking(bookingId: string): Promise<Map<string, Party>> {
-    const row = /^[0-9a-f-]{36}$/i.test(bookingId) ? await bookings.byId(bookingId) : undefined;
+    const row = isBookingId(bookingId) ? await bookings.byId(bookingId) : undefined;
     return row ? partiesOf([row.learnerId, row.tutorId]) : new Map();
   }
 
@@ -350,22 +351,7 @@ export function createBookings(deps: BookingsDeps) {
     const calendar = options.method
       ? {
           method: options.method,
-          content: calendarInvite({
-            uid: `${row.inviteUid}@jalan`,
-            sequence: row.sequence,
-            method: options.method,
-            startsAt: row.startsAt,
-            endsAt: row.endsAt,
-            title: `Jalan: ${dayTitle(row)} live session`,
-            description: `${tutor.name} (tutor) and ${learner.name} (learner). Open the session: ${sessionUrl(row)}`,
-            url: sessionUrl(row),
-            organizer,
-            attendees: [
-              { name: tutor.name, email: tutor.email },
-              { name: learner.name, email: learner.email },
-            ],
-            now: now(),
-          }),
+          content: inviteOf(row, learner, tutor, options.method),
         }
       : undefined;
     const readers: [Party, Party, "learner" | "tutor"][] = [
@@ -387,11 +373,27 @@ export function createBookings(deps: BookingsDeps) {
     }
   }
 
+  /** The booking's calendar event as it stands, both sides its attendees (a side whose account is gone left out). */
+  const inviteOf = (row: BookingRow, learner: Party, tutor: Party, method: "REQUEST" | "CANCEL") =>
+    calendarInvite({
+      uid: `${row.inviteUid}@jalan`,
+      sequence: row.sequence,
+      method,
+      startsAt: row.startsAt,
+      endsAt: row.endsAt,
+      title: `Jalan: ${dayTitle(row)} live session`,
+      description: `${tutor.name} (tutor) and ${learner.name} (learner). Open the session: ${sessionUrl(row)}`,
+      url: sessionUrl(row),
+      organizer,
+      attendees: [tutor, learner].filter((party) => party.email).map(({ name, email }) => ({ name, email })),
+      now: now(),
+    });
+
   const sideName = (reader: Party, row: BookingRow) => (reader.id === row.learnerId ? "your tutor" : "your learner");
 
   /** A booking locked for a change in `tx`, with the viewer's part in it; 404 when they have none. */
   async function lockedFor(tx: Transaction, user: SessionUser, bookingId: string) {
-    if (!/^[0-9a-f-]{36}$/i.test(bookingId)) throw noSuchBooking();
+    if (!isBookingId(bookingId)) throw noSuchBooking();
     const row = await bookings.byId(bookingId, tx, { forUpdate: true });
     if (!row || row.status === "proposed") throw noSuchBooking();
     return { row, part: partOf(row, user) };
@@ -402,7 +404,7 @@ export function createBookings(deps: BookingsDeps) {
   };
 
   async function readBooking(user: SessionUser, bookingId: string): Promise<BookingRow> {
-    if (!/^[0-9a-f-]{36}$/i.test(bookingId)) throw noSuchBooking();
+    if (!isBookingId(bookingId)) throw noSuchBooking();
     const row = await bookings.byId(bookingId);
     if (!row || row.status === "proposed") throw noSuchBooking();
     partOf(row, user);
@@ -608,20 +610,7 @@ export function createBookings(deps: BookingsDeps) {
       const parties = await partiesOf([row.learnerId, row.tutorId]);
       const learner = parties.get(row.learnerId) ?? gonePerson(row.learnerId);
       const tutor = parties.get(row.tutorId) ?? gonePerson(row.tutorId);
-      const cancelled = row.status !== "confirmed";
-      return calendarInvite({
-        uid: `${row.inviteUid}@jalan`,
-        sequence: row.sequence,
-        method: cancelled ? "CANCEL" : "REQUEST",
-        startsAt: row.startsAt,
-        endsAt: row.endsAt,
-        title: `Jalan: ${dayTitle(row)} live session`,
-        description: `${tutor.name} (tutor) and ${learner.name} (learner). Open the session: ${sessionUrl(row)}`,
-        url: sessionUrl(row),
-        organizer,
-        attendees: [tutor, learner].filter((party) => party.email).map(({ name, email }) => ({ name, email })),
-        now: now(),
-      });
+      return inviteOf(row, learner, tutor, row.status !== "confirmed" ? "CANCEL" : "REQUEST");
     },
 
     /**

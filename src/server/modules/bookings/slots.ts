@@ -121,11 +121,6 @@ export function openSlots(availability: Availability, now: Date, busy: readonly 
   return openSlotsOf(slotGrid(availability, new Date(earliest), new Date(latest)), availability, now, busy);
 }
 
-/** Whether a session starting at `startsAt` is one of the tutor's open slots at `now`. */
-export function isOpenSlot(availability: Availability, now: Date, startsAt: Date, busy: readonly Span[] = []): boolean {
-  return openSlots(availability, now, busy).some((slot) => slot.startsAt.getTime() === startsAt.getTime());
-}
-
 /** The wall-clock date and time of an instant in a zone, for a reader there ("Tue 3 Mar 2026, 09:30 (GMT)"). */
 export function timeIn(instant: Date, timeZone: string): string {
   const when = new Intl.DateTimeFormat("en-GB", { ...SESSION_TIME_FORMAT, timeZone }).format(instant);

@@ -189,26 +189,33 @@ const RESET_FOR_USER = `
   delete from task_progress where user_id = $1`;
 
 /**
+ * $1-$3 as rows of tasks (chapter, day, task) with each day's count, and a user's progress rows of
+ * those tasks: what both day-counting statements below read.
+ */
+const COURSE_TASKS = `with course_task as (
+    select * from unnest($1::text[], $2::text[], $3::text[]) as course_task (chapter_id, day_id, task_id)
+  ),
+  day_size as (
+    select chapter_id, day_id, count(*) as tasks from course_task group by chapter_id, day_id
+  )`;
+const PROGRESS_OF_COURSE_TASKS = `from task_progress progress
+  join course_task
+    on course_task.chapter_id = progress.chapter_id
+    and course_task.day_id = progress.section_id
+    and course_task.task_id = progress.task_id
+  join day_size on day_size.chapter_id = progress.chapter_id and day_size.day_id = progress.section_id`;
+
+/**
  * Records the days users completed before completions were recorded (decision 030): every day whose
  * every task, under the course as loaded now, a user has completed. Idempotent; instances that start
  * together insert in the same (user, chapter, day) order, and the one that comes second skips the
  * rows the first inserted, waiting for them if they are not yet committed.
  */
 const BACKFILL_DAY_COMPLETIONS = `
-  with course_task as (
-    select * from unnest($1::text[], $2::text[], $3::text[]) as course_task (chapter_id, day_id, task_id)
-  ),
-  day_size as (
-    select chapter_id, day_id, count(*) as tasks from course_task group by chapter_id, day_id
-  )
+  ${COURSE_TASKS}
   insert into day_completion (user_id, chapter_id, day_id)
   select progress.user_id, progress.chapter_id, progress.section_id
-  from task_progress progress
-  join course_task
-    on course_task.chapter_id = progress.chapter_id
-    and course_task.day_id = progress.section_id
-    and course_task.task_id = progress.task_id
-  join day_size on day_size.chapter_id = progress.chapter_id and day_size.day_id = progress.section_id
+  ${PROGRESS_OF_COURSE_TASKS}
   where progress.status = 'completed'
   group by progress.user_id, progress.chapter_id, progress.section_id, day_size.tasks
   having count(*) = day_size.tasks
@@ -221,20 +228,10 @@ const BACKFILL_DAY_COMPLETIONS = `
  * those tasks was completed, longest waiting first, at most $4.
  */
 const SELF_STUDY_FINISHED = `
-  with course_task as (
-    select * from unnest($1::text[], $2::text[], $3::text[]) as course_task (chapter_id, day_id, task_id)
-  ),
-  day_size as (
-    select chapter_id, day_id, count(*) as tasks from course_task group by chapter_id, day_id
-  )
+  ${COURSE_TASKS}
   select progress.user_id as "userId", progress.chapter_id as "chapterId", progress.section_id as "dayId",
     max(progress.updated_at) as "since"
-  from task_progress progress
-  join course_task
-    on course_task.chapter_id = progress.chapter_id
-    and course_task.day_id = progress.section_id
-    and course_task.task_id = progress.task_id
-  join day_size on day_size.chapter_id = progress.chapter_id and day_size.day_id = progress.section_id
+  ${PROGRESS_OF_COURSE_TASKS}
   where progress.status = 'completed'
     and not exists (
       select 1 from day_completion done
