@@ -7,6 +7,8 @@ import type { CpuMeter, CpuSample } from "./bench-cpu";
 
 export const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+/** Seconds each row runs before it is measured (BENCH_WARMUP_SECONDS). */
+export const WARMUP_S = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 
 type Status = "in-progress" | "completed";
 
@@ -40,6 +42,20 @@ const LEARNER_UPSERT = `${UPSERT}
 const STAFF_UPSERT = `${UPSERT}
   where task_progress.status is distinct from excluded.status`;
 
+/**
+ * Gives each connection one of `slots` for all its requests, the next in turn for each new connection:
+ * a slot never has two requests in flight, and the measured run's connections take other slots than
+ * the warm-up's, whose last requests may still be on their way when it ends.
+ */
+function slotPerConnection<T>(slots: readonly T[]) {
+  let given = 0;
+  return (context: object): T => {
+    const connection = context as { slot?: T };
+    connection.slot ??= slots[given++ % slots.length];
+    return connection.slot!;
+  };
+}
+
 const flip = (status: Status): Status => (status === "in-progress" ? "completed" : "in-progress");
 
 function percentile(sorted: number[], p: number): number {
@@ -55,6 +71,9 @@ export async function load(
   request: { method?: "GET" | "PUT"; body?: string; requests?: autocannon.Request[] } = {},
   countFailed: () => number = () => 0,
 ): Promise<Figures> {
+  // Each route runs a moment unmeasured first: its code compiled and its statements prepared, as on
+  // a server that has been up a while.
+  if (WARMUP_S > 0) await autocannon({ url, connections: CONNECTIONS, duration: WARMUP_S, headers, ...request });
   const before = meter.read();
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers, ...request });
   const cpu = meter.perRequest(before, meter.read(), result.requests.total);
@@ -80,7 +99,8 @@ export async function changingWrites(
   rows: ProgressRow[],
   cookie: string,
 ): Promise<Figures> {
-  const state = rows.map((row) => ({ row, status: "completed" as Status, busy: false }));
+  const state = rows.map((row) => ({ row, status: "completed" as Status }));
+  const slotOf = slotPerConnection(state);
   let failed = 0;
   return load(
     meter,
@@ -92,10 +112,9 @@ export async function changingWrites(
         {
           method: "PUT",
           setupRequest: (request, context) => {
-            const slot = state.find((candidate) => !candidate.busy) ?? state[0]!;
-            slot.busy = true;
+            const slot = slotOf(context);
             const status = flip(slot.status);
-            Object.assign(context, { slot, status });
+            Object.assign(context, { status });
             const { userId, chapterId, dayId, taskId } = slot.row;
             return {
               ...request,
@@ -105,7 +124,6 @@ export async function changingWrites(
           },
           onResponse: (code, body, context) => {
             const { slot, status } = context as { slot: (typeof state)[number]; status: Status };
-            slot.busy = false;
             const { chapterId, dayId, taskId } = slot.row;
             const stored =
               code === 200
@@ -135,7 +153,8 @@ export async function reviewAnswers(
   learners: { cookie: string }[],
   cards: { cardId: string; given: Given }[],
 ) {
-  const state = learners.map((learner) => ({ learner, busy: false, next: 0 }));
+  const state = learners.map((learner) => ({ learner, next: 0 }));
+  const slotOf = slotPerConnection(state);
   let failed = 0;
   return load(
     meter,
@@ -147,19 +166,16 @@ export async function reviewAnswers(
         {
           method: "POST",
           setupRequest: (request, context) => {
-            const slot = state.find((candidate) => !candidate.busy) ?? state[0]!;
-            slot.busy = true;
+            const slot = slotOf(context);
             const card = cards[slot.next % cards.length]!;
             slot.next += 1;
-            Object.assign(context, { slot });
             return {
               ...request,
               headers: { ...request.headers, cookie: slot.learner.cookie },
               body: JSON.stringify({ clientId: randomUUID(), ...card, durationMs: 4000 }),
             };
           },
-          onResponse: (code, body, context) => {
-            (context as { slot: (typeof state)[number] }).slot.busy = false;
+          onResponse: (code, body) => {
             if (code !== 200 || (JSON.parse(body) as { result: string }).result !== "right") failed += 1;
           },
         },
@@ -197,7 +213,8 @@ export async function takeUploads(
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
   const bodies = lineIds.map(bodyFor);
-  const state = learners.map((learner) => ({ learner, busy: false, next: 0 }));
+  const state = learners.map((learner) => ({ learner, next: 0 }));
+  const slotOf = slotPerConnection(state);
   let failed = 0;
   return load(
     meter,
@@ -209,15 +226,12 @@ export async function takeUploads(
         {
           method: "POST",
           setupRequest: (request, context) => {
-            const slot = state.find((candidate) => !candidate.busy) ?? state[0]!;
-            slot.busy = true;
+            const slot = slotOf(context);
             const body = bodies[slot.next % bodies.length]!;
             slot.next += 1;
-            Object.assign(context, { slot });
             return { ...request, headers: { ...request.headers, cookie: slot.learner.cookie }, body };
           },
-          onResponse: (code, _body, context) => {
-            (context as { slot: (typeof state)[number] }).slot.busy = false;
+          onResponse: (code) => {
             if (code !== 201) failed += 1;
           },
         },

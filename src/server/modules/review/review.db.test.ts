@@ -720,6 +720,79 @@ describe("an answer", () => {
   });
 });
 
+// ================================================================== two instances
+
+describe("an answer on one of two instances", () => {
+  // A second instance: a review service of its own, remembering nothing of what the first one read.
+  const otherApp = t.appWith({ review: createReviewService(reviewDeps), now: () => clock });
+  const answerOn = async (which: typeof app, cookie: string, json: unknown) => {
+    const response = await which.request("/api/review/answers", {
+      method: "POST",
+      headers: { cookie, origin: ORIGIN, "content-type": "application/json" },
+      body: JSON.stringify(json),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    return reviewAnswerResponseSchema.parse(await response.json());
+  };
+  const id = card("vocab-price", "listen");
+
+  it("moves a card on from its stored state when the other instance reviewed it since this one read it", async () => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    await round(me.cookie); // This instance reads the round's cards, this one among them.
+    const reviews = [
+      { on: app, at: later(MINUTE) },
+      { on: otherApp, at: later(12 * MINUTE) },
+      { on: app, at: later(2 * DAY) },
+      { on: otherApp, at: later(2 * DAY + 15 * MINUTE) },
+      { on: app, at: later(4 * DAY) },
+    ];
+    let last: Awaited<ReturnType<typeof answer>> | undefined;
+    for (const [index, { on, at }] of reviews.entries()) {
+      clock = at;
+      last = await answerOn(on, me.cookie, body(id, index === 2 ? wrongGiven(id) : rightGiven(id)));
+    }
+    const stored = (await cardRow(me.id, id))!;
+    const rebuilt = rebuildCard(stored.metAt, await logRows(me.id));
+    expect(stored).toMatchObject({ reps: 5, lapses: 1, due: rebuilt.due, lastReviewedAt: reviews[4]!.at });
+    expect(stored.state).toEqual(JSON.parse(JSON.stringify(rebuilt)));
+    expect(last!.nextDueAt).toBe(rebuilt.due.toISOString());
+  });
+
+  it("counts time since the learner's latest review on either instance, and in the zone the account has now", async () => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    await round(me.cookie);
+    clock = later(MINUTE);
+    await answerRight(me.cookie, card("card-pagi", "recognise"));
+    // On the other instance, 20 seconds later: the learner's latest review, and a new zone.
+    clock = later(MINUTE + 20_000);
+    await answerOn(otherApp, me.cookie, body(card("card-pagi", "listen"), rightGiven(card("card-pagi", "listen"))));
+    const moved = await t.request("/api/settings", {
+      method: "PATCH",
+      cookie: me.cookie,
+      json: { timeZone: "Asia/Tokyo" },
+    });
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    // Back on the first: a review said to take two minutes has had 10 seconds since the latest.
+    clock = later(MINUTE + 30_000);
+    await answerRight(me.cookie, id, { durationMs: 2 * MINUTE });
+    const rows = await t.db
+      .select({ durationMs: reviewLog.durationMs, timeZone: reviewLog.timeZone })
+      .from(reviewLog)
+      .where(eq(reviewLog.userId, me.id))
+      .orderBy(asc(reviewLog.receivedAt));
+    expect(rows.map((row) => row.timeZone)).toEqual(["Asia/Kuala_Lumpur", "Asia/Kuala_Lumpur", "Asia/Tokyo"]);
+    const [day] = await t.db
+      .select()
+      .from(reviewDay)
+      .where(eq(reviewDay.userId, me.id))
+      .orderBy(asc(reviewDay.lastAt))
+      .offset(1);
+    expect(day).toMatchObject({ timeZone: "Asia/Tokyo", reviews: 1, countedMs: 10_000 });
+  });
+});
+
 // ================================================================== the log
 
 describe("the log", () => {

@@ -79,9 +79,20 @@ export function createDeck(deps: {
   }
   const courseOrder = new Map(everyPhrase.map((phrase, index) => [keyOf(phrase), index]));
 
-  /** A card's exercise: its choices and tiles drawn from phrases of its own kind (phrase cards, or lines). */
-  const itemOf = (phrase: Phrase, skill: CardKey["skill"]) =>
-    reviewItem(phrase, skill, lineKeys.has(keyOf(phrase)) ? lines : phrases);
+  /**
+   * A card's exercise: its choices and tiles drawn from phrases of its own kind (phrase cards, or
+   * lines). The draw is seeded by the card, so each card's item is made once and kept.
+   */
+  const items = new Map<string, ReturnType<typeof reviewItem>>();
+  function itemOf(phrase: Phrase, skill: CardKey["skill"]) {
+    const key = `${keyOf(phrase)}/${skill}`;
+    let item = items.get(key);
+    if (!item) {
+      item = reviewItem(phrase, skill, lineKeys.has(keyOf(phrase)) ? lines : phrases);
+      items.set(key, item);
+    }
+    return item;
+  }
 
   function phraseOf(key: PinTarget): Phrase | undefined {
     return phraseByKey.get(phraseKey(key.chapterId, key.dayId, key.phraseId));

@@ -4,7 +4,9 @@ import type { Grade } from "#course/grading";
 import type { CardKey } from "#course/review-rules";
 import type { ReviewCard } from "#course/review-schedule";
 import type { Database, Queryable, Transaction } from "#server/db/client";
+import type { LentRead } from "#server/db/lent-read";
 import { reviewCard, reviewDay, reviewLog } from "#server/db/schema";
+import type { KnownCard, KnownLearner } from "./review.known";
 
 /**
  * The first half of the advisory lock a review answer takes per user (the answers module uses
@@ -33,15 +35,19 @@ const ANSWER_CONTEXT = `
 
 /**
  * An in-order review in one statement: the card is locked and must still be as it was read ($7
- * reps, $8 last review); then the review is logged (a clientId sent before logs nothing), the card
- * takes its next state, and the review is added to its day (review_day). `fresh` false: the card
- * changed since it was read (another review of it landed first), and nothing was written.
+ * reps, $8 last review, $25 met), with the account's zone ($26, when the review took it) and the
+ * learner's latest review ($27) as they were read; then the review is logged (a clientId sent
+ * before logs nothing), the card takes its next state, and the review is added to its day
+ * (review_day). `fresh` false: something read changed since (another review landed first, the zone
+ * changed), and nothing was written.
  */
 const LOG_IN_ORDER = `
   with card as (
     select 1 from review_card
     where user_id = $1 and chapter_id = $2 and day_id = $3 and phrase_id = $4 and skill = $5
-      and reps = $7 and last_reviewed_at is not distinct from $8::timestamptz
+      and reps = $7 and last_reviewed_at is not distinct from $8::timestamptz and met_at = $25
+      and ($26::text is null or exists (select from "user" where id = $1 and time_zone = $26))
+      and (select max(received_at) from review_log where user_id = $1) is not distinct from $27::timestamptz
     for update
   ),
   logged as (
@@ -72,12 +78,26 @@ const LOG_IN_ORDER = `
     (select reviews from counted) as day_reviews, (select counted_ms from counted) as day_counted_ms`;
 
 /**
- * What a summary reads of the review's tables, in one statement: the learner's days of reviews on
- * or after $2 (oldest last review first), the deck's size, due count ($3 is now) and next due time,
- * and the cards held per day (what the deck's sync compares with the days met).
+ * The round's due cards ($2 is now) with what an answer to each needs (their state, the account's
+ * zone, the learner's latest review), in one statement.
  */
-const SUMMARY_READS = `
+const ROUND_CARDS = `
+  select card.chapter_id, card.day_id, card.phrase_id, card.skill, card.reps, card.lapses, card.due, card.pinned_at,
+    card.met_at, card.state, card.last_reviewed_at,
+    account.time_zone as account_zone,
+    (select max(received_at) from review_log where user_id = $1) as previous_received_at
+  from review_card card join "user" account on account.id = card.user_id
+  where card.user_id = $1 and (card.due <= $2 or card.pinned_at is not null)`;
+
+/**
+ * What a summary reads, in one statement: the reads other modules lend it (each yields one JSON
+ * value for the user $1), the learner's days of reviews on or after $2 (oldest last review first),
+ * the deck's size, due count ($3 is now) and next due time, and the cards held per day (what the
+ * deck's sync compares with the days met).
+ */
+const summaryReadsSql = (lent: readonly LentRead<unknown>[]) => `
   select
+    json_build_array(${lent.map((read) => read.sql).join(", ")}) as lent,
     (select coalesce(json_agg(json_build_object(
         'date', local_date, 'timeZone', time_zone, 'reviews', reviews, 'durationMs', counted_ms, 'lastAt', last_at
       ) order by last_at), '[]'::json)
@@ -168,6 +188,11 @@ const cardColumns = {
 
 /** A card as review serves and ranks it. */
 export type CardRow = Pick<typeof reviewCard.$inferSelect, keyof typeof cardColumns>;
+/** A due card of a round, with what an answer to it reads (review.known.ts). */
+export interface RoundCard extends CardRow {
+  known: KnownCard;
+  learner: KnownLearner;
+}
 /** A card as the deck gives it. */
 export type NewCardRow = typeof reviewCard.$inferInsert;
 /** A review as the log keeps it. */
@@ -208,22 +233,37 @@ export function createReviewRepository(db: Database) {
         });
     },
 
-    /** What a summary reads of the review's tables (SUMMARY_READS), days from `since` on. */
-    async summaryReads(
-      userId: string,
-      since: string,
-      at: Date,
-    ): Promise<{ days: ReviewDayRow[]; counts: DeckCounts; held: HeldCards[] }> {
-      const { rows } = await db.$client.query<{
-        days: Array<Omit<ReviewDayRow, "lastAt"> & { lastAt: string }>;
-        counts: { deck: number; due: number; next: string | null };
+    /**
+     * What a summary reads, days from `since` on, with what the other modules lend it (`lent`, read
+     * back in the same order), in one prepared statement (summaryReadsSql): one round trip in all.
+     */
+    summaryReads<const Lent extends readonly LentRead<unknown>[]>(lent: Lent) {
+      const text = summaryReadsSql(lent);
+      return async (
+        userId: string,
+        since: string,
+        at: Date,
+      ): Promise<{
+        lent: { [K in keyof Lent]: Lent[K] extends LentRead<infer T> ? T : never };
+        days: ReviewDayRow[];
+        counts: DeckCounts;
         held: HeldCards[];
-      }>({ name: "review_summary_reads", text: SUMMARY_READS, values: [userId, since, at] });
-      const { days, counts, held } = rows[0]!;
-      return {
-        days: days.map((day) => ({ ...day, lastAt: new Date(day.lastAt) })),
-        counts: { ...counts, next: counts.next === null ? null : new Date(counts.next) },
-        held,
+      }> => {
+        const { rows } = await db.$client.query<{
+          lent: unknown[];
+          days: Array<Omit<ReviewDayRow, "lastAt"> & { lastAt: string }>;
+          counts: { deck: number; due: number; next: string | null };
+          held: HeldCards[];
+        }>({ name: "review_summary_reads", text, values: [userId, since, at] });
+        const { lent: lentJson, days, counts, held } = rows[0]!;
+        return {
+          lent: lent.map((read, index) => read.read(lentJson[index])) as {
+            [K in keyof Lent]: Lent[K] extends LentRead<infer T> ? T : never;
+          },
+          days: days.map((day) => ({ ...day, lastAt: new Date(day.lastAt) })),
+          counts: { ...counts, next: counts.next === null ? null : new Date(counts.next) },
+          held,
+        };
       };
     },
 
@@ -244,7 +284,14 @@ export function createReviewRepository(db: Database) {
      */
     async logInOrder(
       row: LoggedReview,
-      read: { reps: number; lastReviewedAt: Date | null },
+      read: {
+        reps: number;
+        lastReviewedAt: Date | null;
+        metAt: Date;
+        /** The account's zone as read, when the review took it (it sent none); null otherwise. */
+        accountZone: string | null;
+        previousReceivedAt: Date | null;
+      },
       next: ReviewCard,
     ): Promise<{ fresh: boolean; logged: boolean; dayReviews: number | null; dayCountedMs: number | null }> {
       const { rows } = await db.$client.query<{
@@ -280,6 +327,9 @@ export function createReviewRepository(db: Database) {
           next.last_review ?? row.reviewedAt,
           row.countedMs,
           row.countedAt,
+          read.metAt,
+          read.accountZone,
+          read.previousReceivedAt,
         ],
       });
       const result = rows[0]!;
@@ -329,8 +379,35 @@ export function createReviewRepository(db: Database) {
       return row;
     },
 
-    dueCards(userId: string, at: Date, q: Queryable = db): Promise<CardRow[]> {
-      return q.select(cardColumns).from(reviewCard).where(dueNow(userId, at));
+    /** The cards due now (ROUND_CARDS), each with what an answer to it reads. */
+    async roundCards(userId: string, at: Date): Promise<RoundCard[]> {
+      const { rows } = await db.$client.query<{
+        chapter_id: string;
+        day_id: string;
+        phrase_id: string;
+        skill: CardRow["skill"];
+        reps: number;
+        lapses: number;
+        due: Date;
+        pinned_at: Date | null;
+        met_at: Date;
+        state: unknown;
+        last_reviewed_at: Date | null;
+        account_zone: string;
+        previous_received_at: Date | null;
+      }>({ name: "review_round_cards", text: ROUND_CARDS, values: [userId, at] });
+      return rows.map((row) => ({
+        chapterId: row.chapter_id,
+        dayId: row.day_id,
+        phraseId: row.phrase_id,
+        skill: row.skill,
+        reps: row.reps,
+        lapses: row.lapses,
+        due: row.due,
+        pinnedAt: row.pinned_at,
+        known: { metAt: row.met_at, state: row.state, reps: row.reps, lastReviewedAt: row.last_reviewed_at },
+        learner: { accountZone: row.account_zone, previousReceivedAt: row.previous_received_at },
+      }));
     },
 
     async dueCount(userId: string, at: Date, q: Queryable = db): Promise<number> {
@@ -375,12 +452,12 @@ export function createReviewRepository(db: Database) {
       return row?.at instanceof Date ? row.at : null;
     },
 
-    /** Whether the learner answered a review on this local date. */
+    /** Whether the learner answered a review on this local date (in any zone): their review_day rows. */
     async reviewedOn(userId: string, date: string): Promise<boolean> {
       const [row] = await db
-        .select({ id: reviewLog.id })
-        .from(reviewLog)
-        .where(and(eq(reviewLog.userId, userId), eq(reviewLog.localDate, date)))
+        .select({ reviews: reviewDay.reviews })
+        .from(reviewDay)
+        .where(and(eq(reviewDay.userId, userId), eq(reviewDay.localDate, date)))
         .limit(1);
       return row !== undefined;
     },

@@ -16,6 +16,7 @@ import type { Database } from "#server/db/client";
 import { badRequest, HttpError, notFound } from "#server/http/errors";
 import type { ReviewAnswerResponse, ReviewRound, ReviewSummary, reviewAnswerRequestSchema } from "./review.contract";
 import type { Deck } from "./review.deck";
+import { createKnownCards } from "./review.known";
 import type { AnswerContext, LoggedReview, ReviewRepository } from "./review.repository";
 import type { Summaries } from "./review.summary";
 
@@ -61,6 +62,32 @@ export function createRounds(deps: {
   now: () => Date;
 }) {
   const { db, cards, deck, summaries, now } = deps;
+  const known = createKnownCards(() => now().getTime());
+
+  /** An answer's context from what this instance remembers (review.known.ts): no resend known. */
+  function knownContext(userId: string, key: CardKey): AnswerContext | undefined {
+    const remembered = known.get(userId, key);
+    if (!remembered) return undefined;
+    const { card } = remembered;
+    return {
+      account_zone: remembered.accountZone,
+      met_at: card.metAt,
+      state: card.state,
+      reps: card.reps,
+      last_reviewed_at: card.lastReviewedAt,
+      due: null,
+      sent_chapter_id: null,
+      sent_day_id: null,
+      sent_phrase_id: null,
+      sent_skill: null,
+      sent_given: null,
+      sent_grade: null,
+      sent_rating: null,
+      sent_local_date: null,
+      sent_time_zone: null,
+      previous_received_at: remembered.previousReceivedAt,
+    };
+  }
 
   /**
    * A review that cannot take the quick way: its card is missing from the deck (met since the deck
@@ -111,8 +138,16 @@ export function createRounds(deps: {
       const at = now();
       // The summary syncs the deck, so the round's cards come after it.
       const summary = await summaries.summaryOf(db, userId, at, timeZone);
-      const due = await cards.dueCards(userId, at);
-      return { summary, cards: deck.toExercises([...due].sort(deck.servingOrder)).slice(0, ROUND_SIZE) };
+      const due = [...(await cards.roundCards(userId, at))].sort(deck.servingOrder);
+      const round = due.slice(0, ROUND_SIZE);
+      // The learner is about to answer these: remembered, each answer is one write (review.known.ts).
+      if (round[0])
+        known.learn(
+          userId,
+          round[0].learner,
+          round.map((card) => [card, card.known] as const),
+        );
+      return { summary, cards: deck.toExercises(due).slice(0, ROUND_SIZE) };
     },
 
     /**
@@ -141,13 +176,16 @@ export function createRounds(deps: {
       }
 
       for (let attempt = 1; ; attempt += 1) {
-        const context = await cards.answerContext(userId, key, input.clientId);
+        const context =
+          (attempt === 1 ? knownContext(userId, key) : undefined) ??
+          (await cards.answerContext(userId, key, input.clientId));
         if (!context) throw notFound("This account no longer exists.");
         if (context.sent_chapter_id !== null) return resent(userId, phrase, item, key, context, at);
         const timing = { at, reviewedAt, previousReceivedAt: context.previous_received_at };
+        const metAt = context.met_at;
         const inOrder =
-          context.met_at !== null &&
-          reviewedAt.getTime() >= context.met_at.getTime() &&
+          metAt !== null &&
+          reviewedAt.getTime() >= metAt.getTime() &&
           (context.last_reviewed_at === null || reviewedAt.getTime() > context.last_reviewed_at.getTime());
         if (!inOrder || attempt > IN_ORDER_TRIES) {
           const done = await logWithRebuild(userId, key, item, input, timing, context.account_zone);
@@ -156,12 +194,18 @@ export function createRounds(deps: {
         }
         const { row, graded } = logRow(userId, key, item, input, timing, context.account_zone);
         const next = review(cardFromJson(context.state), row.rating as ReviewEvent["rating"], reviewedAt);
-        const written = await cards.logInOrder(
-          row,
-          { reps: context.reps!, lastReviewedAt: context.last_reviewed_at },
-          next,
-        );
+        const read = {
+          reps: context.reps!,
+          lastReviewedAt: context.last_reviewed_at,
+          metAt,
+          accountZone: input.timeZone ? null : context.account_zone,
+          previousReceivedAt: context.previous_received_at,
+        };
+        const written = await cards.logInOrder(row, read, next);
         if (written.logged) {
+          known.learn(userId, { accountZone: context.account_zone, previousReceivedAt: at }, [
+            [key, { metAt: read.metAt, state: next, reps: next.reps, lastReviewedAt: next.last_review ?? reviewedAt }],
+          ]);
           return answerResponse(phrase, {
             graded,
             rating: row.rating,
@@ -169,7 +213,8 @@ export function createRounds(deps: {
             day: { reviews: written.dayReviews!, countedMs: written.dayCountedMs! },
           });
         }
-        // Another review of the card landed first, or this clientId did: read again.
+        // Another review of the card landed first, or this clientId did, or the zone changed: read again.
+        known.forget(userId);
       }
     },
   };

@@ -15,7 +15,7 @@ export interface ReviewDeps {
   /** The learner's daily goal, zone and goal history. */
   settings: Pick<SettingsModule["service"], "reviewSettings">;
   /** The tasks a learner started (which days they met) and their last save. */
-  progress: Pick<ProgressModule["service"], "startedTasks" | "lastActivityAt">;
+  progress: Pick<ProgressModule["service"], "startedTasks" | "startedTasksRead" | "lastActivityAt">;
   answers: Pick<AnswersModule["service"], "lastAnswerAt">;
   /** The clock: tests move it. */
   now?: () => Date;

@@ -11,7 +11,7 @@ type DayPlace = Pick<ReviewDayRow, "date" | "timeZone" | "lastAt">;
 
 type Goal = { unit: DailyGoalUnit; amount: number };
 
-type GoalChange = Awaited<ReturnType<SettingsModule["service"]["reviewSettings"]>>["changes"][number];
+type GoalChange = ReturnType<SettingsModule["service"]["reviewSettings"]["read"]>["changes"][number];
 
 /**
  * The goal in force when a past day's last review counted: that of the last change made before it
@@ -42,16 +42,18 @@ const metGoal = (goal: Goal, day: { reviews: number; durationMs: number }) =>
 
 /**
  * The review summary: due cards, today's reviews against the goal, and the streak of days it was
- * met. Three reads at once (the goal with its changes, the days started, and the review's own rows
- * in one statement), and the deck's sync writes only when a day met is short of cards.
+ * met. One statement reads them all (the goal with its changes and the days started, lent by the
+ * settings and progress modules, and the review's own rows), and the deck's sync writes only when
+ * a day met is short of cards.
  */
 export function createSummaries(deps: {
   cards: ReviewRepository;
   deck: Pick<Deck, "addMissing">;
   settings: Pick<SettingsModule["service"], "reviewSettings">;
-  progress: Pick<ProgressModule["service"], "startedTasks">;
+  progress: Pick<ProgressModule["service"], "startedTasksRead">;
 }) {
   const { cards, deck, settings, progress } = deps;
+  const summaryReads = cards.summaryReads([settings.reviewSettings, progress.startedTasksRead] as const);
 
   /**
    * The learner's days with reviews, oldest first: each with its local date and time zone (those of
@@ -85,11 +87,8 @@ export function createSummaries(deps: {
      */
     async summaryOf(q: Queryable, userId: string, at: Date, timeZone?: string): Promise<ReviewSummary> {
       const since = localDate(new Date(at.getTime() - (STREAK_WINDOW_DAYS + 1) * 86_400_000), "UTC");
-      const [goal, started, reads] = await Promise.all([
-        settings.reviewSettings(userId),
-        progress.startedTasks(userId),
-        cards.summaryReads(userId, since, at),
-      ]);
+      const reads = await summaryReads(userId, since, at);
+      const [goal, started] = reads.lent;
       const counts = (await deck.addMissing(q, userId, at, started, reads.held))
         ? await cards.deckCounts(userId, at, q)
         : reads.counts;

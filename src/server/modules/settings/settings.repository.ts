@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, ne, or, type SQL, sql } from "drizzle-orm";
 import type { DailyGoalUnit } from "#course/review-rules";
 import type { Database, Queryable, Transaction } from "#server/db/client";
+import type { LentRead } from "#server/db/lent-read";
 import { dailyGoalChange, user } from "#server/db/schema";
 import type { Settings, SettingsUpdate } from "./settings.contract";
 
@@ -30,22 +31,33 @@ export interface ReminderCandidate {
 /** A day the learner's daily goal changed, with the goal before that day's first change. */
 export type GoalChange = typeof dailyGoalChange.$inferSelect;
 
-/** GOAL_AND_ZONE's statement: the account's goal and zone, and its goal's changes as JSON, oldest first. */
-const GOAL_AND_ZONE = `
-  select daily_goal_unit as unit, daily_goal as amount, time_zone as "timeZone",
-    coalesce((
+/**
+ * What review counts a day by, as a lent read (LentRead): the account's goal and zone, and its
+ * goal's changes, oldest first; null when there is no such account.
+ */
+const GOAL_AND_ZONE = `(
+  select json_build_object(
+    'unit', daily_goal_unit, 'amount', daily_goal, 'timeZone', time_zone,
+    'changes', coalesce((
       select json_agg(json_build_object(
         'unit', change.unit, 'amount', change.amount,
         'previousUnit', change.previous_unit, 'previousAmount', change.previous_amount,
         'changedAt', change.changed_at
       ) order by change.changed_at)
       from daily_goal_change change where change.user_id = account.id
-    ), '[]'::json) as changes
-  from "user" account where account.id = $1`;
+    ), '[]'::json))
+  from "user" account where account.id = $1)`;
 
 /** A goal change as review judges a day by it. */
 export type ReviewGoalChange = Pick<GoalChange, "unit" | "amount" | "previousUnit" | "previousAmount" | "changedAt">;
 type StoredGoalChange = Omit<ReviewGoalChange, "changedAt"> & { changedAt: string };
+/** The goal, the zone and the goal's changes, as review judges a day by them. */
+export interface ReviewGoal {
+  unit: DailyGoalUnit;
+  amount: number;
+  timeZone: string;
+  changes: ReviewGoalChange[];
+}
 
 /** The settings module's tables: the settings columns of `user`, and daily_goal_change. */
 export function createSettingsRepository(db: Database) {
@@ -75,25 +87,15 @@ export function createSettingsRepository(db: Database) {
       return row;
     },
 
-    /**
-     * What review counts a day by: the goal, the zone and the goal's changes (oldest first), in one
-     * prepared statement (GOAL_AND_ZONE); undefined when there is no such account.
-     */
-    async goalAndZone(userId: string) {
-      const { rows } = await db.$client.query<{
-        unit: DailyGoalUnit;
-        amount: number;
-        timeZone: string;
-        changes: StoredGoalChange[];
-      }>({ name: "settings_goal_and_zone", text: GOAL_AND_ZONE, values: [userId] });
-      const row = rows[0];
-      if (!row) return undefined;
-      const changes: ReviewGoalChange[] = row.changes.map((change) => ({
-        ...change,
-        changedAt: new Date(change.changedAt),
-      }));
-      return { ...row, changes };
-    },
+    /** What review counts a day by (GOAL_AND_ZONE), to run inside review's own statement. */
+    goalAndZone: {
+      sql: GOAL_AND_ZONE,
+      read(json: unknown): ReviewGoal | undefined {
+        if (json === null) return undefined;
+        const row = json as Omit<ReviewGoal, "changes"> & { changes: StoredGoalChange[] };
+        return { ...row, changes: row.changes.map((change) => ({ ...change, changedAt: new Date(change.changedAt) })) };
+      },
+    } satisfies LentRead<ReviewGoal | undefined>,
 
     /** Keeps the day's goal change; a second change the same day keeps that day's first "before". */
     async upsertGoalChange(q: Queryable, change: typeof dailyGoalChange.$inferInsert): Promise<void> {

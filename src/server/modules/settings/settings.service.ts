@@ -1,9 +1,10 @@
 import { type DailyGoalUnit, DEFAULT_DAILY_GOAL } from "#course/review-rules";
 import { localDate } from "#course/review-schedule";
 import type { Database, Transaction } from "#server/db/client";
+import type { LentRead } from "#server/db/lent-read";
 import { notFound } from "#server/http/errors";
 import type { Settings, SettingsUpdate } from "./settings.contract";
-import { createSettingsRepository, type ReminderCandidate, type ReviewGoalChange } from "./settings.repository";
+import { createSettingsRepository, type ReminderCandidate, type ReviewGoal } from "./settings.repository";
 
 type Goal = { unit: DailyGoalUnit; amount: number };
 
@@ -80,13 +81,16 @@ export function createSettingsService(db: Database, now: () => Date = () => new 
 
     /**
      * The learner's daily goal, time zone and the goal's changes (oldest first: review judges a past
-     * day by the goal then), in one read; 404 once the account is gone.
+     * day by the goal then), lent to review's summary statement (LentRead); 404 once the account is gone.
      */
-    async reviewSettings(userId: string): Promise<Goal & { timeZone: string; changes: ReviewGoalChange[] }> {
-      const row = await settings.goalAndZone(userId);
-      if (!row) throw accountGone();
-      return row;
-    },
+    reviewSettings: {
+      sql: settings.goalAndZone.sql,
+      read(json: unknown): ReviewGoal {
+        const row = settings.goalAndZone.read(json);
+        if (!row) throw accountGone();
+        return row;
+      },
+    } satisfies LentRead<ReviewGoal>,
 
     /**
      * Who is due a review reminder at `at`: email notifications on, address verified, their reminder

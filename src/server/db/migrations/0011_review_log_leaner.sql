@@ -1,0 +1,1 @@
+DROP INDEX "review_log_user_id_local_date_idx";
