@@ -41,9 +41,10 @@ export type Actor = (typeof ACTORS)[number];
 /**
  * "allow": any 2xx; "403-password": 403 PASSWORD_REQUIRED, the session must enter the password
  * again first; otherwise the exact status (401 UNAUTHORIZED, 403 FORBIDDEN, 404 NOT_FOUND: a
- * learner's take, whose id tells nobody else it exists).
+ * learner's take, whose id tells nobody else it exists); "426-upgrade": let in, and told the route is a
+ * WebSocket (426 UPGRADE_REQUIRED), as a plain request to a session room's socket is.
  */
-export type Outcome = "allow" | "401" | "403" | "403-password" | "404";
+export type Outcome = "allow" | "401" | "403" | "403-password" | "404" | "426-upgrade";
 
 export interface RequestContext {
   /**
@@ -615,6 +616,22 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     route: "/api/bookings/:bookingId",
     expected: BOOKING_SIDES,
     request: ({ targetId, bookingOf }) => ({ path: `/api/bookings/${bookingOf(targetId).upcoming}` }),
+  },
+  {
+    method: "GET",
+    route: "/api/calls/:bookingId",
+    expected: BOOKING_SIDES,
+    request: ({ targetId, bookingOf }) => ({ path: `/api/calls/${bookingOf(targetId).upcoming}` }),
+  },
+  {
+    // The room's WebSocket, asked without an upgrade: who may come in is told to connect with one.
+    // tests/session-room.db.test.ts opens it as WebSockets.
+    method: "GET",
+    route: "/api/calls/:bookingId/signal",
+    expected: Object.fromEntries(
+      Object.entries(BOOKING_SIDES).map(([actor, outcome]) => [actor, outcome === "allow" ? "426-upgrade" : outcome]),
+    ) as Record<Actor, Outcome>,
+    request: ({ targetId, bookingOf }) => ({ path: `/api/calls/${bookingOf(targetId).upcoming}/signal` }),
   },
   {
     method: "GET",

@@ -10,6 +10,7 @@ import { type AppDeps, createApp } from "#server/app";
 import { createAuth } from "#server/auth/auth";
 import { loadCourse } from "#server/course/content";
 import { connectDatabase } from "#server/db/client";
+import { createNotifications } from "#server/db/notifications";
 import { mailOutbox } from "#server/db/schema";
 import { loadEnv } from "#server/env";
 import { createLogger } from "#server/logger";
@@ -70,6 +71,7 @@ export async function createTestApp(
   );
   const database = connectDatabase(env.DATABASE_URL!, logger, { max: 5 });
   const mailer = createMailer({ db: database.db, from: env.MAIL_FROM, logger });
+  const notifications = createNotifications(env.DATABASE_URL!, logger);
   const auth = createAuth({ db: database.db, env, mailer, logger });
   // Where avatars were kept before they moved into PostgreSQL; the storage moves them in from here.
   const uploadsDir = path.join(dataDir, "uploads");
@@ -87,6 +89,7 @@ export async function createTestApp(
     course,
     webRoot: options.webRoot,
     rateLimit: env.RATE_LIMIT,
+    notifications,
   };
   const modules = createModules(deps);
   const app = createApp(deps, modules);
@@ -94,6 +97,7 @@ export async function createTestApp(
   const appWith = (changes: Partial<AppDeps>) => createApp({ ...deps, ...changes });
 
   afterAll(async () => {
+    await notifications.close();
     await mailer.close();
     await database.close();
     await rm(dataDir, { recursive: true, force: true });

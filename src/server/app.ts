@@ -201,7 +201,10 @@ function rejectForeignOrigins(publicUrl: string) {
   const trusted = new URL(publicUrl).origin;
   return async (c: import("hono").Context<AppEnv>, next: () => Promise<void>) => {
     const method = c.req.method;
-    if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") {
+    // A WebSocket is opened with a GET that browsers send with the page's Origin and cookies: from
+    // another site it would be a session room joined in the user's name.
+    const upgrade = c.req.header("upgrade")?.toLowerCase() === "websocket";
+    if (upgrade || (method !== "GET" && method !== "HEAD" && method !== "OPTIONS")) {
       const origin = c.req.header("origin");
       if (origin && origin !== trusted) throw forbidden("This request came from another site and was refused.");
     }

@@ -76,6 +76,35 @@ describe("loadEnv", () => {
     expect(() => loadEnv({ DATA_DIR: dataDir(), TRUST_PROXY: "nginx" })).toThrow(/TRUST_PROXY/);
   });
 
+  it("takes a TURN server with its secret, both or neither, and only turn: or turns: URLs", () => {
+    const secret = "coturn-shared-secret";
+    expect(loadEnv({ DATA_DIR: dataDir() }).TURN_URL).toBeUndefined();
+    expect(
+      loadEnv({
+        DATA_DIR: dataDir(),
+        TURN_URL: "turn:turn.example:3478, turns:turn.example:5349",
+        TURN_SECRET: secret,
+      }),
+    ).toMatchObject({ TURN_URL: ["turn:turn.example:3478", "turns:turn.example:5349"], TURN_SECRET: secret });
+    const problemsOf = (values: Record<string, string>) => {
+      try {
+        loadEnv({ DATA_DIR: dataDir(), ...values });
+      } catch (error) {
+        return (error as EnvError).problems;
+      }
+      return [];
+    };
+    const both = "TURN_URL and TURN_SECRET: give both (the TURN server and the secret it shares with Jalan) or neither";
+    expect(problemsOf({ TURN_URL: "turn:turn.example:3478" })).toEqual([both]);
+    expect(problemsOf({ TURN_SECRET: secret })).toEqual([both]);
+    expect(problemsOf({ TURN_URL: "https://turn.example", TURN_SECRET: secret })).toEqual([
+      expect.stringMatching(/^TURN_URL.*: each URL must start with turn: or turns:$/),
+    ]);
+    expect(problemsOf({ TURN_URL: "turn:turn.example", TURN_SECRET: "short" })).toEqual([
+      "TURN_SECRET: must be at least 16 characters long",
+    ]);
+  });
+
   it("requires AUTH_SECRET when DATABASE_URL is set, on one line that names it", () => {
     const dir = dataDir();
     let error: unknown;

@@ -58,6 +58,17 @@ const envSchema = z.object({
    */
   TRUST_PROXY: booleanFlag,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /**
+   * The operator's TURN server for calls behind strict networks (coturn with use-auth-secret):
+   * one or more comma-separated `turn:`/`turns:` URLs, and the static-auth-secret it shares with
+   * the app. Both or neither: without them, calls work on one network.
+   */
+  TURN_URL: z
+    .string()
+    .transform((value) => value.split(",").map((url) => url.trim()))
+    .pipe(z.array(z.string().regex(/^turns?:[^\s]+$/, { message: "each URL must start with turn: or turns:" })).min(1))
+    .optional(),
+  TURN_SECRET: z.string().min(16, { message: "must be at least 16 characters long" }).optional(),
 });
 
 export type Env = Omit<z.infer<typeof envSchema>, "RATE_LIMIT"> & {
@@ -96,6 +107,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (values.DATABASE_URL !== undefined && values.AUTH_SECRET === undefined) {
     problems.push(
       "AUTH_SECRET: required when DATABASE_URL is set: every instance must sign sessions with the same secret (32+ characters)",
+    );
+  }
+  if ((values.TURN_URL === undefined) !== (values.TURN_SECRET === undefined)) {
+    problems.push(
+      "TURN_URL and TURN_SECRET: give both (the TURN server and the secret it shares with Jalan) or neither",
     );
   }
   if (!parsed.success || problems.length > 0) throw new EnvError(problems);

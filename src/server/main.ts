@@ -1,4 +1,5 @@
 import { serve } from "@hono/node-server";
+import { WebSocketServer } from "ws";
 import { EnvError, loadEnv } from "./env";
 import { createLogger } from "./logger";
 import { startServices } from "./services";
@@ -17,7 +18,9 @@ async function main() {
   const logger = createLogger(env.LOG_LEVEL);
   const services = await startServices(env, logger);
 
-  const server = serve({ fetch: services.app.fetch, port: env.PORT, hostname: env.HOST }, () => {
+  // The session rooms' WebSockets (src/server/modules/calls): an offer with its candidates is a few KB.
+  const websocket = { server: new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 }) };
+  const server = serve({ fetch: services.app.fetch, port: env.PORT, hostname: env.HOST, websocket }, () => {
     // performance.now() counts from process start, so this includes the build check and PostgreSQL.
     const readyMs = Math.round(performance.now());
     logger.info({ url: env.PUBLIC_URL, readyMs }, `Jalan is ready at ${env.PUBLIC_URL} (${readyMs} ms)`);
@@ -42,6 +45,8 @@ async function main() {
     force.unref();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     if ("closeIdleConnections" in server) server.closeIdleConnections();
+    // A room's sides reconnect, to this instance once it is back or to another (1001: going away).
+    for (const socket of websocket.server.clients) socket.close(1001, "The server is restarting.");
     await closed;
     await services.close();
     logger.info("stopped");

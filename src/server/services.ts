@@ -8,6 +8,7 @@ import { promoteAdmins } from "./db/admins";
 import { connectDatabase } from "./db/client";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./db/embedded";
 import { migrateDatabase } from "./db/migrate";
+import { createNotifications } from "./db/notifications";
 import type { Env } from "./env";
 import { startJobs } from "./jobs";
 import { createMailerFromEnv } from "./mail/mailer";
@@ -39,6 +40,7 @@ export async function startServices(env: Env, logger: Logger) {
   if (backfilled > 0) logger.info({ days: backfilled }, "recorded days completed before completions were kept");
 
   const mailer = createMailerFromEnv(env, database.db, logger);
+  const notifications = createNotifications(databaseUrl, logger);
   const auth = createAuth({ db: database.db, env, mailer, logger });
   const webRoot = path.resolve("dist/web");
   const deps = {
@@ -55,6 +57,8 @@ export async function startServices(env: Env, logger: Logger) {
     webRoot: existsSync(path.join(webRoot, "index.html")) ? webRoot : undefined,
     trustProxy: env.TRUST_PROXY,
     rateLimit: env.RATE_LIMIT,
+    notifications,
+    turn: env.TURN_URL && env.TURN_SECRET ? { urls: env.TURN_URL, secret: env.TURN_SECRET } : undefined,
   };
   const modules = createModules(deps);
   const app = createApp(deps, modules);
@@ -67,6 +71,7 @@ export async function startServices(env: Env, logger: Logger) {
     database,
     async close() {
       await stopJobs();
+      await notifications.close();
       await mailer.close();
       await database.close();
       await embedded?.stop();

@@ -29,6 +29,8 @@ describe("migrateDatabase", () => {
       "booking",
       "booking_change",
       "booking_reminder",
+      "call_message",
+      "call_signal",
       "contact_message",
       "daily_goal_change",
       "day_completion",

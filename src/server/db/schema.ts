@@ -25,6 +25,7 @@ import {
   DEFAULT_SESSION_MINUTES,
   NO_SHOW_PARTIES,
 } from "#course/bookings";
+import { CALL_SIGNAL_KINDS, CHAT_MAX_LENGTH } from "#course/calls";
 import type { Given } from "#course/exercise-schema";
 import { GRADES } from "#course/grading";
 import { TASK_STATUSES } from "#course/progress-status";
@@ -676,5 +677,52 @@ export const bookingReminder = pgTable(
   (table) => [
     primaryKey({ columns: [table.bookingId, table.kind] }),
     check("booking_reminder_kind_check", sql`${table.kind} in (${sql.raw(quoted(BOOKING_REMINDER_KINDS))})`),
+  ],
+);
+
+/**
+ * What one side of a session's room sends the other (CALL_SIGNAL_KINDS), kept briefly: a
+ * notification on `call_room` names the row, and each instance with a side of that room reads it
+ * (PostgreSQL's notifications carry at most 8,000 bytes; an offer may be more). Pruned after an hour.
+ */
+export const callSignal = pgTable(
+  "call_signal",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    bookingId: uuid("booking_id")
+      .notNull()
+      .references(() => booking.id, { onDelete: "cascade" }),
+    senderId: text("sender_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    /** The sender's connection, so it does not hear itself and a second tab can replace the first. */
+    connectionId: uuid("connection_id").notNull(),
+    kind: text("kind", { enum: CALL_SIGNAL_KINDS }).notNull(),
+    body: jsonb("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("call_signal_created_idx").on(table.createdAt),
+    check("call_signal_kind_check", sql`${table.kind} in (${sql.raw(quoted(CALL_SIGNAL_KINDS))})`),
+  ],
+);
+
+/** The chat of a session's room, kept with the booking. */
+export const callMessage = pgTable(
+  "call_message",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    bookingId: uuid("booking_id")
+      .notNull()
+      .references(() => booking.id, { onDelete: "cascade" }),
+    senderId: text("sender_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    text: text("text").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("call_message_booking_idx").on(table.bookingId, table.createdAt),
+    check("call_message_text_check", sql`char_length(${table.text}) between 1 and ${sql.raw(String(CHAT_MAX_LENGTH))}`),
   ],
 );

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { Chapter } from "#course/course";
 import type { Auth } from "#server/auth/auth";
 import type { Database } from "#server/db/client";
+import type { Notifications } from "#server/db/notifications";
 import { limitBody } from "#server/http/body-limit";
 import type { AppEnv } from "#server/http/context";
 import { createRequestLimiter } from "#server/http/request-limit";
@@ -13,6 +14,7 @@ import { accountModule } from "./account/account.module";
 import { adminModule } from "./admin/admin.module";
 import { answersModule } from "./answers/answers.module";
 import { bookingsModule } from "./bookings/bookings.module";
+import { callsModule } from "./calls/calls.module";
 import { contactModule } from "./contact/contact.module";
 import { feedbackModule } from "./feedback/feedback.module";
 import type { AnyModuleFace, Job } from "./module";
@@ -43,6 +45,10 @@ export interface ModuleDeps {
   mailFrom?: string;
   /** AUTH_SECRET: signs unsubscribe tokens and keys the hashes of client addresses (contact form). */
   authSecret: string;
+  /** This instance's LISTEN/NOTIFY connection (db/notifications.ts): the session rooms' relay. */
+  notifications: Notifications;
+  /** TURN_URL and TURN_SECRET: the operator's TURN server for calls, when there is one. */
+  turn?: { urls: readonly string[]; secret: string };
   /** The course, loaded and validated once at start (src/server/course/content.ts). */
   course: Chapter[];
   /** RATE_LIMIT: Jalan's own limits on password checks (src/server/http/request-limit.ts). Default off. */
@@ -113,6 +119,14 @@ export function createModules(deps: ModuleDeps) {
     users: users.service,
     settings: settings.service,
   });
+  const calls = callsModule({
+    db,
+    notifications: deps.notifications,
+    logger,
+    bookings: bookings.service,
+    turn: deps.turn,
+    now: deps.now,
+  });
   return {
     profile,
     settings,
@@ -131,12 +145,14 @@ export function createModules(deps: ModuleDeps) {
       review: review.service,
       speaking: speaking.service,
       bookings: bookings.service,
+      calls: calls.service,
     }),
     progress,
     answers,
     review,
     speaking,
     bookings,
+    calls,
     reminders: remindersModule({
       db,
       settings: settings.service,
@@ -197,6 +213,7 @@ export function mountModules(api: Hono<AppEnv>, modules: Modules) {
     review,
     speaking,
     bookings,
+    calls,
     reminders,
     users,
     feedback,
@@ -212,6 +229,7 @@ export function mountModules(api: Hono<AppEnv>, modules: Modules) {
     .route(review.path, review.routes)
     .route(speaking.path, speaking.routes)
     .route(bookings.path, bookings.routes)
+    .route(calls.path, calls.routes)
     .route(reminders.path, reminders.routes)
     .route(users.path, users.routes)
     .route(feedback.path, feedback.routes)

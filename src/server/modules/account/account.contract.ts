@@ -169,6 +169,13 @@ export interface ExportedGoalChange {
   changedAt: Date;
 }
 
+/** A message the account wrote in a session room's chat. */
+export interface ExportedCallMessage {
+  bookingId: string;
+  text: string;
+  at: Date;
+}
+
 /** A tutor's hours and profile as they saved them (src/course/bookings.ts). */
 export interface ExportedTutorHours {
   timeZone: string;
@@ -219,6 +226,8 @@ export interface AccountExport {
   /** A tutor's hours (null for anyone who never set them) and every live session booked, as learner or tutor. */
   tutorHours: ExportedTutorHours | null;
   bookings: ExportedBooking[];
+  /** What the account wrote in the chat of a session's room, oldest first. */
+  callMessages: ExportedCallMessage[];
   sessions: SessionSummary[];
   twoFactorEnabled: boolean;
 }

@@ -298,6 +298,8 @@ describe("GET /api/account/export", () => {
       // No hours set and no session booked (src/server/modules/bookings/bookings.db.test.ts exports them).
       tutorHours: null,
       bookings: [],
+      // No session room's chat (tests/session-room.db.test.ts exports it).
+      callMessages: [],
       linePractice: expect.toSatisfy(
         (lines: { lineId: string }[]) =>
           JSON.stringify(lines.map((line) => line.lineId).sort()) === JSON.stringify(dayOneSaidLines),

@@ -5,6 +5,7 @@ import { HttpError, unauthorized } from "#server/http/errors";
 import type { Mailer } from "#server/mail/mailer";
 import type { AnswersModule } from "#server/modules/answers/answers.module";
 import type { BookingsModule } from "#server/modules/bookings/bookings.module";
+import type { CallsModule } from "#server/modules/calls/calls.module";
 import type { ContactModule } from "#server/modules/contact/contact.module";
 import type { FeedbackModule } from "#server/modules/feedback/feedback.module";
 import type { ProfileModule } from "#server/modules/profile/profile.module";
@@ -41,6 +42,7 @@ export interface AccountDeps {
   review: Pick<ReviewModule["service"], "exportFor">;
   speaking: Pick<SpeakingModule["service"], "exportFor">;
   bookings: Pick<BookingsModule["service"], "exportFor">;
+  calls: Pick<CallsModule["service"], "exportFor">;
 }
 
 /**
@@ -92,19 +94,31 @@ export function createAccountService(deps: AccountDeps) {
     async export(userId: string, currentSessionId: string | null): Promise<AccountExport> {
       const exportedAt = new Date();
       const account = await profile.exportFor(userId);
-      const [preferences, progress, answers, feedback, contact, reviews, speaking, booked, devices, twoFactorEnabled] =
-        await Promise.all([
-          deps.settings.exportFor(userId),
-          deps.progress.exportFor(userId),
-          deps.answers.exportFor(userId),
-          deps.feedback.exportFor(userId),
-          deps.contact.exportFor(userId),
-          deps.review.exportFor(userId),
-          deps.speaking.exportFor(userId),
-          deps.bookings.exportFor(userId),
-          sessions(userId, currentSessionId),
-          users.twoFactorEnabled(userId),
-        ]);
+      const [
+        preferences,
+        progress,
+        answers,
+        feedback,
+        contact,
+        reviews,
+        speaking,
+        booked,
+        callMessages,
+        devices,
+        twoFactorEnabled,
+      ] = await Promise.all([
+        deps.settings.exportFor(userId),
+        deps.progress.exportFor(userId),
+        deps.answers.exportFor(userId),
+        deps.feedback.exportFor(userId),
+        deps.contact.exportFor(userId),
+        deps.review.exportFor(userId),
+        deps.speaking.exportFor(userId),
+        deps.bookings.exportFor(userId),
+        deps.calls.exportFor(userId),
+        sessions(userId, currentSessionId),
+        users.twoFactorEnabled(userId),
+      ]);
       const { theme, emailNotifications, dailyGoalUnit, dailyGoal, timeZone, reminderHour } = preferences.settings;
       return {
         exportedAt,
@@ -143,6 +157,7 @@ export function createAccountService(deps: AccountDeps) {
           noShow: row.noShow,
           createdAt: row.createdAt,
         })),
+        callMessages,
         sessions: devices,
         twoFactorEnabled,
       };

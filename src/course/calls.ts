@@ -1,0 +1,32 @@
+/**
+ * The session room: a one-to-one call in Jalan for a booked live session (docs/decisions/050).
+ * Rules the server enforces and the page shows.
+ */
+
+/** A room opens this long before its session starts. */
+export const ROOM_OPENS_BEFORE_MS = 5 * 60_000;
+/** …and closes this long after its session was due to end, so a late start can finish. */
+export const ROOM_CLOSES_AFTER_MS = 30 * 60_000;
+/** The longest chat message, in characters. */
+export const CHAT_MAX_LENGTH = 1_000;
+
+/**
+ * What passes between the two sides of a room: `hello` (I joined: who is here?), `here` (the answer),
+ * `bye` (I left), `description` and `candidate` (WebRTC's offer or answer, and an ICE candidate),
+ * `chat` (a message, kept with the booking).
+ */
+export const CALL_SIGNAL_KINDS = ["hello", "here", "bye", "description", "candidate", "chat"] as const;
+export type CallSignalKind = (typeof CALL_SIGNAL_KINDS)[number];
+
+/** When a session's room is open: from ROOM_OPENS_BEFORE_MS before its start to ROOM_CLOSES_AFTER_MS after its end. */
+export function roomWindow(session: { startsAt: Date; endsAt: Date }): { opensAt: Date; closesAt: Date } {
+  return {
+    opensAt: new Date(session.startsAt.getTime() - ROOM_OPENS_BEFORE_MS),
+    closesAt: new Date(session.endsAt.getTime() + ROOM_CLOSES_AFTER_MS),
+  };
+}
+
+export function isRoomOpen(session: { startsAt: Date; endsAt: Date }, at: Date): boolean {
+  const { opensAt, closesAt } = roomWindow(session);
+  return at.getTime() >= opensAt.getTime() && at.getTime() < closesAt.getTime();
+}

@@ -1,0 +1,135 @@
+import pg from "pg";
+import type { Logger } from "pino";
+
+/** A channel's name: PostgreSQL identifiers we choose, never a user's text. */
+const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
+/** Waits before connecting again after the listener's connection is lost: 0.25 s, doubling to 5 s. */
+const FIRST_RETRY_MS = 250;
+const LAST_RETRY_MS = 5_000;
+
+type Handler = (payload: string) => void;
+
+/**
+ * PostgreSQL's LISTEN/NOTIFY for this instance: one dedicated connection (a pooled one would lose its
+ * LISTENs when returned), its channels listened again after a reconnect, and every handler of a
+ * channel called with each payload. What one instance sends with `notify` reaches every instance on
+ * the database, itself included, once the sending transaction commits.
+ *
+ * While the connection is down, notifications sent meanwhile are lost: `onReconnect` handlers run
+ * once it is back, so a user of the channel can catch up from its tables.
+ */
+export function createNotifications(url: string, logger: Logger) {
+  const handlers = new Map<string, Set<Handler>>();
+  const reconnected = new Set<() => void>();
+  let client: pg.Client | null = null;
+  let connecting: Promise<void> | null = null;
+  let closed = false;
+  let retryMs = FIRST_RETRY_MS;
+  let retry: NodeJS.Timeout | undefined;
+
+  const listen = (target: pg.Client, channel: string) => target.query(`listen ${channel}`);
+
+  async function connect(): Promise<void> {
+    const next = new pg.Client({ connectionString: url });
+    next.on("notification", ({ channel, payload }) => {
+      for (const handler of handlers.get(channel) ?? []) {
+        try {
+          handler(payload ?? "");
+        } catch (error) {
+          logger.error({ err: error, channel }, "a notification's handler failed");
+        }
+      }
+    });
+    next.on("error", (error: Error & { code?: string }) => {
+      logger.warn({ code: error.code, reason: error.message }, "the notifications connection was lost");
+    });
+    next.on("end", () => {
+      if (client === next) client = null;
+      if (!closed) scheduleReconnect();
+    });
+    await next.connect();
+    for (const channel of handlers.keys()) await listen(next, channel);
+    if (closed) {
+      await next.end();
+      return;
+    }
+    client = next;
+    retryMs = FIRST_RETRY_MS;
+  }
+
+  function scheduleReconnect() {
+    if (retry || closed) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      connecting = connect()
+        .then(() => {
+          for (const handler of reconnected) handler();
+        })
+        .catch((error: Error) => {
+          logger.warn({ reason: error.message }, "the notifications connection could not be made again");
+          retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
+          scheduleReconnect();
+        })
+        .finally(() => {
+          connecting = null;
+        });
+    }, retryMs);
+    retry.unref();
+  }
+
+  /** The connection, made on first use (an instance whose rooms stay empty never opens it). */
+  async function ready(): Promise<void> {
+    if (client || closed) return;
+    if (!connecting) {
+      connecting = connect().finally(() => {
+        connecting = null;
+      });
+    }
+    await connecting;
+  }
+
+  return {
+    /**
+     * Calls `handler` with each payload sent on `channel`, once the channel is listened to (when
+     * this resolves); the function it resolves to unsubscribes.
+     */
+    async subscribe(channel: string, handler: Handler): Promise<() => void> {
+      if (!CHANNEL.test(channel)) throw new Error(`"${channel}" is not a channel name.`);
+      let channelHandlers = handlers.get(channel);
+      const added = !channelHandlers;
+      if (!channelHandlers) {
+        channelHandlers = new Set();
+        handlers.set(channel, channelHandlers);
+      }
+      channelHandlers.add(handler);
+      // A connection made now listens to every channel it finds; one already open needs telling.
+      const open = client;
+      await ready();
+      if (added && open && client === open) await listen(open, channel);
+      const subscribed = channelHandlers;
+      return () => subscribed.delete(handler);
+    },
+
+    /** Runs `handler` each time the connection comes back after it was lost. */
+    onReconnect(handler: () => void): () => void {
+      reconnected.add(handler);
+      return () => reconnected.delete(handler);
+    },
+
+    /** Whether notifications reach this instance now. */
+    get listening(): boolean {
+      return client !== null;
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+      clearTimeout(retry);
+      await connecting?.catch(() => undefined);
+      const open = client;
+      client = null;
+      await open?.end().catch(() => undefined);
+    },
+  };
+}
+
+export type Notifications = ReturnType<typeof createNotifications>;

@@ -1,0 +1,23 @@
+import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
+import { callRoutes } from "./calls.routes";
+import { type CallsDeps, createCalls } from "./calls.service";
+
+/** How often each instance forgets old signals. */
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+/** A booked session's room: a one-to-one call in Jalan, signalled through PostgreSQL: /api/calls. */
+export function callsModule(deps: CallsDeps) {
+  const service = createCalls(deps);
+  return {
+    service,
+    ...defineModule({
+      name: "calls",
+      path: "/calls",
+      bodyLimit: JSON_BODY_LIMIT,
+      routes: callRoutes(service),
+      jobs: [{ name: "call signals pruned", everyMs: PRUNE_EVERY_MS, run: service.prune }],
+    }),
+  };
+}
+
+export type CallsModule = ReturnType<typeof callsModule>;

@@ -1,0 +1,99 @@
+import type { CallSignalKind } from "#course/calls";
+import type { Database } from "#server/db/client";
+import type { ChatMessage } from "./calls.contract";
+
+/** The channel every instance listens on for its rooms' signals (src/server/db/notifications.ts). */
+export const CALL_ROOM_CHANNEL = "call_room";
+
+/** A signal, and a notification naming it (sent when the statement commits). */
+const SEND = `
+  with signal as (
+    insert into call_signal (booking_id, sender_id, connection_id, kind, body)
+    values ($1, $2, $3, $4, $5::jsonb)
+    returning id
+  )
+  select pg_notify('${CALL_ROOM_CHANNEL}', json_build_object('b', $1::text, 'i', (select id from signal))::text)`;
+
+/** A chat message kept, and sent as a signal, in one statement. */
+const CHAT = `
+  with message as (
+    insert into call_message (booking_id, sender_id, text) values ($1, $2, $4)
+    returning id, sender_id, text, created_at
+  ),
+  signal as (
+    insert into call_signal (booking_id, sender_id, connection_id, kind, body)
+    select $1, $2, $3, 'chat', json_build_object('id', id, 'from', sender_id, 'text', text, 'at', created_at)
+    from message
+    returning id
+  )
+  select message.id, message.sender_id, message.text, message.created_at,
+    pg_notify('${CALL_ROOM_CHANNEL}', json_build_object('b', $1::text, 'i', (select id from signal))::text)
+  from message`;
+
+/** A signal as a side's instance reads it. */
+export interface SignalRow {
+  bookingId: string;
+  senderId: string;
+  connectionId: string;
+  kind: CallSignalKind;
+  body: unknown;
+}
+
+/** The calls module's tables: call_signal (what the sides send each other) and call_message (the chat). */
+export function createCallsRepository(db: Database) {
+  return {
+    async send(signal: SignalRow): Promise<void> {
+      await db.$client.query({
+        name: "call_send",
+        text: SEND,
+        values: [signal.bookingId, signal.senderId, signal.connectionId, signal.kind, JSON.stringify(signal.body)],
+      });
+    },
+
+    async chat(from: Omit<SignalRow, "kind" | "body">, text: string): Promise<ChatMessage> {
+      const { rows } = await db.$client.query<{ id: string; sender_id: string; text: string; created_at: Date }>({
+        name: "call_chat",
+        text: CHAT,
+        values: [from.bookingId, from.senderId, from.connectionId, text],
+      });
+      const row = rows[0]!;
+      return { id: row.id, from: row.sender_id, text: row.text, at: row.created_at.toISOString() };
+    },
+
+    async signal(id: number): Promise<SignalRow | undefined> {
+      const { rows } = await db.$client.query<SignalRow>({
+        name: "call_signal_by_id",
+        text: `select booking_id as "bookingId", sender_id as "senderId", connection_id as "connectionId", kind, body
+          from call_signal where id = $1`,
+        values: [id],
+      });
+      return rows[0];
+    },
+
+    async chatOf(bookingId: string): Promise<ChatMessage[]> {
+      const { rows } = await db.$client.query<{ id: string; sender_id: string; text: string; created_at: Date }>(
+        "select id, sender_id, text, created_at from call_message where booking_id = $1 order by created_at, id",
+        [bookingId],
+      );
+      return rows.map((row) => ({ id: row.id, from: row.sender_id, text: row.text, at: row.created_at.toISOString() }));
+    },
+
+    /** The chat messages a user sent, for Export My Data. */
+    async exportFor(userId: string) {
+      const { rows } = await db.$client.query<{ bookingId: string; text: string; at: Date }>(
+        `select booking_id as "bookingId", text, created_at as at from call_message
+          where sender_id = $1 order by created_at, id`,
+        [userId],
+      );
+      return rows;
+    },
+
+    /** Forgets signals older than `before`: each is read within moments of being sent. */
+    async prune(before: Date): Promise<number> {
+      const result = await db.$client.query("delete from call_signal where created_at < $1", [before]);
+      return result.rowCount ?? 0;
+    },
+  };
+}
+
+export type CallsRepository = ReturnType<typeof createCallsRepository>;

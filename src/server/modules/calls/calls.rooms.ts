@@ -1,0 +1,147 @@
+import type { Logger } from "pino";
+import type { Notifications } from "#server/db/notifications";
+import type { CallClientMessage, CallServerMessage, ChatMessage } from "./calls.contract";
+import { CALL_ROOM_CHANNEL, type CallsRepository, type SignalRow } from "./calls.repository";
+
+/** A side of a room on this instance: one WebSocket. */
+export interface Side {
+  bookingId: string;
+  userId: string;
+  connectionId: string;
+  send(message: CallServerMessage): void;
+  close(code: number, reason: string): void;
+}
+
+/** Closed because the same user opened the room elsewhere (an application's own close code). */
+export const REPLACED_CLOSE_CODE = 4000;
+
+/**
+ * The rooms with a side on this instance, and the relay between the sides of each. Whatever a side
+ * sends goes through PostgreSQL (a call_signal row and a notification naming it), so the other side
+ * hears it whichever instance holds its socket; each instance with a side of the room reads the row
+ * and passes it on. A room's signals are delivered in the order they were sent: an offer before the
+ * candidates that follow it.
+ *
+ * Presence needs no table: a side that joins says `hello`, every side present answers `here`, and a
+ * side that leaves says `bye`. A second socket of the same user (a reload, another tab) replaces the
+ * first, which is told and closed.
+ */
+export function createRooms(deps: { calls: CallsRepository; notifications: Notifications; logger: Logger }) {
+  const { calls, notifications, logger } = deps;
+  const rooms = new Map<string, Set<Side>>();
+  /** Per room, the delivery in progress: the next waits for it, so signals keep their order. */
+  const delivering = new Map<string, Promise<void>>();
+  /** Per side, its own messages in the order it sent them. */
+  const sending = new WeakMap<Side, Promise<unknown>>();
+  let subscribed: Promise<unknown> | null = null;
+
+  function deliver(row: SignalRow) {
+    const sides = rooms.get(row.bookingId);
+    if (!sides) return;
+    for (const side of [...sides]) {
+      const own = side.connectionId === row.connectionId;
+      switch (row.kind) {
+        case "hello":
+          if (own) break;
+          if (side.userId === row.senderId) {
+            side.send({ type: "replaced" });
+            side.close(REPLACED_CLOSE_CODE, "The room was opened elsewhere.");
+            break;
+          }
+          side.send({ type: "peer", userId: row.senderId, present: true });
+          void say(side, "here", {});
+          break;
+        case "here":
+          if (!own && side.userId !== row.senderId) side.send({ type: "peer", userId: row.senderId, present: true });
+          break;
+        case "bye":
+          if (!own && side.userId !== row.senderId) side.send({ type: "peer", userId: row.senderId, present: false });
+          break;
+        case "description":
+        case "candidate":
+          if (!own && side.userId !== row.senderId) {
+            side.send({ type: row.kind, from: row.senderId, ...(row.body as object) } as CallServerMessage);
+          }
+          break;
+        case "chat":
+          side.send({ type: "chat", message: row.body as ChatMessage });
+          break;
+      }
+    }
+  }
+
+  function onNotification(payload: string) {
+    let note: { b: string; i: number };
+    try {
+      note = JSON.parse(payload) as { b: string; i: number };
+    } catch {
+      return;
+    }
+    if (!rooms.has(note.b)) return;
+    const previous = delivering.get(note.b) ?? Promise.resolve();
+    const next = previous
+      .then(() => calls.signal(note.i))
+      .then((row) => {
+        if (row) deliver(row);
+      })
+      .catch((error: unknown) => logger.warn({ err: error, bookingId: note.b }, "a room's signal was not delivered"));
+    delivering.set(note.b, next);
+    void next.then(() => {
+      if (delivering.get(note.b) === next) delivering.delete(note.b);
+    });
+  }
+
+  function say(side: Side, kind: SignalRow["kind"], body: unknown) {
+    const previous = sending.get(side) ?? Promise.resolve();
+    const next = previous
+      .catch(() => undefined)
+      .then(() =>
+        calls.send({ bookingId: side.bookingId, senderId: side.userId, connectionId: side.connectionId, kind, body }),
+      );
+    sending.set(side, next);
+    return next;
+  }
+
+  return {
+    /** Puts a side in its room, once this instance hears the room's signals, and says hello. */
+    async join(side: Side): Promise<void> {
+      subscribed ??= notifications.subscribe(CALL_ROOM_CHANNEL, onNotification);
+      await subscribed;
+      let sides = rooms.get(side.bookingId);
+      if (!sides) {
+        sides = new Set();
+        rooms.set(side.bookingId, sides);
+      }
+      sides.add(side);
+      side.send({ type: "welcome", connectionId: side.connectionId });
+      await say(side, "hello", {});
+    },
+
+    /** Takes a side out of its room and says goodbye for it. */
+    async leave(side: Side): Promise<void> {
+      const sides = rooms.get(side.bookingId);
+      if (!sides?.delete(side)) return;
+      if (sides.size === 0) rooms.delete(side.bookingId);
+      await say(side, "bye", {});
+    },
+
+    /** What a side sent: relayed to the room (a chat message kept with the booking first). */
+    async receive(side: Side, message: CallClientMessage): Promise<void> {
+      if (message.type === "chat") {
+        const previous = sending.get(side) ?? Promise.resolve();
+        const from = { bookingId: side.bookingId, senderId: side.userId, connectionId: side.connectionId };
+        const next = previous.catch(() => undefined).then(() => calls.chat(from, message.text));
+        sending.set(side, next);
+        await next;
+        return;
+      }
+      const { type, ...body } = message;
+      await say(side, type, body);
+    },
+
+    /** How many sides this instance holds, per room (for tests and the health of a room). */
+    sidesIn: (bookingId: string) => rooms.get(bookingId)?.size ?? 0,
+  };
+}
+
+export type Rooms = ReturnType<typeof createRooms>;

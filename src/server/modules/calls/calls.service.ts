@@ -1,0 +1,88 @@
+import type { Logger } from "pino";
+import { isRoomOpen, ROOM_OPENS_BEFORE_MS, roomWindow } from "#course/calls";
+import type { Database } from "#server/db/client";
+import type { Notifications } from "#server/db/notifications";
+import type { SessionUser } from "#server/http/context";
+import { HttpError } from "#server/http/errors";
+import type { BookingsModule } from "#server/modules/bookings/bookings.module";
+import type { CallRoom } from "./calls.contract";
+import { createCallsRepository } from "./calls.repository";
+import { createRooms } from "./calls.rooms";
+import { turnCredentials } from "./turn";
+
+/** A room's signals are kept this long: each is read within moments of being sent. */
+const SIGNAL_KEPT_MS = 60 * 60_000;
+
+export interface CallsDeps {
+  db: Database;
+  notifications: Notifications;
+  logger: Logger;
+  bookings: Pick<BookingsModule["service"], "get">;
+  /** TURN_URL and TURN_SECRET: the operator's coturn (`use-auth-secret`), when there is one. */
+  turn?: { urls: readonly string[]; secret: string };
+  now?: () => Date;
+}
+
+/**
+ * The session room of a booking (docs/decisions/050): who may come in and when, the ICE servers
+ * each side gets, the chat, and the relay between the two sides (calls.rooms.ts).
+ */
+export function createCalls(deps: CallsDeps) {
+  const { db, notifications, logger, bookings, turn } = deps;
+  const now = deps.now ?? (() => new Date());
+  const calls = createCallsRepository(db);
+  const rooms = createRooms({ calls, notifications, logger });
+
+  /** The booking as its side sees it (404 to anyone but its learner, its tutor and Admins), and its room's times. */
+  async function roomOf(user: SessionUser, bookingId: string) {
+    const booking = await bookings.get(user, bookingId);
+    const session = { startsAt: new Date(booking.startsAt), endsAt: new Date(booking.endsAt) };
+    const { opensAt, closesAt } = roomWindow(session);
+    const open = booking.status === "confirmed" && isRoomOpen(session, now());
+    return { booking, opensAt, closesAt, open };
+  }
+
+  return {
+    rooms,
+
+    async room(user: SessionUser, bookingId: string): Promise<CallRoom> {
+      const { booking, opensAt, closesAt, open } = await roomOf(user, bookingId);
+      return {
+        booking,
+        opensAt: opensAt.toISOString(),
+        closesAt: closesAt.toISOString(),
+        open,
+        iceServers: turn ? [turnCredentials(turn, user.id, now())] : [],
+        chat: await calls.chatOf(bookingId),
+      };
+    },
+
+    /**
+     * Whether `user` may come into the booking's room now; throws the reason why not: 404 (not theirs),
+     * 409 ROOM_NOT_OPEN (too early, the session cancelled or over). Answers when the room closes.
+     */
+    async admit(user: SessionUser, bookingId: string): Promise<{ closesAt: Date }> {
+      const { booking, closesAt, open } = await roomOf(user, bookingId);
+      if (open) return { closesAt };
+      if (booking.status !== "confirmed") {
+        throw new HttpError(409, "ROOM_NOT_OPEN", "This session is not taking place: its room is closed.");
+      }
+      if (now().getTime() < closesAt.getTime()) {
+        throw new HttpError(
+          409,
+          "ROOM_NOT_OPEN",
+          `The room opens ${ROOM_OPENS_BEFORE_MS / 60_000} minutes before the session starts.`,
+        );
+      }
+      throw new HttpError(409, "ROOM_NOT_OPEN", "This session has ended: its room is closed.");
+    },
+
+    /** The chat messages the user sent, for Export My Data. */
+    exportFor: (userId: string) => calls.exportFor(userId),
+
+    /** Forgets signals over an hour old. */
+    prune: () => calls.prune(new Date(now().getTime() - SIGNAL_KEPT_MS)),
+  };
+}
+
+export type CallsService = ReturnType<typeof createCalls>;

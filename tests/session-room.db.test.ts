@@ -1,0 +1,228 @@
+import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { eq } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import WebSocket, { WebSocketServer } from "ws";
+import { createNotifications } from "#server/db/notifications";
+import { booking, user as userTable } from "#server/db/schema";
+import { createLogger } from "#server/logger";
+import type { CallRoom, CallServerMessage } from "#server/modules/calls/calls.contract";
+import { REPLACED_CLOSE_CODE } from "#server/modules/calls/calls.rooms";
+import { createTestApp, ORIGIN } from "./test-app";
+
+/**
+ * The session room's WebSocket between two app instances on one PostgreSQL: each serves HTTP with
+ * WebSockets on a port of its own, with its own LISTEN connection, as two processes behind a load
+ * balancer would. What one side sends reaches the other through PostgreSQL.
+ */
+const t = await createTestApp();
+const otherNotifications = createNotifications(process.env.TEST_DATABASE_URL!, createLogger("silent"));
+const instances = [t.app, t.appWith({ notifications: otherNotifications })].map((app) => {
+  const server = serve({
+    fetch: app.fetch,
+    port: 0,
+    hostname: "127.0.0.1",
+    websocket: { server: new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 }) },
+  });
+  return { server, port: () => (server.address() as AddressInfo).port };
+});
+const [a, b] = instances as [(typeof instances)[number], (typeof instances)[number]];
+const sockets: WebSocket[] = [];
+
+afterAll(async () => {
+  for (const socket of sockets) socket.terminate();
+  await Promise.all(instances.map(({ server }) => new Promise((resolve) => server.close(resolve))));
+  await otherNotifications.close();
+});
+
+async function idOf(email: string) {
+  const [row] = await t.db.select({ id: userTable.id }).from(userTable).where(eq(userTable.email, email));
+  return row!.id;
+}
+
+async function person(role: "Student" | "Tutor" | "Admin" = "Student") {
+  const { user, cookie } = await t.signedInUser();
+  const id = await idOf(user.email);
+  if (role !== "Student") await t.db.update(userTable).set({ role }).where(eq(userTable.id, id));
+  return { id, cookie };
+}
+
+/** A confirmed session of day 1 between a new learner and a new tutor, starting `inMs` from now. */
+async function session(inMs = 2 * 60_000) {
+  const [learner, tutor] = [await person(), await person("Tutor")];
+  const startsAt = new Date(Date.now() + inMs);
+  const [row] = await t.db
+    .insert(booking)
+    .values({
+      inviteUid: randomUUID(),
+      tutorId: tutor.id,
+      learnerId: learner.id,
+      chapterId: "chapter-1",
+      dayId: "day-1",
+      startsAt,
+      endsAt: new Date(startsAt.getTime() + 30 * 60_000),
+      status: "confirmed",
+      confirmedAt: new Date(),
+    })
+    .returning({ id: booking.id });
+  return { bookingId: row!.id, learner, tutor };
+}
+
+/** A WebSocket into a room with what it has received, to wait on. */
+function join(instance: typeof a, bookingId: string, cookie: string, origin = ORIGIN) {
+  const socket = new WebSocket(`ws://127.0.0.1:${instance.port()}/api/calls/${bookingId}/signal`, {
+    headers: { cookie, origin },
+  });
+  sockets.push(socket);
+  const received: CallServerMessage[] = [];
+  const waiters: Array<() => void> = [];
+  socket.on("message", (data) => {
+    received.push(JSON.parse(String(data)) as CallServerMessage);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on("close", (code, reason) => resolve({ code, reason: String(reason) })),
+  );
+  /** The first message received (or to come) that matches, within 10 s; each is taken once. */
+  async function next<T extends CallServerMessage>(matches: (message: CallServerMessage) => message is T): Promise<T>;
+  async function next(matches: (message: CallServerMessage) => boolean): Promise<CallServerMessage>;
+  async function next(matches: (message: CallServerMessage) => boolean) {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const index = received.findIndex(matches);
+      if (index >= 0) return received.splice(index, 1)[0]!;
+      if (Date.now() > deadline) throw new Error(`no such message; received ${JSON.stringify(received)}`);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+  }
+  const send = (message: unknown) => socket.send(JSON.stringify(message));
+  const opened = new Promise<void>((resolve, reject) => {
+    socket.once("open", () => resolve());
+    socket.once("error", reject);
+  });
+  return { socket, received, next, send, closed, opened };
+}
+
+/** The status a refused WebSocket upgrade answered with (the refusal carries no body). */
+function refusal(instance: typeof a, bookingId: string, cookie: string, origin = ORIGIN) {
+  return new Promise<number>((resolve, reject) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${instance.port()}/api/calls/${bookingId}/signal`, {
+      headers: { cookie, origin },
+    });
+    socket.on("open", () => reject(new Error("the room let it in")));
+    socket.on("unexpected-response", (_request, response) => resolve(response.statusCode ?? 0));
+    socket.on("error", () => undefined);
+  });
+}
+
+const isPeer = (userId: string, present: boolean) => (message: CallServerMessage) =>
+  message.type === "peer" && message.userId === userId && message.present === present;
+
+describe("the session room", () => {
+  it("joins a booking's learner and tutor on two instances, and passes offers, candidates in order, and chat", async () => {
+    const { bookingId, learner, tutor } = await session();
+    const learnerSide = join(a, bookingId, learner.cookie);
+    await learnerSide.next((message) => message.type === "welcome");
+    const tutorSide = join(b, bookingId, tutor.cookie);
+    await tutorSide.next((message) => message.type === "welcome");
+    // Each learns the other is there, whoever came first.
+    await learnerSide.next(isPeer(tutor.id, true));
+    await tutorSide.next(isPeer(learner.id, true));
+
+    // An offer larger than a notification may carry (8,000 bytes), then its candidates.
+    const sdp = `v=0\r\n${"a=candidate-line-of-a-long-offer\r\n".repeat(400)}`;
+    learnerSide.send({ type: "description", description: { type: "offer", sdp } });
+    const candidates = Array.from({ length: 6 }, (_, index) => ({
+      candidate: `candidate:${index} 1 udp 2122260223 192.0.2.${index} 5000${index} typ host`,
+      sdpMid: "0",
+      sdpMLineIndex: 0,
+    }));
+    for (const candidate of candidates) learnerSide.send({ type: "candidate", candidate });
+    const offer = await tutorSide.next((message) => message.type === "description");
+    expect(offer).toEqual({ type: "description", from: learner.id, description: { type: "offer", sdp } });
+    const relayed = [];
+    for (const _ of candidates) relayed.push(await tutorSide.next((message) => message.type === "candidate"));
+    expect(relayed).toEqual(candidates.map((candidate) => ({ type: "candidate", from: learner.id, candidate })));
+    // Nobody hears themself.
+    expect(learnerSide.received.filter((message) => message.type === "description")).toEqual([]);
+
+    tutorSide.send({ type: "chat", text: "  Selamat pagi! Shall we start?  " });
+    for (const side of [learnerSide, tutorSide]) {
+      const { message } = (await side.next((each) => each.type === "chat")) as Extract<
+        CallServerMessage,
+        { type: "chat" }
+      >;
+      expect(message).toMatchObject({ from: tutor.id, text: "Selamat pagi! Shall we start?" });
+    }
+    // The chat stays with the booking: a side that reloads reads it.
+    const room = await t.request(`/api/calls/${bookingId}`, { cookie: learner.cookie });
+    expect(room.status).toBe(200);
+    const body = (await room.json()) as CallRoom;
+    expect(body).toMatchObject({ open: true, iceServers: [], booking: { id: bookingId, youAre: "learner" } });
+    expect(body.chat.map((message) => message.text)).toEqual(["Selamat pagi! Shall we start?"]);
+    // It is the tutor's in Export My Data, and goes with their account.
+    const exported = await t.request("/api/account/export", { cookie: tutor.cookie });
+    expect(exported.status).toBe(200);
+    expect((await exported.json()).callMessages).toEqual([
+      { bookingId, text: "Selamat pagi! Shall we start?", at: body.chat[0]!.at },
+    ]);
+
+    // A message that is not one is answered, not relayed.
+    learnerSide.send({ type: "chat", text: "x".repeat(1_001) });
+    expect(await learnerSide.next((message) => message.type === "error")).toEqual({
+      type: "error",
+      message: "A message can be at most 1000 characters.",
+    });
+
+    tutorSide.socket.close();
+    await learnerSide.next(isPeer(tutor.id, false));
+  });
+
+  it("lets a reload replace the earlier socket, and the other side sees the learner back", async () => {
+    const { bookingId, learner, tutor } = await session();
+    const first = join(a, bookingId, learner.cookie);
+    await first.next((message) => message.type === "welcome");
+    const tutorSide = join(a, bookingId, tutor.cookie);
+    await tutorSide.next(isPeer(learner.id, true));
+    // The learner reloads: a new socket, here on the other instance.
+    const second = join(b, bookingId, learner.cookie);
+    await second.next((message) => message.type === "welcome");
+    await first.next((message) => message.type === "replaced");
+    expect((await first.closed).code).toBe(REPLACED_CLOSE_CODE);
+    await second.next(isPeer(tutor.id, true));
+    await tutorSide.next(isPeer(learner.id, true));
+    second.send({ type: "description", description: { type: "offer", sdp: "v=0\r\n" } });
+    expect(await tutorSide.next((message) => message.type === "description")).toMatchObject({ from: learner.id });
+  });
+
+  it("lets in an Admin, and refuses another learner or tutor (404), another site (403) and a visitor (401)", async () => {
+    const { bookingId } = await session();
+    const admin = await person("Admin");
+    const adminSide = join(b, bookingId, admin.cookie);
+    await adminSide.opened;
+    await adminSide.next((message) => message.type === "welcome");
+    const [stranger, otherTutor] = [await person(), await person("Tutor")];
+    expect(await refusal(a, bookingId, stranger.cookie)).toBe(404);
+    expect(await refusal(b, bookingId, otherTutor.cookie)).toBe(404);
+    expect(await refusal(a, bookingId, admin.cookie, "https://evil.example")).toBe(403);
+    expect(await refusal(a, bookingId, "")).toBe(401);
+    // The same requests without an upgrade say why, as any route does.
+    const plain = await t.request(`/api/calls/${bookingId}/signal`, { cookie: stranger.cookie });
+    expect(plain.status).toBe(404);
+  });
+
+  it("opens 5 minutes before the session and not for a cancelled one (409)", async () => {
+    const early = await session(10 * 60_000);
+    expect(await refusal(a, early.bookingId, early.learner.cookie)).toBe(409);
+    const room = await t.request(`/api/calls/${early.bookingId}`, { cookie: early.tutor.cookie });
+    expect(await room.json()).toMatchObject({ open: false, booking: { youAre: "tutor" } });
+
+    const cancelled = await session();
+    await t.db.update(booking).set({ status: "cancelled" }).where(eq(booking.id, cancelled.bookingId));
+    expect(await refusal(b, cancelled.bookingId, cancelled.tutor.cookie)).toBe(409);
+  });
+});
