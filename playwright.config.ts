@@ -40,7 +40,7 @@ export default defineConfig({
     },
     {
       name: "chromium",
-      testIgnore: /(whole-course|speak)\.spec\.ts$/,
+      testIgnore: /(whole-course|speak|session-room)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], channel: undefined },
     },
     {
@@ -55,6 +55,24 @@ export default defineConfig({
           args: [
             ...CHROMIUM_FLAGS,
             "--autoplay-policy=no-user-gesture-required",
+            "--use-fake-device-for-media-stream",
+            "--use-fake-ui-for-media-stream",
+            `--use-file-for-fake-audio-capture=${path.resolve("tests/fixtures/takes/selamat-pagi.wav")}`,
+          ],
+        },
+      },
+    },
+    {
+      // A camera and a microphone (Chromium's own test pattern and the voice above), granted without asking.
+      name: "call",
+      testMatch: /session-room\.spec\.ts$/,
+      use: {
+        ...devices["Desktop Chrome"],
+        channel: undefined,
+        launchOptions: {
+          executablePath: CHROMIUM_PATH,
+          args: [
+            ...CHROMIUM_FLAGS,
             "--use-fake-device-for-media-stream",
             "--use-fake-ui-for-media-stream",
             `--use-file-for-fake-audio-capture=${path.resolve("tests/fixtures/takes/selamat-pagi.wav")}`,

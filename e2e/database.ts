@@ -72,3 +72,25 @@ export async function signedInAnHourAgo(email: string): Promise<void> {
     );
   });
 }
+
+/**
+ * A confirmed session of day 1 between two accounts starting `inMs` from now, written as the
+ * booking module writes one (the booking page asks for the tutor's notice, hours away): its room is
+ * open from 5 minutes before.
+ */
+export async function bookSessionSoon(learnerEmail: string, tutorEmail: string, inMs = 60_000): Promise<string> {
+  let id = "";
+  await inTransaction(async (client) => {
+    const { rows } = await client.query<{ id: string }>(
+      `insert into booking (invite_uid, tutor_id, learner_id, chapter_id, day_id, starts_at, ends_at, status, confirmed_at)
+       select gen_random_uuid(), tutor.id, learner.id, 'chapter-1', 'day-1',
+         now() + $3::interval, now() + $3::interval + interval '30 minutes', 'confirmed', now()
+       from "user" tutor, "user" learner where tutor.email = $2 and learner.email = $1
+       returning id`,
+      [learnerEmail, tutorEmail, `${inMs} milliseconds`],
+    );
+    if (!rows[0]) throw new Error(`No accounts ${learnerEmail} and ${tutorEmail}.`);
+    id = rows[0].id;
+  });
+  return id;
+}

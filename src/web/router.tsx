@@ -49,6 +49,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: paths.progress, lazy: () => import("./routes/progress") },
           { path: paths.profile, lazy: () => import("./routes/profile") },
+          { path: paths.sessionRoom, lazy: () => import("./routes/session-room") },
         ],
       },
       {

@@ -19,7 +19,12 @@ export const paths = {
   tutorHours: "/tutor/hours",
   review: "/review",
   unsubscribe: "/unsubscribe",
+  /** A booked session's room: the call (the route's pattern; sessionRoomPath makes a link). */
+  sessionRoom: "/sessions/:bookingId",
 } as const;
+
+/** The room of a booked session. */
+export const sessionRoomPath = (bookingId: string) => `/sessions/${encodeURIComponent(bookingId)}`;
 
 /** Course pages are addressed by the ids in the course content: /chapter-1/day-1/codebook. */
 export const coursePaths = {

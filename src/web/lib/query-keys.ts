@@ -77,3 +77,6 @@ export const tutorHoursQueryKey = [...bookingsQueryKey, "hours"] as const;
 
 /** The signed-in tutor's sessions this week and who waits for one. */
 export const tutorWeekQueryKey = [...bookingsQueryKey, "week"] as const;
+
+/** A booked session's room (src/web/features/calls). */
+export const callRoomQueryKey = (bookingId: string) => ["calls", bookingId] as const;

@@ -39,10 +39,15 @@ export async function tab() {
   await act(async () => next.focus());
 }
 
-/** Tabs forward until `target` has focus (failing after a full round). */
-export async function tabTo(target: HTMLElement) {
-  for (let step = 0; step <= tabbables().length && active() !== target; step++) await tab();
-  expect(active()).toBe(target);
+/**
+ * Tabs forward until `target` has focus (failing after a full round). Given as a query, it is looked
+ * up again at each step: an element React replaced meanwhile (a match-pairs button redrawn once its
+ * pair was matched) is found as the user would find it, not as it was.
+ */
+export async function tabTo(target: HTMLElement | (() => HTMLElement)) {
+  const find = typeof target === "function" ? target : () => target;
+  for (let step = 0; step <= tabbables().length && active() !== find(); step++) await tab();
+  expect(active()).toBe(find());
 }
 
 export async function press(key: "Enter" | " " | "ArrowDown") {
@@ -80,12 +85,12 @@ export async function choose(name: string) {
 }
 
 export async function pressButton(name: string | RegExp) {
-  await tabTo(screen.getByRole("button", { name }));
+  await tabTo(() => screen.getByRole("button", { name }));
   await press("Enter");
 }
 
 export async function checkByKeyboard() {
-  await tabTo(checkButton());
+  await tabTo(checkButton);
   await press("Enter");
 }
 
@@ -105,7 +110,7 @@ export async function answerRight(item: ExerciseItem) {
     case "type-heard":
     case "type-malay":
     case "type-price":
-      await tabTo(screen.getByRole("textbox"));
+      await tabTo(() => screen.getByRole("textbox"));
       await type(item.kind === "type-price" ? item.price.replace(" ", "") : item.answers[0]!);
       return press("Enter");
     case "match-pairs":

@@ -63,8 +63,11 @@ export type CallClientMessage = z.infer<typeof callClientMessageSchema>;
 export type CallServerMessage =
   /** The socket is in the room; `connectionId` is how the other side's messages name it. */
   | { type: "welcome"; connectionId: string }
-  /** The other side (a user id) came in or went. */
-  | { type: "peer"; userId: string; present: boolean }
+  /**
+   * The other side (a user id) is there or went; `connectionId` names its socket, so a side that
+   * reloaded (a new socket) is told apart from one answering again.
+   */
+  | { type: "peer"; userId: string; connectionId: string; present: boolean }
   | { type: "description"; from: string; description: z.infer<typeof description> }
   | { type: "candidate"; from: string; candidate: z.infer<typeof candidate> }
   | { type: "chat"; message: ChatMessage }

@@ -48,14 +48,18 @@ export function createRooms(deps: { calls: CallsRepository; notifications: Notif
             side.close(REPLACED_CLOSE_CODE, "The room was opened elsewhere.");
             break;
           }
-          side.send({ type: "peer", userId: row.senderId, present: true });
+          side.send({ type: "peer", userId: row.senderId, connectionId: row.connectionId, present: true });
           void say(side, "here", {});
           break;
         case "here":
-          if (!own && side.userId !== row.senderId) side.send({ type: "peer", userId: row.senderId, present: true });
+          if (!own && side.userId !== row.senderId) {
+            side.send({ type: "peer", userId: row.senderId, connectionId: row.connectionId, present: true });
+          }
           break;
         case "bye":
-          if (!own && side.userId !== row.senderId) side.send({ type: "peer", userId: row.senderId, present: false });
+          if (!own && side.userId !== row.senderId) {
+            side.send({ type: "peer", userId: row.senderId, connectionId: row.connectionId, present: false });
+          }
           break;
         case "description":
         case "candidate":

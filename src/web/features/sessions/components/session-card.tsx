@@ -1,6 +1,8 @@
-import { CalendarPlus } from "lucide-react";
+import { CalendarPlus, Video } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
+import { Link } from "react-router";
 import { BOOKING_MESSAGE_MAX, BOOKING_REASON_MAX, FREE_CANCEL_HOURS } from "#course/bookings";
+import { roomWindow } from "#course/calls";
 import type { BookingChange, BookingView } from "#server/modules/bookings/bookings.contract";
 import {
   AlertDialog,
@@ -15,6 +17,7 @@ import {
 } from "#web/components/ui/alert-dialog";
 import { Button } from "#web/components/ui/button";
 import { Field, TextareaField } from "#web/components/ui/field";
+import { sessionRoomPath } from "#web/config/paths";
 import { useBookingChange, useSaveInvite } from "#web/features/sessions/api/bookings";
 import { momentIn, sessionTime, zoneName } from "#web/features/sessions/session-time";
 import { describeError } from "#web/lib/api";
@@ -54,6 +57,7 @@ export function SessionCard({
   const other = asLearner ? booking.tutor : booking.learner;
   const inFreeCancel = now < new Date(booking.freeCancelUntil).getTime();
   const mayCancel = active && !started && (!asLearner || inFreeCancel);
+  const session = { startsAt: new Date(booking.startsAt), endsAt: new Date(booking.endsAt) };
   const when = (start: string, end: string) => `${sessionTime(start, end, timeZone)} (${zoneName(timeZone)})`;
 
   const send = (input: Parameters<typeof change.mutate>[0], after?: () => void) =>
@@ -105,6 +109,14 @@ export function SessionCard({
 
       {active && (
         <div className="flex flex-wrap items-center gap-2">
+          {now < roomWindow(session).closesAt.getTime() && (
+            <Button asChild>
+              <Link to={sessionRoomPath(booking.id)}>
+                <Video aria-hidden />
+                {now >= roomWindow(session).opensAt.getTime() ? "Join the session room" : "Open the session room"}
+              </Link>
+            </Button>
+          )}
           {!started && (
             <Button variant="outline" disabled={invite.isPending} onClick={() => invite.mutate(booking.id)}>
               <CalendarPlus aria-hidden />

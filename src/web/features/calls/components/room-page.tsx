@@ -1,0 +1,86 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { Link } from "react-router";
+import { ROOM_OPENS_BEFORE_MS } from "#course/calls";
+import { paths } from "#web/config/paths";
+import { useCallRoom } from "#web/features/calls/api/room";
+import { CallRoom } from "#web/features/calls/components/call-room";
+import { DeviceCheck } from "#web/features/calls/components/device-check";
+import { ApiError } from "#web/lib/api";
+import { callRoomQueryKey } from "#web/lib/query-keys";
+
+const timeOf = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+
+/**
+ * A booked session's room: closed until 5 minutes before the session (it opens by itself then),
+ * then the device check, then the call. Leaving ends the user's camera and microphone.
+ */
+export function SessionRoomPage({ bookingId }: { bookingId: string }) {
+  const room = useCallRoom(bookingId);
+  const queryClient = useQueryClient();
+  const [stream, setStream] = useState<MediaStream | null>(null);
+  const [left, setLeft] = useState(false);
+  const data = room.data;
+
+  // A room that opens while the page is open: read again at that moment.
+  useEffect(() => {
+    if (!data || data.open) return;
+    const wait = new Date(data.opensAt).getTime() - Date.now();
+    if (wait <= 0 || wait > 24 * 60 * 60_000) return;
+    const timer = setTimeout(() => void queryClient.invalidateQueries({ queryKey: callRoomQueryKey(bookingId) }), wait);
+    return () => clearTimeout(timer);
+  }, [data, bookingId, queryClient]);
+
+  useEffect(
+    () => () => {
+      for (const track of stream?.getTracks() ?? []) track.stop();
+    },
+    [stream],
+  );
+
+  if (room.isPending) return <p role="status">Opening the room…</p>;
+  if (room.isError) {
+    const missing = room.error instanceof ApiError && room.error.status === 404;
+    return (
+      <p role="alert">
+        {missing ? "There is no such session among yours." : "The room could not be opened. Try again in a moment."}{" "}
+        <Link to={paths.progress} className="underline">
+          Go to My Journey
+        </Link>
+      </p>
+    );
+  }
+  const { booking } = room.data;
+  if (left) {
+    return (
+      <div className="space-y-3">
+        <p role="status">You left the session.</p>
+        <button type="button" className="underline" onClick={() => setLeft(false)}>
+          Join again
+        </button>
+      </div>
+    );
+  }
+  if (!room.data.open) {
+    const over = booking.status !== "confirmed" || Date.now() >= new Date(room.data.closesAt).getTime();
+    return (
+      <p role="status">
+        {over
+          ? "This session is over or was cancelled: its room is closed."
+          : `The room opens ${ROOM_OPENS_BEFORE_MS / 60_000} minutes before the session, at ${timeOf(room.data.opensAt)}. This page opens it by itself.`}
+      </p>
+    );
+  }
+  if (!stream) return <DeviceCheck onJoin={setStream} />;
+  return (
+    <CallRoom
+      room={room.data}
+      stream={stream}
+      onLeave={() => {
+        for (const track of stream.getTracks()) track.stop();
+        setStream(null);
+        setLeft(true);
+      }}
+    />
+  );
+}
