@@ -126,7 +126,10 @@ describe("the session room", () => {
   it("joins a booking's learner and tutor on two instances, and passes offers, candidates in order, and chat", async () => {
     const { bookingId, learner, tutor } = await session();
     const learnerSide = join(a, bookingId, learner.cookie);
-    await learnerSide.next((message) => message.type === "welcome");
+    const { connectionId } = (await learnerSide.next((message) => message.type === "welcome")) as Extract<
+      CallServerMessage,
+      { type: "welcome" }
+    >;
     const tutorSide = join(b, bookingId, tutor.cookie);
     await tutorSide.next((message) => message.type === "welcome");
     // Each learns the other is there, whoever came first.
@@ -143,10 +146,12 @@ describe("the session room", () => {
     }));
     for (const candidate of candidates) learnerSide.send({ type: "candidate", candidate });
     const offer = await tutorSide.next((message) => message.type === "description");
-    expect(offer).toEqual({ type: "description", from: learner.id, description: { type: "offer", sdp } });
+    expect(offer).toEqual({ type: "description", from: learner.id, connectionId, description: { type: "offer", sdp } });
     const relayed = [];
     for (const _ of candidates) relayed.push(await tutorSide.next((message) => message.type === "candidate"));
-    expect(relayed).toEqual(candidates.map((candidate) => ({ type: "candidate", from: learner.id, candidate })));
+    expect(relayed).toEqual(
+      candidates.map((candidate) => ({ type: "candidate", from: learner.id, connectionId, candidate })),
+    );
     // Nobody hears themself.
     expect(learnerSide.received.filter((message) => message.type === "description")).toEqual([]);
 

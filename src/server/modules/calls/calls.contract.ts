@@ -68,8 +68,9 @@ export type CallServerMessage =
    * reloaded (a new socket) is told apart from one answering again.
    */
   | { type: "peer"; userId: string; connectionId: string; present: boolean }
-  | { type: "description"; from: string; description: z.infer<typeof description> }
-  | { type: "candidate"; from: string; candidate: z.infer<typeof candidate> }
+  /** From the other side (`from`, a user id) on its socket `connectionId`. */
+  | { type: "description"; from: string; connectionId: string; description: z.infer<typeof description> }
+  | { type: "candidate"; from: string; connectionId: string; candidate: z.infer<typeof candidate> }
   | { type: "chat"; message: ChatMessage }
   /** The same user opened the room elsewhere (another tab or device): this socket closes. */
   | { type: "replaced" }

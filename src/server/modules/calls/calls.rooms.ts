@@ -64,7 +64,12 @@ export function createRooms(deps: { calls: CallsRepository; notifications: Notif
         case "description":
         case "candidate":
           if (!own && side.userId !== row.senderId) {
-            side.send({ type: row.kind, from: row.senderId, ...(row.body as object) } as CallServerMessage);
+            side.send({
+              type: row.kind,
+              from: row.senderId,
+              connectionId: row.connectionId,
+              ...(row.body as object),
+            } as CallServerMessage);
           }
           break;
         case "chat":

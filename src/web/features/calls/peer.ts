@@ -1,25 +1,35 @@
 import type { CallClientMessage, IceServer } from "#server/modules/calls/calls.contract";
 
 /**
- * One RTCPeerConnection to the other side, negotiated the "perfect negotiation" way (W3C WebRTC
- * 1.0, §10.7): either side may offer at any time; when both do at once, the impolite side (the
- * tutor) keeps its offer and the polite side (the learner) rolls its own back and answers.
+ * One RTCPeerConnection to the other side. The offerer (the tutor) adds its tracks at once and
+ * offers; the other side adds its own once the offer is set, so its answer sends them on the
+ * offer's own transceivers and nothing needs negotiating again. Later changes (an ICE restart after
+ * a network change) are negotiated the "perfect negotiation" way (W3C WebRTC 1.0, §10.7): either
+ * side may offer; when both do at once, the impolite side (the offerer) keeps its offer and the
+ * polite side rolls its own back and answers.
  */
 export function createPeer(options: {
   iceServers: IceServer[];
-  polite: boolean;
+  offerer: boolean;
   stream: MediaStream;
   send: (message: CallClientMessage) => void;
   onTrack: (stream: MediaStream) => void;
   onState: (state: RTCPeerConnectionState) => void;
 }) {
-  const { polite, send } = options;
+  const { send } = options;
+  const polite = !options.offerer;
   const pc = new RTCPeerConnection({ iceServers: options.iceServers });
   let makingOffer = false;
   let ignoreOffer = false;
   let settingRemoteAnswer = false;
+  let sending = false;
 
-  for (const track of options.stream.getTracks()) pc.addTrack(track, options.stream);
+  const addTracks = () => {
+    if (sending) return;
+    sending = true;
+    for (const track of options.stream.getTracks()) pc.addTrack(track, options.stream);
+  };
+  if (options.offerer) addTracks();
 
   pc.onnegotiationneeded = async () => {
     try {
@@ -63,6 +73,7 @@ export function createPeer(options: {
       await pc.setRemoteDescription(description);
       settingRemoteAnswer = false;
       if (description.type === "offer") {
+        addTracks();
         await pc.setLocalDescription();
         if (pc.localDescription) send({ type: "description", description: descriptionOf(pc.localDescription) });
       }

@@ -44,12 +44,13 @@ export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaS
     let freshSocket = true;
     let socketState: SocketState = "connecting";
 
+    const offerer = booking.youAre === "tutor";
     const newPeer = (send: RoomSocket["send"]) => {
       peer?.close();
       setRemote(null);
       peer = createPeer({
         iceServers: room.iceServers,
-        polite: booking.youAre !== "tutor",
+        offerer,
         stream,
         send,
         onTrack: setRemote,
@@ -72,9 +73,17 @@ export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaS
         case "peer":
           if (message.userId !== other.id) break;
           if (message.present && (message.connectionId !== peerSocket || freshSocket || !peer)) {
+            // The other side (again, after a reload or a new socket of ours): a new call. The tutor
+            // offers it; the learner waits for that offer.
             peerSocket = message.connectionId;
             freshSocket = false;
-            newPeer(socket.send);
+            if (offerer) newPeer(socket.send);
+            else {
+              peer?.close();
+              peer = null;
+              setRemote(null);
+              setState("connecting");
+            }
           } else if (!message.present && message.connectionId === peerSocket) {
             peer?.close();
             peer = null;
@@ -84,9 +93,13 @@ export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaS
           }
           break;
         case "description":
+          // Only the other side's current socket speaks for the call; an offer starts the learner's side of it.
+          if (message.connectionId !== peerSocket) break;
+          if (!peer && message.description.type === "offer") newPeer(socket.send);
           void peer?.description(message.description).catch(() => setState("reconnecting"));
           break;
         case "candidate":
+          if (message.connectionId !== peerSocket) break;
           void peer?.candidate(message.candidate).catch(() => undefined);
           break;
         case "chat":
