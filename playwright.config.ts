@@ -6,6 +6,12 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./scripts/chromium";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://localhost:${PORT}`;
+/** Chromium's own camera and a microphone saying "Selamat pagi, pak cik." over and over, granted without asking. */
+const FAKE_MEDIA = [
+  "--use-fake-device-for-media-stream",
+  "--use-fake-ui-for-media-stream",
+  `--use-file-for-fake-audio-capture=${path.resolve("tests/fixtures/takes/selamat-pagi.wav")}`,
+];
 // A fresh data directory (and so a fresh embedded PostgreSQL) for every run.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "jalan-e2e-"));
 process.env.E2E_DATA_DIR = dataDir;
@@ -52,13 +58,7 @@ export default defineConfig({
         channel: undefined,
         launchOptions: {
           executablePath: CHROMIUM_PATH,
-          args: [
-            ...CHROMIUM_FLAGS,
-            "--autoplay-policy=no-user-gesture-required",
-            "--use-fake-device-for-media-stream",
-            "--use-fake-ui-for-media-stream",
-            `--use-file-for-fake-audio-capture=${path.resolve("tests/fixtures/takes/selamat-pagi.wav")}`,
-          ],
+          args: [...CHROMIUM_FLAGS, "--autoplay-policy=no-user-gesture-required", ...FAKE_MEDIA],
         },
       },
     },
@@ -71,12 +71,7 @@ export default defineConfig({
         channel: undefined,
         launchOptions: {
           executablePath: CHROMIUM_PATH,
-          args: [
-            ...CHROMIUM_FLAGS,
-            "--use-fake-device-for-media-stream",
-            "--use-fake-ui-for-media-stream",
-            `--use-file-for-fake-audio-capture=${path.resolve("tests/fixtures/takes/selamat-pagi.wav")}`,
-          ],
+          args: [...CHROMIUM_FLAGS, ...FAKE_MEDIA],
         },
       },
     },

@@ -1,48 +1,15 @@
 import AxeBuilder from "@axe-core/playwright";
-import { type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
+import { keepPeerConnections, packetsOf } from "#tests/peer-connections";
 import { bookSessionSoon, setRole } from "./database";
 import { person } from "./learner";
 
-/**
- * Every RTCPeerConnection a page makes, kept where the test can ask it for its statistics: the
- * page's own code is untouched, the constructor is wrapped before it loads.
- */
-async function keepPeerConnections(context: BrowserContext) {
-  await context.addInitScript(() => {
-    const Original = window.RTCPeerConnection;
-    const kept: RTCPeerConnection[] = [];
-    (window as unknown as { peerConnections: RTCPeerConnection[] }).peerConnections = kept;
-    window.RTCPeerConnection = class extends Original {
-      constructor(configuration?: RTCConfiguration) {
-        super(configuration);
-        kept.push(this);
-      }
-    } as typeof RTCPeerConnection;
-  });
-}
-
-/** Packets the page's newest peer connection has sent and received, over all its RTP streams. */
-function packets(page: Page) {
-  return page.evaluate(async () => {
-    const kept = (window as unknown as { peerConnections: RTCPeerConnection[] }).peerConnections;
-    const pc = kept.at(-1);
-    if (!pc) return { sent: 0, received: 0 };
-    let sent = 0;
-    let received = 0;
-    (await pc.getStats()).forEach((report: { type: string; packetsSent?: number; packetsReceived?: number }) => {
-      if (report.type === "outbound-rtp") sent += report.packetsSent ?? 0;
-      if (report.type === "inbound-rtp") received += report.packetsReceived ?? 0;
-    });
-    return { sent, received };
-  });
-}
-
 /** Media flows both ways: the page's packets sent and received both grow. */
 async function expectMediaBothWays(page: Page) {
-  const before = await packets(page);
+  const before = await packetsOf(page);
   await expect
     .poll(async () => {
-      const now = await packets(page);
+      const now = await packetsOf(page);
       return now.sent > before.sent && now.received > before.received && now.received > 20;
     })
     .toBe(true);

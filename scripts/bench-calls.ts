@@ -14,6 +14,7 @@ import pg from "pg";
 import WebSocket from "ws";
 import { runningEmbeddedPostgres } from "#server/db/embedded";
 import type { CallServerMessage } from "#server/modules/calls/calls.contract";
+import { keepPeerConnections, packetsOf } from "#tests/peer-connections";
 import { freePort, httpClient, signUpAndIn, startServer, stopServer } from "./bench-server";
 import { buildWeb, webBuildIsStale } from "./build-web";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./chromium";
@@ -69,19 +70,6 @@ async function signallingRoundTrips(
   return times;
 }
 
-/** Packets sent and received by the page's newest peer connection. */
-const packetsOf = (page: Page) =>
-  page.evaluate(async () => {
-    const pc = (window as unknown as { peerConnections: RTCPeerConnection[] }).peerConnections.at(-1);
-    let sent = 0;
-    let received = 0;
-    for (const report of (await pc?.getStats())?.values() ?? []) {
-      if (report.type === "outbound-rtp") sent += report.packetsSent ?? 0;
-      if (report.type === "inbound-rtp") received += report.packetsReceived ?? 0;
-    }
-    return { sent, received };
-  });
-
 /** A browser context signed in with `cookie`, whose pages keep every RTCPeerConnection they make. */
 async function sideIn(browser: Browser, origin: string, cookie: string) {
   const context = await browser.newContext({ baseURL: origin });
@@ -91,17 +79,7 @@ async function sideIn(browser: Browser, origin: string, cookie: string) {
       return { name: pair.slice(0, at), value: pair.slice(at + 1), url: origin };
     }),
   );
-  await context.addInitScript(() => {
-    const Original = window.RTCPeerConnection;
-    const kept: RTCPeerConnection[] = [];
-    (window as unknown as { peerConnections: RTCPeerConnection[] }).peerConnections = kept;
-    window.RTCPeerConnection = class extends Original {
-      constructor(configuration?: RTCConfiguration) {
-        super(configuration);
-        kept.push(this);
-      }
-    } as typeof RTCPeerConnection;
-  });
+  await keepPeerConnections(context);
   return context.newPage();
 }
 
