@@ -30,6 +30,8 @@ describe("migrateDatabase", () => {
       "booking_change",
       "booking_reminder",
       "call_message",
+      "call_rating",
+      "call_record",
       "call_signal",
       "contact_message",
       "daily_goal_change",

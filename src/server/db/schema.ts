@@ -27,6 +27,7 @@ import {
 } from "#course/bookings";
 import { CALL_SIGNAL_KINDS, CHAT_MAX_LENGTH } from "#course/calls";
 import type { Given } from "#course/exercise-schema";
+import { FEEDBACK_MAX_LENGTH } from "#course/feedback";
 import { GRADES } from "#course/grading";
 import { TASK_STATUSES } from "#course/progress-status";
 import {
@@ -190,6 +191,8 @@ export const taskProgress = pgTable(
     sectionId: text("section_id").notNull(),
     taskId: text("task_id").notNull(),
     status: text("status", { enum: TASK_STATUSES }).notNull(),
+    /** Whether staff wrote this status last (a tutor's correction, a session's rating), not the learner. */
+    byStaff: boolean("by_staff").notNull().default(false),
     updatedAt: updatedAt(),
   },
   (table) => [
@@ -213,8 +216,15 @@ export const tutorFeedback = pgTable(
     dayId: text("day_id").notNull(),
     feedback: text("feedback").notNull(),
     createdAt: createdAt(),
+    /** When its tutor last corrected it; null while it reads as first sent. */
+    correctedAt: timestamp("corrected_at", { withTimezone: true }),
+    /** The session whose notes it is, when a tutor ended a session's room with notes. */
+    bookingId: uuid("booking_id").references(() => booking.id, { onDelete: "set null" }),
   },
-  (table) => [index("tutor_feedback_student_id_idx").on(table.studentId)],
+  (table) => [
+    index("tutor_feedback_student_id_idx").on(table.studentId),
+    index("tutor_feedback_tutor_idx").on(table.tutorId, table.studentId),
+  ],
 );
 
 export const contactMessage = pgTable(
@@ -724,5 +734,52 @@ export const callMessage = pgTable(
   (table) => [
     index("call_message_booking_idx").on(table.bookingId, table.createdAt),
     check("call_message_text_check", sql`char_length(${table.text}) between 1 and ${sql.raw(String(CHAT_MAX_LENGTH))}`),
+  ],
+);
+
+/**
+ * The tutor's rating (TUTOR_RATING_MIN to TUTOR_RATING_MAX) of a role-play phrase the learner said
+ * in a session's room: one per phrase, changed as often as the tutor likes until the session ends.
+ */
+export const callRating = pgTable(
+  "call_rating",
+  {
+    bookingId: uuid("booking_id")
+      .notNull()
+      .references(() => booking.id, { onDelete: "cascade" }),
+    /** The role-play's task. */
+    taskId: text("task_id").notNull(),
+    /** The phrase of the role-play. */
+    lineId: text("line_id").notNull(),
+    rating: integer("rating").notNull(),
+    ratedAt: timestamp("rated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.bookingId, table.taskId, table.lineId] }),
+    check(
+      "call_rating_rating_check",
+      sql`${table.rating} between ${sql.raw(String(TUTOR_RATING_MIN))} and ${sql.raw(String(TUTOR_RATING_MAX))}`,
+    ),
+  ],
+);
+
+/**
+ * A session's record beside its room: the tutor's notes as they type them, and its end: when, by
+ * whom, and the feedback the notes became.
+ */
+export const callRecord = pgTable(
+  "call_record",
+  {
+    bookingId: uuid("booking_id")
+      .primaryKey()
+      .references(() => booking.id, { onDelete: "cascade" }),
+    notes: text("notes").notNull().default(""),
+    notesSavedAt: timestamp("notes_saved_at", { withTimezone: true }),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    endedBy: text("ended_by").references(() => user.id, { onDelete: "set null" }),
+    feedbackId: uuid("feedback_id").references(() => tutorFeedback.id, { onDelete: "set null" }),
+  },
+  (table) => [
+    check("call_record_notes_check", sql`char_length(${table.notes}) <= ${sql.raw(String(FEEDBACK_MAX_LENGTH))}`),
   ],
 );
