@@ -13,9 +13,10 @@ export const CHAT_MAX_LENGTH = 1_000;
 /**
  * What passes between the two sides of a room: `hello` (I joined: who is here?), `here` (the answer),
  * `bye` (I left), `description` and `candidate` (WebRTC's offer or answer, and an ICE candidate),
- * `chat` (a message, kept with the booking).
+ * `chat` (a message, kept with the booking), `ended` (the tutor ended the session: its ratings and notes
+ * are the learner's to see).
  */
-export const CALL_SIGNAL_KINDS = ["hello", "here", "bye", "description", "candidate", "chat"] as const;
+export const CALL_SIGNAL_KINDS = ["hello", "here", "bye", "description", "candidate", "chat", "ended"] as const;
 export type CallSignalKind = (typeof CALL_SIGNAL_KINDS)[number];
 
 /** When a session's room is open: from ROOM_OPENS_BEFORE_MS before its start to ROOM_CLOSES_AFTER_MS after its end. */

@@ -579,7 +579,10 @@ export const quietDay = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.chapterId, table.dayId] })],
 );
 
-/** Something the app tells a user in the header's notices: a tutor reviewed their takes. */
+/**
+ * Something the app tells a user in the header's notices: a tutor reviewed their takes (the
+ * submission's day), or rated their live session (`chapter_id` and `day_id`, the session's day).
+ */
 export const notice = pgTable(
   "notice",
   {
@@ -587,8 +590,10 @@ export const notice = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["takes-reviewed"] }).notNull(),
+    kind: text("kind", { enum: ["takes-reviewed", "session-rated"] }).notNull(),
     submissionId: uuid("submission_id").references(() => speakingSubmission.id, { onDelete: "cascade" }),
+    chapterId: text("chapter_id"),
+    dayId: text("day_id"),
     createdAt: createdAt(),
     readAt: timestamp("read_at", { withTimezone: true }),
   },
