@@ -779,3 +779,106 @@ describe("backfillDayCompletions, at start", () => {
     expect(await completionsOf(id)).toEqual([]);
   });
 });
+
+describe("who wrote a status last (by_staff), and the learner's last activity", () => {
+  const readSetting: [string, string, string] = ["chapter-1", "day-1", "story:read-setting"];
+  const readDialog: [string, string, string] = ["chapter-1", "day-1", "story:read-dialog"];
+
+  /** A user's statuses with who wrote each last and when (`at`; `updatedAt` at full precision). */
+  async function writersOf(userId: string) {
+    return t.db
+      .select({
+        taskId: taskProgress.taskId,
+        status: taskProgress.status,
+        byStaff: taskProgress.byStaff,
+        at: taskProgress.updatedAt,
+        updatedAt: sql<string>`${taskProgress.updatedAt}::text`,
+      })
+      .from(taskProgress)
+      .where(eq(taskProgress.userId, userId))
+      .orderBy(taskProgress.taskId);
+  }
+
+  function staffPut(
+    cookie: string,
+    userId: string,
+    [chapterId, dayId, taskId]: [string, string, string],
+    body: unknown,
+  ) {
+    return t.request(`/api/users/${userId}/progress/${chapterId}/${dayId}/${taskId}`, {
+      method: "PUT",
+      cookie,
+      json: body,
+    });
+  }
+
+  /** The one row of the task, as writersOf reads it. */
+  const rowOf = async (userId: string, taskId: string) =>
+    (await writersOf(userId)).find((row) => row.taskId === taskId);
+
+  it("marks a learner's save as theirs and a tutor's change as staff's, when inserted and when updated; a write that changes nothing leaves both mark and time", async () => {
+    const learner = await signedInAs();
+    const tutor = await signedInAs("Tutor");
+    const setting = readSetting[2];
+    const dialog = readDialog[2];
+
+    expect((await put(learner.cookie, readSetting, { status: "in-progress" })).status).toBe(200);
+    const saved = await rowOf(learner.id, setting);
+    expect(saved).toMatchObject({ status: "in-progress", byStaff: false });
+
+    // The tutor sets the status it already has: nothing is written, so it stays the learner's.
+    await pause(5);
+    expect((await staffPut(tutor.cookie, learner.id, readSetting, { status: "in-progress" })).status).toBe(200);
+    expect(await rowOf(learner.id, setting)).toEqual(saved);
+
+    await pause(5);
+    expect((await staffPut(tutor.cookie, learner.id, readSetting, { status: "completed" })).status).toBe(200);
+    const corrected = await rowOf(learner.id, setting);
+    expect(corrected).toMatchObject({ status: "completed", byStaff: true });
+    expect(corrected!.updatedAt).not.toBe(saved!.updatedAt);
+
+    expect((await staffPut(tutor.cookie, learner.id, readDialog, { status: "in-progress" })).status).toBe(200);
+    expect(await rowOf(learner.id, dialog)).toMatchObject({ status: "in-progress", byStaff: true });
+
+    // The learner's save of a completed task changes nothing: the tutor wrote it last.
+    await pause(5);
+    expect((await put(learner.cookie, readSetting, { status: "completed" })).status).toBe(200);
+    expect(await rowOf(learner.id, setting)).toEqual(corrected);
+
+    // Their save over the tutor's status is theirs again.
+    expect((await put(learner.cookie, readDialog, { status: "completed" })).status).toBe(200);
+    expect(await rowOf(learner.id, dialog)).toMatchObject({ status: "completed", byStaff: false });
+  });
+
+  it("moveTaskForward by staff, as a tutor's rating in a session completes a role-play, is not the learner's activity; their own is", async () => {
+    const learner = await signedInAs();
+    const progress = t.modules.progress.service;
+    const rolePlay = { ...dayOne, taskId: "live-session:greeting-practice" };
+
+    const completed = await t.db.transaction((tx) =>
+      progress.moveTaskForward(learner.id, rolePlay, "completed", tx, "staff"),
+    );
+    expect(completed).toBe(true);
+    expect(await rowOf(learner.id, rolePlay.taskId)).toMatchObject({ status: "completed", byStaff: true });
+    expect(await progress.lastActivityAt(learner.id)).toBeNull();
+
+    // The learner's own: a save, then a move forward (as answering a practice set makes).
+    expect((await put(learner.cookie, readSetting, { status: "in-progress" })).status).toBe(200);
+    const saved = await progress.lastActivityAt(learner.id);
+    expect(saved).toEqual((await rowOf(learner.id, readSetting[2]))!.at);
+    await pause(5);
+    await progress.moveTaskForward(learner.id, { ...dayOne, taskId: readDialog[2] }, "in-progress");
+    const own = await progress.lastActivityAt(learner.id);
+    expect(own!.getTime()).toBeGreaterThan(saved!.getTime());
+    expect(own).toEqual((await rowOf(learner.id, readDialog[2]))!.at);
+
+    // Staff moves, over a status the learner wrote and on a task they never met, leave it as it was.
+    await pause(5);
+    await progress.moveTaskForward(learner.id, { ...dayOne, taskId: readSetting[2] }, "completed", t.db, "staff");
+    expect(await rowOf(learner.id, readSetting[2])).toMatchObject({ status: "completed", byStaff: true });
+    const ordering = { ...dayOne, taskId: "live-session:ordering-drink" };
+    await progress.moveTaskForward(learner.id, ordering, "completed", t.db, "staff");
+    expect(await rowOf(learner.id, ordering.taskId)).toMatchObject({ status: "completed", byStaff: true });
+    expect(await progress.lastActivityAt(learner.id)).toEqual(own);
+  });
+});

@@ -37,7 +37,8 @@ export interface ProgressRow {
  * learners repeat such saves whenever they open a day. The upsert's own WHERE still holds when a
  * concurrent request wrote in between: a task never moves back from completed (statusAfterSave,
  * docs/decisions/011-progress-moves-forward.md), and an unchanged status is not rewritten, so
- * updated_at keeps the time of the last change. Completion rows are inserted in (chapter, day)
+ * updated_at keeps the time of the last change. A row it writes is the learner's (by_staff false),
+ * so it counts as their activity (lastUpdatedAt). Completion rows are inserted in (chapter, day)
  * order, as the start's backfill inserts them, so the two never wait on each other in a cycle.
  */
 const RECORD_FOR_LEARNER = `
@@ -64,14 +65,14 @@ const RECORD_FOR_LEARNER = `
     ) as open
   ),
   written as (
-    insert into task_progress (user_id, chapter_id, section_id, task_id, status)
-    select $1, $2, $3, $4, $5 from gate
+    insert into task_progress (user_id, chapter_id, section_id, task_id, status, by_staff)
+    select $1, $2, $3, $4, $5, false from gate
     where open and not exists (
       select from prior
       where chapter_id = $2 and section_id = $3 and task_id = $4 and status in ($5, 'completed')
     )
     on conflict (user_id, chapter_id, section_id, task_id)
-    do update set status = excluded.status, updated_at = now()
+    do update set status = excluded.status, updated_at = now(), by_staff = false
     where task_progress.status is distinct from excluded.status and task_progress.status <> 'completed'
   ),
   finished as (
@@ -105,8 +106,8 @@ const RECORD_FOR_LEARNER = `
   select null, null, null, null, (select open from gate)`;
 
 /**
- * Staff set a task of any user in one statement: the upsert (any status, locking bypassed), the
- * user's progress and completed days as they were before it, and the day's completion: recorded
+ * Staff set a task of any user in one statement: the upsert (any status, locking bypassed, marked
+ * by_staff so it is not taken for the learner's activity), the user's progress and completed days as they were before it, and the day's completion: recorded
  * when the task completes the day ($6 lists its tasks; completesDay), removed when the task moves
  * back from completed (reopensDay: the tutor says the day is not done). It writes only when the user
  * exists and their role is one of $7 (the roles the member of staff may act on: rolesOpenTo); the
@@ -123,10 +124,10 @@ const SET_FOR_USER = `
     where user_id = $1 and status <> 'not-started' and (select open from target)
   ),
   written as (
-    insert into task_progress (user_id, chapter_id, section_id, task_id, status)
-    select $1, $2, $3, $4, $5 from target where open
+    insert into task_progress (user_id, chapter_id, section_id, task_id, status, by_staff)
+    select $1, $2, $3, $4, $5, true from target where open
     on conflict (user_id, chapter_id, section_id, task_id)
-    do update set status = excluded.status, updated_at = now()
+    do update set status = excluded.status, updated_at = now(), by_staff = true
     where task_progress.status is distinct from excluded.status
   ),
   reopened as (
@@ -382,15 +383,28 @@ export function createProgressRepository(db: Database) {
 
     /**
      * Upserts a task's status, only forward: a completed task is never changed (statusAfterSave),
-     * and an unchanged status is not rewritten.
+     * and an unchanged status is not rewritten. `byStaff`: staff made the change, not the learner.
      */
-    async moveForward(userId: string, target: TaskRef, status: TaskStatus, q: Queryable = db): Promise<void> {
+    async moveForward(
+      userId: string,
+      target: TaskRef,
+      status: TaskStatus,
+      byStaff: boolean,
+      q: Queryable = db,
+    ): Promise<void> {
       await q
         .insert(taskProgress)
-        .values({ userId, chapterId: target.chapterId, sectionId: target.dayId, taskId: target.taskId, status })
+        .values({
+          userId,
+          chapterId: target.chapterId,
+          sectionId: target.dayId,
+          taskId: target.taskId,
+          status,
+          byStaff,
+        })
         .onConflictDoUpdate({
           target: [taskProgress.userId, taskProgress.chapterId, taskProgress.sectionId, taskProgress.taskId],
-          set: { status, updatedAt: sql`now()` },
+          set: { status, byStaff, updatedAt: sql`now()` },
           setWhere: sql`${taskProgress.status} <> 'completed' and ${taskProgress.status} is distinct from excluded.status`,
         });
     },
@@ -414,12 +428,15 @@ export function createProgressRepository(db: Database) {
       await q.insert(dayCompletion).values({ userId, chapterId, dayId }).onConflictDoNothing();
     },
 
-    /** When the user last changed a task's status, if ever. */
+    /**
+     * When the user last changed a task's status themselves, if ever: a status staff wrote last is
+     * not their activity.
+     */
     async lastUpdatedAt(userId: string, q: Queryable = db): Promise<Date | null> {
       const [row] = await q
         .select({ at: max(taskProgress.updatedAt) })
         .from(taskProgress)
-        .where(eq(taskProgress.userId, userId));
+        .where(and(eq(taskProgress.userId, userId), eq(taskProgress.byStaff, false)));
       return row?.at ?? null;
     },
 

@@ -232,15 +232,17 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
      * Moves a task forward for the user, as answering its practice set does: in progress, or
      * completed. Never back: a completed task stays completed (decision 011), and an unchanged
      * status is not rewritten. A completion that completes the day records the day as completed
-     * once (decision 030), as a save does. Answers whether the task is completed.
+     * once (decision 030), as a save does. Answers whether the task is completed. `by`: who made
+     * the change; a tutor's (a role-play rated in a session) is not the learner's activity.
      */
     async moveTaskForward(
       userId: string,
       target: TaskRef,
       status: RecordedStatus,
       q: Queryable = db,
+      by: "learner" | "staff" = "learner",
     ): Promise<boolean> {
-      await rows.moveForward(userId, target, status, q);
+      await rows.moveForward(userId, target, status, by === "staff", q);
       if (status !== "completed") return (await rows.statusOf(userId, target, q)) === "completed";
       const day = outlineDay(target);
       const progress: ProgressMap = {};
@@ -267,7 +269,7 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
     /** The same, lent to run inside another module's statement (review's summary). */
     startedTasksRead: rows.startedTasksRead,
 
-    /** When the user last changed a task's status (task_progress.updated_at), if ever. */
+    /** When the user last changed a task's status themselves (task_progress.updated_at, not by staff), if ever. */
     lastActivityAt: (userId: string, q: Queryable = db): Promise<Date | null> => rows.lastUpdatedAt(userId, q),
 
     /** The user's part of Export My Data: every task record, and the days completed once, oldest first. */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type Given, questionOf } from "#course/exercise-schema";
 import { grade, rightAnswer } from "#course/grading";
@@ -1233,6 +1233,57 @@ describe("a learner's struggles, for a tutor", () => {
       streak: 0,
       lastActivityAt: saved!.at.toISOString(),
     });
+  });
+
+  it("takes the learner's last activity from their own progress saves, never from a status a tutor set for them", async () => {
+    const me = await learner();
+    const staff = await tutor();
+    const lastActive = async () => {
+      const response = await call(`/api/users/${me.id}/review`, { cookie: staff.cookie });
+      expect(response.status, await response.clone().text()).toBe(200);
+      return struggleReportSchema.parse(await response.json()).lastActivityAt;
+    };
+    const tutorSets = async (taskId: string, status: string) => {
+      const response = await call(`/api/users/${me.id}/progress/chapter-1/day-1/${taskId}`, {
+        method: "PUT",
+        cookie: staff.cookie,
+        json: { status },
+      });
+      expect(response.status, await response.clone().text()).toBe(200);
+    };
+    const savedAt = async (taskId: string) => {
+      const [row] = await t.db
+        .select({ at: taskProgress.updatedAt })
+        .from(taskProgress)
+        .where(and(eq(taskProgress.userId, me.id), eq(taskProgress.taskId, taskId)));
+      return row!.at.toISOString();
+    };
+    // Progress runs on the real clock: a pause puts each write at a later millisecond.
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+    // "Mark as Complete for Student" on a learner who has done nothing.
+    await tutorSets("live-session:greeting-practice", "completed");
+    expect(await lastActive()).toBeNull();
+
+    await startPhraseCards(me.cookie, "day-1");
+    const own = await savedAt("codebook:review-vocab");
+    expect(await lastActive()).toBe(own);
+    await pause();
+    await tutorSets("live-session:ordering-drink", "completed");
+    await tutorSets("story:read-setting", "in-progress");
+    expect(await lastActive()).toBe(own);
+
+    // The learner's own save moves it, on a task the tutor set last too.
+    await pause();
+    const saved = await t.request("/api/progress/chapter-1/day-1/story:read-setting", {
+      method: "PUT",
+      cookie: me.cookie,
+      json: { status: "completed" },
+    });
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    const newer = await savedAt("story:read-setting");
+    expect(newer > own).toBe(true);
+    expect(await lastActive()).toBe(newer);
   });
 
   it("is refused to learners (403), on themselves and on others, and to visitors (401); an unknown learner is 404", async () => {

@@ -41,7 +41,7 @@ export function createStaffReview(deps: {
 }) {
   const { db, course, cards, deck, summaries, progress, answers, now } = deps;
 
-  /** The learner's newest review, answer or progress save. */
+  /** The learner's newest review, answer or progress save: their own, never a status a tutor set for them. */
   async function lastActivity(userId: string): Promise<Date | null> {
     const times = (
       await Promise.all([cards.lastReviewedAt(userId), answers.lastAnswerAt(userId), progress.lastActivityAt(userId)])
