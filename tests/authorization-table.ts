@@ -67,6 +67,8 @@ export interface RequestContext {
    * actors: one days ahead with a new time proposed and waiting, and one that started a day ago.
    */
   bookingOf: (userId: string) => { upcoming: string; past: string };
+  /** The note the tutor actor sent the first learner, held before every cell. */
+  feedbackId: string;
   /** That tutor, who takes bookings at any :00 and :30 (UTC) with no notice, and a free one of them. */
   bookingTutor: { id: string; freeSlot: string };
   /**
@@ -137,6 +139,12 @@ const STAFF: Record<Actor, Outcome> = { ...SIGNED_IN, learner: "403", otherLearn
  * Admin on anyone.
  */
 const STAFF_ON_STUDENTS: Record<Actor, Outcome> = { ...STAFF, tutorOnStaff: "403" };
+
+/**
+ * The note the tutor actor sent (RequestContext.feedbackId): its own tutor and Admins may correct or
+ * withdraw it; tutorOnStaff is another Tutor, who did not write it.
+ */
+const NOTE_SENDER_AND_ADMINS: Record<Actor, Outcome> = { ...STAFF, tutorOnStaff: "403" };
 
 /** A booking's two sides and Admins; to anyone else it is not there (404). */
 const BOOKING_SIDES: Record<Actor, Outcome> = {
@@ -373,6 +381,28 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     route: "/api/feedback",
     expected: SIGNED_IN,
     request: () => ({ path: "/api/feedback" }),
+  },
+  {
+    // What the target received: staff who may act on them read it.
+    method: "GET",
+    route: "/api/feedback/learners/:studentId",
+    expected: STAFF_ON_STUDENTS,
+    request: ({ targetId }) => ({ path: `/api/feedback/learners/${encodeURIComponent(targetId)}` }),
+  },
+  {
+    method: "PATCH",
+    route: "/api/feedback/:id",
+    expected: NOTE_SENDER_AND_ADMINS,
+    request: ({ feedbackId, serial }) => ({
+      path: `/api/feedback/${feedbackId}`,
+      json: { feedback: `Sebutan anda sangat bagus. (${serial})` },
+    }),
+  },
+  {
+    method: "DELETE",
+    route: "/api/feedback/:id",
+    expected: NOTE_SENDER_AND_ADMINS,
+    request: ({ feedbackId }) => ({ path: `/api/feedback/${feedbackId}` }),
   },
   {
     // The caller's own review round (it gives them the cards of the days they have met).

@@ -137,6 +137,9 @@ const sentOf = (userId: string) => {
   return sents.get(userId)!;
 };
 
+/** The note the tutor actor sent the first learner, held before every cell (resetWorld). */
+const FEEDBACK_ID = randomUUID();
+
 /** The sessions each account booked before every cell (resetWorld), by account id. */
 const bookings = new Map<string, { upcoming: string; past: string }>();
 const bookingOf = (userId: string) => {
@@ -215,6 +218,7 @@ async function resetWorld() {
   });
   await t.db.delete(tutorFeedback);
   await t.db.insert(tutorFeedback).values({
+    id: FEEDBACK_ID,
     studentId: accounts.learner.id,
     tutorId: accounts.tutor.id,
     chapterId: "chapter-1",
@@ -449,6 +453,7 @@ describe("the authorization table", () => {
         takeOf,
         sentOf,
         bookingOf,
+        feedbackId: FEEDBACK_ID,
         bookingTutor,
         asCaller: async (path, init = {}) => t.request(path, init),
       });
@@ -477,6 +482,7 @@ describe.each(AUTHORIZATION_TABLE.map((rule) => [`${rule.method} ${rule.route}`,
         takeOf,
         sentOf,
         bookingOf,
+        feedbackId: FEEDBACK_ID,
         bookingTutor,
         asCaller: async (target, init = {}) => t.request(target, { ...init, cookie: caller?.cookie }),
       });

@@ -27,6 +27,9 @@ export const practiceProgressQueryKey = (chapterId: string, dayId: string, taskI
 /** The tutor feedback the signed-in learner received. */
 export const myFeedbackQueryKey = ["feedback", "mine"] as const;
 
+/** The feedback a learner received, as staff keep their record (which notes the viewer may change). */
+export const learnerFeedbackQueryKey = (studentId: string) => ["feedback", "learners", studentId] as const;
+
 /** Every list of users and every user's progress as staff read them. */
 export const usersQueryKey = ["users"] as const;
 

@@ -14,7 +14,7 @@ export function Component() {
   return (
     <Page
       title="Tutor Dashboard"
-      intro="Your sessions and who is waiting for one; then what learners sent you to hear. Below, pick a student to see their progress, correct a task's status or reset it all, and see what they struggle with in their review. Day locking does not apply here."
+      intro="Your sessions and who is waiting for one; then what learners sent you to hear. Below, pick a student to see their progress, correct a task's status or reset it all, see what they struggle with in their review, and correct or withdraw the feedback you sent them. Day locking does not apply here."
     >
       <div className="grid gap-12">
         <TutorWeek

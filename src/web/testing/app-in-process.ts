@@ -216,15 +216,34 @@ export async function connectApp(
     },
     /** A user's progress and completed days as the server reads them. */
     progressOf: (userId: string) => t.modules.progress.service.read(userId),
-    /** Stores feedback from `tutorId` (null: a tutor whose account is gone) for `studentId`. */
+    /**
+     * Stores feedback from `tutorId` (null: a tutor whose account is gone) for `studentId`, corrected
+     * at `correctedAt` and written in the session `bookingId` when given; answers its id.
+     */
     async seedFeedback(
       studentId: string,
       tutorId: string | null,
-      feedback: Pick<FeedbackRecord, "chapterId" | "dayId" | "feedback"> & { createdAt: string },
-    ) {
-      await t.db
+      {
+        createdAt,
+        correctedAt,
+        ...feedback
+      }: Pick<FeedbackRecord, "chapterId" | "dayId" | "feedback"> & {
+        createdAt: string;
+        correctedAt?: string;
+        bookingId?: string;
+      },
+    ): Promise<string> {
+      const [row] = await t.db
         .insert(tutorFeedback)
-        .values({ studentId, tutorId, ...feedback, createdAt: new Date(feedback.createdAt) });
+        .values({
+          studentId,
+          tutorId,
+          ...feedback,
+          createdAt: new Date(createdAt),
+          correctedAt: correctedAt ? new Date(correctedAt) : null,
+        })
+        .returning({ id: tutorFeedback.id });
+      return row!.id;
     },
   };
 }

@@ -120,6 +120,8 @@ export interface ExportedFeedback {
   dayId: string;
   feedback: string;
   createdAt: Date;
+  /** When its tutor last corrected the text; null if never. */
+  correctedAt: Date | null;
   /** The tutor's display name; null once the tutor's account is deleted. */
   tutorName: string | null;
 }

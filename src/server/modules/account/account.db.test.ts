@@ -280,6 +280,7 @@ describe("GET /api/account/export", () => {
           dayId: "day-1",
           feedback: "Sebutan anda bagus.",
           createdAt: iso,
+          correctedAt: null,
           tutorName: "Siti Aminah",
         },
       ],

@@ -2,7 +2,7 @@ import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
 import { feedbackRoutes } from "./feedback.routes";
 import { createFeedbackService, type FeedbackDeps } from "./feedback.service";
 
-/** A tutor's notes to a learner, and the learner's own list: /api/feedback. */
+/** A tutor's notes to a learner, the learner's own list, and staff's record of what a learner received: /api/feedback. */
 export function feedbackModule(deps: FeedbackDeps) {
   const service = createFeedbackService(deps);
   return {

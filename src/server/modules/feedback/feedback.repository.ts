@@ -1,4 +1,4 @@
-import { asc, desc, eq } from "drizzle-orm";
+import { asc, desc, eq, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#server/db/client";
 import { tutorFeedback } from "#server/db/schema";
 
@@ -10,6 +10,8 @@ export function createFeedbackRepository(db: Database) {
     dayId: tutorFeedback.dayId,
     feedback: tutorFeedback.feedback,
     createdAt: tutorFeedback.createdAt,
+    correctedAt: tutorFeedback.correctedAt,
+    bookingId: tutorFeedback.bookingId,
     tutorId: tutorFeedback.tutorId,
   };
 
@@ -30,6 +32,34 @@ export function createFeedbackRepository(db: Database) {
         .limit(limit);
     },
 
+    /** One note, with its learner's id; undefined when there is none. */
+    async byId(id: string) {
+      const [row] = await db
+        .select({ ...listed, studentId: tutorFeedback.studentId })
+        .from(tutorFeedback)
+        .where(eq(tutorFeedback.id, id));
+      return row;
+    },
+
+    /** Replaces a note's text and marks it corrected now; undefined when the note is gone. */
+    async correct(id: string, feedback: string) {
+      const [row] = await db
+        .update(tutorFeedback)
+        .set({ feedback, correctedAt: sql`now()` })
+        .where(eq(tutorFeedback.id, id))
+        .returning(listed);
+      return row;
+    },
+
+    /** Deletes a note; false when it was already gone. */
+    async remove(id: string) {
+      const deleted = await db
+        .delete(tutorFeedback)
+        .where(eq(tutorFeedback.id, id))
+        .returning({ id: tutorFeedback.id });
+      return deleted.length > 0;
+    },
+
     /** Every note a learner received, oldest first, for Export My Data. */
     allReceivedBy(studentId: string) {
       return db
@@ -38,6 +68,7 @@ export function createFeedbackRepository(db: Database) {
           dayId: tutorFeedback.dayId,
           feedback: tutorFeedback.feedback,
           createdAt: tutorFeedback.createdAt,
+          correctedAt: tutorFeedback.correctedAt,
           tutorId: tutorFeedback.tutorId,
         })
         .from(tutorFeedback)

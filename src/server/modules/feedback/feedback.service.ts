@@ -2,10 +2,10 @@ import { displayName } from "#course/account-rules";
 import { type Chapter, lookUpDay } from "#course/course";
 import { requireAccount, type Staff, unlessUserVanished } from "#server/db/accounts";
 import type { Database } from "#server/db/client";
-import { badRequest } from "#server/http/errors";
+import { badRequest, forbidden, notFound } from "#server/http/errors";
 import type { ProfileModule } from "#server/modules/profile/profile.module";
 import type { ReviewModule } from "#server/modules/review/review.module";
-import type { FeedbackInput, FeedbackRecord } from "./feedback.contract";
+import type { FeedbackInput, FeedbackRecord, SentFeedbackRecord } from "./feedback.contract";
 import { createFeedbackRepository } from "./feedback.repository";
 
 /** The newest feedback a learner is shown; older feedback stays stored. */
@@ -18,6 +18,17 @@ export interface FeedbackDeps {
   /** The tutors' names. */
   profile: Pick<ProfileModule["service"], "namesOf">;
 }
+
+const NO_SUCH_FEEDBACK = "There is no such feedback.";
+
+/** What a Tutor who did not write a note is told when they try to change it. */
+export const NOT_YOUR_FEEDBACK = "Only the tutor who sent this feedback, or an admin, can change it.";
+
+/** A note's id is a UUID: anything else names no note, and is not sent to PostgreSQL. */
+const isFeedbackId = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
+/** Whether `staff` may correct or withdraw a note `tutorId` wrote: its own tutor, or any Admin. */
+const mayChange = (staff: Staff, tutorId: string | null) => staff.role === "Admin" || tutorId === staff.id;
 
 /** The day a note is about; an unknown chapter or day is a 400 naming it. */
 function courseDay(course: readonly Chapter[], chapterId: string, dayId: string) {
@@ -38,6 +49,16 @@ export function createFeedbackService({ db, course, review, profile }: FeedbackD
       const name = tutorId ? names.get(tutorId) : undefined;
       return { ...note, tutorName: name ? displayName(name) : null };
     });
+  }
+
+  /** The note, once `staff` may change it: 404 when there is none, 403 when it is not theirs to change. */
+  async function changeable(staff: Staff, noteId: string) {
+    const note = isFeedbackId(noteId) ? await notes.byId(noteId) : undefined;
+    if (!note) throw notFound(NO_SUCH_FEEDBACK);
+    if (!mayChange(staff, note.tutorId)) throw forbidden(NOT_YOUR_FEEDBACK);
+    const { studentId, ...shown } = note;
+    await requireAccount(db, studentId, staff);
+    return shown;
   }
 
   return {
@@ -69,8 +90,36 @@ export function createFeedbackService({ db, course, review, profile }: FeedbackD
         return note;
       });
       const [record] = await withTutorNames([stored]);
-      const { id, chapterId, dayId, feedback, createdAt, tutorName } = record!;
-      return { id, chapterId, dayId, feedback, createdAt, tutorName };
+      const { id, chapterId, dayId, feedback, createdAt, correctedAt, bookingId, tutorName } = record!;
+      return { id, chapterId, dayId, feedback, createdAt, correctedAt, bookingId, tutorName };
+    },
+
+    /**
+     * The feedback a learner received, newest first, as staff who may act on them see it: each note
+     * says whether the viewer may change it.
+     */
+    async sentTo(staff: Staff, studentId: string): Promise<SentFeedbackRecord[]> {
+      await requireAccount(db, studentId, staff);
+      const rows = await notes.receivedBy(studentId, FEEDBACK_LIST_LIMIT);
+      return withTutorNames(rows.map((row) => ({ ...row, mine: mayChange(staff, row.tutorId) })));
+    },
+
+    /**
+     * Corrects a note's text (its own tutor or an Admin, on a learner they may act on) and marks it
+     * corrected; the same text again changes nothing.
+     */
+    async correct(staff: Staff, noteId: string, text: string): Promise<SentFeedbackRecord> {
+      const note = await changeable(staff, noteId);
+      const corrected = note.feedback === text ? note : await notes.correct(noteId, text);
+      if (!corrected) throw notFound(NO_SUCH_FEEDBACK);
+      const [record] = await withTutorNames([{ ...corrected, mine: true }]);
+      return record!;
+    },
+
+    /** Withdraws a note (its own tutor or an Admin): its learner no longer sees it. */
+    async withdraw(staff: Staff, noteId: string): Promise<void> {
+      await changeable(staff, noteId);
+      if (!(await notes.remove(noteId))) throw notFound(NO_SUCH_FEEDBACK);
     },
 
     /** The feedback a learner received, newest first. */

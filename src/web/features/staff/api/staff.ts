@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { TaskStatus } from "#course/progress-status";
 import { apiClient, call, describeError, pathParams } from "#web/lib/api";
-import { struggleReportQueryKey, userProgressQueryKey } from "#web/lib/query-keys";
+import { learnerFeedbackQueryKey, struggleReportQueryKey, userProgressQueryKey } from "#web/lib/query-keys";
 import { toast, useErrorToast } from "#web/lib/toast";
 
 /**
@@ -86,7 +86,7 @@ export interface FeedbackInput {
 /**
  * A tutor's note (Tutor and Admin): stored for the chosen learner, from the signed-in tutor. A
  * pinned phrase goes as pinPhraseId, and the learner's struggle report is read again before the
- * mutation settles, so it shows the phrase pinned.
+ * mutation settles, so it shows the phrase pinned. Their feedback record is read again when next shown.
  */
 export function useSubmitFeedback() {
   const queryClient = useQueryClient();
@@ -98,6 +98,7 @@ export function useSubmitFeedback() {
         title: "Feedback has been submitted.",
         description: pin ? `“${pin.malay}” is pinned to their review.` : undefined,
       });
+      void queryClient.invalidateQueries({ queryKey: learnerFeedbackQueryKey(studentId) });
       if (pin) return queryClient.invalidateQueries({ queryKey: struggleReportQueryKey(studentId) });
     },
     onError: (error) =>

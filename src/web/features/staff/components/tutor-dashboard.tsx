@@ -2,6 +2,7 @@ import { UserRound } from "lucide-react";
 import { useState } from "react";
 import type { UserSummary } from "#server/modules/users/users.contract";
 import { useUserProgress } from "#web/features/staff/api/staff";
+import { LearnerFeedback } from "./learner-feedback";
 import { LearnerStruggles } from "./learner-struggles";
 import { LoadFailed } from "./load-failed";
 import { ProgressGrid } from "./progress-grid";
@@ -11,7 +12,8 @@ import { UserPicker, userName } from "./user-picker";
 
 /**
  * The Tutor Dashboard: what learners sent waiting to be heard; then pick any user, see and correct
- * their progress, or reset it; below the progress, what they struggle with in their review.
+ * their progress, or reset it; below the progress, what they struggle with in their review, and the
+ * feedback they received, which its tutor may correct or withdraw.
  */
 export function TutorDashboard({
   student: chosen,
@@ -32,6 +34,7 @@ export function TutorDashboard({
         <div key={student.id} className="grid gap-12">
           <StudentProgress student={student} />
           <LearnerStruggles learner={student} headingLevel={2} />
+          <LearnerFeedback learner={student} headingLevel={2} />
         </div>
       ) : (
         <section

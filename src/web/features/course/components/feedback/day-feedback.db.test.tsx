@@ -1,6 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { act, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { Day } from "#course/course";
+import { booking } from "#server/db/schema";
 import { connectApp } from "#web/testing/app-in-process";
 import { completeDays, fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
 import { renderApp } from "#web/testing/render-app";
@@ -113,6 +115,38 @@ describe("feedback from the learner's tutor", () => {
     expect(within(day2).queryByText(/Your greetings were clear/)).not.toBeInTheDocument();
     expect(screen.queryByText(SOMEONE_ELSES.feedback)).not.toBeInTheDocument();
     expect(screen.getAllByRole("heading", { level: 4, name: HEADING })).toHaveLength(2);
+  });
+
+  it("says when its tutor corrected a note, and that a note came from the learner's session", async () => {
+    const tutor = await app.createUser("Tutor", { firstName: "Cikgu", lastName: "Farid" });
+    const learner = await signInWithProgress(app, completeDays([["chapter-1", "day-1"]]));
+    const startsAt = new Date("2026-11-22T09:00:00.000Z");
+    const [session] = await app.t.db
+      .insert(booking)
+      .values({
+        inviteUid: randomUUID(),
+        tutorId: tutor.id,
+        learnerId: learner.id,
+        chapterId: "chapter-1",
+        dayId: "day-1",
+        startsAt,
+        endsAt: new Date(startsAt.getTime() + 30 * 60_000),
+        status: "confirmed",
+      })
+      .returning({ id: booking.id });
+    await app.seedFeedback(learner.id, tutor.id, { ...GREETINGS, correctedAt: "2026-11-24T08:00:00.000Z" });
+    await app.seedFeedback(learner.id, tutor.id, { ...ORDERING, bookingId: session!.id });
+    await openJourney();
+    const block = (await within(journeyDay(DAY_1)).findByRole("heading", { level: 4, name: HEADING })).parentElement!;
+    expect(
+      within(block)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual([
+      "Remember <b>kurang manis</b> for less sugar.From Cikgu Farid in your session, 23 Nov 2026",
+      "Your greetings were clear.\nNext time, try Selamat petang.From Cikgu Farid, 20 Nov 2026 · Corrected 24 Nov 2026",
+    ]);
+    expect(within(block).getByText("24 Nov 2026")).toHaveAttribute("datetime", "2026-11-24T08:00:00.000Z");
   });
 
   it("shows on the day's page in a card, with only that day's feedback", async () => {

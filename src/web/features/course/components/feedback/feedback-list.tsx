@@ -1,18 +1,10 @@
 import type { Feedback } from "#web/features/course/api/feedback";
+import { formatFeedbackDate } from "#web/lib/feedback-date";
 
 /**
- * A fixed locale, so every learner reads the same "23 Nov 2026" whatever their browser's language.
- * Made at the first date shown, not when the module loads: a browser's first Intl formatter costs
- * tens of milliseconds, which every course page would otherwise pay at start, feedback or none.
+ * Feedback from tutors, as they wrote it (text only; line breaks kept), with who wrote it and when,
+ * and when they last corrected it.
  */
-let dateFormat: Intl.DateTimeFormat | undefined;
-
-export function formatFeedbackDate(iso: string): string {
-  dateFormat ??= new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric" });
-  return dateFormat.format(new Date(iso));
-}
-
-/** Feedback from tutors, as they wrote it (text only; line breaks kept), with who wrote it and when. */
 export function FeedbackList({ feedback }: { feedback: Feedback[] }) {
   return (
     <ul className="space-y-3">
@@ -20,8 +12,15 @@ export function FeedbackList({ feedback }: { feedback: Feedback[] }) {
         <li key={item.id} className="space-y-1">
           <p className="whitespace-pre-line break-words">{item.feedback}</p>
           <p className="text-sm text-muted-foreground">
-            From {item.tutorName ?? "your tutor"},{" "}
+            From {item.tutorName ?? "your tutor"}
+            {item.bookingId && " in your session"},{" "}
             <time dateTime={item.createdAt}>{formatFeedbackDate(item.createdAt)}</time>
+            {item.correctedAt && (
+              <>
+                {" "}
+                · Corrected <time dateTime={item.correctedAt}>{formatFeedbackDate(item.correctedAt)}</time>
+              </>
+            )}
           </p>
         </li>
       ))}
