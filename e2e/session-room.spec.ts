@@ -1,8 +1,15 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { keepPeerConnections, packetsOf } from "#tests/peer-connections";
+import { chosenCandidates, keepPeerConnections, packetsOf } from "#tests/peer-connections";
+import { COTURN_INSTALLED, startCoturn } from "./coturn";
 import { bookSessionSoon, setRole } from "./database";
-import { person } from "./learner";
+import { COURSE_DAYS, expectToast, person } from "./learner";
+import { startSecondInstance } from "./second-instance";
+
+const GREETINGS = COURSE_DAYS[0]!.day.liveSession!.blocks.find(
+  (block) => block.task.id === "live-session:greeting-practice",
+)!;
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Media flows both ways: the page's packets sent and received both grow. */
 async function expectMediaBothWays(page: Page) {
@@ -15,8 +22,8 @@ async function expectMediaBothWays(page: Page) {
     .toBe(true);
 }
 
-async function joinRoom(page: Page, bookingId: string) {
-  await page.goto(`/sessions/${bookingId}`);
+async function joinRoom(page: Page, bookingId: string, origin = "") {
+  await page.goto(`${origin}/sessions/${bookingId}`);
   await expect(page.getByRole("heading", { name: "Check your camera and microphone" })).toBeVisible();
   await expect(page.getByRole("meter", { name: "Microphone level" })).toBeVisible();
   await expect(page.getByLabel("Your camera", { exact: true })).toBeVisible();
@@ -24,19 +31,36 @@ async function joinRoom(page: Page, bookingId: string) {
   await page.getByRole("button", { name: "Join the session" }).click();
 }
 
-test("a tutor and a learner meet in the session room: media both ways, chat, and a reload that resumes the call", async ({
+/** The tutor's rating of a role-play line in the room. */
+const rateLine = (page: Page, malay: string, rating: number) =>
+  page
+    .getByRole("radiogroup", { name: `Rating of “${malay}”` })
+    .getByRole("radio", { name: String(rating) })
+    .click();
+
+test("a tutor and a learner on two instances meet in the session room: media both ways, chat, a reload that resumes the call, the tutor's ratings reaching the learner's review", async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
+  const other = await startSecondInstance();
+  try {
+    await meetRateAndEnd(browser, other.origin);
+  } finally {
+    await other.stop();
+  }
+});
+
+async function meetRateAndEnd(browser: Parameters<typeof person>[0], learnerOrigin: string) {
   const tutor = await person(browser, "Siti");
   await setRole(tutor.email, "Tutor");
   const learner = await person(browser, "Alex");
   for (const side of [tutor, learner]) await keepPeerConnections(side.page.context());
   const bookingId = await bookSessionSoon(learner.email, tutor.email);
 
+  // The tutor on the first instance, the learner on the second: signalling passes through PostgreSQL.
   await joinRoom(tutor.page, bookingId);
   await expect(tutor.page.getByRole("status").filter({ hasText: "Waiting for Alex E2e to join" })).toBeVisible();
-  await joinRoom(learner.page, bookingId);
+  await joinRoom(learner.page, bookingId, learnerOrigin);
   await expect(learner.page.getByText("Connected with Siti E2e")).toBeVisible({ timeout: 30_000 });
   await expect(tutor.page.getByText("Connected with Alex E2e")).toBeVisible({ timeout: 30_000 });
   await expectMediaBothWays(learner.page);
@@ -60,12 +84,76 @@ test("a tutor and a learner meet in the session room: media both ways, chat, and
   await expectMediaBothWays(learner.page);
   await expectMediaBothWays(tutor.page);
 
+  // The learner reads their cue cards; the tutor rates each greeting, "How are you?" a 2, and writes notes.
+  await expect(learner.page.getByRole("heading", { name: "Your cue cards" })).toBeVisible();
+  const asked = GREETINGS.phrases.find((phrase) => phrase.id === "greeting-ask")!;
+  for (const phrase of GREETINGS.phrases) await rateLine(tutor.page, phrase.malay, phrase === asked ? 2 : 4);
+  await tutor.page.getByLabel("Notes for Alex E2e").fill("Lovely greetings. Lift the end of a question.");
+  await expect(tutor.page.getByText(/^Saved at /)).toBeVisible();
+  // Ratings and notes are kept: a reload of the tutor's page finds them.
+  await tutor.page.reload();
+  await tutor.page.getByRole("button", { name: "Join the session" }).click();
+  await expect(tutor.page.getByLabel("Notes for Alex E2e")).toHaveValue(
+    "Lovely greetings. Lift the end of a question.",
+  );
+  await expect(
+    tutor.page.getByRole("radiogroup", { name: `Rating of “${asked.malay}”` }).getByRole("radio", { name: "2" }),
+  ).toBeChecked();
+  await expect(tutor.page.getByText("Connected with Alex E2e")).toBeVisible({ timeout: 30_000 });
+
+  await tutor.page.getByRole("button", { name: "End session" }).click();
+  await tutor.page.getByRole("alertdialog").getByRole("button", { name: "End session" }).click();
+  await expectToast(tutor.page, "Session ended", "Alex E2e has been told.");
+  await expect(tutor.page.getByText(/1 role-play is complete/)).toBeVisible();
+
+  // The learner, on the other instance, is told at once and sees the ratings and notes.
+  await expect(learner.page.getByRole("heading", { name: "Your session with Siti E2e" })).toBeVisible();
+  const askedRow = learner.page.getByRole("listitem").filter({ hasText: asked.malay });
+  await expect(askedRow).toContainText("Rated 2 of 5");
+  await expect(learner.page.getByText("Lovely greetings. Lift the end of a question.")).toBeVisible();
+  await expect(learner.page.getByText("Completed")).toBeVisible();
+
   // Muted, the learner's sound stops going out; the tutor leaves and the learner is told.
   await learner.page.getByRole("button", { name: "Mute" }).click();
   await expect(learner.page.getByRole("button", { name: "Unmute" })).toHaveAttribute("aria-pressed", "true");
   await tutor.page.getByRole("button", { name: "Leave" }).click();
   await expect(tutor.page.getByText("You left the session.")).toBeVisible();
   await expect(learner.page.getByText("Waiting for Siti E2e to join")).toBeVisible();
+
+  // The learner's next review starts with the line the tutor rated 2.
+  await learner.page.goto("/review");
+  await expect(learner.page.getByText("From your tutor")).toBeVisible();
+  await expect(learner.page.locator("form[data-item]")).toContainText(
+    new RegExp(`${escaped(asked.malay)}|${escaped(asked.english)}`),
+  );
+}
+
+test("behind a network that lets only a TURN server through, the call goes through the operator's coturn", async ({
+  browser,
+}) => {
+  test.skip(!COTURN_INSTALLED, "coturn is not installed (.ci/run installs it)");
+  test.setTimeout(180_000);
+  const coturn = await startCoturn();
+  const instance = await startSecondInstance(coturn.env);
+  try {
+    const tutor = await person(browser, "Farid");
+    await setRole(tutor.email, "Tutor");
+    const learner = await person(browser, "Dana");
+    for (const side of [tutor, learner]) await keepPeerConnections(side.page.context(), { relayOnly: true });
+    const bookingId = await bookSessionSoon(learner.email, tutor.email);
+    await joinRoom(tutor.page, bookingId, instance.origin);
+    await joinRoom(learner.page, bookingId, instance.origin);
+    await expect(learner.page.getByText("Connected with Farid E2e")).toBeVisible({ timeout: 30_000 });
+    await expect(tutor.page.getByText("Connected with Dana E2e")).toBeVisible({ timeout: 30_000 });
+    await expectMediaBothWays(learner.page);
+    await expectMediaBothWays(tutor.page);
+    for (const page of [tutor.page, learner.page]) {
+      expect(await chosenCandidates(page)).toEqual({ local: "relay", remote: "relay" });
+    }
+  } finally {
+    await instance.stop();
+    await coturn.stop();
+  }
 });
 
 test("a session's room is closed before its time and to anyone but its two sides", async ({ browser }) => {

@@ -664,6 +664,37 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     request: ({ targetId, bookingOf }) => ({ path: `/api/calls/${bookingOf(targetId).upcoming}/signal` }),
   },
   {
+    // The session that started a day ago (day 3): its record takes ratings and notes until it ends.
+    method: "GET",
+    route: "/api/calls/:bookingId/brief",
+    expected: BOOKING_TUTOR,
+    request: ({ targetId, bookingOf }) => ({ path: `/api/calls/${bookingOf(targetId).past}/brief` }),
+  },
+  {
+    method: "PUT",
+    route: "/api/calls/:bookingId/ratings",
+    expected: BOOKING_TUTOR,
+    request: ({ targetId, bookingOf }) => ({
+      path: `/api/calls/${bookingOf(targetId).past}/ratings`,
+      json: { taskId: "live-session:task-1", lineId: "phrase-puan", rating: 2 },
+    }),
+  },
+  {
+    method: "PUT",
+    route: "/api/calls/:bookingId/notes",
+    expected: BOOKING_TUTOR,
+    request: ({ targetId, bookingOf }) => ({
+      path: `/api/calls/${bookingOf(targetId).past}/notes`,
+      json: { notes: "Say 'encik' to a man you do not know." },
+    }),
+  },
+  {
+    method: "POST",
+    route: "/api/calls/:bookingId/end",
+    expected: BOOKING_TUTOR,
+    request: ({ targetId, bookingOf }) => ({ path: `/api/calls/${bookingOf(targetId).past}/end` }),
+  },
+  {
     method: "GET",
     route: "/api/bookings/:bookingId/invite.ics",
     expected: BOOKING_SIDES,

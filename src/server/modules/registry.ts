@@ -121,11 +121,22 @@ export function createModules(deps: ModuleDeps) {
   });
   const calls = callsModule({
     db,
+    course,
+    mailer,
+    publicUrl,
     notifications: deps.notifications,
     logger,
     bookings: bookings.service,
     turn: deps.turn,
     now: deps.now,
+    progress: progress.service,
+    review: review.service,
+    answers: answers.service,
+    speaking: speaking.service,
+    speakingTutor: speaking.tutor,
+    feedback: feedback.service,
+    users: users.service,
+    settings: settings.service,
   });
   return {
     profile,

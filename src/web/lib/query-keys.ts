@@ -83,3 +83,5 @@ export const tutorWeekQueryKey = [...bookingsQueryKey, "week"] as const;
 
 /** A booked session's room (src/web/features/calls). */
 export const callRoomQueryKey = (bookingId: string) => ["calls", bookingId] as const;
+/** What a session's learner struggles with, for its tutor (GET /api/calls/:bookingId/brief). */
+export const sessionBriefQueryKey = (bookingId: string) => ["calls", bookingId, "brief"] as const;

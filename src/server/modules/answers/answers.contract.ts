@@ -60,3 +60,18 @@ export const practiceProgressSchema = z.strictObject({
 });
 
 export type PracticeProgress = z.output<typeof practiceProgressSchema>;
+
+/** An item of a day's practice the learner answered wrong: for the tutor's brief in a session's room. */
+export interface PracticeMistake {
+  taskId: string;
+  itemId: string;
+  prompt: string;
+  /** The right answer, as the learner is shown it. */
+  answer: string;
+  /** What the learner gave, each once, the first three. */
+  wrongAnswers: string[];
+  /** How many times they answered it wrong. */
+  wrong: number;
+  /** Whether they answered it right at a later try. */
+  rightSince: boolean;
+}

@@ -49,6 +49,38 @@ export function createAnswersRepository(db: Database) {
       return new Set(rows.map((row) => row.itemId));
     },
 
+    /** The user's answers judged wrong on a day's practice sets, oldest first. */
+    wrongOfDay(userId: string, target: { chapterId: string; dayId: string }) {
+      return db
+        .select({ taskId: answer.taskId, itemId: answer.itemId, given: answer.given })
+        .from(answer)
+        .where(
+          and(
+            eq(answer.userId, userId),
+            eq(answer.chapterId, target.chapterId),
+            eq(answer.dayId, target.dayId),
+            eq(answer.correct, false),
+          ),
+        )
+        .orderBy(asc(answer.answeredAt), asc(answer.id));
+    },
+
+    /** The items of a day's practice sets the user has answered right at least once, as "task/item". */
+    async rightOfDay(userId: string, target: { chapterId: string; dayId: string }): Promise<Set<string>> {
+      const rows = await db
+        .selectDistinct({ taskId: answer.taskId, itemId: answer.itemId })
+        .from(answer)
+        .where(
+          and(
+            eq(answer.userId, userId),
+            eq(answer.chapterId, target.chapterId),
+            eq(answer.dayId, target.dayId),
+            eq(answer.correct, true),
+          ),
+        );
+      return new Set(rows.map((row) => `${row.taskId}/${row.itemId}`));
+    },
+
     /** When the user last answered a practice item, if ever. */
     async lastAnsweredAt(userId: string, q: Queryable = db): Promise<Date | null> {
       const [row] = await q

@@ -1,13 +1,22 @@
 import type { z } from "zod";
-import { type Chapter, courseAudioPath, type Day, lookUpTask, type PracticeSet, practiceSetOf } from "#course/course";
+import {
+  type Chapter,
+  courseAudioPath,
+  type Day,
+  lookUpDay,
+  lookUpTask,
+  type PracticeSet,
+  practiceSetOf,
+} from "#course/course";
 import { type ExerciseItem, givenSchema } from "#course/exercise-schema";
 import { checkGiven, type Grade, grade, type RightAnswer, rightAnswer } from "#course/grading";
-import type { TaskRef } from "#course/progress-rules";
+import type { DayRef, TaskRef } from "#course/progress-rules";
+import { givenText } from "#course/review-rules";
 import type { Database } from "#server/db/client";
 import type { SessionUser } from "#server/http/context";
 import { badRequest, HttpError } from "#server/http/errors";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
-import type { AnswerResponse, answerRequestSchema, PracticeProgress } from "./answers.contract";
+import type { AnswerResponse, answerRequestSchema, PracticeMistake, PracticeProgress } from "./answers.contract";
 import { createAnswersRepository } from "./answers.repository";
 
 type AnswerInput = z.output<typeof answerRequestSchema>;
@@ -132,6 +141,42 @@ export function createAnswersService({ db, course, progress }: AnswersDeps) {
         progress.isTaskCompleted(user.id, target),
       ]);
       return { answeredRight: set.items.filter((item) => right.has(item.id)).map((item) => item.id), taskCompleted };
+    },
+
+    /**
+     * The items of a day's practice the user answered wrong, in the order they first missed them:
+     * what they gave (the first three, each once), the right answer, and whether they got it since.
+     */
+    async mistakesOfDay(userId: string, target: DayRef): Promise<PracticeMistake[]> {
+      const found = lookUpDay(course, target.chapterId, target.dayId);
+      if ("unknown" in found) throw badRequest(found.unknown);
+      const [wrongs, right] = await Promise.all([
+        answers.wrongOfDay(userId, target),
+        answers.rightOfDay(userId, target),
+      ]);
+      const mistakes = new Map<string, PracticeMistake>();
+      for (const row of wrongs) {
+        const item = practiceSetOf(found.day, row.taskId)?.items.find((each) => each.id === row.itemId);
+        if (!item) continue;
+        const key = `${row.taskId}/${row.itemId}`;
+        const mistake = mistakes.get(key) ?? {
+          taskId: row.taskId,
+          itemId: row.itemId,
+          prompt: item.prompt,
+          answer: rightAnswer(item).text,
+          wrongAnswers: [],
+          wrong: 0,
+          rightSince: right.has(key),
+        };
+        mistake.wrong += 1;
+        const parsed = givenSchema.safeParse(row.given);
+        const given = parsed.success ? givenText(item, parsed.data) : null;
+        if (given && mistake.wrongAnswers.length < 3 && !mistake.wrongAnswers.includes(given)) {
+          mistake.wrongAnswers.push(given);
+        }
+        mistakes.set(key, mistake);
+      }
+      return [...mistakes.values()];
     },
 
     /** When the user last answered a practice item, if ever. */

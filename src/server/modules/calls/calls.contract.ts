@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { CHAT_MAX_LENGTH } from "#course/calls";
+import { FEEDBACK_MAX_LENGTH } from "#course/feedback";
+import { TUTOR_RATING_MAX, TUTOR_RATING_MIN } from "#course/speaking";
+import type { PracticeMistake } from "#server/modules/answers/answers.contract";
 import type { BookingView } from "#server/modules/bookings/bookings.contract";
+import type { WeakPhrase } from "#server/modules/review/review.contract";
+import type { LineForTutor } from "#server/modules/speaking/speaking.contract";
 
 /** An ICE server for RTCPeerConnection: the operator's TURN server, with credentials for this user. */
 export interface IceServer {
@@ -28,6 +33,7 @@ export interface CallRoom {
   /** Empty without TURN_URL and TURN_SECRET: the call then works on one network. */
   iceServers: IceServer[];
   chat: ChatMessage[];
+  record: SessionRecord;
 }
 
 const description = z.object({
@@ -72,7 +78,80 @@ export type CallServerMessage =
   | { type: "description"; from: string; connectionId: string; description: z.infer<typeof description> }
   | { type: "candidate"; from: string; connectionId: string; candidate: z.infer<typeof candidate> }
   | { type: "chat"; message: ChatMessage }
+  /** The tutor ended the session: its ratings and notes are the learner's to see. */
+  | { type: "ended" }
   /** The same user opened the room elsewhere (another tab or device): this socket closes. */
   | { type: "replaced" }
   /** A message that could not be taken, and why; the socket stays open. */
   | { type: "error"; message: string };
+
+/** A phrase of a role-play on the cue cards: what the learner says, and the cue that asks for it. */
+export interface CuePhrase {
+  id: string;
+  malay: string;
+  english: string;
+  /** What the role-play's script asks the learner for at this phrase ("Greet the uncle"), when it has one. */
+  cue: string | null;
+  /** The tutor's rating, 1-5: the tutor's side sees it at once, the learner's once the session has ended. */
+  rating: number | null;
+}
+
+/** A role-play of the session's day, as cue cards. */
+export interface CueCard {
+  taskId: string;
+  title: string;
+  description: string;
+  phrases: CuePhrase[];
+}
+
+/** The session's record: the day's role-plays with their ratings, the tutor's notes, and its end. */
+export interface SessionRecord {
+  rolePlays: CueCard[];
+  /**
+   * The tutor's notes: as typed, for the tutor's side; for the learner, the feedback they became once
+   * the session ended (as its tutor last corrected it; null when there were none or it was withdrawn).
+   */
+  notes: string | null;
+  notesSavedAt: string | null;
+  endedAt: string | null;
+  /** The role-plays the end completed: every phrase rated. */
+  completedTaskIds: string[];
+}
+
+/** GET /api/calls/:bookingId/brief (the session's tutor, Admins): what the learner struggles with on this day. */
+export interface SessionBrief {
+  /** Items of the day's practice answered wrong, with what the learner gave. */
+  mistakes: PracticeMistake[];
+  /** The learner's weakest review phrases (wrong answers and lapses), from any day. */
+  weakest: WeakPhrase[];
+  /** The learner's newest take of each role-play phrase of the day, beside its model. */
+  takes: LineForTutor[];
+}
+
+const ratingField = z
+  .number({ error: `A rating is a whole number from ${TUTOR_RATING_MIN} to ${TUTOR_RATING_MAX}, or null to clear it.` })
+  .int(`A rating is a whole number from ${TUTOR_RATING_MIN} to ${TUTOR_RATING_MAX}.`)
+  .min(TUTOR_RATING_MIN, `A rating is a whole number from ${TUTOR_RATING_MIN} to ${TUTOR_RATING_MAX}.`)
+  .max(TUTOR_RATING_MAX, `A rating is a whole number from ${TUTOR_RATING_MIN} to ${TUTOR_RATING_MAX}.`)
+  .nullable();
+
+const slugField = (label: string) =>
+  z
+    .string({ error: `${label} is required.` })
+    .min(1, `${label} is required.`)
+    .max(200, `${label} must be at most 200 characters.`);
+
+/** PUT /api/calls/:bookingId/ratings: the tutor rates a role-play phrase (null clears it). */
+export const rateInputSchema = z.strictObject({
+  taskId: slugField("Task id"),
+  lineId: slugField("Line id"),
+  rating: ratingField,
+});
+export type RateInput = z.infer<typeof rateInputSchema>;
+
+/** PUT /api/calls/:bookingId/notes: the tutor's notes, saved as they type. */
+export const notesInputSchema = z.strictObject({
+  notes: z
+    .string({ error: "Notes must be text." })
+    .max(FEEDBACK_MAX_LENGTH, `Notes can be at most ${FEEDBACK_MAX_LENGTH} characters.`),
+});

@@ -1,5 +1,7 @@
+import { and, eq, sql } from "drizzle-orm";
 import type { CallSignalKind } from "#course/calls";
-import type { Database } from "#server/db/client";
+import type { Database, Queryable, Transaction } from "#server/db/client";
+import { callRating, callRecord } from "#server/db/schema";
 import type { ChatMessage } from "./calls.contract";
 
 /** The channel every instance listens on for its rooms' signals (src/server/db/notifications.ts). */
@@ -39,7 +41,15 @@ export interface SignalRow {
   body: unknown;
 }
 
-/** The calls module's tables: call_signal (what the sides send each other) and call_message (the chat). */
+/** A session's record as stored: the tutor's notes and its end. */
+export type RecordRow = typeof callRecord.$inferSelect;
+/** A phrase's rating in a session. */
+export type RatingRow = Pick<typeof callRating.$inferSelect, "taskId" | "lineId" | "rating">;
+
+/**
+ * The calls module's tables: call_signal (what the sides send each other), call_message (the chat),
+ * and a session's record: call_rating (the tutor's ratings) and call_record (notes, the end).
+ */
 export function createCallsRepository(db: Database) {
   return {
     async send(signal: SignalRow): Promise<void> {
@@ -86,6 +96,84 @@ export function createCallsRepository(db: Database) {
         [userId],
       );
       return rows;
+    },
+
+    async recordOf(bookingId: string, q: Queryable = db): Promise<RecordRow | undefined> {
+      const [row] = await q.select().from(callRecord).where(eq(callRecord.bookingId, bookingId));
+      return row;
+    },
+
+    ratingsOf(bookingId: string, q: Queryable = db): Promise<RatingRow[]> {
+      return q
+        .select({ taskId: callRating.taskId, lineId: callRating.lineId, rating: callRating.rating })
+        .from(callRating)
+        .where(eq(callRating.bookingId, bookingId));
+    },
+
+    /**
+     * Takes the session's record row (made when missing) until the transaction ends, unless the
+     * session has ended: a rating and the end take turns, so no rating lands after the end read them.
+     * Answers whether the session is still open to ratings and notes.
+     */
+    async holdOpenRecord(tx: Transaction, bookingId: string): Promise<boolean> {
+      const rows = await tx
+        .insert(callRecord)
+        .values({ bookingId })
+        .onConflictDoUpdate({
+          target: callRecord.bookingId,
+          set: { bookingId: sql`excluded.booking_id` },
+          setWhere: sql`${callRecord.endedAt} is null`,
+        })
+        .returning({ bookingId: callRecord.bookingId });
+      return rows.length > 0;
+    },
+
+    /** Sets a phrase's rating, or clears it (null). */
+    async rate(tx: Transaction, bookingId: string, target: { taskId: string; lineId: string }, rating: number | null) {
+      const key = and(
+        eq(callRating.bookingId, bookingId),
+        eq(callRating.taskId, target.taskId),
+        eq(callRating.lineId, target.lineId),
+      );
+      if (rating === null) {
+        await tx.delete(callRating).where(key);
+        return;
+      }
+      await tx
+        .insert(callRating)
+        .values({ bookingId, ...target, rating })
+        .onConflictDoUpdate({
+          target: [callRating.bookingId, callRating.taskId, callRating.lineId],
+          set: { rating, ratedAt: sql`now()` },
+        });
+    },
+
+    /** Saves the tutor's notes unless the session has ended; answers the record, or undefined when it had. */
+    async saveNotes(bookingId: string, notes: string, at: Date): Promise<RecordRow | undefined> {
+      const [row] = await db
+        .insert(callRecord)
+        .values({ bookingId, notes, notesSavedAt: at })
+        .onConflictDoUpdate({
+          target: callRecord.bookingId,
+          set: { notes, notesSavedAt: at },
+          setWhere: sql`${callRecord.endedAt} is null`,
+        })
+        .returning();
+      return row;
+    },
+
+    /** Marks the session ended (its record held by holdOpenRecord in the same transaction). */
+    async end(tx: Transaction, bookingId: string, by: string, at: Date): Promise<RecordRow> {
+      const [row] = await tx
+        .update(callRecord)
+        .set({ endedAt: at, endedBy: by })
+        .where(eq(callRecord.bookingId, bookingId))
+        .returning();
+      return row!;
+    },
+
+    async linkFeedback(tx: Transaction, bookingId: string, feedbackId: string): Promise<void> {
+      await tx.update(callRecord).set({ feedbackId }).where(eq(callRecord.bookingId, bookingId));
     },
 
     /** Forgets signals older than `before`: each is read within moments of being sent. */

@@ -75,6 +75,9 @@ export function createRooms(deps: { calls: CallsRepository; notifications: Notif
         case "chat":
           side.send({ type: "chat", message: row.body as ChatMessage });
           break;
+        case "ended":
+          side.send({ type: "ended" });
+          break;
       }
     }
   }
@@ -147,6 +150,10 @@ export function createRooms(deps: { calls: CallsRepository; notifications: Notif
       const { type, ...body } = message;
       await say(side, type, body);
     },
+
+    /** Tells every side of the room, on any instance, that the session has ended. */
+    announceEnded: (bookingId: string, senderId: string, connectionId: string) =>
+      calls.send({ bookingId, senderId, connectionId, kind: "ended", body: {} }),
 
     /** How many sides this instance holds, per room (for tests and the health of a room). */
     sidesIn: (bookingId: string) => rooms.get(bookingId)?.size ?? 0,

@@ -4,7 +4,16 @@ import { Hono } from "hono";
 import { requireUser, signedIn } from "#server/auth/session";
 import type { AppEnv } from "#server/http/context";
 import { HttpError } from "#server/http/errors";
-import { type CallRoom, type CallServerMessage, callClientMessageSchema } from "./calls.contract";
+import { jsonBody } from "#server/http/validation";
+import {
+  type CallRoom,
+  type CallServerMessage,
+  callClientMessageSchema,
+  notesInputSchema,
+  rateInputSchema,
+  type SessionBrief,
+  type SessionRecord,
+} from "./calls.contract";
 import type { Side } from "./calls.rooms";
 import type { CallsService } from "./calls.service";
 
@@ -24,6 +33,23 @@ export function callRoutes(calls: CallsService) {
   return new Hono<AppEnv>()
     .get("/:bookingId", signedIn, async (c) => {
       const body: CallRoom = await calls.room(requireUser(c), c.req.param("bookingId"));
+      return c.json(body);
+    })
+    .get("/:bookingId/brief", signedIn, async (c) => {
+      const body: SessionBrief = await calls.brief(requireUser(c), c.req.param("bookingId"));
+      return c.json(body);
+    })
+    .put("/:bookingId/ratings", signedIn, jsonBody(rateInputSchema, { messageFromIssues: true }), async (c) => {
+      const body: SessionRecord = await calls.rate(requireUser(c), c.req.param("bookingId"), c.req.valid("json"));
+      return c.json(body);
+    })
+    .put("/:bookingId/notes", signedIn, jsonBody(notesInputSchema, { messageFromIssues: true }), async (c) => {
+      const { notes } = c.req.valid("json");
+      const body: SessionRecord = await calls.saveNotes(requireUser(c), c.req.param("bookingId"), notes);
+      return c.json(body);
+    })
+    .post("/:bookingId/end", signedIn, async (c) => {
+      const body: SessionRecord = await calls.end(requireUser(c), c.req.param("bookingId"));
       return c.json(body);
     })
     .get(

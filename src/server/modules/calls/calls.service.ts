@@ -5,7 +5,8 @@ import type { Notifications } from "#server/db/notifications";
 import type { SessionUser } from "#server/http/context";
 import { HttpError } from "#server/http/errors";
 import type { BookingsModule } from "#server/modules/bookings/bookings.module";
-import type { CallRoom } from "./calls.contract";
+import type { CallRoom, RateInput, SessionBrief, SessionRecord } from "./calls.contract";
+import { createSessionRecords, type RecordDeps } from "./calls.record";
 import { createCallsRepository } from "./calls.repository";
 import { createRooms } from "./calls.rooms";
 import { turnCredentials } from "./turn";
@@ -13,7 +14,7 @@ import { turnCredentials } from "./turn";
 /** A room's signals are kept this long: each is read within moments of being sent. */
 const SIGNAL_KEPT_MS = 60 * 60_000;
 
-export interface CallsDeps {
+export interface CallsDeps extends RecordDeps {
   db: Database;
   notifications: Notifications;
   logger: Logger;
@@ -32,6 +33,7 @@ export function createCalls(deps: CallsDeps) {
   const now = deps.now ?? (() => new Date());
   const calls = createCallsRepository(db);
   const rooms = createRooms({ calls, notifications, logger });
+  const records = createSessionRecords({ ...deps, calls, rooms, now });
 
   /** The booking as its side sees it (404 to anyone but its learner, its tutor and Admins), and its room's times. */
   async function roomOf(user: SessionUser, bookingId: string) {
@@ -54,7 +56,32 @@ export function createCalls(deps: CallsDeps) {
         open,
         iceServers: turn ? [turnCredentials(turn, user.id, now())] : [],
         chat: await calls.chatOf(bookingId),
+        record: await records.recordFor(booking),
       };
+    },
+
+    /** What the learner struggles with on the session's day: for its tutor and Admins (403 to its learner). */
+    async brief(user: SessionUser, bookingId: string): Promise<SessionBrief> {
+      const { booking } = await roomOf(user, bookingId);
+      return records.brief(user, booking);
+    },
+
+    /** The tutor rates a role-play phrase, from when the room opens until the session ends. */
+    async rate(user: SessionUser, bookingId: string, input: RateInput): Promise<SessionRecord> {
+      const { booking, opensAt } = await roomOf(user, bookingId);
+      return records.rate(user, booking, opensAt, input);
+    },
+
+    /** The tutor's notes, saved as they type, until the session ends. */
+    async saveNotes(user: SessionUser, bookingId: string, notes: string): Promise<SessionRecord> {
+      const { booking, opensAt } = await roomOf(user, bookingId);
+      return records.saveNotes(user, booking, opensAt, notes);
+    },
+
+    /** The tutor ends the session: its ratings and notes go to the learner (calls.record.ts). */
+    async end(user: SessionUser, bookingId: string): Promise<SessionRecord> {
+      const { booking, opensAt } = await roomOf(user, bookingId);
+      return records.end(user, booking, opensAt);
     },
 
     /**

@@ -1,7 +1,7 @@
 import { displayName } from "#course/account-rules";
 import { type Chapter, lookUpDay } from "#course/course";
 import { requireAccount, type Staff, unlessUserVanished } from "#server/db/accounts";
-import type { Database } from "#server/db/client";
+import type { Database, Transaction } from "#server/db/client";
 import { badRequest, forbidden, notFound } from "#server/http/errors";
 import type { ProfileModule } from "#server/modules/profile/profile.module";
 import type { ReviewModule } from "#server/modules/review/review.module";
@@ -120,6 +120,25 @@ export function createFeedbackService({ db, course, review, profile }: FeedbackD
     async withdraw(staff: Staff, noteId: string): Promise<void> {
       await changeable(staff, noteId);
       if (!(await notes.remove(noteId))) throw notFound(NO_SUCH_FEEDBACK);
+    },
+
+    /**
+     * A session's notes as the day's feedback, written in the transaction that ends the session
+     * (the calls module, which has checked that `staff` is the session's tutor or an Admin).
+     */
+    async fromSession(
+      staff: Staff,
+      note: { studentId: string; chapterId: string; dayId: string; feedback: string; bookingId: string },
+      tx: Transaction,
+    ): Promise<{ id: string }> {
+      courseDay(course, note.chapterId, note.dayId);
+      const stored = await unlessUserVanished(() => notes.add({ ...note, tutorId: staff.id }, tx));
+      return { id: stored.id };
+    },
+
+    /** A session's note as its learner reads it now (corrected, or undefined once withdrawn). */
+    async sessionNote(noteId: string): Promise<string | undefined> {
+      return (await notes.byId(noteId))?.feedback;
     },
 
     /** The feedback a learner received, newest first. */

@@ -200,10 +200,13 @@ export interface SubmissionForTutor extends QueueEntry {
   lines: LineForTutor[];
 }
 
-/** Something the app tells a user: a tutor has heard the takes they sent. */
+/**
+ * A notice in the header: a tutor reviewed takes the learner sent (`title`, the role-play or
+ * "Lines"), or ended their live session with its ratings and notes (`title`, "Live session").
+ */
 export interface Notice {
   id: string;
-  kind: "takes-reviewed";
+  kind: "takes-reviewed" | "session-rated";
   chapterId: string;
   dayId: string;
   dayNumber: number;

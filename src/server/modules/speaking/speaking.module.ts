@@ -14,6 +14,8 @@ export function speakingModule(deps: SpeakingDeps & TutorDeps & { limiter: Reque
   const tutor = createTutorService(deps);
   return {
     service,
+    /** What tutors do with what learners say; the session room tells a learner through its notices. */
+    tutor,
     ...defineModule({
       name: "speaking",
       path: "/speaking",

@@ -220,12 +220,12 @@ export function createSpeakingRepository(db: Database) {
           kind: notice.kind,
           createdAt: notice.createdAt,
           readAt: notice.readAt,
-          chapterId: speakingSubmission.chapterId,
-          dayId: speakingSubmission.dayId,
+          chapterId: sql<string>`coalesce(${notice.chapterId}, ${speakingSubmission.chapterId})`,
+          dayId: sql<string>`coalesce(${notice.dayId}, ${speakingSubmission.dayId})`,
           taskId: speakingSubmission.taskId,
         })
         .from(notice)
-        .innerJoin(speakingSubmission, eq(speakingSubmission.id, notice.submissionId))
+        .leftJoin(speakingSubmission, eq(speakingSubmission.id, notice.submissionId))
         .where(eq(notice.userId, userId))
         .orderBy(desc(notice.createdAt), desc(notice.id))
         .limit(limit);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Chapter, type Day, lookUpDay } from "#course/course";
+import { type Chapter, courseAudioPath, type Day, lookUpDay } from "#course/course";
 import type { DayRef } from "#course/progress-rules";
 import { can } from "#course/roles";
 import {
@@ -19,6 +19,7 @@ import { badRequest, HttpError, notFound, payloadTooLarge } from "#server/http/e
 import type { ProgressModule } from "#server/modules/progress/progress.module";
 import type { FileStorage } from "#server/storage/storage";
 import type {
+  LineForTutor,
   LineMarked,
   LinePractice,
   RolePlaySubmitted,
@@ -358,6 +359,29 @@ export function createSpeakingService({
         const ids = [...new Set(lineIds)].map((lineId) => unsent.get(lineId)!.id);
         const sent = await takes.submit(tx, owner, null, ids);
         return { submission: submissionOf(sent.submission, sent.takes) };
+      });
+    },
+
+    /**
+     * The learner's newest take of each of these lines of a day, beside its model, in the lines'
+     * order: what a tutor plays in a session's room (the learner's role-play alone, their self-ratings
+     * and any tutor's ratings). Lines without a take are left out.
+     */
+    async latestTakesOf(learnerId: string, target: DayRef, lineIds: readonly string[]): Promise<LineForTutor[]> {
+      const day = findDay(target);
+      const dayTakes = await takes.takesOfDay({ userId: learnerId, chapterId: target.chapterId, dayId: target.dayId });
+      return lineIds.flatMap((lineId) => {
+        const newest = dayTakes.find((take) => take.lineId === lineId);
+        const line = practisedLine(day, lineId);
+        if (!newest || !line) return [];
+        return [
+          {
+            take: takeOf(newest),
+            malay: line.malay,
+            english: line.english,
+            model: courseAudioPath(target.chapterId, target.dayId, lineId),
+          },
+        ];
       });
     },
 

@@ -3,7 +3,7 @@ import { type Chapter, courseAudioPath, type Day, findDay } from "#course/course
 import { mayActOn } from "#course/roles";
 import { PINNED_AT_OR_BELOW, practisedLine, rolePlayOf } from "#course/speaking";
 import { requireAccount, type Staff } from "#server/db/accounts";
-import type { Database } from "#server/db/client";
+import type { Database, Transaction } from "#server/db/client";
 import { badRequest, HttpError, notFound } from "#server/http/errors";
 import type { Mailer } from "#server/mail/mailer";
 import type { ProfileModule } from "#server/modules/profile/profile.module";
@@ -193,12 +193,20 @@ export function createTutorService(deps: TutorDeps) {
             chapterId: each.chapterId,
             dayId: each.dayId,
             dayNumber: dayOf(each)?.number ?? 0,
-            title: titleOf(each),
+            title: each.kind === "session-rated" ? "Live session" : titleOf(each),
             createdAt: each.createdAt,
             readAt: each.readAt,
           }),
         ),
       };
+    },
+
+    /**
+     * Tells a learner, in the header's notices, that their tutor ended the day's live session with
+     * its ratings and notes: in the caller's transaction, so the notice comes with what it is about.
+     */
+    async noticeSessionRated(tx: Transaction, target: { userId: string; chapterId: string; dayId: string }) {
+      await rows.addNotice(tx, { ...target, kind: "session-rated" });
     },
 
     async readNotices(userId: string): Promise<NoticeList> {

@@ -52,16 +52,20 @@ export function NoticesMenu({ reachedBy }: { reachedBy: ReachedBy }) {
         <DropdownMenuLabel>Notices</DropdownMenuLabel>
         {(notices.data?.notices ?? []).length === 0 ? (
           <p className="px-2 py-1.5 text-sm text-muted-foreground">
-            Nothing new. When a tutor hears your recordings, it shows here.
+            Nothing new. When a tutor hears your recordings or rates your session, it shows here.
           </p>
         ) : (
           notices.data!.notices.map((notice) => (
             <DropdownMenuItem key={notice.id} asChild>
               <Link to={`/${notice.chapterId}/${notice.dayId}/live-session`} className="grid gap-0.5">
                 <span className={notice.readAt ? undefined : "font-semibold"}>
-                  A tutor heard your Day {notice.dayNumber} recordings
+                  {notice.kind === "session-rated"
+                    ? `Your tutor rated your Day ${notice.dayNumber} session`
+                    : `A tutor heard your Day ${notice.dayNumber} recordings`}
                 </span>
-                <span className="text-xs text-muted-foreground">{notice.title}: see the ratings</span>
+                <span className="text-xs text-muted-foreground">
+                  {notice.kind === "session-rated" ? "See the ratings and notes" : `${notice.title}: see the ratings`}
+                </span>
               </Link>
             </DropdownMenuItem>
           ))

@@ -1,3 +1,4 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { Mic, MicOff, PhoneOff, Video, VideoOff } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { CHAT_MAX_LENGTH } from "#course/calls";
@@ -5,8 +6,11 @@ import type { CallServerMessage, ChatMessage, CallRoom as Room } from "#server/m
 import { Button } from "#web/components/ui/button";
 import { Field } from "#web/components/ui/field";
 import { roomSocketUrl } from "#web/features/calls/api/room";
+import { SessionRecordPanel } from "#web/features/calls/components/session-record";
 import { createPeer, type Peer } from "#web/features/calls/peer";
 import { openRoomSocket, type RoomSocket, type SocketState } from "#web/features/calls/room-connection";
+import { callRoomQueryKey } from "#web/lib/query-keys";
+import { toast } from "#web/lib/toast";
 
 type CallState = "waiting" | "connecting" | "connected" | "reconnecting" | "replaced" | "closed";
 
@@ -21,12 +25,15 @@ const STATE_TEXT = (other: string): Record<CallState, string> => ({
 
 /**
  * The call: the other side's video (or their name, with sound only), the user's own picture, mute
- * and camera buttons, and the chat. The WebSocket carries the negotiation and the chat; when the
- * other side arrives (again, after a reload) a fresh peer connection is negotiated.
+ * and camera buttons, the chat, and the session's record (the cue cards; on the tutor's side their
+ * ratings, notes and the learner's brief). The WebSocket carries the negotiation, the chat and the
+ * session's end; when the other side arrives (again, after a reload) a fresh peer connection is
+ * negotiated. An Admin (no `stream`) follows the chat and the record without joining the call.
  */
-export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaStream; onLeave: () => void }) {
+export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaStream | null; onLeave: () => void }) {
   const { booking } = room;
   const other = booking.youAre === "tutor" ? booking.learner : booking.tutor;
+  const queryClient = useQueryClient();
   const [state, setState] = useState<CallState>("waiting");
   const [remote, setRemote] = useState<MediaStream | null>(null);
   const [chat, setChat] = useState<ChatMessage[]>(room.chat);
@@ -36,7 +43,7 @@ export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaS
   const socketRef = useRef<RoomSocket | null>(null);
   const localVideo = useRef<HTMLVideoElement>(null);
   const remoteVideo = useRef<HTMLVideoElement>(null);
-  const hasVideo = stream.getVideoTracks().length > 0;
+  const hasVideo = (stream?.getVideoTracks().length ?? 0) > 0;
 
   useEffect(() => {
     let peer: Peer | null = null;
@@ -46,6 +53,7 @@ export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaS
 
     const offerer = booking.youAre === "tutor";
     const newPeer = (send: RoomSocket["send"]) => {
+      if (!stream) return;
       peer?.close();
       setRemote(null);
       peer = createPeer({
@@ -107,6 +115,12 @@ export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaS
             before.some((each) => each.id === message.message.id) ? before : [...before, message.message],
           );
           break;
+        case "ended":
+          void queryClient.invalidateQueries({ queryKey: callRoomQueryKey(booking.id), exact: true });
+          if (booking.youAre === "learner") {
+            toast({ title: "Session ended", description: "Your tutor's ratings and notes are below." });
+          }
+          break;
         case "replaced":
           setState("replaced");
           break;
@@ -130,7 +144,7 @@ export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaS
       socketRef.current = null;
       peer?.close();
     };
-  }, [booking.id, booking.youAre, other.id, room.iceServers, stream]);
+  }, [booking.id, booking.youAre, other.id, room.iceServers, stream, queryClient]);
 
   useEffect(() => {
     if (localVideo.current) localVideo.current.srcObject = stream;
@@ -140,13 +154,40 @@ export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaS
   }, [remote]);
 
   const toggleMute = () => {
-    for (const track of stream.getAudioTracks()) track.enabled = muted;
+    for (const track of stream?.getAudioTracks() ?? []) track.enabled = muted;
     setMuted(!muted);
   };
   const toggleCamera = () => {
-    for (const track of stream.getVideoTracks()) track.enabled = cameraOff;
+    for (const track of stream?.getVideoTracks() ?? []) track.enabled = cameraOff;
     setCameraOff(!cameraOff);
   };
+
+  const chatPanel = (
+    <Chat
+      messages={chat}
+      names={{ [booking.learner.id]: booking.learner.name, [booking.tutor.id]: booking.tutor.name }}
+      problem={problem}
+      send={(text) => {
+        setProblem(null);
+        socketRef.current?.send({ type: "chat", text });
+      }}
+    />
+  );
+
+  if (!stream) {
+    return (
+      <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
+        <div className="space-y-4">
+          <p role="status">
+            The call is between {booking.learner.name} and {booking.tutor.name}; as an administrator you follow its chat
+            and record.
+          </p>
+          <SessionRecordPanel room={room} />
+        </div>
+        {chatPanel}
+      </div>
+    );
+  }
 
   return (
     <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
@@ -190,16 +231,9 @@ export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaS
             <PhoneOff aria-hidden="true" /> Leave
           </Button>
         </div>
+        <SessionRecordPanel room={room} />
       </section>
-      <Chat
-        messages={chat}
-        names={{ [booking.learner.id]: booking.learner.name, [booking.tutor.id]: booking.tutor.name }}
-        problem={problem}
-        send={(text) => {
-          setProblem(null);
-          socketRef.current?.send({ type: "chat", text });
-        }}
-      />
+      {chatPanel}
     </div>
   );
 }

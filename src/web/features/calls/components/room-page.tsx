@@ -6,6 +6,7 @@ import { paths } from "#web/config/paths";
 import { useCallRoom } from "#web/features/calls/api/room";
 import { CallRoom } from "#web/features/calls/components/call-room";
 import { DeviceCheck } from "#web/features/calls/components/device-check";
+import { SessionRecordPanel } from "#web/features/calls/components/session-record";
 import { ApiError } from "#web/lib/api";
 import { callRoomQueryKey } from "#web/lib/query-keys";
 
@@ -61,16 +62,21 @@ export function SessionRoomPage({ bookingId }: { bookingId: string }) {
       </div>
     );
   }
+  const over = Date.now() >= new Date(room.data.closesAt).getTime();
+  if (!room.data.open && booking.status === "confirmed" && (over || room.data.record.endedAt)) {
+    // The room has closed: what the session left stays here, and its tutor may still finish the record.
+    return <SessionRecordPanel room={room.data} />;
+  }
   if (!room.data.open) {
-    const over = booking.status !== "confirmed" || Date.now() >= new Date(room.data.closesAt).getTime();
     return (
       <p role="status">
-        {over
+        {booking.status !== "confirmed" || over
           ? "This session is over or was cancelled: its room is closed."
           : `The room opens ${ROOM_OPENS_BEFORE_MS / 60_000} minutes before the session, at ${timeOf(room.data.opensAt)}. This page opens it by itself.`}
       </p>
     );
   }
+  if (booking.youAre === "admin") return <CallRoom room={room.data} stream={null} onLeave={() => setLeft(true)} />;
   if (!stream) return <DeviceCheck onJoin={setStream} />;
   return (
     <CallRoom

@@ -109,12 +109,16 @@ export function SessionCard({
 
       {active && (
         <div className="flex flex-wrap items-center gap-2">
-          {now < roomWindow(session).closesAt.getTime() && (
+          {now < roomWindow(session).closesAt.getTime() ? (
             <Button asChild>
               <Link to={sessionRoomPath(booking.id)}>
                 <Video aria-hidden />
                 {now >= roomWindow(session).opensAt.getTime() ? "Join the session room" : "Open the session room"}
               </Link>
+            </Button>
+          ) : (
+            <Button asChild variant="outline">
+              <Link to={sessionRoomPath(booking.id)}>Ratings and notes</Link>
             </Button>
           )}
           {!started && (

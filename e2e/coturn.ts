@@ -1,0 +1,68 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { freePort } from "#scripts/bench-server";
+
+/** Whether Debian's coturn is installed here (.ci/run installs it). */
+export const COTURN_INSTALLED = spawnSync("turnserver", ["--version"], { stdio: "ignore" }).status === 0;
+
+/**
+ * A local coturn as README.md configures one (`use-auth-secret`), on 127.0.0.1 only, relaying to
+ * loopback peers (the two browsers of a test), with its own database in a temporary directory.
+ * Answers the TURN_URL and TURN_SECRET an instance of the app takes.
+ */
+export async function startCoturn() {
+  const port = await freePort();
+  const secret = randomBytes(24).toString("base64url");
+  const dir = await mkdtemp(path.join(os.tmpdir(), "jalan-coturn-"));
+  const child: ChildProcess = spawn(
+    "turnserver",
+    [
+      "-n",
+      "--no-cli",
+      "--no-tls",
+      "--no-dtls",
+      "--listening-ip=127.0.0.1",
+      "--relay-ip=127.0.0.1",
+      `--listening-port=${port}`,
+      "--min-port=49200",
+      "--max-port=49400",
+      "--use-auth-secret",
+      `--static-auth-secret=${secret}`,
+      "--realm=jalan.test",
+      "--allow-loopback-peers",
+      "--fingerprint",
+      `--db=${path.join(dir, "turndb")}`,
+      `--pidfile=${path.join(dir, "turnserver.pid")}`,
+      "--log-file=stdout",
+      "--simple-log",
+    ],
+    { stdio: "ignore" },
+  );
+  // Ready once it takes a TCP connection on its port.
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+    });
+    if (open) break;
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error("coturn did not start");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    env: { TURN_URL: `turn:127.0.0.1:${port}?transport=udp`, TURN_SECRET: secret },
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}

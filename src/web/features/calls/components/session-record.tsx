@@ -1,0 +1,402 @@
+import { CheckCircle2 } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
+import { FEEDBACK_MAX_LENGTH } from "#course/feedback";
+import { PINNED_AT_OR_BELOW, TUTOR_RATING_MAX, TUTOR_RATING_MIN } from "#course/speaking";
+import type { CallRoom, CueCard, SessionRecord } from "#server/modules/calls/calls.contract";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "#web/components/ui/alert-dialog";
+import { Button } from "#web/components/ui/button";
+import { TextareaField } from "#web/components/ui/field";
+import { Label } from "#web/components/ui/label";
+import { RadioGroup, RadioGroupItem } from "#web/components/ui/radio-group";
+import { useEndSession, useRatePhrase, useSaveNotes, useSessionBrief } from "#web/features/calls/api/record";
+import { describeError } from "#web/lib/api";
+import { toast } from "#web/lib/toast";
+
+const RATINGS = Array.from({ length: TUTOR_RATING_MAX - TUTOR_RATING_MIN + 1 }, (_, index) => TUTOR_RATING_MIN + index);
+/** The notes are saved this long after the tutor stops typing. */
+const NOTES_SAVE_AFTER_MS = 700;
+/** A save that failed (the connection dropped) is tried again this often while the text waits. */
+const NOTES_RETRY_MS = 3_000;
+
+const timeOf = (iso: string) => new Date(iso).toLocaleTimeString([], { timeStyle: "short" });
+
+/**
+ * The session's record beside the call: the tutor's side rates each role-play phrase, reads what the
+ * learner struggles with, writes notes saved as they type, and ends the session; the learner's side
+ * shows their cue cards and, once the session has ended, the ratings and notes.
+ */
+export function SessionRecordPanel({ room }: { room: CallRoom }) {
+  return room.booking.youAre === "learner" ? <LearnerRecord room={room} /> : <TutorRecord room={room} />;
+}
+
+function LearnerRecord({ room }: { room: CallRoom }) {
+  const { record } = room;
+  if (!record.endedAt) {
+    return (
+      <section aria-labelledby="cue-cards-heading" className="space-y-4">
+        <h2 id="cue-cards-heading" className="text-lg font-semibold">
+          Your cue cards
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          Your tutor plays the other part. When a cue comes, say its line: your tutor rates each one, and the ratings
+          and their notes come here when they end the session.
+        </p>
+        {record.rolePlays.map((card) => (
+          <CueCardView key={card.taskId} card={card} />
+        ))}
+      </section>
+    );
+  }
+  return <SessionResult record={record} tutorName={room.booking.tutor.name} />;
+}
+
+/** The ratings and notes of a session that has ended, as its learner reads them. */
+export function SessionResult({ record, tutorName }: { record: SessionRecord; tutorName: string }) {
+  return (
+    <section aria-labelledby="session-result-heading" className="space-y-4">
+      <h2 id="session-result-heading" className="text-lg font-semibold">
+        Your session with {tutorName}
+      </h2>
+      <p className="text-sm text-muted-foreground">
+        Ended at {timeOf(record.endedAt!)}. Lines rated {PINNED_AT_OR_BELOW} or less are waiting in your review, marked
+        "from your tutor".
+      </p>
+      {record.rolePlays.map((card) => (
+        <CueCardView key={card.taskId} card={card} completed={record.completedTaskIds.includes(card.taskId)} />
+      ))}
+      <div className="rounded-lg border bg-card p-4">
+        <h3 className="font-medium">Your tutor's notes</h3>
+        <p className="mt-1 whitespace-pre-line text-sm">{record.notes ?? "No notes this time."}</p>
+      </div>
+    </section>
+  );
+}
+
+function CueCardView({ card, completed }: { card: CueCard; completed?: boolean }) {
+  return (
+    <div className="rounded-lg border bg-card p-4">
+      <h3 className="flex items-center gap-2 font-medium">
+        {card.title}
+        {completed && (
+          <span className="inline-flex items-center gap-1 text-sm text-primary">
+            <CheckCircle2 aria-hidden className="size-4" /> Completed
+          </span>
+        )}
+      </h3>
+      <ol className="mt-2 space-y-2">
+        {card.phrases.map((phrase) => (
+          <li key={phrase.id} className="text-sm">
+            {phrase.cue && <span className="block text-muted-foreground">{phrase.cue}</span>}
+            <span lang="ms" className="font-medium">
+              {phrase.malay}
+            </span>{" "}
+            <span className="text-muted-foreground">({phrase.english})</span>
+            {phrase.rating !== null && (
+              <span className="ml-2 font-medium">
+                Rated {phrase.rating} of {TUTOR_RATING_MAX}
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+function TutorRecord({ room }: { room: CallRoom }) {
+  const { booking, record } = room;
+  const learner = booking.learner.name;
+  return (
+    <div className="space-y-6">
+      {record.endedAt ? (
+        <section aria-labelledby="ended-heading" className="space-y-3">
+          <h2 id="ended-heading" className="text-lg font-semibold">
+            Session ended
+          </h2>
+          <p role="status" className="text-sm">
+            Ended at {timeOf(record.endedAt)}. {learner} has the ratings and your notes;{" "}
+            {record.completedTaskIds.length === 1
+              ? "1 role-play is complete."
+              : `${record.completedTaskIds.length} role-plays are complete.`}{" "}
+            You can correct or withdraw the notes on your dashboard.
+          </p>
+        </section>
+      ) : null}
+      <section aria-labelledby="rate-heading" className="space-y-4">
+        <h2 id="rate-heading" className="text-lg font-semibold">
+          Role-play
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          Rate each line as {learner} says it: {TUTOR_RATING_MIN} far off, {TUTOR_RATING_MAX} like the model. A line
+          rated {PINNED_AT_OR_BELOW} or less goes into their review; a role-play with every line rated is complete when
+          you end the session.
+        </p>
+        {record.rolePlays.map((card) => (
+          <RateCard key={card.taskId} bookingId={booking.id} card={card} ended={record.endedAt !== null} />
+        ))}
+      </section>
+      <Notes bookingId={booking.id} record={record} learner={learner} />
+      {!record.endedAt && <EndSession bookingId={booking.id} learner={learner} />}
+      <Brief bookingId={booking.id} learner={learner} />
+    </div>
+  );
+}
+
+function RateCard({ bookingId, card, ended }: { bookingId: string; card: CueCard; ended: boolean }) {
+  const rate = useRatePhrase(bookingId);
+  const formId = useId();
+  return (
+    <fieldset className="rounded-lg border bg-card p-4" disabled={ended}>
+      <legend className="px-1 font-medium">{card.title}</legend>
+      <ol className="space-y-3">
+        {card.phrases.map((phrase, index) => (
+          <li key={phrase.id} className="space-y-1">
+            {phrase.cue && <span className="block text-sm text-muted-foreground">Cue: {phrase.cue}</span>}
+            <span lang="ms" className="block font-medium">
+              {phrase.malay}
+            </span>
+            <span className="block text-sm text-muted-foreground">{phrase.english}</span>
+            <RadioGroup
+              aria-label={`Rating of “${phrase.malay}”`}
+              value={phrase.rating === null ? "" : String(phrase.rating)}
+              onValueChange={(value) =>
+                rate.mutate(
+                  { taskId: card.taskId, lineId: phrase.id, rating: Number(value) },
+                  {
+                    onError: (error) =>
+                      toast({
+                        title: "Rating not saved",
+                        description: describeError(error, "Rate the line again in a moment."),
+                        variant: "destructive",
+                      }),
+                  },
+                )
+              }
+              className="flex flex-wrap gap-3"
+            >
+              {RATINGS.map((rating) => (
+                <div key={rating} className="flex items-center gap-1.5 text-sm">
+                  <RadioGroupItem value={String(rating)} id={`${formId}-${index}-${rating}`} />
+                  <Label htmlFor={`${formId}-${index}-${rating}`} className="cursor-pointer">
+                    {rating}
+                  </Label>
+                </div>
+              ))}
+            </RadioGroup>
+          </li>
+        ))}
+      </ol>
+    </fieldset>
+  );
+}
+
+type NotesState = "saved" | "saving" | "waiting" | "failed";
+
+/**
+ * The tutor's notes, saved a moment after they stop typing. A save that fails (the connection
+ * dropped) keeps the text and is tried again until it lands; leaving the page with unsaved notes asks first.
+ */
+function Notes({ bookingId, record, learner }: { bookingId: string; record: SessionRecord; learner: string }) {
+  const [text, setText] = useState(record.notes ?? "");
+  const [state, setState] = useState<NotesState>("saved");
+  const [problem, setProblem] = useState<string | null>(null);
+  const [savedAt, setSavedAt] = useState(record.notesSavedAt);
+  const save = useSaveNotes(bookingId);
+  const latest = useRef(text);
+  const ended = record.endedAt !== null;
+
+  useEffect(() => {
+    if (state !== "waiting" && state !== "failed") return;
+    const timer = setTimeout(
+      () => {
+        const sending = latest.current;
+        setState("saving");
+        save.mutate(sending, {
+          onSuccess: (saved) => {
+            setSavedAt(saved.notesSavedAt);
+            setProblem(null);
+            setState(latest.current === sending ? "saved" : "waiting");
+          },
+          onError: (error) => {
+            setProblem(describeError(error, "The connection dropped."));
+            setState("failed");
+          },
+        });
+      },
+      state === "failed" ? NOTES_RETRY_MS : NOTES_SAVE_AFTER_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [state, save]);
+
+  useEffect(() => {
+    if (state === "saved") return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [state]);
+
+  const status =
+    state === "saved"
+      ? savedAt
+        ? `Saved at ${timeOf(savedAt)}`
+        : "Saved as you type"
+      : state === "failed"
+        ? `Not saved yet: ${problem} Trying again…`
+        : "Saving…";
+
+  return (
+    <section aria-labelledby="notes-heading" className="space-y-2">
+      <h2 id="notes-heading" className="text-lg font-semibold">
+        Notes
+      </h2>
+      <TextareaField
+        label={`Notes for ${learner}`}
+        hint={ended ? "These became the day's feedback." : "They become the day's feedback when you end the session."}
+        value={text}
+        maxLength={FEEDBACK_MAX_LENGTH}
+        rows={5}
+        readOnly={ended}
+        onChange={(event) => {
+          latest.current = event.target.value;
+          setText(event.target.value);
+          if (state !== "saving") setState("waiting");
+        }}
+      />
+      {!ended && (
+        <p role="status" className="text-sm text-muted-foreground">
+          {status}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function EndSession({ bookingId, learner }: { bookingId: string; learner: string }) {
+  const [open, setOpen] = useState(false);
+  const end = useEndSession(bookingId);
+  return (
+    <AlertDialog open={open} onOpenChange={(next) => !end.isPending && setOpen(next)}>
+      <AlertDialogTrigger asChild>
+        <Button>End session</Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>End the session with {learner}?</AlertDialogTitle>
+          <AlertDialogDescription>
+            Each role-play with every line rated is completed for {learner}; lines rated {PINNED_AT_OR_BELOW} or less go
+            into their review; your notes become the day's feedback, and {learner} is told. Ratings cannot be changed
+            afterwards.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel disabled={end.isPending}>Cancel</AlertDialogCancel>
+          <AlertDialogAction
+            disabled={end.isPending}
+            onClick={(event) => {
+              event.preventDefault();
+              end.mutate(undefined, {
+                onSuccess: () => toast({ title: "Session ended", description: `${learner} has been told.` }),
+                onError: (error) =>
+                  toast({
+                    title: "Session not ended",
+                    description: describeError(error, "Try again in a moment."),
+                    variant: "destructive",
+                  }),
+                onSettled: () => setOpen(false),
+              });
+            }}
+          >
+            {end.isPending ? "Ending…" : "End session"}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+/** What the learner struggles with on this day: practice answered wrong, weakest review phrases, their takes. */
+function Brief({ bookingId, learner }: { bookingId: string; learner: string }) {
+  const brief = useSessionBrief(bookingId, true);
+  return (
+    <section aria-labelledby="brief-heading" className="space-y-3">
+      <h2 id="brief-heading" className="text-lg font-semibold">
+        What {learner} finds hard
+      </h2>
+      {brief.isPending ? (
+        <p role="status">Reading their practice…</p>
+      ) : brief.isError ? (
+        <p role="alert">{describeError(brief.error, "Their practice could not be read.")}</p>
+      ) : (
+        <>
+          <div>
+            <h3 className="font-medium">Practice answered wrong</h3>
+            {brief.data.mistakes.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No wrong answers in this day's practice.</p>
+            ) : (
+              <ul className="mt-1 space-y-1 text-sm">
+                {brief.data.mistakes.map((mistake) => (
+                  <li key={`${mistake.taskId}/${mistake.itemId}`}>
+                    {mistake.prompt}: gave <q>{mistake.wrongAnswers.join("”, “")}</q>
+                    {mistake.wrong > 1 ? ` (${mistake.wrong} times)` : ""}; right: <q lang="ms">{mistake.answer}</q>
+                    {mistake.rightSince ? ", got it right since" : ""}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+          <div>
+            <h3 className="font-medium">Weakest review phrases</h3>
+            {brief.data.weakest.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No weak phrases yet.</p>
+            ) : (
+              <ul className="mt-1 space-y-1 text-sm">
+                {brief.data.weakest.map((phrase) => (
+                  <li key={`${phrase.chapterId}/${phrase.dayId}/${phrase.phraseId}`}>
+                    <span lang="ms" className="font-medium">
+                      {phrase.malay}
+                    </span>{" "}
+                    ({phrase.english}), Day {phrase.dayNumber}: {phrase.wrong} wrong, {phrase.lapses} forgotten
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+          <div>
+            <h3 className="font-medium">Their recordings</h3>
+            {brief.data.takes.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No recordings of this day's role-play lines.</p>
+            ) : (
+              <ul className="mt-1 space-y-3 text-sm">
+                {brief.data.takes.map((line) => (
+                  <li key={line.take.id} className="space-y-1">
+                    <span lang="ms" className="block font-medium">
+                      {line.malay}
+                    </span>
+                    <span className="block text-muted-foreground">
+                      Their own rating: {line.take.selfRating ?? "none"}
+                      {line.take.tutorRating !== null ? `; a tutor rated it ${line.take.tutorRating}` : ""}
+                    </span>
+                    {/* biome-ignore lint/a11y/useMediaCaption: the line's words are written beside it. */}
+                    <audio controls preload="none" src={line.take.audio} aria-label={`${learner}'s take`} />
+                    {/* biome-ignore lint/a11y/useMediaCaption: the line's words are written beside it. */}
+                    <audio controls preload="none" src={line.model} aria-label="The model" />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
