@@ -12,11 +12,17 @@ export const COTURN_INSTALLED = spawnSync("turnserver", ["--version"], { stdio: 
 /**
  * A local coturn as README.md configures one (`use-auth-secret`), on 127.0.0.1 only, relaying to
  * loopback peers (the two browsers of a test), with its own database in a temporary directory.
- * Answers the TURN_URL and TURN_SECRET an instance of the app takes.
+ * Answers the TURN_URL and TURN_SECRET an instance of the app takes; given the port and secret of one
+ * that was stopped, it comes back as the same server.
  */
-export async function startCoturn() {
-  const port = await freePort();
-  const secret = randomBytes(24).toString("base64url");
+export async function startCoturn({
+  port: givenPort,
+  secret = randomBytes(24).toString("base64url"),
+}: {
+  port?: number;
+  secret?: string;
+} = {}) {
+  const port = givenPort ?? (await freePort());
   const dir = await mkdtemp(path.join(os.tmpdir(), "jalan-coturn-"));
   const child: ChildProcess = spawn(
     "turnserver",
@@ -57,6 +63,8 @@ export async function startCoturn() {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
+    port,
+    secret,
     env: { TURN_URL: `turn:127.0.0.1:${port}?transport=udp`, TURN_SECRET: secret },
     stop: async () => {
       if (child.exitCode !== null) return;

@@ -128,12 +128,13 @@ async function meetRateAndEnd(browser: Parameters<typeof person>[0], learnerOrig
   );
 }
 
-test("behind a network that lets only a TURN server through, the call goes through the operator's coturn", async ({
+test("behind a network that lets only a TURN server through, the call goes through the operator's coturn, and comes back when the relay does", async ({
   browser,
 }) => {
   test.skip(!COTURN_INSTALLED, "coturn is not installed (.ci/run installs it)");
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const coturn = await startCoturn();
+  let relay = coturn;
   const instance = await startSecondInstance(coturn.env);
   try {
     const tutor = await person(browser, "Farid");
@@ -150,9 +151,29 @@ test("behind a network that lets only a TURN server through, the call goes throu
     for (const page of [tutor.page, learner.page]) {
       expect(await chosenCandidates(page)).toEqual({ local: "relay", remote: "relay" });
     }
+
+    // The tutor rates a line and writes a note; then the relay goes down and comes back.
+    const first = GREETINGS.phrases[0]!;
+    await rateLine(tutor.page, first.malay, 3);
+    await tutor.page.getByLabel("Notes for Dana E2e").fill("Clear vowels.");
+    await expect(tutor.page.getByText(/^Saved at /)).toBeVisible();
+    await coturn.stop();
+    for (const page of [tutor.page, learner.page]) {
+      await expect(page.getByText("Connection lost: reconnecting…")).toBeVisible({ timeout: 60_000 });
+    }
+    relay = await startCoturn({ port: coturn.port, secret: coturn.secret });
+    await expect(learner.page.getByText("Connected with Farid E2e")).toBeVisible({ timeout: 90_000 });
+    await expect(tutor.page.getByText("Connected with Dana E2e")).toBeVisible({ timeout: 90_000 });
+    await expectMediaBothWays(learner.page);
+    await expectMediaBothWays(tutor.page);
+    // Nothing the tutor did was lost.
+    await expect(tutor.page.getByLabel("Notes for Dana E2e")).toHaveValue("Clear vowels.");
+    await expect(
+      tutor.page.getByRole("radiogroup", { name: `Rating of “${first.malay}”` }).getByRole("radio", { name: "3" }),
+    ).toBeChecked();
   } finally {
     await instance.stop();
-    await coturn.stop();
+    await relay.stop();
   }
 });
 
