@@ -7,7 +7,7 @@
 // with the JavaScript and CSS that page loads, and each page against its goals: the JavaScript it
 // loads at first (gzip), LCP and the performance score.
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -66,6 +66,8 @@ const asksExercises = (page: string) => page.endsWith("/codebook") || page === "
 /** Day 1's Codebook missions before Practice, completed so the page opens with Practice unlocked. */
 const BEFORE_PRACTICE = ["codebook:listen-shadow", "codebook:review-notes", "codebook:review-vocab"];
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+/** Where to keep each run's whole Lighthouse report and trace (its long tasks, what blocked the main thread), if anywhere. */
+const REPORTS_DIR = process.env.BENCH_LIGHTHOUSE_REPORTS;
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 
 /** The targets of every page; each page's JavaScript budget is in PAGES. */
@@ -149,6 +151,12 @@ async function measure(
   if (!result) throw new Error(`Lighthouse returned no result for ${url}`);
   const { lhr } = result;
   if (lhr.runtimeError) throw new LighthouseRunError(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
+  if (REPORTS_DIR) {
+    const name = `${new URL(url).pathname.replace(/\W+/g, "_")}${microphone ? "-microphone" : ""}-${Date.now()}.json`;
+    await writeFile(path.join(REPORTS_DIR, name), JSON.stringify(lhr));
+    // The page load's trace, to open in Chromium's Performance panel.
+    await writeFile(path.join(REPORTS_DIR, name.replace(/\.json$/, ".trace.json")), JSON.stringify(result.artifacts.Trace));
+  }
   const requests = ((lhr.audits["network-requests"]?.details as { items?: NetworkRequest[] } | undefined)?.items ??
     []) as NetworkRequest[];
   if (signedIn) {
