@@ -9,10 +9,10 @@
 export const CLASS_GROUPS = `
   aspect display sr object-fit overflow overflow-x overflow-y position inset inset-x top right bottom
   left z basis flex-direction flex-wrap flex shrink grid-cols gap gap-x gap-y justify-content
-  justify-items justify-self align-content align-items place-items p px py pt pr pb pl mx my mt mr mb ml space-y
+  justify-items justify-self align-content align-items align-self place-items p px py pt pr pb pl mx my mt mr mb ml space-y
   size w min-w max-w h min-h max-h font-size font-weight font-family tracking leading list-style-type
   text-alignment text-color text-decoration text-decoration-thickness text-decoration-color
-  underline-offset text-overflow vertical-align whitespace break bg-color gradient-from gradient-to
+  underline-offset text-overflow line-clamp vertical-align whitespace break bg-color gradient-from gradient-to
   rounded border-w border-w-t border-w-b divide-y border-style border-color border-color-t
   border-color-b divide-color outline-style outline-w outline-color shadow shadow-color opacity
   backdrop-blur border-collapse transition duration animate backface perspective rotate-y
