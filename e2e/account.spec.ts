@@ -1,6 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
 import { expectToast, uniqueEmail } from "./learner";
+import { newestLinkTo } from "./outbox";
 
 const password = "kopi-o-kosong";
 const newPassword = "teh-tarik-kurang-manis";
@@ -23,10 +24,17 @@ test("a learner signs up, signs in, edits the profile, uploads an avatar, change
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign up" }).click();
   await expectToast(page, "Check Your Email!", "We've sent a confirmation link to your email address.");
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/check-email$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Check your email" })).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+  await page.getByRole("button", { name: "Resend the email" }).click();
+  await expectToast(page, "Email Sent", `We've sent a new confirmation link to ${email}.`);
 
-  await signIn(page, email, password);
-  await expectToast(page, "Welcome Back!", "You've been successfully signed in.");
+  // The emailed link confirms the address and signs the new learner in.
+  await page.goto(await newestLinkTo(email));
+  await expect(page).toHaveURL(/\/email-confirmed$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Welcome to Jalan!" })).toBeVisible();
+  await page.getByRole("link", { name: "Start your journey" }).click();
   await expect(page).toHaveURL(/\/progress$/);
 
   // The session survives a reload.
@@ -73,6 +81,7 @@ test("a learner signs up, signs in, edits the profile, uploads an avatar, change
   await signIn(page, email, password);
   await expectToast(page, "Sign in Failed", "Invalid email or password");
   await signIn(page, email, newPassword);
+  await expectToast(page, "Welcome Back!", "You've been successfully signed in.");
   await expect(page).toHaveURL(/\/profile$/);
 
   // A learner is not staff: role-guarded pages send them to My Journey.
@@ -109,7 +118,8 @@ test("an oversized avatar is refused in the browser with the spec's toast", asyn
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/check-email$/);
+  await page.getByRole("link", { name: "Sign in" }).click();
   await signIn(page, email, password);
   await expect(page).toHaveURL(/\/progress$/);
   await page.goto("/profile");

@@ -204,6 +204,25 @@ describe("email verification required", async () => {
   });
 });
 
+describe("the confirmation link", () => {
+  it("confirms the address, signs the learner in and goes to the sign-up's callback page", async () => {
+    const user = newUser();
+    const signUp = await t.request("/api/auth/sign-up/email", {
+      method: "POST",
+      json: { ...user, name: `${user.firstName} ${user.lastName}`, callbackURL: "/email-confirmed" },
+    });
+    expect(signUp.status).toBe(200);
+    const mail = (await t.outbox()).filter((message) => message.to === user.email.toLowerCase()).at(-1);
+    const link = new URL(mail!.link!);
+    const verify = await t.request(`${link.pathname}${link.search}`, { redirect: "manual" });
+    expect(verify.status).toBe(302);
+    expect(verify.headers.get("location")).toBe("/email-confirmed");
+    const cookie = cookieFrom(verify);
+    const session = await t.request("/api/auth/get-session", { cookie });
+    expect((await session.json())?.user).toMatchObject({ email: user.email.toLowerCase(), emailVerified: true });
+  });
+});
+
 describe("password reset and change", () => {
   it("resets a forgotten password through the emailed link and signs out other sessions", async () => {
     const user = await t.signUp();

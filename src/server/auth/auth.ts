@@ -119,7 +119,9 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
     },
     emailVerification: {
       sendOnSignUp: true,
-      autoSignInAfterVerification: false,
+      // The link proves the address is the learner's: it signs them in and lands on the web's
+      // welcome (the callbackURL the sign-up form sends), rather than asking for the password again.
+      autoSignInAfterVerification: true,
       // ADMIN_EMAILS names addresses, and an address is only someone's once they have opened a link
       // sent to it: until then a sign-up with it is a Student like any other (docs/decisions/027).
       async afterEmailVerification(user) {

@@ -3,6 +3,10 @@ export const paths = {
   home: "/",
   login: "/login",
   signup: "/signup",
+  /** Where a new sign-up waits for its confirmation email. */
+  checkEmail: "/check-email",
+  /** Where the confirmation link lands, signed in (docs/decisions/052). */
+  emailConfirmed: "/email-confirmed",
   forgotPassword: "/forgot-password",
   resetPassword: "/reset-password",
   about: "/about",

@@ -9,12 +9,12 @@ const app = await connectApp();
 const SIGN_UP = "/api/auth/sign-up/email";
 const signUps = () => app.requests.filter((request) => request.method === "POST" && request.path === SIGN_UP);
 
-async function fillSignUp(password: string) {
+async function fillSignUp(password: string, email = "alex@example.com") {
   const rendered = renderApp("/signup");
   await screen.findByRole("heading", { level: 1, name: "Create your account" });
   fireEvent.change(screen.getByLabelText("First name"), { target: { value: "Alex" } });
   fireEvent.change(screen.getByLabelText("Last name"), { target: { value: "Tan" } });
-  fireEvent.change(screen.getByLabelText("Email"), { target: { value: "alex@example.com" } });
+  fireEvent.change(screen.getByLabelText("Email"), { target: { value: email } });
   fireEvent.change(screen.getByLabelText("Password"), { target: { value: password } });
   fireEvent.click(screen.getByRole("button", { name: "Sign up" }));
   return rendered;
@@ -39,7 +39,7 @@ describe("sign-up form", () => {
     expect(signUps()).toEqual([]);
   });
 
-  it("signs up with the names as user fields, then asks to check email and goes to sign in", async () => {
+  it("signs up with the names as user fields, then shows the page that asks to check email", async () => {
     const { router } = await fillSignUp("kopi-c-peng");
     expect(await screen.findByText("Check Your Email!")).toBeInTheDocument();
     expect(screen.getByText("We've sent a confirmation link to your email address.")).toBeInTheDocument();
@@ -50,10 +50,13 @@ describe("sign-up form", () => {
         name: "Alex Tan",
         firstName: "Alex",
         lastName: "Tan",
+        callbackURL: "/email-confirmed",
       }),
     ]);
-    expect(await screen.findByRole("heading", { level: 1, name: "Welcome back" })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/login");
+    expect(await screen.findByRole("heading", { level: 1, name: "Check your email" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/check-email");
+    expect(screen.getByText("alex@example.com")).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Welcome back" })).not.toBeInTheDocument();
   });
 
   it("shows the server's message when sign-up fails and stays on the page", async () => {

@@ -36,8 +36,8 @@ export function SignUpForm() {
         name: `${firstName} ${lastName}`,
         firstName,
         lastName,
-        // Where the confirmation link lands once the address is verified.
-        callbackURL: paths.login,
+        // Where the confirmation link lands, signed in, once the address is verified.
+        callbackURL: paths.emailConfirmed,
       }),
     );
     setPending(false);
@@ -46,7 +46,7 @@ export function SignUpForm() {
       return;
     }
     toast({ title: "Check Your Email!", description: "We've sent a confirmation link to your email address." });
-    navigate(paths.login);
+    navigate(paths.checkEmail, { state: { email } });
   }
 
   return (

@@ -1,0 +1,5 @@
+import { CheckEmail } from "#web/features/auth/components/check-email";
+
+export function Component() {
+  return <CheckEmail />;
+}

@@ -1,0 +1,5 @@
+import { EmailConfirmed } from "#web/features/auth/components/email-confirmed";
+
+export function Component() {
+  return <EmailConfirmed />;
+}
