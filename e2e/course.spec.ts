@@ -168,7 +168,10 @@ test("a new learner with no microphone completes day 1 alone (its lines said alo
   await expect(page).toHaveURL(/\/chapter-1\/day-2$/);
   await expect(page.getByRole("button", { name: "Mark as Complete" })).toBeEnabled();
   await page.getByRole("button", { name: "Mark as Complete" }).click();
-  await expect(page).toHaveURL(/\/progress$/);
+  // Like Day 1's, the story ends by continuing to the day's Codebook.
+  await expectToast(page, "Section Completed!", "Great job, you're making progress!");
+  await page.getByRole("link", { name: "Continue to Codebook" }).click();
+  await expect(page).toHaveURL(/\/chapter-1\/day-2\/codebook$/);
 });
 
 test("a visitor browses day 1 without saving, and is asked to sign in", async ({ page }) => {
