@@ -1,6 +1,7 @@
 import { Lock } from "lucide-react";
-import { type ReactNode, useDeferredValue } from "react";
+import { type ReactNode, useDeferredValue, useId } from "react";
 import { Link } from "react-router";
+import { taskStatus } from "#course/progress-rules";
 import { NotFound } from "#web/components/not-found";
 import { Page } from "#web/components/page";
 import { Button } from "#web/components/ui/button";
@@ -88,15 +89,66 @@ function LockedHeading({ title }: { title: string }) {
   );
 }
 
-function LockedDayMessage({ state }: { state: Extract<CourseDayState, { kind: "locked" }> }) {
-  const { day, blockedBy } = state;
+type LockedState = Extract<CourseDayState, { kind: "locked" }>;
+type Blocker = NonNullable<LockedState["blockedBy"]>;
+
+/** The pages of a day its tasks are done on, by the part of the day a task id names (content-schema-blocks.ts). */
+const TASK_PAGES = [
+  { parts: ["story", "review"], page: "story", how: "each marked complete on its page" },
+  { parts: ["codebook"], page: "codebook", how: "its missions, done on its page" },
+  {
+    parts: ["live-session"],
+    page: "live-session",
+    how: "its role-plays, done with a tutor in a booked session or alone on its page",
+  },
+] as const;
+
+/** The blocking day's tasks still to do, grouped by the page they are done on. */
+function tasksLeft({ chapter, day }: Blocker, learner: LockedState["learner"]) {
+  const left = day.tasks.filter((task) => taskStatus(learner.progress, chapter.id, day.id, task.id) !== "completed");
+  return TASK_PAGES.map((group) => ({
+    ...group,
+    tasks: left.filter((task) => (group.parts as readonly string[]).includes(task.id.split(":")[0]!)),
+  })).filter((group) => group.tasks.length > 0);
+}
+
+function pagePath({ chapter, day }: Blocker, page: DayPart) {
+  if (page === "codebook") return coursePaths.codebook(chapter.id, day.id);
+  if (page === "live-session") return coursePaths.liveSession(chapter.id, day.id);
+  return coursePaths.day(chapter.id, day.id);
+}
+
+function LockedDayMessage({ state }: { state: LockedState }) {
+  const { day, blockedBy, learner } = state;
+  const headingId = useId();
   if (blockedBy) {
+    const groups = tasksLeft(blockedBy, learner);
     return (
       <div className="space-y-4">
         <p className="text-lg">
           Day {day.number} opens once every task of the days before it is complete. Finish Day {blockedBy.day.number}{" "}
           first.
         </p>
+        {groups.length > 0 && (
+          <div className="space-y-2">
+            <h2 id={headingId} className="font-semibold">
+              Left to do on Day {blockedBy.day.number}
+            </h2>
+            <ul aria-labelledby={headingId} className="list-disc space-y-2 pl-5">
+              {groups.map((group) => (
+                <li key={group.page}>
+                  <Link
+                    to={pagePath(blockedBy, group.page)}
+                    className="font-medium text-primary underline-offset-4 hover:underline"
+                  >
+                    {dayPageTitle(blockedBy.day, group.page)}
+                  </Link>
+                  : {group.tasks.map((task) => task.label).join(", ")} ({group.how})
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         <Button asChild>
           <Link to={coursePaths.day(blockedBy.chapter.id, blockedBy.day.id)}>Go to Day {blockedBy.day.number}</Link>
         </Button>

@@ -369,6 +369,21 @@ describe("locked days", () => {
     expect(await screen.findByRole("heading", { level: 1, name: "Day 3 is locked" })).toBeInTheDocument();
     expect(screen.getByText(/Finish Day 1 first\./)).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Go to Day 1" })).toHaveAttribute("href", "/chapter-1/day-1");
+    // What is left of day 1, page by page, with who or what completes it.
+    const left = screen.getByRole("list", { name: "Left to do on Day 1" });
+    expect(
+      within(left)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual([
+      "Day 1: Read the dialogue (each marked complete on its page)",
+      "Day 1 Codebook: Listen and shadow, Watch the notes, Review the vocabulary, Practise (its missions, done on its page)",
+      "Day 1 Live Session: Practise greetings with your tutor, Order a drink with your tutor (its role-plays, done with a tutor in a booked session or alone on its page)",
+    ]);
+    expect(within(left).getByRole("link", { name: "Day 1 Live Session" })).toHaveAttribute(
+      "href",
+      "/chapter-1/day-1/live-session",
+    );
     await settle();
     expect(progressWrites(app)).toEqual([]);
     expect(await storedTasks(app, learner.id, "chapter-1", "day-3")).toEqual({});
