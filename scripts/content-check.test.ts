@@ -106,8 +106,8 @@ describe("npm run content:check", () => {
 
   it("prints what each day holds", () => {
     expect(checkContent(course([])).dayLines).toEqual([
-      "chapter-1 day-1: 10 dialogue lines, 1 narration, 8 phrases, 12 practice items in 4 kinds, role-plays of 4 and 4 phrases",
-      "chapter-1 day-2: 12 dialogue lines, 0 narration, 0 phrases, 12 practice items in 4 kinds, no live session",
+      "chapter-1 day-1: 10 dialogue lines, 1 narration, 8 phrases, 12 practice items in 4 kinds (12 without an explanation), role-plays of 4 and 4 phrases",
+      "chapter-1 day-2: 12 dialogue lines, 0 narration, 0 phrases, 12 practice items in 4 kinds (12 without an explanation), no live session",
     ]);
   });
 

@@ -10,6 +10,7 @@
 // - every day holds what a finished day of the course must (scripts/course-rules.ts): a teaching day's
 //   dialogue, phrases, Codebook missions, practice set and role-plays; a review day's natural-speed
 //   dialogue, Culture Corner and quiz;
+// - (reported, not a problem) how many of each day's practice items have no `explain` line;
 // - the course's media keep to their weight: each notes video file under 2 MB, all course audio and
 //   video together under 40 MB.
 //
@@ -133,7 +134,8 @@ export function checkContent({
       const counts = dayCounts(day);
       result.dayLines.push(
         `${chapter.id} ${day.id}: ${counts.dialogueLines} dialogue lines, ${counts.narrationLines} narration, ` +
-          `${counts.vocabulary} phrases, ${counts.practiceItems} practice items in ${counts.practiceKinds} kinds, ` +
+          `${counts.vocabulary} phrases, ${counts.practiceItems} practice items in ${counts.practiceKinds} kinds ` +
+          `(${counts.practiceWithoutExplain} without an explanation), ` +
           (counts.rolePlayPhrases.length > 0
             ? `role-plays of ${counts.rolePlayPhrases.join(" and ")} phrases`
             : "no live session"),

@@ -157,8 +157,16 @@ describe("dayCounts", () => {
       vocabulary: 10,
       practiceItems: 12,
       practiceKinds: 4,
+      practiceWithoutExplain: 12,
       rolePlayPhrases: [4, 5],
     });
+  });
+
+  it("counts the practice items without an explanation", () => {
+    const day = finishedTeachingDay();
+    const practice = day.codebook.blocks.at(-1) as { items: Record<string, unknown>[] };
+    practice.items[0] = { ...practice.items[0], explain: "Nak is the everyday word for want." };
+    expect(dayCounts(daySchema.parse(day)).practiceWithoutExplain).toBe(11);
   });
 });
 

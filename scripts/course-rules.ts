@@ -28,6 +28,8 @@ export function dayCounts(day: Day) {
     vocabulary: day.vocabulary.length,
     practiceItems: practice.length,
     practiceKinds: new Set(practice.map((item) => item.kind)).size,
+    /** Reported, not a problem: an item whose reason is obvious needs no `explain`. */
+    practiceWithoutExplain: practice.filter((item) => !item.explain).length,
     rolePlayPhrases: blocks.flatMap((block) => (block.type === "role-play" ? [block.phrases.length] : [])),
   };
 }

@@ -32,6 +32,14 @@ const itemFields = {
   /** The instruction or question shown above the item. */
   prompt: text,
 };
+/**
+ * Fields of an item that a question leaves out: `explain` says in one short line (English) why the
+ * right answer is right, shown with the feedback after a wrong or near answer; optional, for items
+ * whose reason is not obvious.
+ */
+const answerFields = {
+  explain: text.max(200, "is one short line (at most 200 characters)").optional(),
+};
 const listenedTo = slug;
 const rightAnswerAudio = slug.optional();
 
@@ -62,6 +70,7 @@ function refineChoices(item: { choices: readonly { id: string }[]; answer: strin
 export const comprehensionItemSchema = z
   .strictObject({
     ...itemFields,
+    ...answerFields,
     kind: z.literal("comprehension"),
     choices: z.array(choiceSchema).min(3, "has 3 or 4 choices").max(4, "has 3 or 4 choices"),
     answer: slug,
@@ -73,6 +82,7 @@ export const comprehensionItemSchema = z
 export const listenChooseItemSchema = z
   .strictObject({
     ...itemFields,
+    ...answerFields,
     kind: z.literal("listen-choose"),
     audio: listenedTo,
     choices: z.array(choiceSchema).min(2, "has 2 to 4 choices").max(4, "has 2 to 4 choices"),
@@ -88,6 +98,7 @@ export const listenChooseItemSchema = z
 export const buildSentenceItemSchema = z
   .strictObject({
     ...itemFields,
+    ...answerFields,
     kind: z.literal("build-sentence"),
     english: text,
     tiles: z.array(tileSchema).min(2, "has 2 to 16 tiles").max(16, "has 2 to 16 tiles"),
@@ -117,6 +128,7 @@ const typedAnswers = z.array(text).min(1, "lists at least one right answer");
 /** Type what you hear: the Malay of the clip `audio`, typed. */
 export const typeHeardItemSchema = z.strictObject({
   ...itemFields,
+  ...answerFields,
   kind: z.literal("type-heard"),
   audio: listenedTo,
   answers: typedAnswers,
@@ -125,6 +137,7 @@ export const typeHeardItemSchema = z.strictObject({
 /** Type the Malay: English shown, the Malay typed; every listed answer is right. */
 export const typeMalayItemSchema = z.strictObject({
   ...itemFields,
+  ...answerFields,
   kind: z.literal("type-malay"),
   english: text,
   answers: typedAnswers,
@@ -135,6 +148,7 @@ export const typeMalayItemSchema = z.strictObject({
 export const matchPairsItemSchema = z
   .strictObject({
     ...itemFields,
+    ...answerFields,
     kind: z.literal("match-pairs"),
     pairs: z.array(pairSchema).min(2, "has 2 to 8 pairs").max(8, "has 2 to 8 pairs"),
   })
@@ -150,6 +164,7 @@ export const matchPairsItemSchema = z
 /** Numbers and prices, heard: the clip `audio` says a price; the learner types it ("RM 7.50"). */
 export const typePriceItemSchema = z.strictObject({
   ...itemFields,
+  ...answerFields,
   kind: z.literal("type-price"),
   audio: listenedTo,
   price,
@@ -159,6 +174,7 @@ export const typePriceItemSchema = z.strictObject({
 export const choosePriceItemSchema = z
   .strictObject({
     ...itemFields,
+    ...answerFields,
     kind: z.literal("choose-price"),
     price,
     choices: z.array(choiceSchema).min(2, "has 2 to 4 choices").max(4, "has 2 to 4 choices"),

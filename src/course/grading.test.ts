@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { formatPrice, parsePrice } from "./answer-text";
 import { type ExerciseItem, exerciseItemSchema, type Given } from "./exercise-schema";
-import { almostDistance, checkGiven, editDistance, grade, normaliseTyped, rightAnswer } from "./grading";
+import {
+  almostDistance,
+  checkGiven,
+  editDistance,
+  forgivesTypo,
+  grade,
+  normaliseTyped,
+  rightAnswer,
+  wrongPairs,
+} from "./grading";
 
 const item = (raw: unknown): ExerciseItem => exerciseItemSchema.parse(raw);
 
@@ -96,7 +105,9 @@ const gradeOf = (exercise: ExerciseItem, given: Given) => {
   expect(checkGiven(exercise, given)).toEqual([]);
   return grade(exercise, given).grade;
 };
-const typed = (exercise: ExerciseItem, text: string) => grade(exercise, { text });
+const typed = (exercise: ExerciseItem, text: string) => grade(exercise, { text }, { forgiveSlips: true });
+/** As review grades: a slip is a near miss. */
+const strictly = (exercise: ExerciseItem, text: string) => grade(exercise, { text });
 
 describe("normaliseTyped", () => {
   it.each([
@@ -157,7 +168,14 @@ describe("grading typed text", () => {
   it("accepts every answer the content lists, and shows the one matched", () => {
     expect(typed(typeMalay, "saya mahu kopi o")).toEqual({
       grade: "right",
-      correct: { text: "Saya mahu kopi-O.", answer: { text: "Saya mahu kopi-O." }, audioId: "line-kopi-o" },
+      typo: false,
+      correct: {
+        text: "Saya mahu kopi-O.",
+        answer: { text: "Saya mahu kopi-O." },
+        audioId: "line-kopi-o",
+        explain: null,
+        accepted: ["Saya nak kopi-O.", "Saya mahu kopi-O."],
+      },
     });
     expect(typed(typeMalay, "Saya nak kopi-O").correct.text).toBe("Saya nak kopi-O.");
   });
@@ -165,22 +183,76 @@ describe("grading typed text", () => {
   it('calls a near miss "almost", not right, and shows the right form nearest to it', () => {
     expect(typed(typeMalay, "saya nak kopi")).toEqual({
       grade: "almost",
-      correct: { text: "Saya nak kopi-O.", answer: { text: "Saya nak kopi-O." }, audioId: "line-kopi-o" },
+      typo: false,
+      correct: {
+        text: "Saya nak kopi-O.",
+        answer: { text: "Saya nak kopi-O." },
+        audioId: "line-kopi-o",
+        explain: null,
+        accepted: ["Saya nak kopi-O.", "Saya mahu kopi-O."],
+      },
     });
-    expect(typed(typeMalay, "saya mahu kopo-o").grade).toBe("almost");
+    expect(typed(typeMalay, "saya mahu kopo-p").grade).toBe("almost");
     expect(typed(typeMalay, "saya mahu kopi-O").correct.text).toBe("Saya mahu kopi-O.");
     expect(typed(typeMalay, "sayamahu kopi-O").correct.text).toBe("Saya mahu kopi-O.");
   });
 
   it("allows one edit on a short answer and two on a long one; beyond that, wrong", () => {
-    const short = typeHeard(["Sama-sama"]);
-    expect(typed(short, "sama sma").grade).toBe("almost");
-    expect(typed(short, "smaa sama").grade).toBe("almost");
-    expect(typed(short, "sam sma").grade).toBe("wrong");
+    const short = typeHeard(["Minum"]);
+    expect(typed(short, "minun").grade).toBe("almost");
+    expect(typed(short, "mnium").grade).toBe("almost");
+    expect(typed(short, "mnun").grade).toBe("wrong");
     const long = typeHeard(["Terima kasih"]);
-    expect(typed(long, "terima kasi").grade).toBe("almost");
     expect(typed(long, "trima kasi").grade).toBe("almost");
     expect(typed(long, "trma kasi").grade).toBe("wrong");
+  });
+
+  it("takes a one-letter slip in an answer of eight letters or more as right, showing how it is written", () => {
+    const order = typeHeard(["Nak minum apa?", "Minum apa?"]);
+    for (const slip of ["nek minum apa?", "nak minm apa", "nak mnium apa", "nak minum apaa"]) {
+      expect(typed(order, slip), slip).toMatchObject({
+        grade: "right",
+        typo: true,
+        correct: { text: "Nak minum apa?" },
+      });
+    }
+    expect(typed(order, "nak minum apa").typo).toBe(false);
+    // Two slips are still a near miss, to answer again.
+    expect(typed(order, "nek minum apo")).toMatchObject({ grade: "almost", typo: false });
+    // Eight letters, spaces not counted: "sama sama" is forgiven a slip, "minum" and "kopi o" are not.
+    expect(typed(typeHeard(["Sama-sama"]), "sama sma")).toMatchObject({ grade: "right", typo: true });
+    expect(typed(typeHeard(["Minum"]), "minun")).toMatchObject({ grade: "almost", typo: false });
+    expect(typed(typeHeard(["Kopi-O"]), "kopi a")).toMatchObject({ grade: "almost", typo: false });
+    // Unless asked to forgive slips (review does not), a slip is a near miss.
+    expect(strictly(order, "nek minum apa?")).toMatchObject({ grade: "almost", typo: false });
+    expect([forgivesTypo("abcdefgh", 1), forgivesTypo("abcd efg", 1), forgivesTypo("abcdefgh", 2)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it("lists every accepted form when an item accepts several, and none when it accepts one", () => {
+    expect(rightAnswer(typeHeard(["Berapa?", "Berapa ni?"])).accepted).toEqual(["Berapa?", "Berapa ni?"]);
+    expect(rightAnswer(typeHeard(["Terima kasih."])).accepted).toEqual([]);
+    expect(rightAnswer(build).accepted).toEqual(["Saya nak kopi-O satu.", "Saya mahu kopi-O satu."]);
+    expect(rightAnswer(choose).accepted).toEqual([]);
+  });
+
+  it("gives the item's explanation with the right answer, or null", () => {
+    const explained = item({
+      id: "want",
+      kind: "type-malay",
+      prompt: "Type it in Malay.",
+      english: "What do you want to drink?",
+      answers: ["Nak minum apa?"],
+      explain: "Malay puts apa (what) at the end, after the verb.",
+    });
+    expect(grade(explained, { text: "apa nak minum" }).correct.explain).toBe(
+      "Malay puts apa (what) at the end, after the verb.",
+    );
+    expect(rightAnswer(choose).explain).toBeNull();
+    expect(() => item({ ...explained, explain: "" })).toThrow();
   });
 
   it("asks a word of three letters exactly: tak is not nak", () => {
@@ -190,8 +262,9 @@ describe("grading typed text", () => {
   });
 
   it("is wrong for another sentence, and feedback then shows the first answer", () => {
-    expect(typed(typeMalay, "saya nak teh")).toEqual({
+    expect(typed(typeMalay, "saya nak teh")).toMatchObject({
       grade: "wrong",
+      typo: false,
       correct: { text: "Saya nak kopi-O.", answer: { text: "Saya nak kopi-O." }, audioId: "line-kopi-o" },
     });
     expect(typed(typeMalay, "?").grade).toBe("wrong");
@@ -214,7 +287,13 @@ describe("grading prices", () => {
   );
 
   it("shows the price as the course writes it", () => {
-    expect(rightAnswer(typePrice)).toEqual({ text: "RM 7.50", answer: { text: "RM 7.50" }, audioId: "vocab-price" });
+    expect(rightAnswer(typePrice)).toEqual({
+      text: "RM 7.50",
+      answer: { text: "RM 7.50" },
+      audioId: "vocab-price",
+      explain: null,
+      accepted: [],
+    });
   });
 
   it("parses and formats amounts in sen", () => {
@@ -234,6 +313,8 @@ describe("grading prices", () => {
       text: "Tujuh ringgit lima puluh sen",
       answer: { choiceId: "right" },
       audioId: null,
+      explain: null,
+      accepted: [],
     });
   });
 });
@@ -248,6 +329,8 @@ describe("grading choices", () => {
       text: "Black coffee with sugar",
       answer: { choiceId: "kopi-o" },
       audioId: "line-kopi-o",
+      explain: null,
+      accepted: [],
     });
     expect(rightAnswer(listen).audioId).toBe("line-selamat-pagi");
   });
@@ -260,6 +343,8 @@ describe("grading built sentences", () => {
       text: "Saya mahu kopi-O satu.",
       answer: { tileIds: ["saya", "mahu", "kopi-o", "satu"] },
       audioId: null,
+      explain: null,
+      accepted: ["Saya nak kopi-O satu.", "Saya mahu kopi-O satu."],
     });
   });
 
@@ -297,7 +382,22 @@ describe("grading match pairs", () => {
       text: "Selamat pagi = Good morning; Terima kasih = Thank you; Sama-sama = You're welcome",
       answer: pairs(["pagi", "pagi"], ["terima-kasih", "terima-kasih"], ["sama-sama", "sama-sama"]),
       audioId: null,
+      explain: null,
+      accepted: [],
     });
+  });
+
+  it("names the pairs linked wrong, as the learner linked them, and none when all are right", () => {
+    expect(
+      wrongPairs(match, pairs(["pagi", "pagi"], ["terima-kasih", "sama-sama"], ["sama-sama", "terima-kasih"])),
+    ).toEqual([
+      { malay: "Terima kasih", english: "You're welcome" },
+      { malay: "Sama-sama", english: "Thank you" },
+    ]);
+    expect(
+      wrongPairs(match, pairs(["sama-sama", "sama-sama"], ["pagi", "pagi"], ["terima-kasih", "terima-kasih"])),
+    ).toEqual([]);
+    expect(wrongPairs(choose, { choiceId: "kopi-o" })).toEqual([]);
   });
 
   it("is wrong when any two are swapped", () => {
@@ -321,6 +421,9 @@ describe("grading match pairs", () => {
       ],
     });
     expect(gradeOf(want, pairs(["nak", "mahu"], ["mahu", "nak"], ["tak", "tak"]))).toBe("right");
+    expect(wrongPairs(want, pairs(["nak", "mahu"], ["mahu", "nak"], ["tak", "nak"]))).toEqual([
+      { malay: "tak", english: "want" },
+    ]);
     // A side used twice is refused by checkGiven, and never graded right.
     expect(grade(want, pairs(["nak", "nak"], ["mahu", "nak"], ["tak", "tak"])).grade).toBe("wrong");
   });

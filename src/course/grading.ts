@@ -7,7 +7,10 @@ import type { ExerciseItem, ExerciseQuestion, Given, PairsGiven } from "./exerci
  * docs/decisions/032-graded-answers.md.
  */
 
-/** "almost" is a near miss of typed text: not right (the item is asked again), but told so. */
+/**
+ * "almost" is a near miss of typed text: not right (the item is asked again), but told so. A slip of
+ * one letter in a long answer is right, with the correction shown (`typo`).
+ */
 export const GRADES = ["right", "almost", "wrong"] as const;
 export type Grade = (typeof GRADES)[number];
 
@@ -17,10 +20,16 @@ export interface RightAnswer {
   answer: Given;
   /** A spoken item of the day (courseAudioPath gives its file), or null when the item has none. */
   audioId: string | null;
+  /** Why the right answer is right, in one line: the item's `explain`, or null when it has none. */
+  explain: string | null;
+  /** Every accepted form when the item accepts several (typed answers, sentence orders), else empty. */
+  accepted: string[];
 }
 
 export interface Graded {
   grade: Grade;
+  /** Right, typed with a slip: `correct.text` is how it is written. */
+  typo: boolean;
   correct: RightAnswer;
 }
 
@@ -155,18 +164,33 @@ export function almostDistance(rightAnswer: string): number {
   return length < 10 ? 1 : 2;
 }
 
+/**
+ * Whether a slip of one edit is forgiven as right: in answers of eight letters or more (spaces not
+ * counted), where one letter rarely changes the meaning. Shorter answers stay strict ("almost").
+ */
+export const TYPO_MIN_LETTERS = 8;
+export function forgivesTypo(normalisedAnswer: string, distance: number): boolean {
+  return distance === 1 && [...normalisedAnswer.replaceAll(" ", "")].length >= TYPO_MIN_LETTERS;
+}
+
 /** Grades typed text against the accepted answers; feedback shows the nearest one as written. */
-function gradeTyped(answers: readonly string[], text: string): { grade: Grade; shown: string } {
+function gradeTyped(
+  answers: readonly string[],
+  text: string,
+  forgiveSlips: boolean,
+): { grade: Grade; typo: boolean; shown: string } {
   const typed = normaliseTyped(text.slice(0, MAX_TYPED_LENGTH));
-  let nearest = { answer: answers[0]!, distance: Number.POSITIVE_INFINITY, allowed: 0 };
+  let nearest = { answer: answers[0]!, right: "", distance: Number.POSITIVE_INFINITY };
   for (const answer of answers) {
     const right = normaliseTyped(answer);
     const distance = typed === right ? 0 : editDistance(typed, right);
-    if (distance < nearest.distance) nearest = { answer, distance, allowed: almostDistance(right) };
+    if (distance < nearest.distance) nearest = { answer, right, distance };
   }
-  if (nearest.distance === 0) return { grade: "right", shown: nearest.answer };
-  if (nearest.distance <= nearest.allowed) return { grade: "almost", shown: nearest.answer };
-  return { grade: "wrong", shown: answers[0]! };
+  if (nearest.distance === 0) return { grade: "right", typo: false, shown: nearest.answer };
+  if (forgiveSlips && forgivesTypo(nearest.right, nearest.distance))
+    return { grade: "right", typo: true, shown: nearest.answer };
+  if (nearest.distance <= almostDistance(nearest.right)) return { grade: "almost", typo: false, shown: nearest.answer };
+  return { grade: "wrong", typo: false, shown: answers[0]! };
 }
 
 /** The words of a tile order, joined as the sentence reads. */
@@ -184,7 +208,36 @@ export function rightAnswer(item: ExerciseItem): RightAnswer {
  * the exact order, match pairs by the whole set, typed text forgivingly with "almost" for a near
  * miss, prices by amount. With a null answer, grades nothing and answers the right answer.
  */
-export function grade(item: ExerciseItem, given: Given | null): Graded {
+export interface GradeOptions {
+  /**
+   * Takes a one-letter slip in a long typed answer as right (`typo`), as practice sets do: a slip
+   * there is no miss. Review leaves it "almost", which its schedule rates as hard.
+   */
+  forgiveSlips?: boolean;
+}
+
+export function grade(item: ExerciseItem, given: Given | null, { forgiveSlips = false }: GradeOptions = {}): Graded {
+  const graded = gradeOnly(item, given, forgiveSlips);
+  const accepted =
+    item.kind === "type-heard" || item.kind === "type-malay"
+      ? item.answers
+      : item.kind === "build-sentence"
+        ? item.answers.map((order) => sentenceOf(item.tiles, order))
+        : [];
+  return {
+    grade: graded.grade,
+    typo: graded.typo ?? false,
+    correct: {
+      ...graded.correct,
+      explain: item.explain ?? null,
+      accepted: new Set(accepted).size > 1 ? [...new Set(accepted)] : [],
+    },
+  };
+}
+
+type GradedOnly = { grade: Grade; typo?: boolean; correct: Omit<RightAnswer, "explain" | "accepted"> };
+
+function gradeOnly(item: ExerciseItem, given: Given | null, forgiveSlips: boolean): GradedOnly {
   const audioId = "audio" in item && item.audio ? item.audio : null;
   switch (item.kind) {
     case "comprehension":
@@ -206,9 +259,13 @@ export function grade(item: ExerciseItem, given: Given | null): Graded {
     }
     case "type-heard":
     case "type-malay": {
-      const typed = given && "text" in given ? gradeTyped(item.answers, given.text) : null;
+      const typed = given && "text" in given ? gradeTyped(item.answers, given.text, forgiveSlips) : null;
       const shown = typed?.shown ?? item.answers[0]!;
-      return { grade: typed?.grade ?? "wrong", correct: { text: shown, answer: { text: shown }, audioId } };
+      return {
+        grade: typed?.grade ?? "wrong",
+        typo: typed?.typo ?? false,
+        correct: { text: shown, answer: { text: shown }, audioId },
+      };
     }
     case "type-price": {
       const sen = parsePrice(item.price)!;
@@ -217,7 +274,7 @@ export function grade(item: ExerciseItem, given: Given | null): Graded {
       return { grade: isRight ? "right" : "wrong", correct: { text, answer: { text }, audioId } };
     }
     case "match-pairs": {
-      const english = new Map(item.pairs.map((pair) => [pair.id, pair.english]));
+      const english = englishOf(item);
       // By meaning, so two pairs with the same English may be matched either way round.
       const isRight =
         given !== null &&
@@ -236,4 +293,21 @@ export function grade(item: ExerciseItem, given: Given | null): Graded {
       };
     }
   }
+}
+
+const englishOf = (item: Extract<ExerciseItem, { kind: "match-pairs" }>) =>
+  new Map(item.pairs.map((pair) => [pair.id, pair.english]));
+
+/**
+ * The pairs of a match-pairs answer that are wrong, as the learner linked them ("Selamat pagi" with
+ * "Good night"), in the item's order; judged by meaning, as grade() does. Empty for other answers.
+ */
+export function wrongPairs(item: ExerciseItem, given: Given): { malay: string; english: string }[] {
+  if (item.kind !== "match-pairs" || !("pairs" in given)) return [];
+  const english = englishOf(item);
+  return item.pairs.flatMap((pair) => {
+    const linked = given.pairs.find((each) => each.malay === pair.id);
+    if (!linked || english.get(linked.english) === pair.english) return [];
+    return [{ malay: pair.malay, english: english.get(linked.english) ?? linked.english }];
+  });
 }

@@ -38,6 +38,8 @@ export type AnswerRequest = z.input<typeof answerRequestSchema>;
 export const answerResponseSchema = z.strictObject({
   /** "almost" is not right: the item comes back, and the feedback says how close it was. */
   result: z.enum(GRADES),
+  /** Right, typed with a one-letter slip in a long answer: `correct.text` shows how it is written. */
+  typo: z.boolean(),
   /** The right answer, for feedback. */
   correct: z.strictObject({
     text: z.string(),
@@ -45,6 +47,10 @@ export const answerResponseSchema = z.strictObject({
     answer: givenSchema,
     /** The right answer's clip (/media/course/…mp3), or null. */
     audio: z.string().nullable(),
+    /** Why the right answer is right, in one line (the item's `explain`), or null. */
+    explain: z.string().nullable(),
+    /** Every accepted form when the item accepts several, else empty. */
+    accepted: z.array(z.string()),
   }),
   /** Whether the practice set's task is completed: every item has been answered right once. */
   taskCompleted: z.boolean(),

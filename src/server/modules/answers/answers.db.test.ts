@@ -116,7 +116,7 @@ describe("POST /api/answers", () => {
     ["type-malay", "type-order", { text: "Saya nak kopi-O" }, "right"],
     ["type-malay", "type-order", { text: "saya nak kopi" }, "almost"],
     ["type-malay", "type-order", { text: "saya nak teh" }, "wrong"],
-    ["type-heard", "type-thanks", { text: "terima kasi" }, "almost"],
+    ["type-heard", "type-thanks", { text: "trima kasi" }, "almost"],
     ["type-heard", "type-thanks", { text: "Térima kasih!" }, "right"],
     ["match-pairs", "match-greetings", RIGHT["match-greetings"], "right"],
     [
@@ -159,31 +159,54 @@ describe("POST /api/answers", () => {
     expect((await statusOf(id, DAY_ONE))?.status).toBe("in-progress");
   });
 
-  it("answers the right answer for feedback: its text, its form and its clip", async () => {
+  it("answers the right answer for feedback: its text, its form, its clip, why, and the accepted forms", async () => {
     const { cookie } = await signedInAs();
     expect((await answerOk(cookie, body("what-alex-ordered", { choiceId: "milo-ais" }))).correct).toEqual({
       text: "Black coffee with sugar",
       answer: { choiceId: "kopi-o" },
       audio: audio("line-kopi-o"),
+      explain: "Kopi-O is black coffee with sugar: O means no milk.",
+      accepted: [],
     });
     expect((await answerOk(cookie, body("type-order", { text: "saya mahu kopi" }))).correct).toEqual({
       text: "Saya mahu kopi-O.",
       answer: { text: "Saya mahu kopi-O." },
       audio: null,
+      explain: null,
+      accepted: ["Saya nak kopi-O.", "Saya mahu kopi-O."],
     });
     expect((await answerOk(cookie, body("build-order", { tileIds: ["teh"] }))).correct).toEqual({
       text: "Saya nak kopi-O satu.",
       answer: { tileIds: ["saya", "nak", "kopi-o", "satu"] },
       audio: audio("line-kopi-o"),
+      explain: null,
+      accepted: ["Saya nak kopi-O satu.", "Saya mahu kopi-O satu."],
     });
     expect((await answerOk(cookie, body("hear-price", { text: "8" }))).correct).toEqual({
       text: "RM 7.50",
       answer: { text: "RM 7.50" },
       audio: audio("vocab-price"),
+      explain: null,
+      accepted: [],
     });
     expect((await answerOk(cookie, body("match-greetings", RIGHT["match-greetings"]))).correct.text).toBe(
       "Selamat pagi = Good morning; Terima kasih = Thank you; Sama-sama = You're welcome",
     );
+  });
+
+  it("takes a one-letter slip in a long typed answer as right, stored right, and says how it is written", async () => {
+    const { cookie, id } = await signedInAs();
+    const sent = body("type-order", { text: "saya nek kopi-o" });
+    const answered = await answerOk(cookie, sent);
+    expect(answered).toMatchObject({ result: "right", typo: true, correct: { text: "Saya nak kopi-O." } });
+    expect((await answerRows(id)).map((row) => row.correct)).toEqual([true]);
+    // A resend is told the same, slip and all.
+    expect(await answerOk(cookie, sent)).toEqual(answered);
+    // Typed exactly: no slip to tell.
+    expect(await answerOk(cookie, body("type-order", { text: "saya nak kopi o" }))).toMatchObject({
+      result: "right",
+      typo: false,
+    });
   });
 
   it("stores a resend once and answers it as the first time, even sent again at once", async () => {
@@ -362,7 +385,7 @@ describe("GET /api/answers/:chapterId/:dayId/:taskId", () => {
     const other = await signedInAs();
     expect(await (await t.request(path, { cookie })).json()).toEqual({ answeredRight: [], taskCompleted: false });
     await answerOk(cookie, body("say-price", { choiceId: "right" }));
-    await answerOk(cookie, body("type-thanks", { text: "terima kasi" }));
+    await answerOk(cookie, body("type-thanks", { text: "trima kasi" }));
     await answerOk(cookie, body("hear-greeting", { choiceId: "good-morning" }));
     await answerOk(other.cookie, body("build-order", RIGHT["build-order"]));
     const response = await t.request(path, { cookie });
@@ -444,7 +467,7 @@ describe("a learner's answers and their account", () => {
   it("are in Export My Data, and go when the account is deleted", async () => {
     const { cookie, id, user } = await signedInAs();
     const right = body("say-price", { choiceId: "right" });
-    const almost = body("type-thanks", { text: "terima kasi" });
+    const almost = body("type-thanks", { text: "trima kasi" });
     await answerOk(cookie, right);
     await answerOk(cookie, almost);
     const stranger = await signedInAs();

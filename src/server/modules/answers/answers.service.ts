@@ -9,7 +9,7 @@ import {
   practiceSetOf,
 } from "#course/course";
 import { type ExerciseItem, givenSchema } from "#course/exercise-schema";
-import { checkGiven, type Grade, grade, type RightAnswer, rightAnswer } from "#course/grading";
+import { checkGiven, type Graded, grade, type RightAnswer, rightAnswer } from "#course/grading";
 import type { DayRef, TaskRef } from "#course/progress-rules";
 import { givenText } from "#course/review-rules";
 import type { Database } from "#server/db/client";
@@ -29,6 +29,9 @@ export interface AnswersDeps {
   /** Whether the learner may answer on the day, and the practice task's status, which answers move forward. */
   progress: Pick<ProgressModule["service"], "assertDayOpen" | "moveTaskForward" | "isTaskCompleted">;
 }
+
+/** Practice sets take a one-letter slip in a long typed answer as right (decision 053). */
+const PRACTICE = { forgiveSlips: true } as const;
 
 /**
  * Graded answers to practice sets (docs/decisions/032-graded-answers.md): every answer is stored
@@ -53,23 +56,22 @@ export function createAnswersService({ db, course, progress }: AnswersDeps) {
     text: correct.text,
     answer: correct.answer,
     audio: correct.audioId ? courseAudioPath(target.chapterId, target.dayId, correct.audioId) : null,
+    explain: correct.explain,
+    accepted: correct.accepted,
   });
 
   /**
    * A resend's answer, from what was stored: right when it was judged right, else graded again to tell
    * almost from wrong (only right is stored). An answer the item no longer fits is wrong.
    */
-  function regrade(
-    item: ExerciseItem,
-    stored: { given: unknown; correct: boolean },
-  ): { grade: Grade; correct: RightAnswer } {
+  function regrade(item: ExerciseItem, stored: { given: unknown; correct: boolean }): Graded {
     const parsed = givenSchema.safeParse(stored.given);
-    const graded =
+    const graded: Graded =
       parsed.success && checkGiven(item, parsed.data).length === 0
-        ? grade(item, parsed.data)
-        : { grade: "wrong" as const, correct: rightAnswer(item) };
-    if (stored.correct) return { grade: "right", correct: graded.correct };
-    return { grade: graded.grade === "almost" ? "almost" : "wrong", correct: graded.correct };
+        ? grade(item, parsed.data, PRACTICE)
+        : { grade: "wrong", typo: false, correct: rightAnswer(item) };
+    if (stored.correct) return { grade: "right", typo: graded.typo, correct: graded.correct };
+    return { grade: graded.grade === "almost" ? "almost" : "wrong", typo: false, correct: graded.correct };
   }
 
   return {
@@ -108,13 +110,14 @@ export function createAnswersService({ db, course, progress }: AnswersDeps) {
           const replayed = regrade(item, stored);
           return {
             result: replayed.grade,
+            typo: replayed.typo,
             correct: feedback(target, replayed.correct),
             taskCompleted: await progress.isTaskCompleted(user.id, target, tx),
           };
         }
 
         await progress.assertDayOpen(user, target, tx);
-        const graded = grade(item, input.given);
+        const graded = grade(item, input.given, PRACTICE);
         const right = graded.grade === "right";
         await answers.insert(tx, {
           userId: user.id,
@@ -129,7 +132,7 @@ export function createAnswersService({ db, course, progress }: AnswersDeps) {
         const setDone = set.items.every((each) => answered.has(each.id));
         const status = setDone ? "completed" : "in-progress";
         const taskCompleted = await progress.moveTaskForward(user.id, target, status, tx);
-        return { result: graded.grade, correct: feedback(target, graded.correct), taskCompleted };
+        return { result: graded.grade, typo: graded.typo, correct: feedback(target, graded.correct), taskCompleted };
       });
     },
 

@@ -1,5 +1,6 @@
 import { CircleAlert, CircleCheck, CircleX } from "lucide-react";
 import { useId } from "react";
+import type { Given } from "#course/exercise-schema";
 import type { Grade } from "#course/grading";
 import { AudioToggle } from "#web/components/audio-toggle";
 import { Button } from "#web/components/ui/button";
@@ -14,6 +15,22 @@ export interface Feedback {
   malay: boolean;
   /** The right answer's clip, or null. */
   audio: string | null;
+  /** The right answer in the form of the answer given: the choice to mark right. */
+  answer?: Given;
+  /** Right, typed with a slip: `text` is how it is written. */
+  typo?: boolean;
+  /** Why the right answer is right, in one line, or null. */
+  explain?: string | null;
+  /** Every accepted form, when the item accepts several. */
+  accepted?: string[];
+}
+
+/** What the learner gave, as the panel repeats it after a miss. */
+export interface Yours {
+  /** Their answer in words (typed text, a built sentence), or null when the item marks it itself (a choice). */
+  text: string | null;
+  /** Of a match-pairs answer, the pairs linked wrong. */
+  wrongPairs: { malay: string; english: string }[];
 }
 
 const RESULTS = {
@@ -23,9 +40,10 @@ const RESULTS = {
 } as const;
 
 /** What the live region says of a result, so a screen reader hears it at once. */
-export function announceFeedback({ result, text }: Feedback): string {
-  if (result === "right") return `Right! ${text}`;
-  return `${result === "almost" ? "Almost!" : "Not quite."} The answer is: ${text}`;
+export function announceFeedback({ result, text, typo, explain }: Feedback): string {
+  if (result === "right") return typo ? `Right! Mind the spelling: ${text}` : `Right! ${text}`;
+  const said = `${result === "almost" ? "Almost!" : "Not quite."} The answer is: ${text}`;
+  return explain ? `${said} ${explain}` : said;
 }
 
 /**
@@ -35,27 +53,49 @@ export function announceFeedback({ result, text }: Feedback): string {
  */
 export function FeedbackPanel({
   feedback,
+  yours,
   playing,
   onToggleAudio,
   onContinue,
 }: {
   feedback: Feedback;
+  yours?: Yours;
   playing: string | null;
   onToggleAudio: (src: string) => void;
   onContinue: () => void;
 }) {
   const headingId = useId();
   const { title, Icon, panel } = RESULTS[feedback.result];
+  const missed = feedback.result !== "right";
+  const malay = feedback.malay ? "ms" : undefined;
+  const accepted = feedback.accepted ?? [];
   return (
     <section aria-labelledby={headingId} className={cn("space-y-3 rounded-lg border-2 p-4", panel)}>
       <h3 id={headingId} className="flex items-center gap-2 text-lg font-semibold">
         <Icon aria-hidden className={cn("size-5", feedback.result !== "right" && "text-destructive")} />
         {title}
       </h3>
+      {missed && yours?.text && (
+        <p>
+          Your answer: <span lang={malay}>{yours.text}</span>
+        </p>
+      )}
+      {missed && yours && yours.wrongPairs.length > 0 && (
+        <div>
+          <p>{yours.wrongPairs.length === 1 ? "This pair is wrong:" : "These pairs are wrong:"}</p>
+          <ul className="list-disc pl-6">
+            {yours.wrongPairs.map((pair) => (
+              <li key={pair.malay}>
+                <span lang="ms">{pair.malay}</span> is not “{pair.english}”
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <div className="flex items-center gap-3">
         <p>
-          {feedback.result === "right" ? "" : "The answer is: "}
-          <span lang={feedback.malay ? "ms" : undefined} className="font-semibold">
+          {missed ? "The answer is: " : feedback.typo ? "Right: " : ""}
+          <span lang={malay} className="font-semibold">
             {feedback.text}
           </span>
         </p>
@@ -68,6 +108,19 @@ export function FeedbackPanel({
           />
         )}
       </div>
+      {feedback.typo && !missed && <p>A small slip, counted right: mind the spelling.</p>}
+      {missed && feedback.explain && <p>Why: {feedback.explain}</p>}
+      {accepted.length > 1 && (
+        <p>
+          Accepted answers:{" "}
+          {accepted.map((form, index) => (
+            <span key={form}>
+              {index > 0 && " · "}
+              <span lang={malay}>{form}</span>
+            </span>
+          ))}
+        </p>
+      )}
       <Button data-focus="continue" onClick={onContinue}>
         Continue
       </Button>

@@ -15,6 +15,15 @@ export interface ItemProps<K extends ExerciseKind> {
   onChange: (given: Given | null) => void;
   /** Set when the answer was refused before it was checked: the id of the message saying why. */
   errorId?: string;
+  /** Once checked: the answer given, whether it was right, and the right answer when known. */
+  checked?: Checked | null;
+}
+
+/** A checked answer, for an item to mark the learner's own choice and the right one. */
+export interface Checked {
+  given: Given;
+  right: boolean;
+  answer?: Given;
 }
 
 /**

@@ -1,13 +1,13 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { typedAnswerProblem } from "#course/answer-text";
 import type { ExerciseKind, Given } from "#course/exercise-schema";
-import { checkGiven } from "#course/grading";
+import { checkGiven, wrongPairs } from "#course/grading";
 import { AudioToggle } from "#web/components/audio-toggle";
 import { Button } from "#web/components/ui/button";
 import { describeError } from "#web/lib/api";
 import { BuildSentenceItem } from "./build-sentence-item";
 import { ChoiceItem } from "./choice-item";
-import { type Feedback, FeedbackPanel } from "./feedback-panel";
+import { type Feedback, FeedbackPanel, type Yours } from "./feedback-panel";
 import type { AskedItem, ItemProps } from "./item-kit";
 import { MatchPairsItem } from "./match-pairs-item";
 import { TypedItem } from "./typed-item";
@@ -33,6 +33,19 @@ function problemWith(item: AskedItem, given: Given): string | null {
   }
   const issues = checkGiven(item, given);
   return issues.length > 0 ? issues.map((issue) => issue.message).join(" ") : null;
+}
+
+/**
+ * What the learner gave, as the feedback repeats it: typed text and built sentences in words, the
+ * wrong pairs of match pairs. A choice is marked in its list instead.
+ */
+function yoursOf(item: AskedItem, given: Given): Yours {
+  if ("text" in given) return { text: given.text.trim(), wrongPairs: [] };
+  if ("tileIds" in given && item.kind === "build-sentence") {
+    const words = given.tileIds.map((id) => item.tiles.find((tile) => tile.id === id)?.text ?? "");
+    return { text: words.join(" "), wrongPairs: [] };
+  }
+  return { text: null, wrongPairs: item.kind === "match-pairs" ? wrongPairs(item, given) : [] };
 }
 
 /** Kinds whose right answer is Malay text. */
@@ -123,6 +136,11 @@ export function PracticeItem<T extends AskedItem>({
           item={item}
           promptId={`${id}-prompt`}
           errorId={message ? `${id}-message` : undefined}
+          checked={
+            feedback && given
+              ? { given, right: feedback.result === "right", ...(feedback.answer && { answer: feedback.answer }) }
+              : null
+          }
           onChange={(answer) => {
             setGiven(answer);
             setMessage(null);
@@ -137,6 +155,7 @@ export function PracticeItem<T extends AskedItem>({
       {feedback ? (
         <FeedbackPanel
           feedback={feedback}
+          yours={given ? yoursOf(item, given) : undefined}
           playing={playing}
           onToggleAudio={onToggleAudio}
           onContinue={() => onContinue(feedback.result === "right")}

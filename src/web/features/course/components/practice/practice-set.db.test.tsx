@@ -68,7 +68,12 @@ describe("PracticeSet for a signed-in learner", () => {
     await screen.findByRole("heading", { name: "Not quite" });
     expect(status()).toHaveTextContent("Not quite. The answer is: Black coffee with sugar");
     expect(screen.getByRole("button", { name: "Play: Black coffee with sugar" })).toBeInTheDocument();
+    // The server's right answer marks the choices, and its explanation says why.
+    expect(screen.getByRole("radio", { name: "Iced Milo" })).toHaveAccessibleDescription("Your answer: wrong");
+    expect(screen.getByRole("radio", { name: "Black coffee with sugar" })).toHaveAccessibleDescription("Right answer");
+    expect(screen.getByText("Why: Kopi-O is black coffee with sugar: O means no milk.")).toBeInTheDocument();
     await continueByKeyboard();
+    expect(screen.getByText(`Item 2 of ${ITEMS.length + 1}`)).toBeInTheDocument();
 
     // The missed item comes back after two others: answer in the order asked until the set is done.
     for (let asked = 0; screen.queryByRole("heading", { name: "Practice complete" }) === null; asked++) {

@@ -88,14 +88,40 @@ describe("PracticeSet for a visitor", () => {
     const summary = screen.getByRole("heading", { name: "Practice complete" });
     expect(summary).toHaveFocus();
     expect(screen.getByText("All 8 items answered right.")).toBeInTheDocument();
-    expect(screen.getByText("This time: 8 right the first time, 0 after another go.")).toBeInTheDocument();
-    expect(status()).toHaveTextContent("Practice complete. All 8 items answered right.");
+    expect(screen.getByText("8 of 8 right first time.")).toBeInTheDocument();
+    expect(status()).toHaveTextContent("Practice complete. All 8 items answered right. 8 of 8 right first time.");
 
     // Practising again does not complete the set a second time.
     await pressButton("Practise again");
     expect(screen.getByText("Item 1 of 8")).toBeInTheDocument();
     expect(screen.getByRole("group", { name: ITEMS.comprehension.prompt })).toContainElement(active());
     expect(onCompleted).toHaveBeenCalledTimes(1);
+  });
+
+  it("marks the choice given wrong and the right one, says why, and counts the item seen", async () => {
+    renderSet([ITEMS.comprehension, ITEMS.choosePrice]);
+    expect(screen.getByText("Item 1 of 2")).toBeInTheDocument();
+    await choose("Pulled tea");
+    await checkByKeyboard();
+    expect(screen.getByRole("radio", { name: "Pulled tea" })).toHaveAccessibleDescription("Your answer: wrong");
+    expect(screen.getByRole("radio", { name: "Black coffee with sugar" })).toHaveAccessibleDescription("Right answer");
+    expect(screen.getByRole("radio", { name: "Iced Milo" })).toHaveAccessibleDescription("");
+    expect(screen.getByText(`Why: ${ITEMS.comprehension.explain}`)).toBeInTheDocument();
+    expect(status()).toHaveTextContent(
+      `Not quite. The answer is: Black coffee with sugar ${ITEMS.comprehension.explain}`,
+    );
+    await continueByKeyboard();
+    // The next item is the second seen; the missed one comes back as a third.
+    expect(screen.getByText("Item 2 of 3")).toBeInTheDocument();
+    await answerRight(ITEMS.choosePrice);
+    // Right: nothing marked, no explanation.
+    expect(screen.queryByText("Right answer")).toBeNull();
+    expect(screen.queryByText(/^Why:/)).toBeNull();
+    await continueByKeyboard();
+    expect(screen.getByText("Item 3 of 3")).toBeInTheDocument();
+    await answerRight(ITEMS.comprehension);
+    await continueByKeyboard();
+    expect(screen.getByText("1 of 2 right first time. 1 after another go.")).toBeInTheDocument();
   });
 
   it("shows the right answer after a wrong one, with its clip, and asks the item again two items later", async () => {
@@ -122,15 +148,15 @@ describe("PracticeSet for a visitor", () => {
 
     await tabTo(screen.getByRole("button", { name: "Continue" }));
     await press("Enter");
-    // Not answered right: still item 1 of 4 done-wise, the price comes first now.
-    expect(screen.getByText("Item 1 of 4")).toBeInTheDocument();
+    // The next item seen is the second, of five now that the missed one comes back.
+    expect(screen.getByText("Item 2 of 5")).toBeInTheDocument();
     await answerRight(ITEMS.choosePrice);
     await continueByKeyboard();
     await answerRight(ITEMS.typeMalay);
     await continueByKeyboard();
 
     expect(screen.getByRole("group", { name: ITEMS.comprehension.prompt })).toBeInTheDocument();
-    expect(screen.getByText("Item 3 of 4")).toBeInTheDocument();
+    expect(screen.getByText("Item 4 of 5")).toBeInTheDocument();
     expect(screen.getByText("Back again: have another go.")).toBeInTheDocument();
     expect(screen.getByRole("radio", { name: "Pulled tea" })).not.toBeChecked();
     await answerRight(ITEMS.comprehension);
@@ -138,7 +164,7 @@ describe("PracticeSet for a visitor", () => {
     await answerRight(ITEMS.match);
     expect(onCompleted).toHaveBeenCalledTimes(1);
     await continueByKeyboard();
-    expect(screen.getByText("This time: 3 right the first time, 1 after another go.")).toBeInTheDocument();
+    expect(screen.getByText("3 of 4 right first time. 1 after another go.")).toBeInTheDocument();
   });
 
   it("tells a near miss of typed text 'almost', shows the right form, and asks again", async () => {
@@ -147,10 +173,12 @@ describe("PracticeSet for a visitor", () => {
     await tab();
     expect(active()).toHaveAccessibleName("Play: the recording");
     await tabTo(screen.getByRole("textbox", { name: "What you hear, in Malay" }));
-    await type("terima kasi");
+    await type("trima kasi");
     await press("Enter");
     expect(screen.getByRole("heading", { name: "Almost!" })).toBeInTheDocument();
     expect(status()).toHaveTextContent("Almost! The answer is: Terima kasih.");
+    expect(screen.getByText("trima kasi")).toHaveAttribute("lang", "ms");
+    expect(screen.getByText(/^Your answer:/)).toHaveTextContent("Your answer: trima kasi");
     await continueByKeyboard();
     expect(onCompleted).not.toHaveBeenCalled();
 
@@ -161,6 +189,41 @@ describe("PracticeSet for a visitor", () => {
     await press("Enter");
     expect(status()).toHaveTextContent("Right! Terima kasih.");
     expect(onCompleted).toHaveBeenCalledTimes(1);
+  });
+
+  it("takes a one-letter slip in a long answer as right, showing how it is written, and lists the accepted forms", async () => {
+    const { onCompleted } = renderSet([ITEMS.typeMalay]);
+    await tabTo(screen.getByRole("textbox", { name: "In Malay" }));
+    await type("saya nek kopi-o");
+    await press("Enter");
+    expect(screen.getByRole("heading", { name: "Right!" })).toBeInTheDocument();
+    expect(screen.getByText(/^Right:/)).toHaveTextContent("Right: Saya nak kopi-O.");
+    expect(screen.getByText("A small slip, counted right: mind the spelling.")).toBeInTheDocument();
+    expect(status()).toHaveTextContent("Right! Mind the spelling: Saya nak kopi-O.");
+    expect(screen.getByText(/^Accepted answers:/)).toHaveTextContent(
+      `Accepted answers: ${ITEMS.typeMalay.answers.join(" · ")}`,
+    );
+    expect(onCompleted).toHaveBeenCalledTimes(1);
+    await continueByKeyboard();
+    expect(screen.getByText("1 of 1 right first time.")).toBeInTheDocument();
+  });
+
+  it("says which pairs are wrong in a complete set of pairs", async () => {
+    renderSet([ITEMS.match]);
+    const [first, second, third] = ITEMS.match.pairs;
+    await pressButton(new RegExp(`^${first!.malay}`));
+    await pressButton(new RegExp(`^${first!.english}`));
+    await pressButton(new RegExp(`^${second!.malay}`));
+    await pressButton(new RegExp(`^${third!.english}`));
+    await pressButton(new RegExp(`^${third!.malay}`));
+    await pressButton(new RegExp(`^${second!.english}`));
+    await checkByKeyboard();
+    expect(screen.getByRole("heading", { name: "Not quite" })).toBeInTheDocument();
+    expect(screen.getByText("These pairs are wrong:")).toBeInTheDocument();
+    expect(screen.getAllByRole("listitem").map((item) => item.textContent)).toEqual([
+      `${second!.malay} is not “${third!.english}”`,
+      `${third!.malay} is not “${second!.english}”`,
+    ]);
   });
 
   it.each(["7.50", "RM7.50", "RM 7.50", "rm 7.5"])("takes %s as the price RM 7.50", async (typed) => {

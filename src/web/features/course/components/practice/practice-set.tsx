@@ -118,13 +118,31 @@ export default function PracticeSet({
     let completesSet: boolean;
     if (signedIn) {
       const response = await sender.answer(item.id, given);
-      const { text, audio: clip } = response.correct;
-      feedback = { result: response.result, text, malay, audio: clip && mediaUrl(clip) };
+      const { text, answer, audio: clip, explain, accepted } = response.correct;
+      feedback = {
+        result: response.result,
+        typo: response.typo,
+        text,
+        answer,
+        malay,
+        audio: clip && mediaUrl(clip),
+        explain,
+        accepted,
+      };
       completesSet = response.taskCompleted && !resume.data?.taskCompleted;
     } else {
-      const graded = grade(item, given);
-      const { text, audioId } = graded.correct;
-      feedback = { result: graded.grade, text, malay, audio: audioId && courseAudioUrl(chapterId, dayId, audioId) };
+      const graded = grade(item, given, { forgiveSlips: true });
+      const { text, answer, audioId, explain, accepted } = graded.correct;
+      feedback = {
+        result: graded.grade,
+        typo: graded.typo,
+        text,
+        answer,
+        malay,
+        audio: audioId && courseAudioUrl(chapterId, dayId, audioId),
+        explain,
+        accepted,
+      };
       completesSet = graded.grade === "right" && run?.queue.length === 1;
     }
     setAnnouncement(announceFeedback(feedback));
@@ -140,7 +158,11 @@ export default function PracticeSet({
     audio.stop();
     setRun(nextRun);
     const finished = nextRun.queue.length === 0;
-    setAnnouncement(finished ? `Practice complete. All ${items.length} items answered right.` : "");
+    setAnnouncement(
+      finished
+        ? `Practice complete. All ${items.length} items answered right. ${firstTimeLine(nextRun, items.length)}`
+        : "",
+    );
     focusNext.current = finished ? "summary" : "item";
   };
 
@@ -166,7 +188,7 @@ export default function PracticeSet({
         )
       ) : item ? (
         <>
-          <Progress done={run.done} total={items.length} cameBack={run.missed.includes(item.id)} />
+          <Progress run={run} total={items.length} cameBack={run.missed.includes(item.id)} />
           <PracticeItem
             key={`${item.id}-${run.asked}`}
             item={item}
@@ -186,13 +208,30 @@ export default function PracticeSet({
   );
 }
 
+/**
+ * Where the learner is: the position of the item on screen among the items to ask ("Item 3 of 12"),
+ * which moves on with every Continue, right or not; an item that comes back adds one to ask.
+ */
+function itemPosition(run: Run, total: number): { position: number; of: number } {
+  const cameBack = run.asked - (run.done - run.doneBefore);
+  return { position: run.doneBefore + run.asked + 1, of: total + cameBack };
+}
+
+/** "12 of 16 right first time": of the items answered in this run. */
+function firstTimeLine(run: Run, total: number): string {
+  const answered = total - run.doneBefore;
+  return `${answered - run.missed.length} of ${answered} right first time.`;
+}
+
 /** "Item 3 of 12", and a bar of the items answered right. */
-function Progress({ done, total, cameBack }: { done: number; total: number; cameBack: boolean }) {
+function Progress({ run, total, cameBack }: { run: Run; total: number; cameBack: boolean }) {
+  const { done } = run;
+  const { position, of } = itemPosition(run, total);
   return (
     <div className="space-y-2">
       <p className="flex flex-wrap justify-between gap-2 text-sm font-medium">
         <span>
-          Item {Math.min(done + 1, total)} of {total}
+          Item {position} of {of}
         </span>
         {cameBack && <span className="text-muted-foreground">Back again: have another go.</span>}
       </p>
@@ -222,7 +261,8 @@ function Summary({ run, total, onAgain }: { run: Run; total: number; onAgain: ()
       <p>All {total} items answered right.</p>
       {answered > 0 && (
         <p>
-          This time: {answered - run.missed.length} right the first time, {run.missed.length} after another go.
+          {firstTimeLine(run, total)}
+          {run.missed.length > 0 && ` ${run.missed.length} after another go.`}
         </p>
       )}
       <Button variant="outline" onClick={onAgain}>
