@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { avatarInitials, displayName } from "./account-rules";
+import { avatarInitials, displayName, staffName } from "./account-rules";
 
 describe("displayName", () => {
   it("prefers the nickname", () => {
@@ -20,5 +20,18 @@ describe("avatarInitials (spec section 2)", () => {
     [{}, "U"],
   ])("%o gives %s", (parts, initials) => {
     expect(avatarInitials(parts)).toBe(initials);
+  });
+});
+
+describe("staffName", () => {
+  it("puts the nickname beside the full name", () => {
+    expect(staffName({ firstName: "Ben", lastName: "Carter", nickname: " Benny " })).toBe("Ben Carter (Benny)");
+  });
+  it("is the full name without a nickname, or with one that is the full name", () => {
+    expect(staffName({ firstName: "Ben", lastName: "Carter", nickname: null })).toBe("Ben Carter");
+    expect(staffName({ firstName: "Ben", lastName: "Carter", nickname: "Ben Carter" })).toBe("Ben Carter");
+  });
+  it("is the nickname alone without names", () => {
+    expect(staffName({ firstName: "", lastName: "", nickname: "Benny" })).toBe("Benny");
   });
 });

@@ -2,6 +2,10 @@
 export const MIN_PASSWORD_LENGTH = 6;
 export const MAX_PASSWORD_LENGTH = 128;
 
+/** The longest first or last name, and nickname, the server takes (forms set them as maxlength). */
+export const MAX_NAME_LENGTH = 100;
+export const MAX_NICKNAME_LENGTH = 50;
+
 /** Avatar uploads: at most 1 MB, PNG or JPEG. */
 export const AVATAR_MAX_BYTES = 1024 * 1024;
 export const AVATAR_TYPES = ["image/png", "image/jpeg"] as const;
@@ -17,6 +21,17 @@ export interface DisplayNameParts {
 export function displayName({ firstName, lastName, nickname }: DisplayNameParts): string {
   if (nickname?.trim()) return nickname.trim();
   return [firstName?.trim(), lastName?.trim()].filter(Boolean).join(" ");
+}
+
+/**
+ * How staff see a user: the full name, with the nickname beside it when there is one ("Ben Carter
+ * (Benny)"), so the learner who calls themself Benny is still found and named by their real name.
+ */
+export function staffName({ firstName, lastName, nickname }: DisplayNameParts): string {
+  const fullName = displayName({ firstName, lastName });
+  const nick = nickname?.trim();
+  if (!nick || nick === fullName) return fullName;
+  return fullName ? `${fullName} (${nick})` : nick;
 }
 
 /** First letter of the nickname; else first and last initials; else first initial; else U (spec section 2). */

@@ -4,7 +4,7 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { twoFactor } from "better-auth/plugins";
 import type { Logger } from "pino";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "#course/account-rules";
+import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "#course/account-rules";
 import { promoteVerifiedAdmin } from "#server/db/admins";
 import type { Database } from "#server/db/client";
 import * as schema from "#server/db/schema";
@@ -44,7 +44,9 @@ const SIGN_IN_METHODS = new Map([
 function requiredName(value: unknown, label: string): string {
   const name = typeof value === "string" ? value.trim() : "";
   if (!name) throw new APIError("BAD_REQUEST", { message: `${label} is required.` });
-  if (name.length > 100) throw new APIError("BAD_REQUEST", { message: `${label} must be at most 100 characters.` });
+  if (name.length > MAX_NAME_LENGTH) {
+    throw new APIError("BAD_REQUEST", { message: `${label} must be at most ${MAX_NAME_LENGTH} characters.` });
+  }
   return name;
 }
 

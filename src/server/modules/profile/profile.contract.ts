@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_NAME_LENGTH, MAX_NICKNAME_LENGTH } from "#course/account-rules";
 import type { Profile } from "#course/profile";
 
 /**
@@ -16,7 +17,7 @@ const nameField = (label: string) =>
     .string({ error: `${label} is required.` })
     .trim()
     .min(1, `${label} is required.`)
-    .max(100, `${label} must be at most 100 characters.`);
+    .max(MAX_NAME_LENGTH, `${label} must be at most ${MAX_NAME_LENGTH} characters.`);
 
 export const profileUpdateSchema = z
   .object({
@@ -25,7 +26,7 @@ export const profileUpdateSchema = z
     nickname: z
       .string({ error: "Nickname must be text." })
       .trim()
-      .max(50, "Nickname must be at most 50 characters.")
+      .max(MAX_NICKNAME_LENGTH, `Nickname must be at most ${MAX_NICKNAME_LENGTH} characters.`)
       .nullish()
       .transform((value) => (value ? value : null)),
   })

@@ -1,6 +1,6 @@
 import { BookOpen, GraduationCap, type LucideIcon, ShieldCheck } from "lucide-react";
 import { useState } from "react";
-import { displayName } from "#course/account-rules";
+import { staffName } from "#course/account-rules";
 import { isRole, ROLES, type Role } from "#course/roles";
 import type { UserSummary } from "#server/modules/users/users.contract";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "#web/components/ui/select";
@@ -42,7 +42,7 @@ export function RoleSelect({ user }: { user: UserSummary }) {
       }}
     >
       <SelectTrigger
-        aria-label={`Role for ${displayName(user) || user.email}`}
+        aria-label={`Role for ${staffName(user) || user.email}`}
         aria-disabled={saving || undefined}
         aria-busy={saving || undefined}
         className="w-36 aria-disabled:cursor-wait aria-disabled:opacity-60"

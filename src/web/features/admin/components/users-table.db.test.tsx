@@ -80,7 +80,7 @@ describe("admin users", { timeout: 20_000 }, () => {
     // In the server's order: by first name, then last name and email.
     expect(rows()).toEqual([
       ["<b>Alex</b> Tan", "alex@example.com", "Student"],
-      ["Ah Meng", "tutor-1@example.com", "Tutor"],
+      ["Lim Wei Ming (Ah Meng)", "tutor-1@example.com", "Tutor"],
       ["Nur Aisyah", "odd-1@example.com", "Mentor"],
       ["Siti Nurhaliza", "siti@example.com", "Admin"],
     ]);
@@ -89,7 +89,7 @@ describe("admin users", { timeout: 20_000 }, () => {
 
     const icon = (name: string) => screen.getByRole("combobox", { name }).querySelector("svg.lucide")!.classList;
     expect(icon("Role for Siti Nurhaliza")).toContain("lucide-shield-check");
-    expect(icon("Role for Ah Meng")).toContain("lucide-book-open");
+    expect(icon("Role for Lim Wei Ming (Ah Meng)")).toContain("lucide-book-open");
     expect(icon("Role for <b>Alex</b> Tan")).toContain("lucide-graduation-cap");
     // An unknown role keeps its text and gets the student icon.
     expect(icon("Role for Nur Aisyah")).toContain("lucide-graduation-cap");

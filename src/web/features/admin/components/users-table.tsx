@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { displayName } from "#course/account-rules";
+import { staffName } from "#course/account-rules";
 import { Button } from "#web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
 import { Field } from "#web/components/ui/field";
@@ -82,7 +82,7 @@ export function UsersTable() {
                 <tbody>
                   {data.users.map((user) => (
                     <tr key={user.id} className="border-b last:border-b-0">
-                      <td className="py-2 pr-3 font-medium break-words">{displayName(user)}</td>
+                      <td className="py-2 pr-3 font-medium break-words">{staffName(user)}</td>
                       <td className="py-2 pr-3 break-all">{user.email}</td>
                       <td className="py-2">
                         <RoleSelect user={user} />

@@ -28,6 +28,8 @@ describe("sign-up form", () => {
       expect(screen.getByLabelText(label)).toBeRequired();
     }
     expect(screen.getByLabelText("Email")).toHaveAttribute("type", "email");
+    expect(screen.getByLabelText("First name")).toHaveAttribute("maxlength", "100");
+    expect(screen.getByLabelText("Last name")).toHaveAttribute("maxlength", "100");
     expect(screen.getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/login");
     await waitFor(() => expect(document.title).toBe("Sign up · Jalan"));
   });
@@ -36,6 +38,8 @@ describe("sign-up form", () => {
     await fillSignUp("kopi5");
     expect(await screen.findByText("Password Too Short")).toBeInTheDocument();
     expect(screen.getByText("Your password must be at least 6 characters long.")).toBeInTheDocument();
+    expect(screen.getByLabelText("Password")).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getByLabelText("Password")).toHaveAccessibleDescription(/^At least 6 characters, please\./);
     expect(signUps()).toEqual([]);
   });
 
@@ -63,7 +67,9 @@ describe("sign-up form", () => {
     // The form checks only the shortest length; the server refuses a password over the longest.
     const { router } = await fillSignUp("k".repeat(MAX_PASSWORD_LENGTH + 1));
     expect(await screen.findByText("Sign up Failed")).toBeInTheDocument();
-    expect(screen.getByText("Password too long")).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText("Password")).toHaveAttribute("aria-invalid", "true"));
+    expect(screen.getByLabelText("Password")).toHaveAccessibleDescription(/^Password too long/);
+    expect(screen.getByLabelText("Email")).not.toHaveAttribute("aria-invalid");
     expect(router.state.location.pathname).toBe("/signup");
   });
 });

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
-import { MIN_PASSWORD_LENGTH } from "#course/account-rules";
+import { MAX_NAME_LENGTH, MIN_PASSWORD_LENGTH } from "#course/account-rules";
 import { Button } from "#web/components/ui/button";
 import { Field } from "#web/components/ui/field";
 import { paths } from "#web/config/paths";
@@ -9,9 +9,21 @@ import { toast } from "#web/lib/toast";
 import { AuthCard } from "./auth-card";
 import { TextLink } from "./text-link";
 
+type SignUpField = "firstName" | "lastName" | "email" | "password";
+
+/** The field a server's refusal is about, by what its message names; null for one about none. */
+function fieldOf(message: string): SignUpField | null {
+  if (/first name/i.test(message)) return "firstName";
+  if (/last name/i.test(message)) return "lastName";
+  if (/password/i.test(message)) return "password";
+  if (/email/i.test(message)) return "email";
+  return null;
+}
+
 export function SignUpForm() {
   const navigate = useNavigate();
   const [pending, setPending] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<SignUpField, string>>>({});
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -21,6 +33,7 @@ export function SignUpForm() {
     const email = String(form.get("email") ?? "").trim();
     const password = String(form.get("password") ?? "");
     if (password.length < MIN_PASSWORD_LENGTH) {
+      setErrors({ password: `At least ${MIN_PASSWORD_LENGTH} characters, please.` });
       toast({
         title: "Password Too Short",
         description: `Your password must be at least ${MIN_PASSWORD_LENGTH} characters long.`,
@@ -28,6 +41,7 @@ export function SignUpForm() {
       });
       return;
     }
+    setErrors({});
     setPending(true);
     const message = await authErrorOf(
       authClient.signUp.email({
@@ -42,6 +56,8 @@ export function SignUpForm() {
     );
     setPending(false);
     if (message) {
+      const field = fieldOf(message);
+      if (field) setErrors({ [field]: message });
       toast({ title: "Sign up Failed", description: message, variant: "destructive" });
       return;
     }
@@ -62,16 +78,31 @@ export function SignUpForm() {
     >
       <form onSubmit={onSubmit} className="grid gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="First name" name="firstName" autoComplete="given-name" required />
-          <Field label="Last name" name="lastName" autoComplete="family-name" required />
+          <Field
+            label="First name"
+            name="firstName"
+            autoComplete="given-name"
+            maxLength={MAX_NAME_LENGTH}
+            error={errors.firstName}
+            required
+          />
+          <Field
+            label="Last name"
+            name="lastName"
+            autoComplete="family-name"
+            maxLength={MAX_NAME_LENGTH}
+            error={errors.lastName}
+            required
+          />
         </div>
-        <Field label="Email" name="email" type="email" autoComplete="email" required />
+        <Field label="Email" name="email" type="email" autoComplete="email" error={errors.email} required />
         <Field
           label="Password"
           name="password"
           type="password"
           autoComplete="new-password"
           hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+          error={errors.password}
           required
         />
         <Button type="submit" disabled={pending} className="w-full">

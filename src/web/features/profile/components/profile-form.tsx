@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { MAX_NAME_LENGTH, MAX_NICKNAME_LENGTH } from "#course/account-rules";
 import { Button } from "#web/components/ui/button";
 import { Field } from "#web/components/ui/field";
 import { useUpdateProfile } from "#web/features/profile/api/update-profile";
@@ -11,20 +12,23 @@ export function ProfileForm({ profile }: { profile: Profile }) {
   const [firstName, setFirstName] = useState(profile.firstName);
   const [lastName, setLastName] = useState(profile.lastName);
   const [nickname, setNickname] = useState(profile.nickname ?? "");
+  const [refusal, setRefusal] = useState<string | null>(null);
+  /** The server's refusal goes under the field it names. */
+  const errorFor = (label: string) => (refusal?.startsWith(label) ? refusal : undefined);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    setRefusal(null);
     update.mutate(
       { firstName: firstName.trim(), lastName: lastName.trim(), nickname: nickname.trim() || null },
       {
         onSuccess: () =>
           toast({ title: "Profile Updated!", description: "Your information has been saved successfully." }),
-        onError: (error) =>
-          toast({
-            title: "Update Failed",
-            description: describeError(error, "Could not update your profile."),
-            variant: "destructive",
-          }),
+        onError: (error) => {
+          const message = describeError(error, "Could not update your profile.");
+          setRefusal(message);
+          toast({ title: "Update Failed", description: message, variant: "destructive" });
+        },
       },
     );
   }
@@ -38,6 +42,8 @@ export function ProfileForm({ profile }: { profile: Profile }) {
           autoComplete="given-name"
           value={firstName}
           onChange={(event) => setFirstName(event.target.value)}
+          maxLength={MAX_NAME_LENGTH}
+          error={errorFor("First name")}
           required
         />
         <Field
@@ -46,6 +52,8 @@ export function ProfileForm({ profile }: { profile: Profile }) {
           autoComplete="family-name"
           value={lastName}
           onChange={(event) => setLastName(event.target.value)}
+          maxLength={MAX_NAME_LENGTH}
+          error={errorFor("Last name")}
           required
         />
       </div>
@@ -55,6 +63,8 @@ export function ProfileForm({ profile }: { profile: Profile }) {
         autoComplete="nickname"
         value={nickname}
         onChange={(event) => setNickname(event.target.value)}
+        maxLength={MAX_NICKNAME_LENGTH}
+        error={errorFor("Nickname")}
         hint="Shown instead of your full name when you set one."
       />
       <Field

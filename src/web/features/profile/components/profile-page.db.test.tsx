@@ -97,11 +97,21 @@ describe("profile page", () => {
 
   it("shows the server's message when saving fails", async () => {
     await openProfile();
-    // The form leaves the nickname's length to the server.
-    fireEvent.change(screen.getByLabelText("Nickname (optional)"), { target: { value: "K".repeat(51) } });
+    const nickname = screen.getByLabelText("Nickname (optional)");
+    // Past the field's maxlength (as a script could type), the server refuses: the message is under the field.
+    fireEvent.change(nickname, { target: { value: "K".repeat(51) } });
     fireEvent.click(screen.getByRole("button", { name: "Save Changes" }));
     expect(await screen.findByText("Update Failed")).toBeInTheDocument();
-    expect(screen.getByText("Nickname must be at most 50 characters.")).toBeInTheDocument();
+    await waitFor(() => expect(nickname).toHaveAttribute("aria-invalid", "true"));
+    expect(nickname).toHaveAccessibleDescription(/^Nickname must be at most 50 characters\./);
+    expect(screen.getByLabelText("First name")).not.toHaveAttribute("aria-invalid");
+  });
+
+  it("caps each name at the server's limit as it is typed", async () => {
+    await openProfile();
+    expect(screen.getByLabelText("First name")).toHaveAttribute("maxlength", "100");
+    expect(screen.getByLabelText("Last name")).toHaveAttribute("maxlength", "100");
+    expect(screen.getByLabelText("Nickname (optional)")).toHaveAttribute("maxlength", "50");
   });
 });
 

@@ -163,9 +163,9 @@ describe("the feedback sent to a learner, on the Tutor Dashboard", { timeout: 20
   it("says when the learner has no feedback yet", async () => {
     await openTutorDashboard(app);
     await pickUser("ben", /Benny/);
-    const panel = (await screen.findByRole("heading", { level: 2, name: "Feedback sent to Benny" })).closest(
-      "section",
-    )!;
+    const panel = (
+      await screen.findByRole("heading", { level: 2, name: "Feedback sent to Ben Carter (Benny)" })
+    ).closest("section")!;
     expect(await within(panel).findByText("No feedback yet")).toBeInTheDocument();
     expect(within(panel).queryByRole("listitem")).not.toBeInTheDocument();
   });

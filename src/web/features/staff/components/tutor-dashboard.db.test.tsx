@@ -249,7 +249,7 @@ describe("Tutor Dashboard", { timeout: 20_000 }, () => {
       progress: { ben: { "chapter-1": { "day-1": { "story:read-setting": "in-progress" } } } },
     });
     await pickUser("benny", /Benny/);
-    await screen.findByRole("heading", { level: 2, name: "Progress of Benny" });
+    await screen.findByRole("heading", { level: 2, name: "Progress of Ben Carter (Benny)" });
     await waitFor(() => expect(statusSelect("Read the setting, Day 1")).toHaveTextContent("In progress"));
 
     chooseStatus("Read the setting, Day 1", "Completed");

@@ -41,7 +41,7 @@ describe("UserPicker", () => {
     await openTutorDashboard(app);
     fireEvent.change(searchBox(), { target: { value: "ben@" } });
     await waitFor(() => expect(options()).toHaveLength(1));
-    expect(options()[0]).toHaveTextContent("Benny");
+    expect(options()[0]).toHaveTextContent("Ben Carter (Benny)");
     expect(options()[0]).toHaveTextContent("ben@example.com");
   });
 
@@ -67,7 +67,9 @@ describe("UserPicker", () => {
     fireEvent.keyDown(input, { key: "ArrowDown" });
     fireEvent.keyDown(input, { key: "Enter" });
 
-    expect(await screen.findByRole("heading", { level: 2, name: "Progress of Benny" })).toBeInTheDocument();
+    expect(
+      await screen.findByRole("heading", { level: 2, name: "Progress of Ben Carter (Benny)" }),
+    ).toBeInTheDocument();
     expect(input).toHaveAttribute("aria-expanded", "false");
     expect(screen.queryByRole("listbox")).not.toBeInTheDocument();
   });

@@ -1,6 +1,6 @@
 import { Search, X } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
-import { displayName } from "#course/account-rules";
+import { staffName } from "#course/account-rules";
 import type { UserSummary } from "#server/modules/users/users.contract";
 import { Button } from "#web/components/ui/button";
 import { Input } from "#web/components/ui/input";
@@ -12,9 +12,9 @@ import { useUsers } from "#web/lib/users";
 export const USER_SEARCH_DELAY_MS = 300;
 const MATCHES_SHOWN = 20;
 
-/** The name staff know a user by; the email stands in for an account with no name. */
+/** The name staff know a user by, nickname beside it; the email stands in for an account with no name. */
 export function userName(user: UserSummary): string {
-  return displayName(user) || user.email;
+  return staffName(user) || user.email;
 }
 
 /**
