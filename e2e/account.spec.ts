@@ -84,8 +84,9 @@ test("a learner signs up, signs in, edits the profile, uploads an avatar, change
   await expectToast(page, "Welcome Back!", "You've been successfully signed in.");
   await expect(page).toHaveURL(/\/profile$/);
 
-  // A learner is not staff: role-guarded pages send them to My Journey.
+  // A learner is not staff: role-guarded pages say so and send them to My Journey.
   await page.goto("/admin");
+  await expectToast(page, "No Access", "You don't have access to that page, so we've taken you to My Journey.");
   await expect(page).toHaveURL(/\/progress$/);
   await page.goto("/tutor");
   await expect(page).toHaveURL(/\/progress$/);

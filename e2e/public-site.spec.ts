@@ -43,6 +43,8 @@ test.describe("public pages", () => {
     }
     await expect(page.getByRole("link", { name: "Begin Your Journey" })).toHaveAttribute("href", "/signup");
     await expect(page.getByRole("link", { name: "See My Journey" })).toHaveAttribute("href", "/progress");
+    await page.getByRole("link", { name: "Day 1 is open to everyone" }).click();
+    await expect(page).toHaveURL(/\/chapter-1\/day-1$/);
   });
 
   test("the prerendered landing HTML holds its content before any JavaScript runs", async ({ request }) => {

@@ -54,11 +54,13 @@ describe("route guard", () => {
     ["Student", "/admin"],
     ["Student", "/tutor"],
     ["Tutor", "/admin"],
-  ] as const)("sends a %s away from %s to My Journey", async (role, path) => {
+  ] as const)("tells a %s they lack access to %s and sends them to My Journey", async (role, path) => {
     await app.signInAs(role);
     const { router } = renderApp(path);
     expect(await screen.findByRole("heading", { level: 1, name: "My Journey" })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/progress");
+    expect(await screen.findByText("No Access")).toBeInTheDocument();
+    expect(screen.getByText("You don't have access to that page, so we've taken you to My Journey.")).toBeInTheDocument();
   });
 
   it.each([

@@ -1,7 +1,7 @@
 import { ArrowRight } from "lucide-react";
 import { Link } from "react-router";
 import { Button } from "#web/components/ui/button";
-import { paths } from "#web/config/paths";
+import { coursePaths, paths } from "#web/config/paths";
 
 const audiences = [
   {
@@ -142,7 +142,15 @@ export function JourneyCallToAction() {
           <h2 id="cta-heading" className="text-2xl font-bold tracking-tight sm:text-3xl">
             Jom, let's go!
           </h2>
-          <p className="mt-2 max-w-xl">Day 1 is open to everyone. Sign in to save your progress and earn badges.</p>
+          <p className="mt-2 max-w-xl">
+            <Link
+              to={coursePaths.day("chapter-1", "day-1")}
+              className="font-semibold underline underline-offset-4 hover:no-underline"
+            >
+              Day 1 is open to everyone
+            </Link>
+            . Sign in to save your progress and earn badges.
+          </p>
         </div>
         <Button asChild size="lg" variant="secondary">
           <Link to={paths.progress}>
