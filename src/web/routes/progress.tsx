@@ -2,7 +2,6 @@ import { lazy, Suspense, useDeferredValue, useMemo } from "react";
 import { useLoaderData } from "react-router";
 import { Page } from "#web/components/page";
 import { useLearner } from "#web/features/course/api/progress";
-import { Breadcrumbs } from "#web/features/course/components/breadcrumbs";
 import { JourneyDayFeedback } from "#web/features/course/components/feedback/day-feedback";
 import { journeyMeta, MyJourney } from "#web/features/course/components/journey/my-journey";
 import { ReviewPanelPlaceholder } from "#web/features/course/components/journey/review-panel";
@@ -53,7 +52,6 @@ export function Component() {
   const reviewPlaceholder = <ReviewPanelPlaceholder />;
   return (
     <Page title={journeyMeta.title} intro={journeyMeta.description} busy={shown === null}>
-      <Breadcrumbs items={[{ label: "My Journey" }]} />
       <div className="mb-10">
         <Suspense fallback={reviewPlaceholder}>{prerendering ? reviewPlaceholder : <JourneyReview />}</Suspense>
       </div>

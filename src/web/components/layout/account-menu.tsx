@@ -62,7 +62,7 @@ export function AccountMenu({ profile, reachedBy = "pointer" }: { profile: Profi
         <DropdownMenuItem asChild>
           <Link to={paths.progress}>
             <LayoutDashboard aria-hidden="true" />
-            Dashboard
+            My Journey
           </Link>
         </DropdownMenuItem>
         <DropdownMenuItem asChild>

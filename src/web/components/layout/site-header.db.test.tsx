@@ -98,8 +98,8 @@ describe("site header", () => {
     const items = within(menu)
       .getAllByRole("menuitem")
       .map((item) => item.textContent);
-    expect(items).toEqual(["Dashboard", "Profile", "Settings", "Log out"]);
-    expect(within(menu).getByRole("menuitem", { name: "Dashboard" })).toHaveAttribute("href", "/progress");
+    expect(items).toEqual(["My Journey", "Profile", "Settings", "Log out"]);
+    expect(within(menu).getByRole("menuitem", { name: "My Journey" })).toHaveAttribute("href", "/progress");
   });
 
   it("uses the nickname for the name and the initial", async () => {
