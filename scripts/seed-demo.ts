@@ -16,7 +16,7 @@ const DEMO_ACCOUNTS: Array<{ email: string; firstName: string; lastName: string;
   { email: "admin@demo.jalan.test", firstName: "Rahman", lastName: "Admin", role: "Admin" },
 ];
 
-await runTool(async ({ db, auth }) => {
+await runTool(async ({ env, db, auth }) => {
   const context = await auth.$context;
   const rows: string[] = [];
   for (const account of DEMO_ACCOUNTS) {
@@ -50,7 +50,8 @@ await runTool(async ({ db, auth }) => {
     }
     rows.push(`${account.role.padEnd(8)} ${account.email.padEnd(28)} ${password}`);
   }
-  console.log(`Demo accounts (sign in at ${process.env.PUBLIC_URL ?? "http://localhost:3000"}/login):\n`);
+  // The app's own address: PUBLIC_URL, or the port it runs on (src/server/env.ts).
+  console.log(`Demo accounts (sign in at ${env.PUBLIC_URL}/login):\n`);
   console.log(`${"Role".padEnd(8)} ${"Email".padEnd(28)} Password`);
   for (const row of rows) console.log(row);
 });
