@@ -60,7 +60,9 @@ describe("route guard", () => {
     expect(await screen.findByRole("heading", { level: 1, name: "My Journey" })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/progress");
     expect(await screen.findByText("No Access")).toBeInTheDocument();
-    expect(screen.getByText("You don't have access to that page, so we've taken you to My Journey.")).toBeInTheDocument();
+    expect(
+      screen.getByText("You don't have access to that page, so we've taken you to My Journey."),
+    ).toBeInTheDocument();
   });
 
   it.each([
