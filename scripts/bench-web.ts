@@ -155,7 +155,10 @@ async function measure(
     const name = `${new URL(url).pathname.replace(/\W+/g, "_")}${microphone ? "-microphone" : ""}-${Date.now()}.json`;
     await writeFile(path.join(REPORTS_DIR, name), JSON.stringify(lhr));
     // The page load's trace, to open in Chromium's Performance panel.
-    await writeFile(path.join(REPORTS_DIR, name.replace(/\.json$/, ".trace.json")), JSON.stringify(result.artifacts.Trace));
+    await writeFile(
+      path.join(REPORTS_DIR, name.replace(/\.json$/, ".trace.json")),
+      JSON.stringify(result.artifacts.Trace),
+    );
   }
   const requests = ((lhr.audits["network-requests"]?.details as { items?: NetworkRequest[] } | undefined)?.items ??
     []) as NetworkRequest[];
