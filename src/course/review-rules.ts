@@ -23,6 +23,17 @@ export const DEFAULT_TIME_ZONE = "Asia/Kuala_Lumpur";
 /** 7 pm local time: after work, before dinner at the mamak stall. */
 export const DEFAULT_REMINDER_HOUR = 19;
 
+/**
+ * Cards met but never reviewed that enter the due pile per local day, unless the learner sets
+ * another number (Anki's "new cards/day"): a learner who meets five days at once is not handed
+ * every card of them at once (docs/decisions/055-new-cards-per-day.md).
+ */
+export const DEFAULT_NEW_CARDS_PER_DAY = 15;
+/** The most new cards a day the setting allows; 0 stops new cards. */
+export const MAX_NEW_CARDS_PER_DAY = 100;
+/** The new cards a day Settings offers. */
+export const NEW_CARDS_PER_DAY_CHOICES: readonly number[] = [0, 5, 10, 15, 20, 30, 50, 100];
+
 /** The cards one review round serves; the page asks for the next round when the learner wants more. */
 export const ROUND_SIZE = 10;
 /** The phrases a tutor sees as a learner's weakest, and a review day's warm-up draws on. */

@@ -33,8 +33,10 @@ import { TASK_STATUSES } from "#course/progress-status";
 import {
   DAILY_GOAL_UNITS,
   DEFAULT_DAILY_GOAL,
+  DEFAULT_NEW_CARDS_PER_DAY,
   DEFAULT_REMINDER_HOUR,
   DEFAULT_TIME_ZONE,
+  MAX_NEW_CARDS_PER_DAY,
   REVIEW_SKILLS,
 } from "#course/review-rules";
 import type { ReviewEvent } from "#course/review-schedule";
@@ -82,6 +84,8 @@ export const user = pgTable(
     timeZone: text("time_zone").notNull().default(DEFAULT_TIME_ZONE),
     /** The local hour (0-23) of the daily review reminder, sent only with emailNotifications on. */
     reminderHour: integer("reminder_hour").notNull().default(DEFAULT_REMINDER_HOUR),
+    /** Cards met but never reviewed that may enter the learner's due pile per local day (decision 055). */
+    newCardsPerDay: integer("new_cards_per_day").notNull().default(DEFAULT_NEW_CARDS_PER_DAY),
     /**
      * Names the learner in the unsubscribe links of their reminders, in place of their id; replaced
      * when they turn email notifications on again, which revokes every link sent before.
@@ -98,6 +102,10 @@ export const user = pgTable(
     ),
     check("user_daily_goal_check", sql`${table.dailyGoal} > 0`),
     check("user_reminder_hour_check", sql`${table.reminderHour} between 0 and 23`),
+    check(
+      "user_new_cards_per_day_check",
+      sql`${table.newCardsPerDay} between 0 and ${sql.raw(String(MAX_NEW_CARDS_PER_DAY))}`,
+    ),
   ],
 );
 
@@ -379,6 +387,8 @@ export const reviewCard = pgTable(
     reps: integer("reps").notNull().default(0),
     lapses: integer("lapses").notNull().default(0),
     lastReviewedAt: timestamp("last_reviewed_at", { withTimezone: true }),
+    /** The local date (as its review_day counts it) of the card's first review: the new cards started that day. */
+    firstReviewedOn: text("first_reviewed_on"),
     pinnedAt: timestamp("pinned_at", { withTimezone: true }),
     pinnedBy: text("pinned_by").references(() => user.id, { onDelete: "set null" }),
   },

@@ -254,6 +254,7 @@ describe("GET /api/account/export", () => {
         dailyGoal: 20,
         timeZone: "Asia/Kuala_Lumpur",
         reminderHour: 19,
+        newCardsPerDay: 15,
       },
       progress: dayOneTasks.map((taskId) => ({
         chapterId: "chapter-1",

@@ -119,11 +119,21 @@ export function createAccountService(deps: AccountDeps) {
         sessions(userId, currentSessionId),
         users.twoFactorEnabled(userId),
       ]);
-      const { theme, emailNotifications, dailyGoalUnit, dailyGoal, timeZone, reminderHour } = preferences.settings;
+      const { theme, emailNotifications, dailyGoalUnit, dailyGoal, timeZone, reminderHour, newCardsPerDay } =
+        preferences.settings;
       return {
         exportedAt,
         profile: account,
-        settings: { theme, emailNotifications, twoFactorEnabled, dailyGoalUnit, dailyGoal, timeZone, reminderHour },
+        settings: {
+          theme,
+          emailNotifications,
+          twoFactorEnabled,
+          dailyGoalUnit,
+          dailyGoal,
+          timeZone,
+          reminderHour,
+          newCardsPerDay,
+        },
         progress: progress.progress,
         completedDays: progress.completedDays,
         answers: answers.answers,

@@ -382,16 +382,26 @@ describe("the deck", () => {
 // ================================================================== a round
 
 describe("a round", () => {
-  it("serves at most ROUND_SIZE cards, new ones skill by skill in course order, each exercise answerable", async () => {
+  it("serves at most ROUND_SIZE cards, new ones read and heard in turn in course order, each exercise answerable", async () => {
     const me = await learner();
     await completeDays(me.cookie, "day-1", "day-2", "day-3");
     const first = await round(me.cookie);
     expect(first.summary.due).toBe(15);
     expect(first.cards).toHaveLength(ROUND_SIZE);
     const courseOrder = ["card-pagi", "vocab-price", "card-tandas", "vocab-encik", "vocab-puan"];
+    // One card of each phrase before a second of any, never the same kind twice in a row; recall
+    // waits until a phrase has been reviewed another way.
     expect(first.cards.map((each) => each.cardId)).toEqual([
-      ...courseOrder.map((phraseId) => card(phraseId, "recognise")),
-      ...courseOrder.map((phraseId) => card(phraseId, "listen")),
+      card("card-pagi", "recognise"),
+      card("vocab-price", "listen"),
+      card("card-tandas", "recognise"),
+      card("vocab-encik", "listen"),
+      card("vocab-puan", "recognise"),
+      card("card-pagi", "listen"),
+      card("vocab-price", "recognise"),
+      card("card-tandas", "listen"),
+      card("vocab-encik", "recognise"),
+      card("vocab-puan", "listen"),
     ]);
     expect(first.cards[0]).toEqual({
       cardId: card("card-pagi", "recognise"),
@@ -424,11 +434,15 @@ describe("a round", () => {
       expect(grade(itemOf(served.cardId), right).grade).toBe("right");
       expect((await answer(me.cookie, body(served.cardId, right))).result).toBe("right");
     }
-    // Ten minutes on, the cards come back in the order they fell due.
+    // Ten minutes on, the cards come back, each phrase once before twice and the kinds taking turns.
     clock = later(11 * MINUTE);
     const third = await round(me.cookie);
-    expect(third.cards.map((each) => each.cardId)).toEqual(first.cards.map((each) => each.cardId));
+    expect(third.cards).toHaveLength(ROUND_SIZE);
     expect(third.cards.every((each) => !each.isNew)).toBe(true);
+    expect(new Set(third.cards.slice(0, 5).map((each) => CARDS.get(each.cardId)!.phrase.id))).toEqual(
+      new Set(courseOrder),
+    );
+    expect(third.cards.slice(1).every((each, index) => each.skill !== third.cards[index]!.skill)).toBe(true);
   });
 
   it("serves each card as a question: no right answer, no phrase named, a clip only to listen to", async () => {
@@ -474,7 +488,7 @@ describe("a round", () => {
     expect(logged.every((row) => row.grade === "right")).toBe(true);
   });
 
-  it("serves pinned cards first, then cards already reviewed by when they fell due, then new ones", async () => {
+  it("serves pinned cards first, then cards already reviewed before new ones, a phrase once before twice", async () => {
     const me = await learner();
     const staff = await tutor();
     await completeDays(me.cookie, "day-1", "day-2", "day-3");
@@ -492,16 +506,109 @@ describe("a round", () => {
       [card("vocab-encik", "recognise"), true, true],
       [card("vocab-encik", "listen"), true, true],
       [card("vocab-encik", "recall"), true, true],
-      // Wrong, so due after one minute; right, after ten.
+      // Wrong, so due after one minute; right, after ten: reviews before new cards.
       [card("card-tandas", "recall"), false, false],
       [card("card-pagi", "recognise"), false, false],
-      [card("vocab-price", "recognise"), false, true],
-      [card("card-tandas", "recognise"), false, true],
-      [card("vocab-puan", "recognise"), false, true],
-      [card("card-pagi", "listen"), false, true],
       [card("vocab-price", "listen"), false, true],
+      [card("vocab-puan", "recognise"), false, true],
+      // Room for second cards: a phrase is asked another way than it was last.
+      [card("card-tandas", "listen"), false, true],
+      [card("card-pagi", "recall"), false, true],
+      [card("vocab-price", "recognise"), false, true],
     ]);
     expect(read.due).toBe(15);
+  });
+});
+
+// ================================================================== new cards a day
+
+describe("new cards a day", () => {
+  const setNewCardsPerDay = async (cookie: string, newCardsPerDay: number) => {
+    const response = await call("/api/settings", { method: "PATCH", cookie, json: { newCardsPerDay } });
+    expect(response.status, await response.clone().text()).toBe(200);
+  };
+
+  it("lets 15 of a learner's new cards in on a day by default, and the rest the next day", async () => {
+    const me = await learner();
+    await completeDays(me.cookie, "day-1", "day-2", "day-3", "day-4");
+    await startPhraseCards(me.cookie, "day-5", "chapter-2");
+    // Midnight in Kuala Lumpur: when the cards held back today come in.
+    const midnight = "2027-03-01T16:00:00.000Z";
+    expect(await summary(me.cookie)).toMatchObject({ due: 15, deckSize: 18, nextDueAt: midnight });
+    const first = await round(me.cookie);
+    expect(first.cards).toHaveLength(ROUND_SIZE);
+    for (const served of first.cards) await answerRight(me.cookie, served.cardId);
+    // Ten started: five of today's fifteen are left, and the round serves just those.
+    const second = await round(me.cookie);
+    expect(second.summary.due).toBe(5);
+    expect(second.cards).toHaveLength(5);
+    expect(second.cards.every((each) => each.isNew)).toBe(true);
+    for (const served of second.cards) await answerRight(me.cookie, served.cardId);
+    const held = await summary(me.cookie);
+    expect(held.due).toBe(0);
+    // The fifteen started come back in ten minutes, before midnight.
+    expect(held.nextDueAt).toBe(later(10 * MINUTE).toISOString());
+    const started = new Set([...first.cards, ...second.cards].map((each) => each.cardId));
+    expect(started.size).toBe(15);
+
+    // The next day the last three new cards come in, with the reviews of the cards started, which
+    // the round serves first.
+    clock = later(DAY);
+    const next = await round(me.cookie);
+    expect(next.summary).toMatchObject({ due: 15 + 3, deckSize: 18 });
+    expect(next.cards).toHaveLength(ROUND_SIZE);
+    expect(next.cards.every((each) => !each.isNew && started.has(each.cardId))).toBe(true);
+  });
+
+  it("takes the oldest met first, never limits the cards already started, and follows the setting", async () => {
+    const me = await learner();
+    await completeDays(me.cookie, "day-1");
+    expect((await summary(me.cookie)).due).toBe(6);
+    clock = later(HOUR);
+    await completeDays(me.cookie, "day-2", "day-3");
+    await setNewCardsPerDay(me.cookie, 4);
+    const today = await round(me.cookie);
+    expect(today.summary).toMatchObject({ due: 4, deckSize: 15, nextDueAt: "2027-03-01T16:00:00.000Z" });
+    // Day 1's phrases were met first: each is read and heard before either is recalled.
+    expect(today.cards.map((each) => each.cardId).sort()).toEqual(
+      [
+        card("card-pagi", "recognise"),
+        card("card-pagi", "listen"),
+        card("vocab-price", "recognise"),
+        card("vocab-price", "listen"),
+      ].sort(),
+    );
+    for (const served of today.cards) await answerRight(me.cookie, served.cardId);
+    expect((await summary(me.cookie)).due).toBe(0);
+
+    // The day's new cards are used up; the four started come back when due all the same.
+    clock = later(HOUR + 11 * MINUTE);
+    const again = await round(me.cookie);
+    expect(again.cards.map((each) => each.cardId).sort()).toEqual(today.cards.map((each) => each.cardId).sort());
+    expect(again.summary.due).toBe(4);
+    // No new cards at all: the started ones still come.
+    await setNewCardsPerDay(me.cookie, 0);
+    expect((await summary(me.cookie)).due).toBe(4);
+    await setNewCardsPerDay(me.cookie, 4);
+    for (const served of again.cards) await answerRight(me.cookie, served.cardId);
+
+    // The next day: day 1's recall cards, then the first cards of days 2 and 3.
+    clock = later(DAY);
+    const tomorrow = await round(me.cookie);
+    expect(
+      tomorrow.cards
+        .filter((each) => each.isNew)
+        .map((each) => each.cardId)
+        .sort(),
+    ).toEqual(
+      [
+        card("card-pagi", "recall"),
+        card("vocab-price", "recall"),
+        card("card-tandas", "recognise"),
+        card("vocab-encik", "listen"),
+      ].sort(),
+    );
+    expect(tomorrow.summary.due).toBe(tomorrow.cards.length);
   });
 });
 
@@ -1727,6 +1834,7 @@ describe("review settings", () => {
       dailyGoal: 20,
       timeZone: "Asia/Kuala_Lumpur",
       reminderHour: 19,
+      newCardsPerDay: 15,
     });
   });
 
@@ -1824,6 +1932,7 @@ describe("the account's review data", () => {
       dailyGoal: 10,
       timeZone: "Europe/London",
       reminderHour: 7,
+      newCardsPerDay: 15,
     });
     expect(exported.reviewLog).toEqual([
       {

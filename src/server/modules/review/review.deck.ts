@@ -1,5 +1,6 @@
 import { type Chapter, courseAudioPath } from "#course/course";
 import { questionOf } from "#course/exercise-schema";
+import { newCardRank } from "#course/review-order";
 import {
   type CardKey,
   coursePhrases,
@@ -24,6 +25,9 @@ export interface PinTarget {
 }
 
 export const phraseKey = (chapterId: string, dayId: string, phraseId: string) => `${chapterId}/${dayId}/${phraseId}`;
+
+/** A card met and never reviewed, and not pinned by a tutor: the daily limit on new cards applies to it. */
+export const isNewCard = (card: Pick<CardRow, "reps" | "pinnedAt">) => card.reps === 0 && card.pinnedAt === null;
 
 /** A phrase's cards, one per skill, never reviewed and due from when it was met. */
 export function newCards(userId: string, phrase: Phrase, metAt: Date): NewCardRow[] {
@@ -170,25 +174,26 @@ export function createDeck(deps: {
     addMissing,
 
     /**
-     * The order due cards are served in: pinned by a tutor first, then cards already reviewed (those
-     * being learnt come back first, being due soonest), then new ones, each skill across the phrases
-     * in course order (every phrase recognised before any is recalled).
+     * The order due cards are taken in: pinned by a tutor first, then cards already reviewed (those
+     * being learnt come back first, being due soonest), then new ones, oldest met first (the order
+     * the daily limit lets them in: decision 055), the first card of every phrase met together before
+     * the second of any (newCardRank), in course order. The same deck is always taken in the same order.
+     * Pinned cards, and started cards due at the same moment, go skill by skill in course order.
      */
-    servingOrder(a: CardRow, b: CardRow): number {
+    servingOrder(a: CardRow & { metAt: Date }, b: CardRow & { metAt: Date }): number {
       const pinned = Number(a.pinnedAt === null) - Number(b.pinnedAt === null);
       if (pinned !== 0) return pinned;
       const fresh = Number(a.reps === 0) - Number(b.reps === 0);
       if (fresh !== 0) return fresh;
-      const due = a.reps > 0 ? a.due.getTime() - b.due.getTime() : 0;
+      const due = a.reps > 0 ? a.due.getTime() - b.due.getTime() : a.metAt.getTime() - b.metAt.getTime();
       if (due !== 0) return due;
-      // New cards, and cards due at the same moment: each skill across the phrases in course order,
-      // so the same deck is always served in the same order.
-      const skill = REVIEW_SKILLS.indexOf(a.skill) - REVIEW_SKILLS.indexOf(b.skill);
-      if (skill !== 0) return skill;
-      return (
-        (courseOrder.get(phraseKey(a.chapterId, a.dayId, a.phraseId)) ?? 0) -
-        (courseOrder.get(phraseKey(b.chapterId, b.dayId, b.phraseId)) ?? 0)
-      );
+      const orderA = courseOrder.get(phraseKey(a.chapterId, a.dayId, a.phraseId)) ?? 0;
+      const orderB = courseOrder.get(phraseKey(b.chapterId, b.dayId, b.phraseId)) ?? 0;
+      if (isNewCard(a) && isNewCard(b)) {
+        return newCardRank(a.skill, orderA) - newCardRank(b.skill, orderB) || orderA - orderB;
+      }
+      // Pinned cards, and cards due at the same moment: each skill across the phrases in course order.
+      return REVIEW_SKILLS.indexOf(a.skill) - REVIEW_SKILLS.indexOf(b.skill) || orderA - orderB;
     },
 
     /** The cards as exercises, leaving out any whose phrase the course no longer has. */

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNotNull, lte, max, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, max, sql } from "drizzle-orm";
 import type { Given } from "#course/exercise-schema";
 import type { Grade } from "#course/grading";
 import type { CardKey } from "#course/review-rules";
@@ -59,6 +59,7 @@ const LOG_IN_ORDER = `
   ),
   saved as (
     update review_card set state = $18::jsonb, due = $19, reps = $20, lapses = $21, last_reviewed_at = $22,
+      first_reviewed_on = coalesce(first_reviewed_on, $16),
       pinned_at = case when pinned_at <= $14 then null else pinned_at end,
       pinned_by = case when pinned_at <= $14 then null else pinned_by end
     where user_id = $1 and chapter_id = $2 and day_id = $3 and phrase_id = $4 and skill = $5
@@ -78,16 +79,41 @@ const LOG_IN_ORDER = `
     (select reviews from counted) as day_reviews, (select counted_ms from counted) as day_counted_ms`;
 
 /**
- * The round's due cards ($2 is now) with what an answer to each needs (their state, the account's
- * zone, the learner's latest review), in one statement.
+ * The round's due cards ($2 is now; new ones among them before the daily limit) with what an answer
+ * to each needs (their state, the account's zone, the learner's latest review), and the skill their
+ * phrase was last reviewed in, in one statement.
  */
 const ROUND_CARDS = `
   select card.chapter_id, card.day_id, card.phrase_id, card.skill, card.reps, card.lapses, card.due, card.pinned_at,
     card.met_at, card.state, card.last_reviewed_at,
     account.time_zone as account_zone,
-    (select max(received_at) from review_log where user_id = $1) as previous_received_at
+    (select max(received_at) from review_log where user_id = $1) as previous_received_at,
+    (select sibling.skill from review_card sibling
+      where sibling.user_id = $1 and sibling.chapter_id = card.chapter_id and sibling.day_id = card.day_id
+        and sibling.phrase_id = card.phrase_id and sibling.last_reviewed_at is not null
+      order by sibling.last_reviewed_at desc limit 1) as phrase_last_skill
   from review_card card join "user" account on account.id = card.user_id
   where card.user_id = $1 and (card.due <= $2 or card.pinned_at is not null)`;
+
+/**
+ * A learner's deck as the summary counts it ($1 the user, $3 now, $4-$6 three dates): its size, the
+ * started cards due (reviewed before, or pinned by a tutor: never limited), the new cards due (met,
+ * never reviewed: the daily limit picks from these), when the next started card falls due, and the
+ * new cards started on each of the three dates (yesterday, today and tomorrow in UTC: the learner's
+ * today is one of them, whatever their zone).
+ */
+const DECK_COUNTS = `
+  select json_build_object(
+    'deck', count(*),
+    'startedDue', count(*) filter (where pinned_at is not null or (reps > 0 and due <= $3)),
+    'newDue', count(*) filter (where pinned_at is null and reps = 0 and due <= $3),
+    'next', min(due) filter (where pinned_at is null and due > $3),
+    'startedOn', json_build_array(
+      count(*) filter (where first_reviewed_on = $4),
+      count(*) filter (where first_reviewed_on = $5),
+      count(*) filter (where first_reviewed_on = $6))
+  )
+  from review_card where user_id = $1`;
 
 /**
  * What a summary reads, in one statement: the reads other modules lend it (each yields one JSON
@@ -102,12 +128,7 @@ const summaryReadsSql = (lent: readonly LentRead<unknown>[]) => `
         'date', local_date, 'timeZone', time_zone, 'reviews', reviews, 'durationMs', counted_ms, 'lastAt', last_at
       ) order by last_at), '[]'::json)
       from review_day where user_id = $1 and local_date >= $2) as days,
-    (select json_build_object(
-        'deck', count(*),
-        'due', count(*) filter (where due <= $3 or pinned_at is not null),
-        'next', min(due) filter (where not (due <= $3 or pinned_at is not null))
-      )
-      from review_card where user_id = $1) as counts,
+    (${DECK_COUNTS}) as counts,
     (select coalesce(json_agg(json_build_object('chapterId', chapter_id, 'dayId', day_id, 'cards', cards)), '[]'::json)
       from (select chapter_id, day_id, count(*)::int as cards from review_card where user_id = $1 group by chapter_id, day_id) held
     ) as held`;
@@ -121,11 +142,22 @@ export interface ReviewDayRow {
   lastAt: Date;
 }
 
-/** The deck's size, the cards due now, and when the next card not yet due falls due. */
+/**
+ * The deck's size, the started cards due now and the new ones, when the next started card not yet
+ * due falls due, and the new cards started per date (of the three dates asked about).
+ */
 export interface DeckCounts {
   deck: number;
-  due: number;
+  startedDue: number;
+  newDue: number;
   next: Date | null;
+  startedOn: Map<string, number>;
+}
+
+/** The three UTC dates around `at`: the learner's local date is one of them, in any zone. */
+function datesAround(at: Date): [string, string, string] {
+  const utc = (days: number) => new Date(at.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+  return [utc(-1), utc(0), utc(1)];
 }
 
 /** The cards a learner holds of a day. */
@@ -190,6 +222,9 @@ const cardColumns = {
 export type CardRow = Pick<typeof reviewCard.$inferSelect, keyof typeof cardColumns>;
 /** A due card of a round, with what an answer to it reads (review.known.ts). */
 export interface RoundCard extends CardRow {
+  metAt: Date;
+  /** The skill the card's phrase was last reviewed in, in any of its cards; null before its first review. */
+  phraseLastSkill: CardRow["skill"] | null;
   known: KnownCard;
   learner: KnownLearner;
 }
@@ -198,9 +233,25 @@ export type NewCardRow = typeof reviewCard.$inferInsert;
 /** A review as the log keeps it. */
 export type NewLogRow = typeof reviewLog.$inferInsert;
 
-/** A card is due once its time has come, or while a tutor's pin is on it. */
-const isDueAt = (at: Date) => or(lte(reviewCard.due, at), isNotNull(reviewCard.pinnedAt));
-const dueNow = (userId: string, at: Date) => and(eq(reviewCard.userId, userId), isDueAt(at));
+/** DECK_COUNTS as the statement answers it. */
+interface StoredCounts {
+  deck: number;
+  startedDue: number;
+  newDue: number;
+  next: string | null;
+  startedOn: [number, number, number];
+}
+
+function deckCounts(counts: StoredCounts, at: Date): DeckCounts {
+  const dates = datesAround(at);
+  return {
+    deck: counts.deck,
+    startedDue: counts.startedDue,
+    newDue: counts.newDue,
+    next: counts.next === null ? null : new Date(counts.next),
+    startedOn: new Map(dates.map((date, index) => [date, counts.startedOn[index]!])),
+  };
+}
 
 /** The review module's tables: review_card (the deck) and review_log (every review answered). */
 export function createReviewRepository(db: Database) {
@@ -252,16 +303,16 @@ export function createReviewRepository(db: Database) {
         const { rows } = await db.$client.query<{
           lent: unknown[];
           days: Array<Omit<ReviewDayRow, "lastAt"> & { lastAt: string }>;
-          counts: { deck: number; due: number; next: string | null };
+          counts: StoredCounts;
           held: HeldCards[];
-        }>({ name: "review_summary_reads", text, values: [userId, since, at] });
+        }>({ name: "review_summary_reads", text, values: [userId, since, at, ...datesAround(at)] });
         const { lent: lentJson, days, counts, held } = rows[0]!;
         return {
           lent: lent.map((read, index) => read.read(lentJson[index])) as {
             [K in keyof Lent]: Lent[K] extends LentRead<infer T> ? T : never;
           },
           days: days.map((day) => ({ ...day, lastAt: new Date(day.lastAt) })),
-          counts: { ...counts, next: counts.next === null ? null : new Date(counts.next) },
+          counts: deckCounts(counts, at),
           held,
         };
       };
@@ -365,20 +416,6 @@ export function createReviewRepository(db: Database) {
       return day!;
     },
 
-    /** The deck, the cards due now and the next to fall due, in one pass over the learner's cards. */
-    async deckCounts(userId: string, at: Date, q: Queryable = db) {
-      const isDue = isDueAt(at);
-      const [row] = await q
-        .select({
-          deck: count(),
-          due: sql<number>`count(*) filter (where ${isDue})`.mapWith(Number),
-          next: sql<Date | null>`min(${reviewCard.due}) filter (where not (${isDue}))`.mapWith(reviewCard.due),
-        })
-        .from(reviewCard)
-        .where(eq(reviewCard.userId, userId));
-      return row;
-    },
-
     /** The cards due now (ROUND_CARDS), each with what an answer to it reads. */
     async roundCards(userId: string, at: Date): Promise<RoundCard[]> {
       const { rows } = await db.$client.query<{
@@ -395,6 +432,7 @@ export function createReviewRepository(db: Database) {
         last_reviewed_at: Date | null;
         account_zone: string;
         previous_received_at: Date | null;
+        phrase_last_skill: CardRow["skill"] | null;
       }>({ name: "review_round_cards", text: ROUND_CARDS, values: [userId, at] });
       return rows.map((row) => ({
         chapterId: row.chapter_id,
@@ -405,14 +443,11 @@ export function createReviewRepository(db: Database) {
         lapses: row.lapses,
         due: row.due,
         pinnedAt: row.pinned_at,
+        metAt: row.met_at,
+        phraseLastSkill: row.phrase_last_skill,
         known: { metAt: row.met_at, state: row.state, reps: row.reps, lastReviewedAt: row.last_reviewed_at },
         learner: { accountZone: row.account_zone, previousReceivedAt: row.previous_received_at },
       }));
-    },
-
-    async dueCount(userId: string, at: Date, q: Queryable = db): Promise<number> {
-      const [row] = await q.select({ cards: count() }).from(reviewCard).where(dueNow(userId, at));
-      return row?.cards ?? 0;
     },
 
     /** The learner's cards, or those of one chapter. */
@@ -512,7 +547,14 @@ export function createReviewRepository(db: Database) {
      * Stores the card as its log rebuilt it. A review answered before the tutor pinned the phrase
      * (sent late) leaves the pin.
      */
-    async saveRebuilt(tx: Transaction, userId: string, key: CardKey, rebuilt: ReviewCard, reviewedAt: Date) {
+    async saveRebuilt(
+      tx: Transaction,
+      userId: string,
+      key: CardKey,
+      rebuilt: ReviewCard,
+      review: { reviewedAt: Date; localDate: string },
+    ) {
+      const { reviewedAt } = review;
       await tx
         .update(reviewCard)
         .set({
@@ -521,6 +563,7 @@ export function createReviewRepository(db: Database) {
           reps: rebuilt.reps,
           lapses: rebuilt.lapses,
           lastReviewedAt: rebuilt.last_review ?? reviewedAt,
+          firstReviewedOn: sql`coalesce(${reviewCard.firstReviewedOn}, ${review.localDate})`,
           pinnedAt: sql`case when ${reviewCard.pinnedAt} <= ${reviewedAt} then null else ${reviewCard.pinnedAt} end`,
           pinnedBy: sql`case when ${reviewCard.pinnedAt} <= ${reviewedAt} then null else ${reviewCard.pinnedBy} end`,
         })

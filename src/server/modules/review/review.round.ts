@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { courseAudioPath } from "#course/course";
 import type { ExerciseItem, Given } from "#course/exercise-schema";
 import { checkGiven, type Grade, grade } from "#course/grading";
+import { roundOf } from "#course/review-order";
 import { type CardKey, cardId, countedAt, countedMs, type Phrase, ROUND_SIZE } from "#course/review-rules";
 import {
   cardFromJson,
@@ -15,7 +16,7 @@ import {
 import type { Database } from "#server/db/client";
 import { badRequest, HttpError, notFound } from "#server/http/errors";
 import type { ReviewAnswerResponse, ReviewRound, ReviewSummary, reviewAnswerRequestSchema } from "./review.contract";
-import type { Deck } from "./review.deck";
+import { type Deck, isNewCard, phraseKey } from "./review.deck";
 import { createKnownCards } from "./review.known";
 import type { AnswerContext, LoggedReview, ReviewRepository } from "./review.repository";
 import type { Summaries } from "./review.summary";
@@ -121,7 +122,7 @@ export function createRounds(deps: {
       await cards.addLog(tx, row);
       // The log's ratings were made by ratingFor, so each is one of FSRS's grades.
       const rebuilt: ReviewCard = rebuildCard(card.metAt, await cards.cardEvents(tx, userId, key));
-      await cards.saveRebuilt(tx, userId, key, rebuilt, reviewedAt);
+      await cards.saveRebuilt(tx, userId, key, rebuilt, { reviewedAt, localDate: row.localDate });
       const day = await cards.countReview(tx, row);
       return { graded, rating: row.rating, nextDue: rebuilt.due, day };
     });
@@ -133,13 +134,38 @@ export function createRounds(deps: {
       return summaries.summaryOf(db, userId, now(), timeZone);
     },
 
-    /** The summary and the next round: up to ROUND_SIZE due cards, in serving order. */
+    /**
+     * The summary and the next round: up to ROUND_SIZE of the due cards (the new ones among them up
+     * to what today's limit leaves, oldest met first): a tutor's pins first, then the others one per
+     * phrase before a second and the skills taking turns (roundOf).
+     */
     async round(userId: string, timeZone?: string): Promise<ReviewRound> {
       const at = now();
       // The summary syncs the deck, so the round's cards come after it.
-      const summary = await summaries.summaryOf(db, userId, at, timeZone);
-      const due = [...(await cards.roundCards(userId, at))].sort(deck.servingOrder);
-      const round = due.slice(0, ROUND_SIZE);
+      const { summary, newCardsLeft } = await summaries.read(db, userId, at, timeZone);
+      const sorted = [...(await cards.roundCards(userId, at))].sort(deck.servingOrder);
+      let newOnes = 0;
+      const due = sorted.filter((card) => !isNewCard(card) || ++newOnes <= newCardsLeft);
+      const lastSkills = new Map(
+        due.map((card) => [phraseKey(card.chapterId, card.dayId, card.phraseId), card.phraseLastSkill]),
+      );
+      // A tutor's pins come first, as pinned; the rest are picked and ordered by roundOf.
+      const pinned = due.filter((card) => card.pinnedAt !== null).slice(0, ROUND_SIZE);
+      const round = [
+        ...pinned,
+        ...roundOf(
+          due
+            .filter((card) => card.pinnedAt === null)
+            .map((card) => ({
+              card,
+              phrase: phraseKey(card.chapterId, card.dayId, card.phraseId),
+              skill: card.skill,
+              isNew: isNewCard(card),
+            })),
+          ROUND_SIZE - pinned.length,
+          (phrase) => lastSkills.get(phrase) ?? null,
+        ).map(({ card }) => card),
+      ];
       // The learner is about to answer these: remembered, each answer is one write (review.known.ts).
       if (round[0])
         known.learn(
@@ -147,7 +173,7 @@ export function createRounds(deps: {
           round[0].learner,
           round.map((card) => [card, card.known] as const),
         );
-      return { summary, cards: deck.toExercises(due).slice(0, ROUND_SIZE) };
+      return { summary, cards: deck.toExercises(round) };
     },
 
     /**

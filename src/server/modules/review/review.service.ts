@@ -48,10 +48,9 @@ export function createReviewService({ db, course, settings, progress, answers, n
       return { reviewLog, reviewCards };
     },
 
-    /** Used by the reminders: the deck synced and its due count, for one learner. */
+    /** Used by the reminders: the deck synced and its due count (as the summary counts it), for one learner. */
     async dueCount(userId: string, at: Date): Promise<number> {
-      await deck.sync(db, userId, at);
-      return cards.dueCount(userId, at);
+      return (await summaries.summaryOf(db, userId, at)).due;
     },
 
     /** Whether the learner answered a review on this local date. */

@@ -1,3 +1,4 @@
+import { newCardsLeft, nextLocalDay } from "#course/review-order";
 import { type DailyGoalUnit, STREAK_WINDOW_DAYS } from "#course/review-rules";
 import { daysBetween, type GoalDay, localDate, streak } from "#course/review-schedule";
 import type { Queryable } from "#server/db/client";
@@ -80,39 +81,77 @@ export function createSummaries(deps: {
     return days;
   }
 
+  /**
+   * The summary, with the deck synced first, and how many more new cards may enter the due pile
+   * today (the round serves that many at most). `timeZone` is where the learner is now. Reads the
+   * last STREAK_WINDOW_DAYS of days: a longer streak shows as that many days.
+   */
+  async function read(
+    q: Queryable,
+    userId: string,
+    at: Date,
+    timeZone?: string,
+  ): Promise<{ summary: ReviewSummary; newCardsLeft: number }> {
+    const since = localDate(new Date(at.getTime() - (STREAK_WINDOW_DAYS + 1) * 86_400_000), "UTC");
+    let reads = await summaryReads(userId, since, at);
+    const [, started] = reads.lent;
+    // The sync wrote cards: the statement is read again, so the counts are the deck's as it now is.
+    if (await deck.addMissing(q, userId, at, started, reads.held)) reads = await summaryReads(userId, since, at);
+    const [goal] = reads.lent;
+    const { counts } = reads;
+    const days = mergeDays(reads.days);
+    const zone = timeZone ?? goal.timeZone;
+    const today = localDate(at, zone);
+    // New cards enter the due pile up to the day's limit, less those started today (decision 055).
+    const left = newCardsLeft(goal.newCardsPerDay, counts.startedOn.get(today) ?? 0);
+    const newDue = Math.min(counts.newDue, left);
+    // Held back today, new cards enter when the learner's next day begins.
+    const heldBack = counts.newDue > newDue ? nextLocalDay(at, zone) : null;
+    const next =
+      heldBack && (counts.next === null || heldBack.getTime() < counts.next.getTime()) ? heldBack : counts.next;
+    return {
+      summary: summaryFrom({ days, goal, zone, today, at }, { ...counts, due: counts.startedDue + newDue, next }),
+      newCardsLeft: left,
+    };
+  }
+
   return {
-    /**
-     * The summary, with the deck synced first. `timeZone` is where the learner is now. Reads the
-     * last STREAK_WINDOW_DAYS of days: a longer streak shows as that many days.
-     */
+    read,
+
+    /** The summary My Journey, the header and the review page show (read). */
     async summaryOf(q: Queryable, userId: string, at: Date, timeZone?: string): Promise<ReviewSummary> {
-      const since = localDate(new Date(at.getTime() - (STREAK_WINDOW_DAYS + 1) * 86_400_000), "UTC");
-      const reads = await summaryReads(userId, since, at);
-      const [goal, started] = reads.lent;
-      const counts = (await deck.addMissing(q, userId, at, started, reads.held))
-        ? await cards.deckCounts(userId, at, q)
-        : reads.counts;
-      const days = mergeDays(reads.days);
-      const zone = timeZone ?? goal.timeZone;
-      const now = { date: localDate(at, zone), timeZone: zone, lastAt: at };
-      const last = days.at(-1);
-      const todays = last && sameDay(last, now) ? last : { reviews: 0, durationMs: 0 };
-      // Today is judged by the goal set now, a past day by the goal in force when it ended.
-      const goalDays: GoalDay[] = days
-        .filter((day) => metGoal(day === todays ? goal : goalAt(day.lastAt, goal.changes, goal), day))
-        .map((day) => ({ date: day.date, timeZone: day.timeZone, metAt: day.lastAt }));
-      return {
-        due: counts?.due ?? 0,
-        nextDueAt: counts?.next ? counts.next.toISOString() : null,
-        deckSize: counts?.deck ?? 0,
-        today: { reviews: todays.reviews, minutes: Math.round(todays.durationMs / 6_000) / 10 },
-        goal: { unit: goal.unit, amount: goal.amount },
-        goalMet: metGoal(goal, todays),
-        streak: streak(goalDays, at, zone),
-        timeZone: zone,
-      };
+      return (await read(q, userId, at, timeZone)).summary;
     },
   };
+
+  function summaryFrom(
+    {
+      days,
+      goal,
+      zone,
+      today,
+      at,
+    }: { days: ReviewDayRow[]; goal: Goal & { changes: readonly GoalChange[] }; zone: string; today: string; at: Date },
+    counts: { deck: number; due: number; next: Date | null },
+  ): ReviewSummary {
+    const now = { date: today, timeZone: zone, lastAt: at };
+    const last = days.at(-1);
+    const todays = last && sameDay(last, now) ? last : { reviews: 0, durationMs: 0 };
+    // Today is judged by the goal set now, a past day by the goal in force when it ended.
+    const goalDays: GoalDay[] = days
+      .filter((day) => metGoal(day === todays ? goal : goalAt(day.lastAt, goal.changes, goal), day))
+      .map((day) => ({ date: day.date, timeZone: day.timeZone, metAt: day.lastAt }));
+    return {
+      due: counts.due,
+      nextDueAt: counts.next ? counts.next.toISOString() : null,
+      deckSize: counts.deck,
+      today: { reviews: todays.reviews, minutes: Math.round(todays.durationMs / 6_000) / 10 },
+      goal: { unit: goal.unit, amount: goal.amount },
+      goalMet: metGoal(goal, todays),
+      streak: streak(goalDays, at, zone),
+      timeZone: zone,
+    };
+  }
 }
 
 export type Summaries = ReturnType<typeof createSummaries>;

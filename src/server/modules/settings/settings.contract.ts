@@ -5,6 +5,7 @@ import {
   type DailyGoalUnit,
   isTimeZone,
   MAX_DAILY_GOAL,
+  MAX_NEW_CARDS_PER_DAY,
 } from "#course/review-rules";
 import { THEMES, type Theme } from "#course/themes";
 
@@ -23,9 +24,13 @@ export interface Settings {
   timeZone: string;
   /** The local hour (0-23) of the daily review reminder. */
   reminderHour: number;
+  /** How many cards met but never reviewed may enter the review's due pile per local day (0-100). */
+  newCardsPerDay: number;
 }
 
-const SETTABLE = '"theme", "emailNotifications", "dailyGoalUnit", "dailyGoal", "timeZone" and "reminderHour"';
+const SETTABLE =
+  '"theme", "emailNotifications", "dailyGoalUnit", "dailyGoal", "timeZone", "reminderHour" and "newCardsPerDay"';
+const NEW_CARDS_RANGE = `New cards a day must be a whole number from 0 to ${MAX_NEW_CARDS_PER_DAY}.`;
 
 /** What PATCH /api/settings accepts: any of the settings, and nothing else. */
 export const settingsUpdateSchema = z
@@ -54,6 +59,12 @@ export const settingsUpdateSchema = z
         .int("The reminder hour must be a whole hour from 0 to 23.")
         .min(0, "The reminder hour must be from 0 to 23.")
         .max(23, "The reminder hour must be from 0 to 23.")
+        .optional(),
+      newCardsPerDay: z
+        .number({ error: NEW_CARDS_RANGE })
+        .int(NEW_CARDS_RANGE)
+        .min(0, NEW_CARDS_RANGE)
+        .max(MAX_NEW_CARDS_PER_DAY, NEW_CARDS_RANGE)
         .optional(),
     },
     {

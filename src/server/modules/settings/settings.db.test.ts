@@ -6,7 +6,13 @@ import { createTestApp } from "#tests/test-app";
 const t = await createTestApp();
 
 /** The review settings of a new account (src/course/review-rules.ts), which these tests leave alone. */
-const REVIEW_DEFAULTS = { dailyGoalUnit: "reviews", dailyGoal: 20, timeZone: "Asia/Kuala_Lumpur", reminderHour: 19 };
+const REVIEW_DEFAULTS = {
+  dailyGoalUnit: "reviews",
+  dailyGoal: 20,
+  timeZone: "Asia/Kuala_Lumpur",
+  reminderHour: 19,
+  newCardsPerDay: 15,
+};
 
 async function rowOf(email: string) {
   const [row] = await t.db
@@ -117,6 +123,23 @@ describe("PATCH /api/settings", () => {
       expect((await response.json()).settings.timeZone).toBe(expected);
       expect((await (await t.request("/api/settings", { cookie })).json()).settings.timeZone).toBe(expected);
     }
+  });
+
+  it("stores the new cards a day, from 0 to 100, and refuses any other with the range", async () => {
+    const { cookie } = await t.signedInUser();
+    for (const newCardsPerDay of [0, 100, 7]) {
+      const response = await patch(cookie, { newCardsPerDay });
+      expect(response.status).toBe(200);
+      expect((await response.json()).settings.newCardsPerDay).toBe(newCardsPerDay);
+    }
+    for (const newCardsPerDay of [-1, 101, 2.5, "15", null]) {
+      const response = await patch(cookie, { newCardsPerDay });
+      expect(response.status).toBe(400);
+      const { error } = await response.json();
+      expect(error.code).toBe("BAD_REQUEST");
+      expect(error.message).toContain("New cards a day must be a whole number from 0 to 100.");
+    }
+    expect((await (await t.request("/api/settings", { cookie })).json()).settings.newCardsPerDay).toBe(7);
   });
 
   it("changes only the caller's own settings", async () => {

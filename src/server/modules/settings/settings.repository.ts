@@ -14,6 +14,7 @@ export const settingsColumns = {
   dailyGoal: user.dailyGoal,
   timeZone: user.timeZone,
   reminderHour: user.reminderHour,
+  newCardsPerDay: user.newCardsPerDay,
 };
 
 /**
@@ -32,12 +33,12 @@ export interface ReminderCandidate {
 export type GoalChange = typeof dailyGoalChange.$inferSelect;
 
 /**
- * What review counts a day by, as a lent read (LentRead): the account's goal and zone, and its
- * goal's changes, oldest first; null when there is no such account.
+ * What review counts a day by, as a lent read (LentRead): the account's goal and zone, its goal's
+ * changes, oldest first, and its new cards a day; null when there is no such account.
  */
 const GOAL_AND_ZONE = `(
   select json_build_object(
-    'unit', daily_goal_unit, 'amount', daily_goal, 'timeZone', time_zone,
+    'unit', daily_goal_unit, 'amount', daily_goal, 'timeZone', time_zone, 'newCardsPerDay', new_cards_per_day,
     'changes', coalesce((
       select json_agg(json_build_object(
         'unit', change.unit, 'amount', change.amount,
@@ -51,11 +52,12 @@ const GOAL_AND_ZONE = `(
 /** A goal change as review judges a day by it. */
 export type ReviewGoalChange = Pick<GoalChange, "unit" | "amount" | "previousUnit" | "previousAmount" | "changedAt">;
 type StoredGoalChange = Omit<ReviewGoalChange, "changedAt"> & { changedAt: string };
-/** The goal, the zone and the goal's changes, as review judges a day by them. */
+/** The goal, the zone and the goal's changes, as review judges a day by them, and the new cards a day. */
 export interface ReviewGoal {
   unit: DailyGoalUnit;
   amount: number;
   timeZone: string;
+  newCardsPerDay: number;
   changes: ReviewGoalChange[];
 }
 

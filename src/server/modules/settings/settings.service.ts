@@ -80,8 +80,8 @@ export function createSettingsService(db: Database, now: () => Date = () => new 
     },
 
     /**
-     * The learner's daily goal, time zone and the goal's changes (oldest first: review judges a past
-     * day by the goal then), lent to review's summary statement (LentRead); 404 once the account is gone.
+     * The learner's daily goal, time zone, the goal's changes (oldest first: review judges a past
+     * day by the goal then) and new cards a day, lent to review's summary statement (LentRead); 404 once the account is gone.
      */
     reviewSettings: {
       sql: settings.goalAndZone.sql,
@@ -107,9 +107,9 @@ export function createSettingsService(db: Database, now: () => Date = () => new 
     /** The account's settings and its goal changes, for Export My Data. */
     async exportFor(userId: string) {
       const [current, dailyGoalChanges] = await Promise.all([get(userId), settings.exportGoalChanges(userId)]);
-      const { theme, emailNotifications, dailyGoalUnit, dailyGoal, timeZone, reminderHour } = current;
+      const { theme, emailNotifications, dailyGoalUnit, dailyGoal, timeZone, reminderHour, newCardsPerDay } = current;
       return {
-        settings: { theme, emailNotifications, dailyGoalUnit, dailyGoal, timeZone, reminderHour },
+        settings: { theme, emailNotifications, dailyGoalUnit, dailyGoal, timeZone, reminderHour, newCardsPerDay },
         dailyGoalChanges,
       };
     },

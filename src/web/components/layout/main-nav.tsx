@@ -68,15 +68,16 @@ export function MainNav({ signedIn }: { signedIn: boolean }) {
           if (event.key === "Escape") event.currentTarget.open = false;
         }}
       >
+        {/* Named by its text, so that the count it shows is part of its name ("Menu, 12 cards due"). */}
         <summary
-          aria-label="Menu"
           className={cn(
             buttonVariants({ variant: "ghost", size: "icon" }),
-            "relative cursor-pointer list-none [&::-webkit-details-marker]:hidden",
+            "w-auto min-w-10 cursor-pointer list-none gap-1.5 px-2 [&::-webkit-details-marker]:hidden",
           )}
         >
           <Menu aria-hidden="true" className="group-open:hidden" />
           <X aria-hidden="true" className="hidden group-open:block" />
+          <span className="sr-only">Menu</span>
           {signedIn && (
             <Suspense fallback={null}>
               <ReviewDueOnMenu />

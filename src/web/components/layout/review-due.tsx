@@ -57,15 +57,19 @@ export function ReviewDueBadge() {
 }
 
 /**
- * The same count on the small screens' menu button, so it is not hidden in the closed menu. Not
- * read out: the button keeps its name, and the Review link inside says how many.
+ * The same count on the small screens' menu button, so it is not hidden in the closed menu: shown as
+ * "12 due" beside the icon (a bare number says nothing on a phone), and read out as part of the
+ * button's name, "Menu, 12 cards due".
  */
 export function ReviewDueOnMenu() {
   const due = useReviewDue();
   if (due === 0) return null;
   return (
-    <span aria-hidden="true" className={cn(badgeClass, "absolute -top-1 -right-1 ring-2 ring-background")}>
-      {shownCount(due)}
-    </span>
+    <>
+      <span aria-hidden="true" className={cn(badgeClass, "whitespace-nowrap")}>
+        {shownCount(due)} due
+      </span>
+      <span className="sr-only">, {cardsDue(due)}</span>
+    </>
   );
 }

@@ -28,13 +28,30 @@ describe("the header's Review link", () => {
       expect(link).toHaveAttribute("href", "/review");
       expect(within(link).getByText(String(DAY_1_CARDS))).toBeInTheDocument();
     }
-    // The menu button keeps its name and shows the count, so it is not hidden in the closed menu.
-    const menuButton = within(nav()).getByLabelText("Menu");
-    expect(within(menuButton).getByText(String(DAY_1_CARDS))).toBeInTheDocument();
+    // The small screens' menu button shows the count labelled, so it is not hidden in the closed menu,
+    // and says it as part of its name.
+    const menuButton = within(nav()).getByText("Menu").closest("summary")!;
+    expect(menuButton).toHaveAccessibleName(`Menu, ${DAY_1_CARDS} cards due`);
+    expect(within(menuButton).getByText(`${DAY_1_CARDS} due`)).toBeVisible();
     // Asked once for both, where the device is.
     expect(summaryRequests()).toEqual([
       expect.objectContaining({ method: "GET", path: expect.stringMatching(/^\/api\/review\/summary\?timeZone=/) }),
     ]);
+  });
+
+  it("counts new cards only up to the learner's new cards a day", async () => {
+    await app.signInLearner();
+    const limited = await app.fetch("/api/settings", {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ newCardsPerDay: 4 }),
+    });
+    expect(limited.status).toBe(200);
+    await startDayOnePhraseCards(app);
+    renderApp("/about");
+    await waitFor(() => expect(reviewLinks("Review, 4 cards due")).toHaveLength(2));
+    const menuButton = within(nav()).getByText("Menu").closest("summary")!;
+    expect(within(menuButton).getByText("4 due")).toBeVisible();
   });
 
   it("shows a plain Review link to a learner with nothing due", async () => {
@@ -45,7 +62,9 @@ describe("the header's Review link", () => {
     const links = reviewLinks("Review");
     expect(links).toHaveLength(2);
     expect(links[0]).toHaveAttribute("href", "/review");
-    expect(within(within(nav()).getByLabelText("Menu")).queryByText(/\d/)).not.toBeInTheDocument();
+    const menuButton = within(nav()).getByText("Menu").closest("summary")!;
+    expect(menuButton).toHaveAccessibleName("Menu");
+    expect(within(menuButton).queryByText(/\d/)).not.toBeInTheDocument();
   });
 
   it("offers visitors a plain Review link and asks nothing about review for them", async () => {

@@ -101,23 +101,29 @@ describe("the review page for a signed-in learner", () => {
     expect(screen.getByText("1 of 20 reviews")).toBeInTheDocument();
     await continueByKeyboard();
 
-    // Wrong: the right answer and its clip; focus went on to the new card's first control.
+    // The kinds take turns: a listening card next, which plays the phrase's clip; focus went on to
+    // the new card's first control, its play button.
     expect(await screen.findByText("Card 2 of 6")).toBeInTheDocument();
     expectAsked(second!);
-    await waitFor(() => expect(active()).toHaveAttribute("role", "radio"));
+    expect(second!.item.kind).toBe("listen-choose");
+    await waitFor(() => expect(active()).toHaveAccessibleName("Play: the recording"));
+    fireEvent.click(screen.getByRole("button", { name: "Play: the recording" }));
+    expect(audio.clips.at(-1)!.src).toContain(mediaUrl(second!.audio!));
+    fireEvent.click(screen.getByRole("button", { name: "Stop: the recording" }));
+    // Wrong: the right answer and its clip.
     await choose(wrongChoice(second!));
     await checkByKeyboard();
     expect(await screen.findByRole("heading", { name: "Not quite" })).toBeInTheDocument();
     expect(status()).toHaveTextContent("Not quite. The answer is: RM 7.50");
     fireEvent.click(screen.getByRole("button", { name: "Play: RM 7.50" }));
     expect(audio.clips.at(-1)!.src).toContain(mediaUrl(courseAudioPath("chapter-1", "day-1", "vocab-price")));
+    fireEvent.click(screen.getByRole("button", { name: "Stop: RM 7.50" }));
     await continueByKeyboard();
 
-    // A listening card plays the phrase's clip.
+    // Then another kind again: not a second listening card in a row.
     expect(await screen.findByText("Card 3 of 6")).toBeInTheDocument();
-    expect(third!.item.kind).toBe("listen-choose");
-    fireEvent.click(screen.getByRole("button", { name: "Play: the recording" }));
-    expect(audio.clips.at(-1)!.src).toContain(mediaUrl(third!.audio!));
+    expect(third!.item.kind).not.toBe("listen-choose");
+    expectAsked(third!);
     await answerRight(itemOf(third!));
     await screen.findByRole("heading", { name: "Right!" });
     await continueByKeyboard();

@@ -160,6 +160,28 @@ describe("daily review settings", () => {
     await waitFor(async () => expect((await savedSettings()).emailNotifications).toBe(false));
   });
 
+  it("sets the new cards a day, which the review's due count follows", async () => {
+    await app.signInLearner();
+    await openSettings();
+    expect(select("New cards a day")).toHaveTextContent("15 new cards");
+    expect(select("New cards a day")).toHaveAccessibleDescription(
+      "Cards of phrases you have met join your review at most this many a day, oldest first. Cards you have started always come back when due.",
+    );
+    expect(openSelect("New cards a day")).toEqual([
+      "0 new cards",
+      "5 new cards",
+      "10 new cards",
+      "15 new cards",
+      "20 new cards",
+      "30 new cards",
+      "50 new cards",
+      "100 new cards",
+    ]);
+    choose("5 new cards");
+    await waitFor(() => expect(select("New cards a day")).toHaveTextContent("5 new cards"));
+    await waitFor(async () => expect((await savedSettings()).newCardsPerDay).toBe(5));
+  });
+
   it("goes back to the saved choice with a toast when it cannot be saved", async () => {
     await app.signInLearner();
     await openSettings();

@@ -1,6 +1,12 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useMemo } from "react";
-import { DAILY_GOAL_CHOICES, DAILY_GOAL_UNITS, type DailyGoalUnit, DEFAULT_DAILY_GOAL } from "#course/review-rules";
+import {
+  DAILY_GOAL_CHOICES,
+  DAILY_GOAL_UNITS,
+  type DailyGoalUnit,
+  DEFAULT_DAILY_GOAL,
+  NEW_CARDS_PER_DAY_CHOICES,
+} from "#course/review-rules";
 import { Button } from "#web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
 import { Label } from "#web/components/ui/label";
@@ -24,6 +30,15 @@ function goalChoices(unit: DailyGoalUnit, current: number | undefined): number[]
   if (current !== undefined && !choices.includes(current)) choices.push(current);
   return choices.sort((a, b) => a - b);
 }
+
+/** The new cards a day offered, with the account's own when it is not one of them (set through the API). */
+function newCardChoices(current: number | undefined): number[] {
+  const choices = [...NEW_CARDS_PER_DAY_CHOICES];
+  if (current !== undefined && !choices.includes(current)) choices.push(current);
+  return choices.sort((a, b) => a - b);
+}
+
+const newCardsLabel = (amount: number) => (amount === 1 ? "1 new card" : `${amount} new cards`);
 
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 const hourFormat = new Intl.DateTimeFormat("en-GB", {
@@ -50,7 +65,7 @@ function timeZoneChoices(current: string | undefined, device: string | undefined
 }
 
 /**
- * The daily review goal (reviews or minutes, and how many), the account's time zone (where its day
+ * The daily review goal (reviews or minutes, and how many), the new cards a day, the account's time zone (where its day
  * is counted when the device does not say, and where the reminder's hour is), and that hour. Each
  * choice is saved as it is made and shown at once; a refused one goes back with a toast.
  */
@@ -150,6 +165,33 @@ export function DailyReviewSettings() {
           </Select>
           <p id={`${id}-goal-hint`} className="text-sm text-muted-foreground">
             A new goal counts from today. The days before keep the goal they had, and your streak with them.
+          </p>
+        </div>
+
+        <div className="grid gap-2 sm:max-w-xs">
+          <Label htmlFor={`${id}-new-cards`}>New cards a day</Label>
+          <Select
+            value={data ? String(data.newCardsPerDay) : ""}
+            onValueChange={(value) => {
+              const newCardsPerDay = Number(value);
+              if (newCardsPerDay !== data?.newCardsPerDay) save({ newCardsPerDay });
+            }}
+            disabled={!data}
+          >
+            <SelectTrigger id={`${id}-new-cards`} aria-describedby={`${id}-new-cards-hint`}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {newCardChoices(data?.newCardsPerDay).map((amount) => (
+                <SelectItem key={amount} value={String(amount)}>
+                  {newCardsLabel(amount)}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+          <p id={`${id}-new-cards-hint`} className="text-sm text-muted-foreground">
+            Cards of phrases you have met join your review at most this many a day, oldest first. Cards you have started
+            always come back when due.
           </p>
         </div>
 
