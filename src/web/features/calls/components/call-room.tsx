@@ -205,7 +205,6 @@ export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaS
             className="aspect-video w-full object-cover"
           />
           {hasVideo && (
-            // biome-ignore lint/a11y/useMediaCaption: the user's own camera, shown to themselves.
             <video
               ref={localVideo}
               autoPlay

@@ -153,7 +153,6 @@ export function DeviceCheck({ onJoin }: { onJoin: (stream: MediaStream) => void 
         <div className="grid gap-5 md:grid-cols-2">
           <div className="space-y-3">
             {videoTrack ? (
-              // biome-ignore lint/a11y/useMediaCaption: the learner's own camera, shown to themselves.
               <video
                 ref={preview}
                 autoPlay
