@@ -11,7 +11,15 @@ const THEMES = ["light", "dark", "system"];
 const UNITS = ["reviews", "minutes"];
 /** A unit sent without a goal takes this goal (src/course/review-rules.ts). */
 const UNIT_DEFAULT_GOAL: Record<string, number> = { reviews: 20, minutes: 10 };
-const KEYS = ["theme", "emailNotifications", "dailyGoalUnit", "dailyGoal", "timeZone", "reminderHour"];
+const KEYS = [
+  "theme",
+  "emailNotifications",
+  "dailyGoalUnit",
+  "dailyGoal",
+  "timeZone",
+  "reminderHour",
+  "newCardsPerDay",
+];
 
 interface Settings {
   theme: string;
@@ -20,12 +28,14 @@ interface Settings {
   dailyGoal: number;
   timeZone: string;
   reminderHour: number;
+  newCardsPerDay: number;
 }
 
 async function storedSettings(): Promise<Settings> {
   const { rows } = await t.pool.query<Settings>(
     `select theme, email_notifications as "emailNotifications", daily_goal_unit as "dailyGoalUnit",
-            daily_goal as "dailyGoal", time_zone as "timeZone", reminder_hour as "reminderHour"
+            daily_goal as "dailyGoal", time_zone as "timeZone", reminder_hour as "reminderHour",
+            new_cards_per_day as "newCardsPerDay"
        from "user" where id = $1`,
     [userId],
   );
@@ -48,7 +58,8 @@ const isWhole = (value: unknown, min: number, max: number) =>
 
 /**
  * PATCH /api/settings: any of the settings, at least one, nothing else; a theme of three, a true
- * or false, a unit of two, a whole goal of 1 to 500, a known time zone, a whole hour of 0 to 23.
+ * or false, a unit of two, a whole goal of 1 to 500, a known time zone, a whole hour of 0 to 23, a
+ * whole number of new cards a day of 0 to 100.
  */
 function settingsChange(value: unknown): Partial<Settings> | null {
   if (!isPlainObject(value) || !hasOnlyKeys(value, KEYS, []) || Object.keys(value).length === 0) return null;
@@ -58,6 +69,7 @@ function settingsChange(value: unknown): Partial<Settings> | null {
   if ("dailyGoal" in value && !isWhole(value.dailyGoal, 1, 500)) return null;
   if ("timeZone" in value && !isZone(value.timeZone)) return null;
   if ("reminderHour" in value && !isWhole(value.reminderHour, 0, 23)) return null;
+  if ("newCardsPerDay" in value && !isWhole(value.newCardsPerDay, 0, 100)) return null;
   return value as Partial<Settings>;
 }
 
@@ -70,6 +82,7 @@ const validChange = fc
       dailyGoal: fc.oneof(fc.constantFrom(1, 5, 10, 20, 500), fc.integer({ min: 1, max: 500 })),
       timeZone: fc.constantFrom("Asia/Kuala_Lumpur", "Europe/London", "Pacific/Kiritimati", "America/Sao_Paulo", "UTC"),
       reminderHour: fc.integer({ min: 0, max: 23 }),
+      newCardsPerDay: fc.oneof(fc.constantFrom(0, 15, 100), fc.integer({ min: 0, max: 100 })),
     },
     { requiredKeys: [] },
   )
