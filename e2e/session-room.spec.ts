@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { chosenCandidates, keepPeerConnections, packetsOf } from "#tests/peer-connections";
-import { COTURN_INSTALLED, startCoturn } from "./coturn";
+import { startCoturn } from "./coturn";
 import { bookSessionSoon, setRole } from "./database";
 import { COURSE_DAYS, expectToast, person } from "./learner";
 import { startSecondInstance } from "./second-instance";
@@ -131,7 +131,6 @@ async function meetRateAndEnd(browser: Parameters<typeof person>[0], learnerOrig
 test("behind a network that lets only a TURN server through, the call goes through the operator's coturn, and comes back when the relay does", async ({
   browser,
 }) => {
-  test.skip(!COTURN_INSTALLED, "coturn is not installed (.ci/run installs it)");
   test.setTimeout(300_000);
   const coturn = await startCoturn();
   let relay = coturn;
