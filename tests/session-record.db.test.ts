@@ -5,9 +5,10 @@ import { serve } from "@hono/node-server";
 import { and, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
-import { booking, reviewCard, taskProgress, user as userTable } from "#server/db/schema";
+import { reviewCard, taskProgress } from "#server/db/schema";
 import type { CallRoom, CallServerMessage, SessionBrief, SessionRecord } from "#server/modules/calls/calls.contract";
 import type { ReviewRound } from "#server/modules/review/review.contract";
+import { bookedSession, personAs } from "./booked-session";
 import { createTestApp, ORIGIN } from "./test-app";
 
 /**
@@ -40,36 +41,8 @@ const GREETING_LINES = [
 ];
 const ORDERING = "live-session:ordering-drink";
 
-async function person(role: "Student" | "Tutor" | "Admin" = "Student") {
-  const { user, cookie } = await t.signedInUser();
-  const [row] = await t.db
-    .update(userTable)
-    .set({ role })
-    .where(eq(userTable.email, user.email))
-    .returning({ id: userTable.id });
-  return { id: row!.id, email: user.email, cookie };
-}
-
-/** A confirmed session of day 1 between a new learner and a new tutor, starting `inMs` from now. */
-async function session(inMs = 2 * 60_000) {
-  const [learner, tutor] = [await person(), await person("Tutor")];
-  const startsAt = new Date(Date.now() + inMs);
-  const [row] = await t.db
-    .insert(booking)
-    .values({
-      inviteUid: randomUUID(),
-      tutorId: tutor.id,
-      learnerId: learner.id,
-      chapterId: "chapter-1",
-      dayId: "day-1",
-      startsAt,
-      endsAt: new Date(startsAt.getTime() + 30 * 60_000),
-      status: "confirmed",
-      confirmedAt: new Date(),
-    })
-    .returning({ id: booking.id });
-  return { bookingId: row!.id, learner, tutor };
-}
+const person = (role?: "Student" | "Tutor" | "Admin") => personAs(t, role);
+const session = (inMs?: number) => bookedSession(t, inMs);
 
 const rate = (bookingId: string, cookie: string, json: unknown) =>
   t.request(`/api/calls/${bookingId}/ratings`, { method: "PUT", cookie, json });

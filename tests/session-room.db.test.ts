@@ -1,14 +1,14 @@
-import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import { createNotifications } from "#server/db/notifications";
-import { booking, user as userTable } from "#server/db/schema";
+import { booking } from "#server/db/schema";
 import { createLogger } from "#server/logger";
 import type { CallRoom, CallServerMessage } from "#server/modules/calls/calls.contract";
 import { REPLACED_CLOSE_CODE } from "#server/modules/calls/calls.rooms";
+import { bookedSession, personAs } from "./booked-session";
 import { createTestApp, ORIGIN } from "./test-app";
 
 /**
@@ -36,38 +36,8 @@ afterAll(async () => {
   await otherNotifications.close();
 });
 
-async function idOf(email: string) {
-  const [row] = await t.db.select({ id: userTable.id }).from(userTable).where(eq(userTable.email, email));
-  return row!.id;
-}
-
-async function person(role: "Student" | "Tutor" | "Admin" = "Student") {
-  const { user, cookie } = await t.signedInUser();
-  const id = await idOf(user.email);
-  if (role !== "Student") await t.db.update(userTable).set({ role }).where(eq(userTable.id, id));
-  return { id, cookie };
-}
-
-/** A confirmed session of day 1 between a new learner and a new tutor, starting `inMs` from now. */
-async function session(inMs = 2 * 60_000) {
-  const [learner, tutor] = [await person(), await person("Tutor")];
-  const startsAt = new Date(Date.now() + inMs);
-  const [row] = await t.db
-    .insert(booking)
-    .values({
-      inviteUid: randomUUID(),
-      tutorId: tutor.id,
-      learnerId: learner.id,
-      chapterId: "chapter-1",
-      dayId: "day-1",
-      startsAt,
-      endsAt: new Date(startsAt.getTime() + 30 * 60_000),
-      status: "confirmed",
-      confirmedAt: new Date(),
-    })
-    .returning({ id: booking.id });
-  return { bookingId: row!.id, learner, tutor };
-}
+const person = (role?: "Student" | "Tutor" | "Admin") => personAs(t, role);
+const session = (inMs?: number) => bookedSession(t, inMs);
 
 /** A WebSocket into a room with what it has received, to wait on. */
 function join(instance: typeof a, bookingId: string, cookie: string, origin = ORIGIN) {
