@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   courseAudioPath,
@@ -29,8 +29,12 @@ import { StorySectionView } from "./story-section";
 
 const app = await connectApp();
 
-// The story's speed is kept for the visit, in sessionStorage: each test starts a new visit.
-afterEach(() => sessionStorage.clear());
+// The story's speed is kept for the visit, in sessionStorage, and the choice to show the English in
+// the browser, in localStorage: each test starts in a new browser.
+afterEach(() => {
+  sessionStorage.clear();
+  localStorage.clear();
+});
 
 const CHAPTER_1 = FIXTURE_COURSE[0]!;
 const DAY_1 = fixtureDay("chapter-1", "day-1");
@@ -264,6 +268,77 @@ describe("the story player", () => {
     expect(screen.getByText(line.english)).toBeVisible();
   });
 
+  const DAY_2_LINE = spokenLines(storySections(fixtureDay("chapter-1", "day-2"))[0]!)[0]!;
+  const DAY_3_LINE = spokenLines(storySections(fixtureDay("chapter-1", "day-3"))[0]!)[0]!;
+  const englishSwitch = () => screen.getByRole("switch", { name: "Show English" });
+
+  it("shows the English on day 1 to a learner who has done it, and to a visitor", async () => {
+    await signInWithProgress(app, completeDays([["chapter-1", "day-1"]]));
+    await openDay1();
+    expect(englishSwitch()).toBeChecked();
+    expect(screen.getByText(line.english)).toBeVisible();
+    await app.signOut();
+    cleanup();
+
+    await openDay1();
+    expect(englishSwitch()).toBeChecked();
+  });
+
+  it("hides the English by default on the days after day 1 once day 1 is done", async () => {
+    await signInWithProgress(app, completeDays(CHAPTER_1_DAYS.slice(0, 2)));
+    await openDay("chapter-1", "day-3");
+    expect(englishSwitch()).not.toBeChecked();
+    expect(screen.getByText(malayLine(DAY_3_LINE.malay))).toBeVisible();
+    expect(screen.queryByText(DAY_3_LINE.english)).not.toBeInTheDocument();
+  });
+
+  it("shows the English on a later day to staff who have not done day 1", async () => {
+    await signInWithProgress(app, {}, { role: "Tutor" });
+    await openDay("chapter-1", "day-2");
+    expect(englishSwitch()).toBeChecked();
+    expect(screen.getByText(DAY_2_LINE.english)).toBeVisible();
+  });
+
+  it("keeps the learner's choice in the browser and uses it on every day, over the default", async () => {
+    await signInWithProgress(app, completeDays(CHAPTER_1_DAYS.slice(0, 2)));
+    await openDay("chapter-1", "day-2");
+    expect(englishSwitch()).not.toBeChecked();
+    fireEvent.click(englishSwitch());
+    expect(englishSwitch()).toBeChecked();
+    expect(screen.getByText(DAY_2_LINE.english)).toBeVisible();
+    expect(localStorage.getItem("jalan-story-english")).toBe("shown");
+    cleanup();
+
+    // Another day, on a later visit: shown, as chosen, where the default hides it.
+    sessionStorage.clear();
+    await openDay("chapter-1", "day-3");
+    expect(englishSwitch()).toBeChecked();
+    expect(screen.getByText(DAY_3_LINE.english)).toBeVisible();
+    fireEvent.click(englishSwitch());
+    expect(localStorage.getItem("jalan-story-english")).toBe("hidden");
+    cleanup();
+
+    // Day 1, whose default shows it: hidden, as chosen.
+    await openDay1();
+    expect(englishSwitch()).not.toBeChecked();
+    expect(screen.queryByText(line.english)).not.toBeInTheDocument();
+  });
+
+  it("still switches the English when the browser refuses storage", async () => {
+    vi.spyOn(Storage.prototype, "getItem").mockImplementation(() => {
+      throw new DOMException("Storage is disabled", "SecurityError");
+    });
+    vi.spyOn(Storage.prototype, "setItem").mockImplementation(() => {
+      throw new DOMException("Storage is disabled", "SecurityError");
+    });
+    await signInWithProgress(app, completeDays([["chapter-1", "day-1"]]));
+    await openDay("chapter-1", "day-2");
+    expect(englishSwitch()).not.toBeChecked();
+    fireEvent.click(englishSwitch());
+    expect(englishSwitch()).toBeChecked();
+    expect(screen.getByText(DAY_2_LINE.english)).toBeVisible();
+  });
+
   // The fixture's days have no glossary: the section is drawn as the story page draws it, for day 1
   // with a glossary of its own.
   it("opens a word's meaning from the day's glossary, and Escape gives the focus back to the word", async () => {
@@ -436,7 +511,8 @@ describe("review days", () => {
     for (const line of sectionLines(DIALOGUE)) {
       const malay = within(region).getByText(malayLine(line.malay));
       expect(player.compareDocumentPosition(malay) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
-      expect(within(region).getByText(line.english)).toBeInTheDocument();
+      // Day 1 is done: the story is read in Malay first.
+      expect(within(region).queryByText(line.english)).not.toBeInTheDocument();
       expect(within(region).getByRole("button", { name: `Play: ${line.malay}` })).toBeEnabled();
     }
     // The section has no task: nothing to mark, and no way on to a Codebook or live session.

@@ -3,7 +3,7 @@ import { lazy, memo, type ReactNode, Suspense, useId, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { PracticeSet, Story, StoryBlock } from "#course/course";
 import { dayAfter, sectionLines, storySections } from "#course/course";
-import { taskStatus } from "#course/progress-rules";
+import { isDayFinished, taskStatus } from "#course/progress-rules";
 import { Page } from "#web/components/page";
 import { Button } from "#web/components/ui/button";
 import { coursePaths, paths } from "#web/config/paths";
@@ -13,7 +13,7 @@ import { CultureNoteCard } from "#web/features/course/components/culture-note-ca
 import { DayFeedbackCard } from "#web/features/course/components/feedback/day-feedback";
 import { PracticeMission } from "#web/features/course/components/practice-mission";
 import { useStartDay } from "#web/features/course/use-course-day";
-import { COURSE, courseAudioUrl } from "#web/lib/course-data";
+import { COURSE, courseAudioUrl, OUTLINE } from "#web/lib/course-data";
 import type { ChapterSummary } from "#web/lib/course-outline";
 import { toast } from "#web/lib/toast";
 import { CompleteTaskButton } from "./complete-task-button";
@@ -69,7 +69,7 @@ function StoryBlocks({
   story: Story;
   renderQuizWarmUp?: RenderQuizWarmUp;
 }) {
-  const player = useStoryPlayer();
+  const player = useStoryPlayer({ englishByDefault: englishShownByDefault(open) });
   const hasSections = storySections({ story }).length > 0;
   return (
     <div className="space-y-8">
@@ -90,6 +90,16 @@ function StoryBlocks({
       {story.next === "next-chapter" && <OnToNextChapter open={open} />}
     </div>
   );
+}
+
+/**
+ * The English is shown on Day 1, and on any day to whoever has not finished Day 1 yet (a visitor,
+ * staff looking ahead); once Day 1 is done the story is read in Malay first, the English a switch away.
+ */
+function englishShownByDefault({ chapter, day, learner }: OpenDay): boolean {
+  const [firstDay] = OUTLINE;
+  if (!firstDay || (firstDay.chapterId === chapter.id && firstDay.dayId === day.id)) return true;
+  return !isDayFinished(learner.progress, firstDay, learner.completedDays);
 }
 
 /** After the story, when Alex speaks in it: the dialogue again with his lines left to the learner. */

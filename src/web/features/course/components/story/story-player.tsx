@@ -22,14 +22,33 @@ function storedSpeed(): StorySpeed {
 }
 
 /**
- * What a story page's player holds: the line playing (one at a time), the speed lines play at and
- * whether the English is shown. Both start as the prerendered page shows them (1x, English shown);
- * the speed kept for the visit is read once the page has hydrated, so the first render matches it.
+ * Whether the learner chose to show the English (true) or hide it (false): kept in this browser, for
+ * every day and every later visit, over the page's default. Null while they have not chosen.
  */
-export function useStoryPlayer() {
+const ENGLISH_STORAGE_KEY = "jalan-story-english";
+
+function storedEnglishChoice(): boolean | null {
+  try {
+    const stored = localStorage.getItem(ENGLISH_STORAGE_KEY);
+    return stored === "shown" ? true : stored === "hidden" ? false : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What a story page's player holds: the line playing (one at a time), the speed lines play at and
+ * whether the English is shown: the learner's choice once they have made one, `englishByDefault`
+ * until then. Both start as the prerendered page shows them (1x, a visitor's default); what the
+ * browser kept is read once the page has hydrated, so the first render matches it.
+ */
+export function useStoryPlayer({ englishByDefault }: { englishByDefault: boolean }) {
   const [speed, setSpeedState] = useState<StorySpeed>(1);
-  const [showEnglish, setShowEnglish] = useState(true);
-  useEffect(() => setSpeedState(storedSpeed()), []);
+  const [englishChoice, setEnglishChoice] = useState<boolean | null>(null);
+  useEffect(() => {
+    setSpeedState(storedSpeed());
+    setEnglishChoice(storedEnglishChoice());
+  }, []);
   const setSpeed = useCallback((speed: StorySpeed) => {
     setSpeedState(speed);
     try {
@@ -38,8 +57,16 @@ export function useStoryPlayer() {
       // Storage may be refused (private mode): the speed then lasts for this page only.
     }
   }, []);
+  const setShowEnglish = useCallback((shown: boolean) => {
+    setEnglishChoice(shown);
+    try {
+      localStorage.setItem(ENGLISH_STORAGE_KEY, shown ? "shown" : "hidden");
+    } catch {
+      // Storage may be refused (private mode): the choice then lasts for this page only.
+    }
+  }, []);
   const audio = useSingleAudio(speed);
-  return { ...audio, speed, setSpeed, showEnglish, setShowEnglish };
+  return { ...audio, speed, setSpeed, showEnglish: englishChoice ?? englishByDefault, setShowEnglish };
 }
 
 export type StoryPlayer = ReturnType<typeof useStoryPlayer>;
