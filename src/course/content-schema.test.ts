@@ -38,8 +38,9 @@ describe("the course content", () => {
     for (const day of [...chapter1!.days.slice(1, 4), ...chapter2!.days.slice(0, 4)]) {
       expect(taskIds(day), day.id).toEqual(TEACHING_DAY_TASKS);
     }
-    expect(taskIds(chapter1?.days[4])).toEqual(["review:task-1"]);
-    expect(taskIds(chapter2?.days[4])).toEqual(["review:task-1"]);
+    // A review day's quiz, and the phrase cards of the new words its story brings in.
+    expect(taskIds(chapter1?.days[4])).toEqual(["review:task-1", "codebook:review-vocab"]);
+    expect(taskIds(chapter2?.days[4])).toEqual(["review:task-1", "codebook:review-vocab"]);
     // Chapter 2 opens only to signed-in learners (spec section 3).
     expect(chapter2?.days[0]?.requiresSignIn).toBe(true);
   });
@@ -84,10 +85,17 @@ describe("the course content", () => {
         day.id,
       ).toBe(true);
       expect(practiceSetOf(day, "review:task-1")?.items.length, day.id).toBeGreaterThan(0);
-      expect(day.codebook, day.id).toBeUndefined();
       expect(day.liveSession, day.id).toBeUndefined();
-      expect(day.vocabulary, day.id).toEqual([]);
+      // The new words of its story are its phrase cards, so review brings them back.
+      expect(
+        day.codebook?.blocks.map((block) => block.type),
+        day.id,
+      ).toEqual(["vocabulary-cards"]);
+      expect(day.vocabulary.length, day.id).toBeGreaterThan(0);
     }
+    expect(chapter2!.days[4]!.vocabulary.map((entry) => entry.malay)).toEqual(
+      expect.arrayContaining(["Tak pedas", "Nak plastik?"]),
+    );
     // Chapter 1's review day leads on to chapter 2; the course's last day back to My Journey.
     expect(chapter1!.days[4]!.story?.next).toBe("next-chapter");
     expect(chapter2!.days[4]!.story?.next).toBe("journey");
