@@ -81,7 +81,8 @@ test("a learner signs up, signs in, edits the profile, uploads an avatar, change
   await signIn(page, email, password);
   await expectToast(page, "Sign in Failed", "Invalid email or password");
   await signIn(page, email, newPassword);
-  await expectToast(page, "Welcome Back!", "You've been successfully signed in.");
+  // Nothing of the course done yet: greeted as new and pointed to Day 1 (decision 056).
+  await expectToast(page, "Welcome to Jalan!", "You're signed in. Day 1 is ready when you are.");
   await expect(page).toHaveURL(/\/profile$/);
 
   // A learner is not staff: role-guarded pages say so and send them to My Journey.

@@ -138,7 +138,8 @@ test("two-factor sign-in: turned on with a code from the secret, then asked for 
   await other.getByRole("button", { name: "Sign in" }).click();
   await other.getByLabel("Authentication code").fill(totpCode(uri!));
   await other.getByRole("button", { name: "Verify" }).click();
-  await expectToast(other, "Welcome Back!");
+  // Nothing of the course done yet: greeted as new (decision 056).
+  await expectToast(other, "Welcome to Jalan!");
   await expect(other).toHaveURL(/\/progress$/);
 
   // A backup code works once.

@@ -41,7 +41,8 @@ describe("route guard", () => {
     expect(await screen.findByRole("heading", { level: 1, name: "Profile" })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/profile");
     expect(router.state.location.search).toBe("?tab=password");
-    expect(await screen.findByText("Welcome Back!")).toBeInTheDocument();
+    // A learner with no progress yet is greeted as new (decision 056).
+    expect(await screen.findByText("Welcome to Jalan!")).toBeInTheDocument();
   });
 
   it("sends a signed-out visitor from /settings to sign up", async () => {

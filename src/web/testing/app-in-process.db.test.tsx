@@ -23,7 +23,8 @@ describe("the app in process", () => {
     const { router } = await submitSignIn(learner.email, learner.password);
     expect(await screen.findByRole("heading", { level: 1, name: "My Journey" })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/progress");
-    expect(await screen.findByText("Welcome Back!")).toBeInTheDocument();
+    // A learner with no progress yet is greeted as new (decision 056).
+    expect(await screen.findByText("Welcome to Jalan!")).toBeInTheDocument();
     expect(await sessionUser()).toBe(learner.id);
   });
 

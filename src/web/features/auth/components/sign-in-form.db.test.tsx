@@ -22,20 +22,37 @@ async function signInWithPassword(user: Pick<SignedInUser, "email" | "password">
   return rendered;
 }
 
-async function expectSignedInOnJourney(router: ReturnType<typeof renderApp>["router"]) {
+async function expectOnJourney(router: ReturnType<typeof renderApp>["router"]) {
   // My Journey loads its page and the course on first use, which can take a while on a busy machine.
   expect(await screen.findByRole("heading", { level: 1, name: "My Journey" }, { timeout: 10_000 })).toBeInTheDocument();
   expect(router.state.location.pathname).toBe("/progress");
+}
+
+async function expectSignedInOnJourney(router: ReturnType<typeof renderApp>["router"]) {
+  await expectOnJourney(router);
   expect(await screen.findByText("Welcome Back!")).toBeInTheDocument();
   expect(screen.getByText("You've been successfully signed in.")).toBeInTheDocument();
+  expect(screen.queryByText("Welcome to Jalan!")).not.toBeInTheDocument();
+}
+
+/** The progress of a learner who has done something in Jalan: one task of Day 1 started. */
+const STARTED_DAY_1 = { "chapter-1": { "day-1": { "story:read-setting": "in-progress" as const } } };
+
+/** A learner who has started Day 1. */
+async function returningLearner() {
+  const learner = await app.createUser("Student");
+  await app.seedProgress(learner.id, STARTED_DAY_1);
+  return learner;
 }
 
 /**
  * An account with two-factor sign-in on, turned on through the API as the Settings page does
  * (password, then a code from the authenticator URI), then signed out: the test starts as a visitor.
+ * They have started Day 1, so they are welcomed back.
  */
 async function learnerWithTwoFactor() {
   const learner = await app.signInLearner();
+  await app.seedProgress(learner.id, STARTED_DAY_1);
   const enabled = await app.send("POST", "/api/auth/two-factor/enable", { password: learner.password });
   const { totpURI, backupCodes } = (await enabled.json()) as { totpURI: string; backupCodes: string[] };
   await app.send("POST", VERIFY_TOTP, { code: totpCode(totpURI) });
@@ -44,12 +61,28 @@ async function learnerWithTwoFactor() {
 }
 
 describe("sign-in form", () => {
-  it("signs a user without two-factor sign-in straight in", async () => {
-    const learner = await app.createUser("Student");
+  it("signs a user without two-factor sign-in straight in and welcomes them back", async () => {
+    const learner = await returningLearner();
     const { router } = await signInWithPassword(learner);
     await expectSignedInOnJourney(router);
     expect(sentTo("/api/auth/sign-in/email")).toEqual([{ email: learner.email, password: learner.password }]);
     expect(sentTo(VERIFY_TOTP)).toEqual([]);
+  });
+
+  it("greets a learner who has done nothing yet and points them to Day 1", async () => {
+    const learner = await app.createUser("Student");
+    const { router } = await signInWithPassword(learner);
+    await expectOnJourney(router);
+    expect(await screen.findByText("Welcome to Jalan!")).toBeInTheDocument();
+    expect(screen.getByText("You're signed in. Day 1 is ready when you are.")).toBeInTheDocument();
+    expect(screen.queryByText("Welcome Back!")).not.toBeInTheDocument();
+  });
+
+  it("welcomes back a learner whose only record is a day completed once", async () => {
+    const learner = await app.createUser("Student");
+    await app.seedProgress(learner.id, {}, [{ chapterId: "chapter-1", dayId: "day-1" }]);
+    const { router } = await signInWithPassword(learner);
+    await expectSignedInOnJourney(router);
   });
 
   it("shows the server's message when the password is refused", async () => {

@@ -4,6 +4,7 @@ import { type Location, useLocation, useNavigate } from "react-router";
 import { Button } from "#web/components/ui/button";
 import { Field } from "#web/components/ui/field";
 import { paths } from "#web/config/paths";
+import { apiClient, call } from "#web/lib/api";
 import { authClient, authResultOf } from "#web/lib/auth-client";
 import { sessionStarted } from "#web/lib/session";
 import { toast } from "#web/lib/toast";
@@ -24,6 +25,26 @@ function needsSecondFactor(data: unknown): boolean {
   return typeof data === "object" && data !== null && "twoFactorRedirect" in data && data.twoFactorRedirect === true;
 }
 
+const RETURNING_GREETING = { title: "Welcome Back!", description: "You've been successfully signed in." };
+const FIRST_GREETING = { title: "Welcome to Jalan!", description: "You're signed in. Day 1 is ready when you are." };
+
+/**
+ * A learner with no saved task and no completed day has never done anything in Jalan yet: they are
+ * greeted and pointed to Day 1 rather than welcomed back (docs/decisions/056-first-sign-in-greeting.md).
+ * When their progress cannot be read, they are welcomed back: a greeting is not worth an error.
+ */
+async function greetingFor(): Promise<{ title: string; description: string }> {
+  try {
+    const { progress, completedDays } = await call(apiClient.progress.$get());
+    const hasSavedTask = Object.values(progress).some((days) =>
+      Object.values(days).some((tasks) => Object.keys(tasks).length > 0),
+    );
+    return hasSavedTask || completedDays.length > 0 ? RETURNING_GREETING : FIRST_GREETING;
+  } catch {
+    return RETURNING_GREETING;
+  }
+}
+
 export function SignInForm() {
   const navigate = useNavigate();
   const location = useLocation();
@@ -37,7 +58,7 @@ export function SignInForm() {
     // Waiting for the new session keeps the route guard from seeing "signed out" and bouncing the
     // user back here.
     await sessionStarted(queryClient);
-    toast({ title: "Welcome Back!", description: "You've been successfully signed in." });
+    toast(await greetingFor());
     navigate(rememberedPage(location.state) ?? paths.progress, { replace: true });
   }
 
