@@ -30,6 +30,8 @@ const NOTES_RETRY_MS = 3_000;
 
 const timeOf = (iso: string) => new Date(iso).toLocaleTimeString([], { timeStyle: "short" });
 
+const count = new Intl.NumberFormat("en");
+
 /**
  * The session's record beside the call: the tutor's side rates each role-play phrase, reads what the
  * learner struggles with, writes notes saved as they type, and ends the session; the learner's side
@@ -205,12 +207,16 @@ type NotesState = "saved" | "saving" | "waiting" | "failed";
 /**
  * The tutor's notes, saved a moment after they stop typing. A save that fails (the connection
  * dropped) keeps the text and is tried again until it lands; leaving the page with unsaved notes asks first.
+ * The box holds what the server keeps (FEEDBACK_MAX_LENGTH) and counts toward it; a paste the browser
+ * cuts to fit is said, never cut silently.
  */
 function Notes({ bookingId, record, learner }: { bookingId: string; record: SessionRecord; learner: string }) {
   const [text, setText] = useState(record.notes ?? "");
   const [state, setState] = useState<NotesState>("saved");
   const [problem, setProblem] = useState<string | null>(null);
   const [savedAt, setSavedAt] = useState(record.notesSavedAt);
+  /** How many characters of the last paste did not fit; 0 once the tutor makes room. */
+  const [leftOut, setLeftOut] = useState(0);
   const save = useSaveNotes(bookingId);
   const latest = useRef(text);
   const ended = record.endedAt !== null;
@@ -261,17 +267,42 @@ function Notes({ bookingId, record, learner }: { bookingId: string; record: Sess
       </h2>
       <TextareaField
         label={`Notes for ${learner}`}
-        hint={ended ? "These became the day's feedback." : "They become the day's feedback when you end the session."}
+        hint={
+          ended ? (
+            "These became the day's feedback."
+          ) : (
+            <>
+              They become the day's feedback when you end the session.{" "}
+              <span className="tabular-nums">
+                {count.format(text.length)} / {count.format(FEEDBACK_MAX_LENGTH)}
+              </span>
+            </>
+          )
+        }
         value={text}
         maxLength={FEEDBACK_MAX_LENGTH}
         rows={5}
         readOnly={ended}
+        onPaste={(event) => {
+          const { value, selectionStart, selectionEnd } = event.currentTarget;
+          // A text box keeps a line break as one character, however the clipboard writes it.
+          const pasted = event.clipboardData.getData("text/plain").replace(/\r\n?/g, "\n").length;
+          const after = value.length - (selectionEnd - selectionStart) + pasted;
+          setLeftOut(Math.max(0, after - FEEDBACK_MAX_LENGTH));
+        }}
         onChange={(event) => {
           latest.current = event.target.value;
           setText(event.target.value);
+          if (event.target.value.length < FEEDBACK_MAX_LENGTH) setLeftOut(0);
           if (state !== "saving") setState("waiting");
         }}
       />
+      {leftOut > 0 && (
+        <p role="alert" className="text-sm font-medium text-destructive">
+          Notes hold {count.format(FEEDBACK_MAX_LENGTH)} characters: the last {count.format(leftOut)} of what you pasted
+          did not fit.
+        </p>
+      )}
       {!ended && (
         <p role="status" className="text-sm text-muted-foreground">
           {status}
