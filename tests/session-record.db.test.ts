@@ -229,7 +229,7 @@ describe("a session's record", () => {
         itemId: "why-sekarang-pagi",
         prompt: 'Why does Pak Cik Ali say "Sekarang pagi!"?',
         answer: "Alex said good evening, but it is morning",
-        wrongAnswers: ["The kopitiam is not open yet", "Alex ordered the wrong drink"],
+        wrongAnswers: ["The kedai kopi is not open yet", "Alex ordered the wrong drink"],
         wrong: 3,
         rightSince: false,
       },
