@@ -33,7 +33,7 @@ describe("a practice set in a day's Codebook", () => {
   it("holds items of every exercise kind (the fixture course)", () => {
     expect(problemsOf(chapter())).toEqual([]);
     expect(new Set(practiceOf(chapter()).items.map((item) => item.kind))).toEqual(new Set(EXERCISE_KINDS));
-    expect(EXERCISE_KINDS).toHaveLength(8);
+    expect(EXERCISE_KINDS).toHaveLength(10);
   });
 
   it("needs a task of its own: not one another block records", () => {
@@ -63,6 +63,15 @@ describe("a practice set in a day's Codebook", () => {
     practiceOf(data).items[1]!.audio = "line-nowhere";
     expect(problemsOf(data)).toEqual([
       'days.0.codebook.blocks.3.items.1.audio: "line-nowhere" is not a spoken item of this day (vocabulary, story line, card or role-play phrase)',
+    ]);
+  });
+
+  it("replies only with clips of the day's spoken items", () => {
+    const data = chapter();
+    const reply = practiceOf(data).items.findIndex((item) => item.kind === "reply-choose");
+    practiceOf(data).items[reply]!.replyAudio = "line-nowhere";
+    expect(problemsOf(data)).toEqual([
+      `days.0.codebook.blocks.3.items.${reply}.replyAudio: "line-nowhere" is not a spoken item of this day (vocabulary, story line, card or role-play phrase)`,
     ]);
   });
 
@@ -129,7 +138,7 @@ describe("a practice set in a day's Codebook", () => {
       (item: Record<string, unknown>) => {
         item.kind = "essay";
       },
-      "days.0.codebook.blocks.3.items.7.kind: Invalid discriminator value. Expected 'comprehension' | 'listen-choose' | 'build-sentence' | 'type-heard' | 'type-malay' | 'match-pairs' | 'type-price' | 'choose-price'",
+      "days.0.codebook.blocks.3.items.7.kind: Invalid discriminator value. Expected 'comprehension' | 'listen-choose' | 'build-sentence' | 'type-heard' | 'type-malay' | 'match-pairs' | 'type-price' | 'choose-price' | 'reply-choose' | 'reply-type'",
     ],
     [
       "a field items do not have",

@@ -183,6 +183,37 @@ export const choosePriceItemSchema = z
   })
   .superRefine(refineChoices);
 
+/**
+ * Reply in dialogue: the learner hears a line said to Alex in the story's situation (`audio`, a spoken
+ * item of the day) and answers it: by choosing one of `choices` (Malay replies), or by typing, where
+ * every one of `answers` is right. `prompt` says the situation and what to answer; `replyAudio`, when
+ * the day has a clip of the right reply, is played with the feedback.
+ * docs/decisions/057-reply-in-dialogue.md.
+ */
+const replyFields = {
+  audio: listenedTo,
+  replyAudio: rightAnswerAudio,
+};
+
+export const replyChooseItemSchema = z
+  .strictObject({
+    ...itemFields,
+    ...answerFields,
+    ...replyFields,
+    kind: z.literal("reply-choose"),
+    choices: z.array(choiceSchema).min(2, "has 2 to 4 choices").max(4, "has 2 to 4 choices"),
+    answer: slug,
+  })
+  .superRefine(refineChoices);
+
+export const replyTypeItemSchema = z.strictObject({
+  ...itemFields,
+  ...answerFields,
+  ...replyFields,
+  kind: z.literal("reply-type"),
+  answers: typedAnswers,
+});
+
 export const exerciseItemSchema = z.discriminatedUnion("kind", [
   comprehensionItemSchema,
   listenChooseItemSchema,
@@ -192,6 +223,8 @@ export const exerciseItemSchema = z.discriminatedUnion("kind", [
   matchPairsItemSchema,
   typePriceItemSchema,
   choosePriceItemSchema,
+  replyChooseItemSchema,
+  replyTypeItemSchema,
 ]);
 
 export type ExerciseItem = z.output<typeof exerciseItemSchema>;
@@ -270,8 +303,8 @@ export const pairsGivenSchema = z.strictObject({
 });
 
 /**
- * An answer: `{ choiceId }` for comprehension, listen-choose and choose-price; `{ tileIds }` in the
- * built order for build-sentence; `{ text }` for type-heard, type-malay and type-price; `{ pairs }`
+ * An answer: `{ choiceId }` for comprehension, listen-choose, choose-price and reply-choose; `{ tileIds }`
+ * in the built order for build-sentence; `{ text }` for type-heard, type-malay, type-price and reply-type; `{ pairs }`
  * linking each pair's Malay side (its id) to an English side (a pair id) for match-pairs.
  */
 export const givenSchema = z.union([choiceGivenSchema, tilesGivenSchema, textGivenSchema, pairsGivenSchema], {
@@ -284,9 +317,10 @@ export type TilesGiven = z.output<typeof tilesGivenSchema>;
 export type TextGiven = z.output<typeof textGivenSchema>;
 export type PairsGiven = z.output<typeof pairsGivenSchema>;
 
-/** Spoken-item ids each item refers to (its `audio`), with where, for the day's content check. */
+/** Spoken-item ids each item refers to (its `audio` and `replyAudio`), with where, for the day's content check. */
 export function itemAudioReferences(items: readonly ExerciseItem[]): { id: string; path: (string | number)[] }[] {
-  return items.flatMap((item, index) =>
-    "audio" in item && item.audio ? [{ id: item.audio, path: [index, "audio"] }] : [],
-  );
+  return items.flatMap((item, index) => [
+    ...("audio" in item && item.audio ? [{ id: item.audio, path: [index, "audio"] }] : []),
+    ...("replyAudio" in item && item.replyAudio ? [{ id: item.replyAudio, path: [index, "replyAudio"] }] : []),
+  ]);
 }

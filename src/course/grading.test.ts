@@ -101,6 +101,27 @@ const choosePrice = item({
   answer: "right",
 });
 
+const replyChoose = item({
+  id: "reply-drink",
+  kind: "reply-choose",
+  prompt: "Answer: one kopi-O.",
+  audio: "line-nak-minum",
+  choices: [
+    { id: "kopi-o", text: "Saya nak kopi-O satu." },
+    { id: "thanks", text: "Terima kasih." },
+  ],
+  answer: "kopi-o",
+  replyAudio: "line-kopi-o",
+});
+
+const replyType = item({
+  id: "reply-order",
+  kind: "reply-type",
+  prompt: "Answer: one kopi-O.",
+  audio: "line-nak-minum",
+  answers: ["Saya nak kopi-O satu.", "Kopi-O satu."],
+});
+
 const gradeOf = (exercise: ExerciseItem, given: Given) => {
   expect(checkGiven(exercise, given)).toEqual([]);
   return grade(exercise, given).grade;
@@ -475,5 +496,41 @@ describe("checkGiven", () => {
   it("takes any text for typed items: a wrong answer is graded, not refused", () => {
     expect(checkGiven(typeMalay, { text: "apa?" })).toEqual([]);
     expect(checkGiven(typePrice, { text: "a lot" })).toEqual([]);
+  });
+});
+
+describe("grading replies in dialogue", () => {
+  it("grades a chosen reply by its id, and plays the reply's clip, not the line heard", () => {
+    expect(gradeOf(replyChoose, { choiceId: "kopi-o" })).toBe("right");
+    expect(gradeOf(replyChoose, { choiceId: "thanks" })).toBe("wrong");
+    expect(grade(replyChoose, { choiceId: "thanks" }).correct).toMatchObject({
+      text: "Saya nak kopi-O satu.",
+      answer: { choiceId: "kopi-o" },
+      audioId: "line-kopi-o",
+    });
+  });
+
+  it("grades a typed reply forgivingly against every accepted reply, listing them, with no clip when it has none", () => {
+    expect(typed(replyType, "kopi o satu").grade).toBe("right");
+    expect(typed(replyType, "saya nak kopi-o satu").correct.text).toBe("Saya nak kopi-O satu.");
+    expect(typed(replyType, "Saya nak kopi-O satuu")).toMatchObject({ grade: "right", typo: true });
+    expect(typed(replyType, "Terima kasih").grade).toBe("wrong");
+    expect(rightAnswer(replyType)).toMatchObject({
+      text: "Saya nak kopi-O satu.",
+      audioId: null,
+      accepted: ["Saya nak kopi-O satu.", "Kopi-O satu."],
+    });
+  });
+
+  it("takes a choice for a chosen reply and text for a typed one, and nothing else", () => {
+    expect(checkGiven(replyChoose, { text: "Kopi-O satu" })).toEqual([
+      { path: "given", message: 'A reply-choose item is answered with { "choiceId" }.' },
+    ]);
+    expect(checkGiven(replyType, { choiceId: "kopi-o" })).toEqual([
+      { path: "given", message: 'A reply-type item is answered with { "text" }.' },
+    ]);
+    expect(checkGiven(replyChoose, { choiceId: "nasi" })).toEqual([
+      { path: "given.choiceId", message: '"nasi" is not one of this item\'s choices.' },
+    ]);
   });
 });

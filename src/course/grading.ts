@@ -38,8 +38,8 @@ export interface GivenIssue {
   message: string;
 }
 
-const CHOICE_KINDS = ["comprehension", "listen-choose", "choose-price"] as const;
-const TEXT_KINDS = ["type-heard", "type-malay", "type-price"] as const;
+const CHOICE_KINDS = ["comprehension", "listen-choose", "choose-price", "reply-choose"] as const;
+const TEXT_KINDS = ["type-heard", "type-malay", "type-price", "reply-type"] as const;
 
 /** The form an item's answer takes, as the error for a given of another form says it. */
 function expectedForm(item: ExerciseItem | ExerciseQuestion): string {
@@ -47,6 +47,7 @@ function expectedForm(item: ExerciseItem | ExerciseQuestion): string {
     case "comprehension":
     case "listen-choose":
     case "choose-price":
+    case "reply-choose":
       return '{ "choiceId" }';
     case "build-sentence":
       return '{ "tileIds" }';
@@ -219,7 +220,7 @@ export interface GradeOptions {
 export function grade(item: ExerciseItem, given: Given | null, { forgiveSlips = false }: GradeOptions = {}): Graded {
   const graded = gradeOnly(item, given, forgiveSlips);
   const accepted =
-    item.kind === "type-heard" || item.kind === "type-malay"
+    item.kind === "type-heard" || item.kind === "type-malay" || item.kind === "reply-type"
       ? item.answers
       : item.kind === "build-sentence"
         ? item.answers.map((order) => sentenceOf(item.tiles, order))
@@ -237,12 +238,22 @@ export function grade(item: ExerciseItem, given: Given | null, { forgiveSlips = 
 
 type GradedOnly = { grade: Grade; typo?: boolean; correct: Omit<RightAnswer, "explain" | "accepted"> };
 
+/**
+ * The clip of the right answer: a reply's own clip (the line heard is not the answer), else the
+ * item's `audio`.
+ */
+function rightAnswerAudioId(item: ExerciseItem): string | null {
+  if (item.kind === "reply-choose" || item.kind === "reply-type") return item.replyAudio ?? null;
+  return "audio" in item && item.audio ? item.audio : null;
+}
+
 function gradeOnly(item: ExerciseItem, given: Given | null, forgiveSlips: boolean): GradedOnly {
-  const audioId = "audio" in item && item.audio ? item.audio : null;
+  const audioId = rightAnswerAudioId(item);
   switch (item.kind) {
     case "comprehension":
     case "listen-choose":
-    case "choose-price": {
+    case "choose-price":
+    case "reply-choose": {
       const right = item.choices.find((choice) => choice.id === item.answer)!;
       const correct = { text: right.text, answer: { choiceId: right.id }, audioId };
       const isRight = given !== null && "choiceId" in given && given.choiceId === item.answer;
@@ -258,7 +269,8 @@ function gradeOnly(item: ExerciseItem, given: Given | null, forgiveSlips: boolea
       };
     }
     case "type-heard":
-    case "type-malay": {
+    case "type-malay":
+    case "reply-type": {
       const typed = given && "text" in given ? gradeTyped(item.answers, given.text, forgiveSlips) : null;
       const shown = typed?.shown ?? item.answers[0]!;
       return {

@@ -131,6 +131,8 @@ export interface Phrase {
   id: string;
   malay: string;
   english: string;
+  /** When and how it is said (the card's note): review's feedback gives it as the reason. */
+  note?: string;
 }
 
 /** Identifies a card: chapter, day, phrase and skill. Ids are slugs, so "/" never occurs in them. */
@@ -199,7 +201,7 @@ interface CourseForReview {
     id: string;
     number: number;
     subtopic: string;
-    vocabulary: readonly { id: string; malay: string; english: string }[];
+    vocabulary: readonly { id: string; malay: string; english: string; note?: string | undefined }[];
   }[];
 }
 
@@ -215,6 +217,7 @@ export function coursePhrases(course: readonly CourseForReview[]): Phrase[] {
         id: entry.id,
         malay: entry.malay,
         english: entry.english,
+        ...(entry.note && { note: entry.note }),
       })),
     ),
   );
@@ -286,9 +289,15 @@ export type ReviewItem = Extract<
  * Malay built from word tiles (three words or more) or typed. Choices and tiles are drawn from the
  * phrase's chapter (the rest of the course makes up a short chapter's), the same for the same card
  * every time, so the server can grade what it served.
- * `audio` names the phrase's clip on its day.
+ * `audio` names the phrase's clip on its day; the phrase's note, when it has one, is the item's
+ * `explain`, which feedback gives after a miss.
  */
 export function reviewItem(phrase: Phrase, skill: ReviewSkill, phrases: readonly Phrase[]): ReviewItem {
+  const item = reviewQuestion(phrase, skill, phrases);
+  return phrase.note ? { ...item, explain: phrase.note } : item;
+}
+
+function reviewQuestion(phrase: Phrase, skill: ReviewSkill, phrases: readonly Phrase[]): ReviewItem {
   const next = random(cardId({ chapterId: phrase.chapterId, dayId: phrase.dayId, phraseId: phrase.id, skill }));
   if (skill === "recall") {
     const words = wordsOf(phrase.malay);

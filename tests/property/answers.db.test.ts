@@ -41,6 +41,7 @@ function givenFor(item: ExerciseItem): fc.Arbitrary<unknown> {
     case "comprehension":
     case "listen-choose":
     case "choose-price":
+    case "reply-choose":
       return fc.constantFrom(...item.choices.map((choice) => ({ choiceId: choice.id })));
     case "build-sentence": {
       const ids = item.tiles.map((tile) => tile.id);
@@ -120,6 +121,7 @@ function fits(item: ExerciseItem, given: Given): boolean {
     case "comprehension":
     case "listen-choose":
     case "choose-price":
+    case "reply-choose":
       return "choiceId" in given && item.choices.some((choice) => choice.id === given.choiceId);
     case "build-sentence":
       return (

@@ -100,6 +100,7 @@ export async function answerRight(item: ExerciseItem) {
     case "comprehension":
     case "listen-choose":
     case "choose-price":
+    case "reply-choose":
       await choose(item.choices.find((choice) => choice.id === item.answer)!.text);
       return checkByKeyboard();
     case "build-sentence":
@@ -110,6 +111,7 @@ export async function answerRight(item: ExerciseItem) {
     case "type-heard":
     case "type-malay":
     case "type-price":
+    case "reply-type":
       await tabTo(() => screen.getByRole("textbox"));
       await type(item.kind === "type-price" ? item.price.replace(" ", "") : item.answers[0]!);
       return press("Enter");

@@ -93,6 +93,8 @@ const RIGHT: Record<string, Given> = {
   },
   "hear-price": { text: "rm7.5" },
   "say-price": { choiceId: "right" },
+  "reply-drink": { choiceId: "kopi-o" },
+  "reply-order": { text: "kopi-o satu" },
 };
 
 const audio = (id: string) => `/media/course/chapter-1/day-1/${id}.mp3`;
@@ -136,6 +138,10 @@ describe("POST /api/answers", () => {
     ["type-price", "hear-price", { text: "RM 7.05" }, "wrong"],
     ["choose-price", "say-price", { choiceId: "right" }, "right"],
     ["choose-price", "say-price", { choiceId: "five-seventy" }, "wrong"],
+    ["reply-choose", "reply-drink", { choiceId: "kopi-o" }, "right"],
+    ["reply-choose", "reply-drink", { choiceId: "thanks" }, "wrong"],
+    ["reply-type", "reply-order", { text: "Saya mahu kopi-O satu" }, "right"],
+    ["reply-type", "reply-order", { text: "terima kasih" }, "wrong"],
   ] as const)("grades %s %s %j as %s, and stores it", async (_kind, itemId, given, result) => {
     const { cookie, id } = await signedInAs();
     const sent = body(itemId, given);

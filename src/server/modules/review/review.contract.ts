@@ -102,7 +102,15 @@ export type ReviewAnswerRequest = z.input<typeof reviewAnswerRequestSchema>;
 
 export const reviewAnswerResponseSchema = z.strictObject({
   result: z.enum(GRADES),
-  correct: z.strictObject({ text: z.string(), answer: givenSchema, audio: z.string().nullable() }),
+  correct: z.strictObject({
+    text: z.string(),
+    answer: givenSchema,
+    audio: z.string().nullable(),
+    /** Why it is so: the phrase's note, or null. */
+    explain: z.string().nullable(),
+    /** Every accepted form, when the card accepts several; else empty. */
+    accepted: z.array(z.string()),
+  }),
   /** The FSRS rating the answer earned: 1 Again, 2 Hard, 3 Good, 4 Easy. */
   rating: z.number().int().min(1).max(4),
   /** When this card comes back. */

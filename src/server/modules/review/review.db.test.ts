@@ -655,6 +655,9 @@ describe("an answer", () => {
           text: right.text,
           answer: right.answer,
           audio: `/media/course/chapter-1/day-1/${keyOf(id).phraseId}.mp3`,
+          // The card's note is the reason feedback gives; one form is accepted.
+          explain: { "card-pagi": "Say it aloud.", "vocab-price": "A price." }[keyOf(id).phraseId],
+          accepted: [],
         },
         rating,
         nextDueAt: expect.any(String),

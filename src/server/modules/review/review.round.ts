@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { courseAudioPath } from "#course/course";
 import type { ExerciseItem, Given } from "#course/exercise-schema";
-import { checkGiven, type Grade, grade } from "#course/grading";
+import { checkGiven, type Grade, grade, type RightAnswer } from "#course/grading";
 import { roundOf } from "#course/review-order";
 import { type CardKey, cardId, countedAt, countedMs, type Phrase, ROUND_SIZE } from "#course/review-rules";
 import {
@@ -32,7 +32,7 @@ const IN_ORDER_TRIES = 3;
 
 /** What a review answer grades and logs. */
 interface Graded {
-  graded: { grade: Grade; correct: { text: string; answer: Given } };
+  graded: { grade: Grade; correct: Pick<RightAnswer, "text" | "answer" | "explain" | "accepted"> };
   rating: number;
   nextDue: Date;
   /** Its day's reviews and counted time after it. */
@@ -47,6 +47,8 @@ function answerResponse(phrase: Phrase, { graded, rating, nextDue, day }: Graded
       text: graded.correct.text,
       answer: graded.correct.answer,
       audio: courseAudioPath(phrase.chapterId, phrase.dayId, phrase.id),
+      explain: graded.correct.explain,
+      accepted: graded.correct.accepted,
     },
     rating,
     nextDueAt: nextDue.toISOString(),

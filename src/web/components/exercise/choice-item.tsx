@@ -6,15 +6,16 @@ import { cn } from "#web/lib/cn";
 import { type ItemProps, shuffled } from "./item-kit";
 
 /**
- * Comprehension, listen and choose, and choose the price: one choice among a few, as radio buttons
- * named by the item's prompt. A price to say is shown above them.
+ * Comprehension, listen and choose, choose the price and choose a reply: one choice among a few, as
+ * radio buttons named by the item's prompt. A price to say is shown above them; prices said and
+ * replies are Malay.
  */
 export function ChoiceItem({
   item,
   promptId,
   onChange,
   checked,
-}: ItemProps<"comprehension" | "listen-choose" | "choose-price">) {
+}: ItemProps<"comprehension" | "listen-choose" | "choose-price" | "reply-choose">) {
   const idPrefix = useId();
   const choices = useMemo(() => shuffled(item.choices, item.id), [item]);
   const chosen = checked && "choiceId" in checked.given ? checked.given.choiceId : null;
@@ -48,7 +49,7 @@ export function ChoiceItem({
               />
               <Label
                 htmlFor={`${idPrefix}-${choice.id}`}
-                lang={item.kind === "choose-price" ? "ms" : undefined}
+                lang={item.kind === "choose-price" || item.kind === "reply-choose" ? "ms" : undefined}
                 className="flex-1 cursor-pointer text-base leading-snug"
               >
                 {choice.text}

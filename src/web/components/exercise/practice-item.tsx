@@ -49,15 +49,25 @@ function yoursOf(item: AskedItem, given: Given): Yours {
 }
 
 /** Kinds whose right answer is Malay text. */
-const MALAY_ANSWERS = new Set<ExerciseKind>(["build-sentence", "type-heard", "type-malay", "choose-price"]);
+const MALAY_ANSWERS = new Set<ExerciseKind>([
+  "build-sentence",
+  "type-heard",
+  "type-malay",
+  "choose-price",
+  "reply-choose",
+  "reply-type",
+]);
 
 /** Whether the item's right answer is Malay (so feedback marks it `lang="ms"`). */
 export const answersInMalay = (item: AskedItem) => MALAY_ANSWERS.has(item.kind);
 
-/** Kinds about a clip the learner hears: its play button comes first. */
-type ListeningKind = "listen-choose" | "type-heard" | "type-price";
+/** Kinds about a clip the learner hears (a line to reply to, for the reply kinds): its play button comes first. */
+const LISTENING_KINDS = ["listen-choose", "type-heard", "type-price", "reply-choose", "reply-type"] as const;
+type ListeningKind = (typeof LISTENING_KINDS)[number];
 export const isListening = <T extends AskedItem>(item: T): item is Extract<T, { kind: ListeningKind }> =>
-  item.kind === "listen-choose" || item.kind === "type-heard" || item.kind === "type-price";
+  (LISTENING_KINDS as readonly string[]).includes(item.kind);
+
+const isReply = (item: AskedItem) => item.kind === "reply-choose" || item.kind === "reply-type";
 
 /**
  * Where focus goes when a new item is drawn: its first control. The item's fieldset is disabled
@@ -129,7 +139,9 @@ export function PracticeItem<T extends AskedItem>({
         {clip && (
           <div className="flex items-center gap-3">
             <AudioToggle src={clip} label="the recording" playing={playing === clip} onToggle={onToggleAudio} />
-            <span className="text-muted-foreground">Listen, then answer.</span>
+            <span className="text-muted-foreground">
+              {isReply(item) ? "Listen, then reply." : "Listen, then answer."}
+            </span>
           </div>
         )}
         <ItemBody
@@ -175,12 +187,14 @@ function ItemBody({ item, ...props }: Omit<ItemProps<ExerciseKind>, "item"> & { 
     case "comprehension":
     case "listen-choose":
     case "choose-price":
+    case "reply-choose":
       return <ChoiceItem item={item} {...props} />;
     case "build-sentence":
       return <BuildSentenceItem item={item} {...props} />;
     case "type-heard":
     case "type-malay":
     case "type-price":
+    case "reply-type":
       return <TypedItem item={item} {...props} />;
     case "match-pairs":
       return <MatchPairsItem item={item} {...props} />;

@@ -7,13 +7,18 @@ const LABELS = {
   "type-heard": "What you hear, in Malay",
   "type-malay": "In Malay",
   "type-price": "The price, in ringgit",
+  "reply-type": "Your reply, in Malay",
 };
 
 /**
- * Type what you hear, type the Malay, and type the price heard: one text box; Enter checks the
+ * Type what you hear, type the Malay, type the price heard, and type a reply: one text box; Enter checks the
  * answer (the form around it). A price may be typed as "7.50", "RM7.50" or "RM 7.50".
  */
-export function TypedItem({ item, onChange, errorId }: ItemProps<"type-heard" | "type-malay" | "type-price">) {
+export function TypedItem({
+  item,
+  onChange,
+  errorId,
+}: ItemProps<"type-heard" | "type-malay" | "type-price" | "reply-type">) {
   const inputId = useId();
   const hintId = `${inputId}-hint`;
   const isPrice = item.kind === "type-price";

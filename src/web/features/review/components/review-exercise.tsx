@@ -44,12 +44,15 @@ export function ReviewExercise({
       hinted: false,
       easy,
     });
-    const { text, audio } = response.correct;
+    const { text, audio, explain, accepted } = response.correct;
     const feedback: Feedback = {
       result: response.result,
       text,
       malay: answersInMalay(item),
       audio: audio && mediaUrl(audio),
+      answer: response.correct.answer,
+      explain,
+      accepted,
     };
     onSaid(announceFeedback(feedback));
     onAnswered?.(response);

@@ -114,7 +114,11 @@ describe("the review page for a signed-in learner", () => {
     await choose(wrongChoice(second!));
     await checkByKeyboard();
     expect(await screen.findByRole("heading", { name: "Not quite" })).toBeInTheDocument();
-    expect(status()).toHaveTextContent("Not quite. The answer is: RM 7.50");
+    // The phrase's note says why, and the learner's own choice and the right one are marked.
+    expect(status()).toHaveTextContent("Not quite. The answer is: RM 7.50 A price.");
+    expect(screen.getByText("Why: A price.")).toBeInTheDocument();
+    expect(screen.getByText("Your answer: wrong")).toBeInTheDocument();
+    expect(screen.getByText("Right answer")).toBeInTheDocument();
     fireEvent.click(screen.getByRole("button", { name: "Play: RM 7.50" }));
     expect(audio.clips.at(-1)!.src).toContain(mediaUrl(courseAudioPath("chapter-1", "day-1", "vocab-price")));
     fireEvent.click(screen.getByRole("button", { name: "Stop: RM 7.50" }));

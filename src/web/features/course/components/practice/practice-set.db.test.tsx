@@ -39,7 +39,7 @@ async function openSet({ completed = false } = {}) {
       <PracticeSet {...TASK} items={ITEMS} signedIn completed={completed} onCompleted={onCompleted} />
     </QueryClientProvider>,
   );
-  await screen.findByText(/^Item \d+ of 8$/);
+  await screen.findByText(new RegExp(`^Item \\d+ of ${ITEMS.length}$`));
   return { queryClient, onCompleted, unmount: view.unmount };
 }
 
@@ -98,7 +98,7 @@ describe("PracticeSet for a signed-in learner", () => {
   it("resumes a set left half done, skipping the items already answered right", async () => {
     await app.signInLearner();
     const first = await openSet();
-    expect(screen.getByText("Item 1 of 8")).toBeInTheDocument();
+    expect(screen.getByText(`Item 1 of ${ITEMS.length}`)).toBeInTheDocument();
     for (const item of ITEMS.slice(0, 2)) {
       await answerRight(item);
       await screen.findByRole("heading", { name: "Right!" });
@@ -107,7 +107,7 @@ describe("PracticeSet for a signed-in learner", () => {
     first.unmount();
 
     const again = await openSet();
-    expect(screen.getByText("Item 3 of 8")).toBeInTheDocument();
+    expect(screen.getByText(`Item 3 of ${ITEMS.length}`)).toBeInTheDocument();
     expect(screen.getByRole("group", { name: ITEMS[2]!.prompt })).toBeInTheDocument();
     expect(screen.getByRole("progressbar", { name: "Items answered right" })).toHaveAttribute("aria-valuenow", "2");
     expect(again.onCompleted).not.toHaveBeenCalled();

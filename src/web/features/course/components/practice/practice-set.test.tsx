@@ -33,6 +33,8 @@ const ITEMS = {
   match: byKind("match-pairs"),
   typePrice: byKind("type-price"),
   choosePrice: byKind("choose-price"),
+  replyChoose: byKind("reply-choose"),
+  replyType: byKind("reply-type"),
 };
 
 const ALL_ITEMS: ExerciseItem[] = Object.values(ITEMS);
@@ -87,13 +89,13 @@ describe("PracticeSet for a visitor", () => {
     }
     const summary = screen.getByRole("heading", { name: "Practice complete" });
     expect(summary).toHaveFocus();
-    expect(screen.getByText("All 8 items answered right.")).toBeInTheDocument();
-    expect(screen.getByText("8 of 8 right first time.")).toBeInTheDocument();
-    expect(status()).toHaveTextContent("Practice complete. All 8 items answered right. 8 of 8 right first time.");
+    expect(screen.getByText("All 10 items answered right.")).toBeInTheDocument();
+    expect(screen.getByText("10 of 10 right first time.")).toBeInTheDocument();
+    expect(status()).toHaveTextContent("Practice complete. All 10 items answered right. 10 of 10 right first time.");
 
     // Practising again does not complete the set a second time.
     await pressButton("Practise again");
-    expect(screen.getByText("Item 1 of 8")).toBeInTheDocument();
+    expect(screen.getByText("Item 1 of 10")).toBeInTheDocument();
     expect(screen.getByRole("group", { name: ITEMS.comprehension.prompt })).toContainElement(active());
     expect(onCompleted).toHaveBeenCalledTimes(1);
   });
@@ -165,6 +167,38 @@ describe("PracticeSet for a visitor", () => {
     expect(onCompleted).toHaveBeenCalledTimes(1);
     await continueByKeyboard();
     expect(screen.getByText("3 of 4 right first time. 1 after another go.")).toBeInTheDocument();
+  });
+
+  it("plays the line to reply to, and after a wrong reply shows and plays the right one", async () => {
+    const audio = stubAudio();
+    renderSet([ITEMS.replyChoose, ITEMS.replyType]);
+    expect(screen.getByText("Listen, then reply.")).toBeInTheDocument();
+    // Focus starts on the line heard: the question Pak Cik Ali asks.
+    await pressButton("Play: the recording");
+    expect(audio.clips.at(-1)!.src).toContain("/media/course/chapter-1/day-1/line-nak-minum.mp3");
+    await pressButton("Stop: the recording");
+    // The replies are Malay.
+    expect(screen.getByRole("radio", { name: "Terima kasih." }).closest("div")!.querySelector("label")).toHaveAttribute(
+      "lang",
+      "ms",
+    );
+    await choose("Terima kasih.");
+    await checkByKeyboard();
+    expect(screen.getByRole("heading", { name: "Not quite" })).toBeInTheDocument();
+    expect(status()).toHaveTextContent(`Not quite. The answer is: Saya nak kopi-O satu. ${ITEMS.replyChoose.explain}`);
+    expect(screen.getByRole("radio", { name: "Saya nak kopi-O satu." })).toHaveAccessibleDescription("Right answer");
+    // The clip in the feedback is the reply's, not the line heard.
+    await pressButton("Play: Saya nak kopi-O satu.");
+    expect(audio.clips.at(-1)!.src).toContain("/media/course/chapter-1/day-1/line-kopi-o.mp3");
+    await pressButton("Continue");
+
+    // A typed reply: any accepted reply is right, however it is written.
+    expect(screen.getByRole("group", { name: ITEMS.replyType.prompt })).toBeInTheDocument();
+    await tabTo(() => screen.getByRole("textbox", { name: "Your reply, in Malay" }));
+    await type("kopi o satu");
+    await press("Enter");
+    expect(screen.getByRole("heading", { name: "Right!" })).toBeInTheDocument();
+    expect(status()).toHaveTextContent("Right! Kopi-O satu.");
   });
 
   it("tells a near miss of typed text 'almost', shows the right form, and asks again", async () => {
