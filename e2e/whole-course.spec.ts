@@ -37,6 +37,16 @@ async function completeStory(page: Page, { chapter, day }: CourseDay) {
 
 /** The Codebook at high speed: listen to the end, watch to the end, flip every card, answer the practice set. */
 async function studyCodebook(page: Page, { chapter, day }: CourseDay) {
+  await doMissions(page, { chapter, day });
+  await page.getByRole("button", { name: "Proceed to Tutor Hour" }).click();
+  await expect(page).toHaveURL(new RegExp(`${dayPath({ chapter, day })}/live-session$`));
+  for (const rolePlay of day.liveSession?.blocks ?? []) {
+    await expect(page.getByRole("heading", { name: rolePlay.title, exact: true })).toBeVisible();
+  }
+}
+
+/** Every mission of a day's Codebook, in order (a review day's Codebook is its phrase cards alone). */
+async function doMissions(page: Page, { chapter, day }: CourseDay) {
   await page.goto(`${dayPath({ chapter, day })}/codebook${FAST}`);
   await expect(page.locator("main [aria-busy='true']")).toHaveCount(0);
   for (const mission of day.codebook?.blocks ?? []) {
@@ -64,11 +74,6 @@ async function studyCodebook(page: Page, { chapter, day }: CourseDay) {
         break;
     }
     await expect(card).toContainText("Completed", { timeout: 20_000 });
-  }
-  await page.getByRole("button", { name: "Proceed to Tutor Hour" }).click();
-  await expect(page).toHaveURL(new RegExp(`${dayPath({ chapter, day })}/live-session$`));
-  for (const rolePlay of day.liveSession?.blocks ?? []) {
-    await expect(page.getByRole("heading", { name: rolePlay.title, exact: true })).toBeVisible();
   }
 }
 
@@ -119,7 +124,7 @@ for (const chapter of new Set(COURSE_DAYS.map((entry) => entry.chapter))) {
       const { day } = current;
       const next = COURSE_DAYS[index + 1];
       await test.step(`Day ${day.number}: ${day.subtopic}`, async () => {
-        if (day.codebook) {
+        if (day.liveSession) {
           await completeStory(page, current);
           await studyCodebook(page, current);
           learned += day.vocabulary.length;
@@ -137,6 +142,15 @@ for (const chapter of new Set(COURSE_DAYS.map((entry) => entry.chapter))) {
           // Until its quiz is answered, the review day holds the next one back.
           if (next) await expectLocked(page, next, day);
           await studyReviewDay(page, current);
+          if (day.codebook) {
+            // The review day's own new words: its phrase cards, the last thing holding the next day back.
+            if (next) await expectLocked(page, next, day);
+            await doMissions(page, current);
+            learned += day.vocabulary.length;
+            await expectVocabulary(page, chapter, learned);
+            await page.goto(`${dayPath(current)}${FAST}`);
+            await expect(page.locator("main [aria-busy='true']")).toHaveCount(0);
+          }
           if (next) {
             await page.getByRole("link", { name: `Go to Chapter ${next.chapter.number}` }).click();
             await expect(page).toHaveURL(new RegExp(`/${next.chapter.id}$`));
