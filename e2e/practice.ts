@@ -22,7 +22,8 @@ async function answerRight(page: Page, item: ExerciseItem) {
   switch (item.kind) {
     case "comprehension":
     case "listen-choose":
-    case "choose-price": {
+    case "choose-price":
+    case "reply-choose": {
       const right = item.choices.find((choice) => choice.id === item.answer)!;
       await form.getByRole("radio", { name: right.text, exact: true }).click();
       return;
@@ -35,6 +36,7 @@ async function answerRight(page: Page, item: ExerciseItem) {
       return;
     case "type-heard":
     case "type-malay":
+    case "reply-type":
       await form.getByRole("textbox").fill(item.answers[0]!);
       return;
     case "type-price":
@@ -46,6 +48,10 @@ async function answerRight(page: Page, item: ExerciseItem) {
         await form.getByRole("button", { name: pair.english, exact: true }).click();
       }
       return;
+    default: {
+      const unknown: never = item;
+      throw new Error(`no way to answer ${JSON.stringify(unknown)}`);
+    }
   }
 }
 

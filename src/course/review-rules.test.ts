@@ -64,11 +64,20 @@ describe("reviewItem over every card of the course", () => {
       expect(exerciseQuestionSchema.parse(question), nameOf(phrase, skill)).toEqual(question);
       expect(Object.keys(question)).not.toContain("answer");
       expect(Object.keys(question)).not.toContain("answers");
+      // The reason (the phrase's note) comes with the grade, as practice's explanations do.
+      expect(Object.keys(question)).not.toContain("explain");
       if (item.kind === "listen-choose") expect(question).toMatchObject({ audio: phrase.id });
       else expect(Object.keys(question)).not.toContain("audio");
       expect(checkGiven(question, rightAnswer(item).answer)).toEqual([]);
       // Everything else of the item is asked as it is.
-      expect(question).toEqual({ ...item, answer: undefined, answers: undefined, audio: undefined, ...question });
+      expect(question).toEqual({
+        ...item,
+        answer: undefined,
+        answers: undefined,
+        audio: undefined,
+        explain: undefined,
+        ...question,
+      });
     }
   });
 

@@ -121,6 +121,10 @@ export async function answerRight(item: ExerciseItem) {
         await pressButton(new RegExp(`^${pair.english}`));
       }
       return checkByKeyboard();
+    default: {
+      const unknown: never = item;
+      throw new Error(`no way to answer ${JSON.stringify(unknown)}`);
+    }
   }
 }
 
