@@ -52,13 +52,15 @@ describe("the tutor's notes", () => {
     const { bookingId, room } = await tutorInRoom();
     const notes = renderRecord(room);
     expect(notes).toHaveAttribute("maxLength", "4000");
-    expect(screen.getByText("0 / 4,000")).toBeVisible();
-    expect(notes).toHaveAccessibleDescription("They become the day's feedback when you end the session. 0 / 4,000");
+    expect(screen.getByText("0 / 4,000 characters")).toBeVisible();
+    expect(notes).toHaveAccessibleDescription(
+      "They become the day's feedback when you end the session. 0 / 4,000 characters",
+    );
 
     const text = "Bagus! ".repeat(200).slice(0, 1234);
     fireEvent.change(notes, { target: { value: text } });
-    expect(screen.getByText("1,234 / 4,000")).toBeVisible();
-    expect(notes).toHaveAccessibleDescription(/1,234 \/ 4,000$/);
+    expect(screen.getByText("1,234 / 4,000 characters")).toBeVisible();
+    expect(notes).toHaveAccessibleDescription(/1,234 \/ 4,000 characters$/);
     // Saved whole.
     expect(await screen.findByText(/^Saved at /)).toBeInTheDocument();
     expect(await storedNotes(bookingId)).toBe(text);
@@ -79,12 +81,12 @@ describe("the tutor's notes", () => {
     expect(screen.getByRole("alert")).toHaveTextContent(
       "Notes hold 4,000 characters: the last 16 of what you pasted did not fit.",
     );
-    expect(screen.getByText("4,000 / 4,000")).toBeVisible();
+    expect(screen.getByText("4,000 / 4,000 characters")).toBeVisible();
     await waitFor(async () => expect(await storedNotes(bookingId)).toBe(before + pasted.slice(0, 10)));
 
     fireEvent.change(notes, { target: { value: before } });
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
-    expect(screen.getByText("3,990 / 4,000")).toBeVisible();
+    expect(screen.getByText("3,990 / 4,000 characters")).toBeVisible();
   });
 
   it("let a paste that fits in without a word", async () => {
@@ -95,7 +97,7 @@ describe("the tutor's notes", () => {
     // Pasted over ten selected characters: 4,000 in all.
     fireEvent.paste(notes, { clipboardData: { getData: () => "b".repeat(20) } });
     fireEvent.change(notes, { target: { value: "b".repeat(20) + "a".repeat(3980) } });
-    expect(screen.getByText("4,000 / 4,000")).toBeVisible();
+    expect(screen.getByText("4,000 / 4,000 characters")).toBeVisible();
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
   });
 });

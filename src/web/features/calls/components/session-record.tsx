@@ -20,6 +20,7 @@ import { Label } from "#web/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "#web/components/ui/radio-group";
 import { useEndSession, useRatePhrase, useSaveNotes, useSessionBrief } from "#web/features/calls/api/record";
 import { describeError } from "#web/lib/api";
+import { characterCount } from "#web/lib/character-count";
 import { toast } from "#web/lib/toast";
 
 const RATINGS = Array.from({ length: TUTOR_RATING_MAX - TUTOR_RATING_MIN + 1 }, (_, index) => TUTOR_RATING_MIN + index);
@@ -273,9 +274,7 @@ function Notes({ bookingId, record, learner }: { bookingId: string; record: Sess
           ) : (
             <>
               They become the day's feedback when you end the session.{" "}
-              <span className="tabular-nums">
-                {count.format(text.length)} / {count.format(FEEDBACK_MAX_LENGTH)}
-              </span>
+              <span className="tabular-nums">{characterCount(text.length, FEEDBACK_MAX_LENGTH)}</span>
             </>
           )
         }

@@ -22,6 +22,7 @@ import {
   useLearnerFeedback,
   useWithdrawFeedback,
 } from "#web/features/staff/api/learner-feedback";
+import { characterCount } from "#web/lib/character-count";
 import { cn } from "#web/lib/cn";
 import { COURSE } from "#web/lib/course-data";
 import { formatFeedbackDate } from "#web/lib/feedback-date";
@@ -177,7 +178,7 @@ function CorrectionForm({ learner, note, onDone }: { learner: UserSummary; note:
         maxLength={FEEDBACK_MAX_LENGTH}
         value={text}
         onChange={(event) => setText(event.target.value)}
-        hint={`${userName(learner)} reads the correction in place of what you sent. ${text.length} / ${FEEDBACK_MAX_LENGTH} characters`}
+        hint={`${userName(learner)} reads the correction in place of what you sent. ${characterCount(text.length, FEEDBACK_MAX_LENGTH)}`}
         ref={box}
       />
       <div className="flex flex-wrap gap-2">

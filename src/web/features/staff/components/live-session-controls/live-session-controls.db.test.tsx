@@ -205,7 +205,9 @@ describe("Day 1 live session tutor controls", () => {
     await pickStudent();
     const text = "Bagus! Your greetings were clear.\nPractise kurang manis.";
     typeFeedback(text);
-    expect(feedbackBox()).toHaveAccessibleDescription(`For Aisyah Rahman. ${text.length} / 4000 characters`);
+    expect(feedbackBox()).toHaveAccessibleDescription(
+      `For Aisyah Rahman. ${new Intl.NumberFormat("en").format(text.length)} / 4,000 characters`,
+    );
     submitFeedback();
     expect(await findToast("Feedback has been submitted.")).toBeInTheDocument();
     expect(requestsTo("POST", /^\/api\/feedback$/)).toEqual([

@@ -14,6 +14,7 @@ import { setUserTaskStatus, useSubmitFeedback, useUserProgress } from "#web/feat
 import { LearnerStruggles } from "#web/features/staff/components/learner-struggles";
 import { UserPicker, userName } from "#web/features/staff/components/user-picker";
 import { describeError } from "#web/lib/api";
+import { characterCount } from "#web/lib/character-count";
 import { cn } from "#web/lib/cn";
 import { userProgressQueryKey } from "#web/lib/query-keys";
 import { toast } from "#web/lib/toast";
@@ -214,7 +215,7 @@ function FeedbackForm({
         maxLength={FEEDBACK_MAX_LENGTH}
         value={text}
         onChange={(event) => setText(event.target.value)}
-        hint={`${student ? `For ${userName(student)}. ` : ""}${text.length} / ${FEEDBACK_MAX_LENGTH} characters`}
+        hint={`${student ? `For ${userName(student)}. ` : ""}${characterCount(text.length, FEEDBACK_MAX_LENGTH)}`}
       />
       {phrases.length > 0 && (
         <div className="grid gap-2">
