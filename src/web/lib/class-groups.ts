@@ -17,7 +17,7 @@ export const CLASS_GROUPS = `
   border-color-b divide-color outline-style outline-w outline-color shadow shadow-color opacity
   backdrop-blur border-collapse transition duration animate backface perspective rotate-y
   transform-style translate-x translate-y cursor pointer-events select fill ring-w ring-color accent
-  scroll-mt
+  scroll-mt fvn-spacing
 `
   .trim()
   .split(/\s+/);
