@@ -1,11 +1,13 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { type Location, useLocation, useNavigate } from "react-router";
+import { can } from "#course/roles";
 import { Button } from "#web/components/ui/button";
 import { Field } from "#web/components/ui/field";
 import { paths } from "#web/config/paths";
 import { apiClient, call } from "#web/lib/api";
 import { authClient, authResultOf } from "#web/lib/auth-client";
+import { profileQuery } from "#web/lib/profile";
 import { sessionStarted } from "#web/lib/session";
 import { toast } from "#web/lib/toast";
 import { AuthCard } from "./auth-card";
@@ -31,11 +33,16 @@ const FIRST_GREETING = { title: "Welcome to Jalan!", description: "You're signed
 /**
  * A learner with no saved task and no completed day has never done anything in Jalan yet: they are
  * greeted and pointed to Day 1 rather than welcomed back (docs/decisions/056-first-sign-in-greeting.md).
- * When their progress cannot be read, they are welcomed back: a greeting is not worth an error.
+ * Staff keep no progress of their own and are always welcomed back. When the profile or progress
+ * cannot be read, the user is welcomed back: a greeting is not worth an error.
  */
-async function greetingFor(): Promise<{ title: string; description: string }> {
+async function greetingFor(queryClient: QueryClient): Promise<{ title: string; description: string }> {
   try {
-    const { progress, completedDays } = await call(apiClient.progress.$get());
+    const [profile, { progress, completedDays }] = await Promise.all([
+      queryClient.fetchQuery(profileQuery),
+      call(apiClient.progress.$get()),
+    ]);
+    if (profile === null || can(profile.role, "tutor:view")) return RETURNING_GREETING;
     const hasSavedTask = Object.values(progress).some((days) =>
       Object.values(days).some((tasks) => Object.keys(tasks).length > 0),
     );
@@ -58,7 +65,7 @@ export function SignInForm() {
     // Waiting for the new session keeps the route guard from seeing "signed out" and bouncing the
     // user back here.
     await sessionStarted(queryClient);
-    toast(await greetingFor());
+    toast(await greetingFor(queryClient));
     navigate(rememberedPage(location.state) ?? paths.progress, { replace: true });
   }
 
