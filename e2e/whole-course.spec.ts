@@ -143,13 +143,17 @@ for (const chapter of new Set(COURSE_DAYS.map((entry) => entry.chapter))) {
           if (next) await expectLocked(page, next, day);
           await studyReviewDay(page, current);
           if (day.codebook) {
-            // The review day's own new words: its phrase cards, the last thing holding the next day back.
+            // The review day's own new words: its story leads on to their phrase cards, the last thing
+            // holding the next day back; the Codebook then leads on to the next chapter.
+            await page.getByRole("link", { name: "Continue to Codebook" }).click();
+            await expect(page).toHaveURL(new RegExp(`${dayPath(current)}/codebook$`));
             if (next) await expectLocked(page, next, day);
             await doMissions(page, current);
             learned += day.vocabulary.length;
             await expectVocabulary(page, chapter, learned);
-            await page.goto(`${dayPath(current)}${FAST}`);
+            await page.goto(`${dayPath(current)}/codebook${FAST}`);
             await expect(page.locator("main [aria-busy='true']")).toHaveCount(0);
+            await expect(page.getByRole("button", { name: "Proceed to Tutor Hour" })).toHaveCount(0);
           }
           if (next) {
             await page.getByRole("link", { name: `Go to Chapter ${next.chapter.number}` }).click();

@@ -52,8 +52,8 @@ describe("the course content", () => {
     expect(day1.story?.next).toBe("codebook");
     for (const day of [...chapter1!.days.slice(0, 4), ...chapter2!.days.slice(0, 4)]) {
       if (day.number > 1) {
-        // Chapter 1's stories continue to the day's Codebook as Day 1's does; chapter 2's go back to My Journey.
-        expect(day.story?.next, day.id).toBe(chapter1!.days.includes(day) ? "codebook" : "journey");
+        // Every teaching day's story continues to the day's Codebook, as Day 1's does.
+        expect(day.story?.next, day.id).toBe("codebook");
         expect(storySections(day).map((section) => section.task?.id)).toEqual(["story:read-story"]);
       }
       expect(
@@ -71,7 +71,7 @@ describe("the course content", () => {
     }
   });
 
-  it("makes each chapter's review day its story alone: a natural-speed dialogue, a Culture Corner and a quiz", () => {
+  it("makes each chapter's review day a natural-speed dialogue, a Culture Corner and a quiz, then its own words as cards", () => {
     const [chapter1, chapter2] = parseChapters(courseFiles());
     for (const day of [chapter1!.days[4]!, chapter2!.days[4]!]) {
       const sections = storySections(day);
@@ -96,9 +96,10 @@ describe("the course content", () => {
     expect(chapter2!.days[4]!.vocabulary.map((entry) => entry.malay)).toEqual(
       expect.arrayContaining(["Tak pedas", "Nak plastik?"]),
     );
-    // Chapter 1's review day leads on to chapter 2; the course's last day back to My Journey.
-    expect(chapter1!.days[4]!.story?.next).toBe("next-chapter");
-    expect(chapter2!.days[4]!.story?.next).toBe("journey");
+    // A review day's story leads on to its cards, whose Codebook leads on to the next chapter or,
+    // on the course's last day, back to My Journey (the Codebook page has no live session to offer).
+    expect(chapter1!.days[4]!.story?.next).toBe("codebook");
+    expect(chapter2!.days[4]!.story?.next).toBe("codebook");
   });
 });
 

@@ -345,18 +345,22 @@ describe("the deck", () => {
     expect(await cardIdsHeld(me.id)).toEqual(cardsOf("card-pagi", "vocab-price").sort());
   });
 
-  it("grows day by day as they are met, and a review day without phrases adds none", async () => {
+  it("grows day by day as they are met, a review day's own words among them, and a review day without phrases adds none", async () => {
     const me = await learner();
     await completeDays(me.cookie, "day-1");
     expect((await summary(me.cookie)).deckSize).toBe(6);
     await completeDays(me.cookie, "day-2", "day-3");
     expect((await summary(me.cookie)).deckSize).toBe(15);
+    // Chapter 1's review day has a word of its own, met on its phrase cards.
     await completeDays(me.cookie, "day-4");
-    expect((await summary(me.cookie)).deckSize).toBe(15);
-    await startPhraseCards(me.cookie, "day-5", "chapter-2");
     expect((await summary(me.cookie)).deckSize).toBe(18);
+    await completeDays(me.cookie, "day-5");
+    expect((await summary(me.cookie)).deckSize).toBe(21);
+    // Chapter 2's review day has none.
+    await completeDays(me.cookie, "day-6");
+    expect((await summary(me.cookie)).deckSize).toBe(21);
     expect(await cardIdsHeld(me.id)).toEqual(
-      cardsOf("card-pagi", "vocab-price", "card-tandas", "vocab-encik", "vocab-puan", "vocab-kiri").sort(),
+      cardsOf("card-pagi", "vocab-price", "card-tandas", "vocab-encik", "vocab-puan", "card-jom", "vocab-kiri").sort(),
     );
   });
 
@@ -534,7 +538,7 @@ describe("new cards a day", () => {
     await startPhraseCards(me.cookie, "day-5", "chapter-2");
     // Midnight in Kuala Lumpur: when the cards held back today come in.
     const midnight = "2027-03-01T16:00:00.000Z";
-    expect(await summary(me.cookie)).toMatchObject({ due: 15, deckSize: 18, nextDueAt: midnight });
+    expect(await summary(me.cookie)).toMatchObject({ due: 15, deckSize: 21, nextDueAt: midnight });
     const first = await round(me.cookie);
     expect(first.cards).toHaveLength(ROUND_SIZE);
     for (const served of first.cards) await answerRight(me.cookie, served.cardId);
@@ -551,11 +555,11 @@ describe("new cards a day", () => {
     const started = new Set([...first.cards, ...second.cards].map((each) => each.cardId));
     expect(started.size).toBe(15);
 
-    // The next day the last three new cards come in, with the reviews of the cards started, which
+    // The next day the last six new cards come in, with the reviews of the cards started, which
     // the round serves first.
     clock = later(DAY);
     const next = await round(me.cookie);
-    expect(next.summary).toMatchObject({ due: 15 + 3, deckSize: 18 });
+    expect(next.summary).toMatchObject({ due: 15 + 6, deckSize: 21 });
     expect(next.cards).toHaveLength(ROUND_SIZE);
     expect(next.cards.every((each) => !each.isNew && started.has(each.cardId))).toBe(true);
   });

@@ -421,10 +421,24 @@ describe("Codebooks of other days", () => {
     expect(screen.queryByRole("button", { name: /^Flip card: / })).not.toBeInTheDocument();
   });
 
-  it.each([
-    ["chapter-1", "day-4"],
-    ["chapter-2", "day-6"],
-  ])("finds no Codebook for the review day %s/%s, which is its story alone", async (chapterId, dayId) => {
+  it("day 4, chapter 1's review day: its own new word as a card, then on to Chapter 2, with no Tutor Hour", async () => {
+    const learner = await signInWithProgress(app, completeDays(CHAPTER_1_DAYS.slice(0, 3)));
+    const { router } = await openDayPage("/chapter-1/day-4/codebook");
+    expect(screen.getByRole("heading", { level: 1, name: "Day 4 Codebook" })).toBeInTheDocument();
+    expect(flipButtons().map((button) => button.getAttribute("aria-label"))).toEqual(["Flip card: Come on, let's"]);
+    expect(screen.queryByRole("button", { name: "Proceed to Tutor Hour" })).not.toBeInTheDocument();
+    fireEvent.click(flipButtons()[0]!);
+    await waitFor(async () =>
+      expect(await storedTasks(app, learner.id, "chapter-1", "day-4")).toEqual({
+        "codebook:review-vocab": "completed",
+      }),
+    );
+    fireEvent.click(screen.getByRole("link", { name: "Go to Chapter 2" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/chapter-2"));
+  });
+
+  it("finds no Codebook for the review day chapter-2/day-6, which is its story alone", async () => {
+    const [chapterId, dayId] = ["chapter-2", "day-6"];
     await signInWithProgress(app, completeDays([...CHAPTER_1_DAYS, ["chapter-2", "day-5"]]));
     renderApp(`/${chapterId}/${dayId}/codebook`);
     expect(await screen.findByRole("heading", { level: 1, name: "Page not found" })).toBeInTheDocument();

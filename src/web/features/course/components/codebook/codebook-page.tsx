@@ -7,6 +7,7 @@ import { Button } from "#web/components/ui/button";
 import { coursePaths } from "#web/config/paths";
 import { Breadcrumbs } from "#web/features/course/components/breadcrumbs";
 import { dayCrumbs, dayPageTitle, type OpenDay } from "#web/features/course/components/course-day-frame";
+import { OnToNextChapter } from "#web/features/course/components/on-to-next-chapter";
 import { PracticeMission } from "#web/features/course/components/practice-mission";
 import { courseAudioUrl } from "#web/lib/course-data";
 import { toast } from "#web/lib/toast";
@@ -45,8 +46,9 @@ function SayThePhrases(props: {
 /**
  * A day's Codebook (/chapter-1/day-1/codebook): its missions in order, each locked until the one
  * before it is done (listen and shadow, the notes video, the day's phrases as cards, practice), and
- * Proceed to Tutor Hour once all are. A day without a Codebook (a review day) has no such page: the
- * router sends it to the day's story.
+ * Proceed to Tutor Hour once all are. A review day's Codebook holds only its own new words as cards,
+ * and leads on to the next chapter instead, as its story would; a day without a Codebook has no such
+ * page.
  */
 export function CodebookPage({ open }: { open: OpenDay }) {
   const { chapter, day } = open;
@@ -118,9 +120,13 @@ function CodebookMissions({ open, missions }: { open: OpenDay; missions: readonl
           );
         })}
       </ol>
-      <Button size="lg" onClick={proceedToTutorHour} disabled={open.learner.provisional}>
-        Proceed to Tutor Hour
-      </Button>
+      {day.liveSession ? (
+        <Button size="lg" onClick={proceedToTutorHour} disabled={open.learner.provisional}>
+          Proceed to Tutor Hour
+        </Button>
+      ) : (
+        <OnToNextChapter open={open} size="lg" />
+      )}
     </div>
   );
 }

@@ -197,7 +197,8 @@ describe("My Journey", () => {
   });
 
   it("counts a day's words as learned only once its vocabulary task is completed", async () => {
-    // Day 1 has two phrases, day 2 one and day 3 two; day 3's vocabulary task is under way, not completed.
+    // Day 1 has two phrases, day 2 one, day 3 two and the review day 4 one; day 3's vocabulary task is
+    // under way, not completed.
     expect([DAY_1.vocabulary.length, DAY_2.vocabulary.length, DAY_3.vocabulary.length]).toEqual([2, 1, 2]);
     await signInWithProgress(app, {
       "chapter-1": {
@@ -208,17 +209,17 @@ describe("My Journey", () => {
     await openJourney();
     const section = screen.getByRole("region", { name: "Chapter 1: Fixture Chapter" });
 
-    expect(within(section).getByText("Vocabulary learned: 2 / 5")).toBeInTheDocument();
-    const bar = within(section).getByRole("progressbar", { name: "Vocabulary learned: 2 / 5" });
+    expect(within(section).getByText("Vocabulary learned: 2 / 6")).toBeInTheDocument();
+    const bar = within(section).getByRole("progressbar", { name: "Vocabulary learned: 2 / 6" });
     expect(bar).toHaveAttribute("aria-valuenow", "2");
-    expect(bar).toHaveAttribute("aria-valuemax", "5");
+    expect(bar).toHaveAttribute("aria-valuemax", "6");
     const words = within(section).getByRole("list", { name: "Words learned in Chapter 1" });
     expect(
       within(words)
         .getAllByRole("listitem")
         .map((word) => word.textContent),
     ).toEqual(["Selamat pagi (Good morning)", "Tujuh ringgit lima puluh sen (RM 7.50)"]);
-    for (const word of ["Tandas", "Encik", "Puan"]) expect(within(section).queryByText(word)).toBeNull();
+    for (const word of ["Tandas", "Encik", "Puan", "Jom"]) expect(within(section).queryByText(word)).toBeNull();
 
     const chapter2 = screen.getByRole("region", { name: "Chapter 2: Second Fixture Chapter" });
     expect(within(chapter2).getByText("Vocabulary learned: 0 / 1")).toBeInTheDocument();

@@ -562,9 +562,13 @@ describe("review days", () => {
     expect(progressWrites(app)).toEqual([taskPath("chapter-1", "day-4", "review:task-1")]);
   });
 
-  it("day 4, chapter 1's review day, leads on to Chapter 2", async () => {
+  it("day 4, chapter 1's review day, leads on to its Codebook of new words (which leads on to Chapter 2)", async () => {
     await openDay4();
-    expect(screen.getByRole("link", { name: "Go to Chapter 2" })).toHaveAttribute("href", "/chapter-2");
+    expect(screen.getByRole("link", { name: "Continue to Codebook" })).toHaveAttribute(
+      "href",
+      "/chapter-1/day-4/codebook",
+    );
+    expect(screen.queryByRole("link", { name: "Go to Chapter 2" })).not.toBeInTheDocument();
     expect(screen.queryByRole("link", { name: "Back to My Journey" })).not.toBeInTheDocument();
   });
 

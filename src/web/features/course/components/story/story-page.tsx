@@ -2,7 +2,7 @@ import { ArrowRight, BookOpen, Users } from "lucide-react";
 import { lazy, memo, type ReactNode, Suspense, useId, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { PracticeSet, Story, StoryBlock } from "#course/course";
-import { dayAfter, sectionLines, storySections } from "#course/course";
+import { sectionLines, storySections } from "#course/course";
 import { isDayFinished, taskStatus } from "#course/progress-rules";
 import { Page } from "#web/components/page";
 import { Button } from "#web/components/ui/button";
@@ -11,9 +11,10 @@ import { Breadcrumbs } from "#web/features/course/components/breadcrumbs";
 import { dayCrumbs, dayPageTitle, type OpenDay } from "#web/features/course/components/course-day-frame";
 import { CultureNoteCard } from "#web/features/course/components/culture-note-card";
 import { DayFeedbackCard } from "#web/features/course/components/feedback/day-feedback";
+import { OnToNextChapter } from "#web/features/course/components/on-to-next-chapter";
 import { PracticeMission } from "#web/features/course/components/practice-mission";
 import { useStartDay } from "#web/features/course/use-course-day";
-import { COURSE, courseAudioUrl, OUTLINE } from "#web/lib/course-data";
+import { courseAudioUrl, OUTLINE } from "#web/lib/course-data";
 import type { ChapterSummary } from "#web/lib/course-outline";
 import { toast } from "#web/lib/toast";
 import { CompleteTaskButton } from "./complete-task-button";
@@ -261,37 +262,22 @@ function MoreOfTheDay({ open }: { open: OpenDay }): ReactNode {
   }
   return (
     <nav aria-label={`More of Day ${day.number}`} className="flex flex-wrap gap-3">
-      <Button asChild variant="outline">
-        <Link to={coursePaths.codebook(chapter.id, day.id)}>
-          <BookOpen aria-hidden />
-          Day {day.number} Codebook
-        </Link>
-      </Button>
-      <Button asChild variant="outline">
-        <Link to={coursePaths.liveSession(chapter.id, day.id)}>
-          <Users aria-hidden />
-          Day {day.number} Live Session
-        </Link>
-      </Button>
-    </nav>
-  );
-}
-
-/** A chapter's review day links on to the next chapter (or, after the last, back to My Journey). */
-function OnToNextChapter({ open }: { open: OpenDay }) {
-  const next = dayAfter(COURSE, open.chapter.id, open.day.id);
-  return (
-    <div>
-      <Button asChild variant="outline">
-        {next ? (
-          <Link to={coursePaths.chapter(next.chapter.id)}>
-            Go to Chapter {next.chapter.number}
-            <ArrowRight aria-hidden />
+      {day.codebook && (
+        <Button asChild variant="outline">
+          <Link to={coursePaths.codebook(chapter.id, day.id)}>
+            <BookOpen aria-hidden />
+            Day {day.number} Codebook
           </Link>
-        ) : (
-          <Link to={paths.progress}>Back to My Journey</Link>
-        )}
-      </Button>
-    </div>
+        </Button>
+      )}
+      {day.liveSession && (
+        <Button asChild variant="outline">
+          <Link to={coursePaths.liveSession(chapter.id, day.id)}>
+            <Users aria-hidden />
+            Day {day.number} Live Session
+          </Link>
+        </Button>
+      )}
+    </nav>
   );
 }
