@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { courseAudioPath } from "#course/course";
-import type { ExerciseItem, Given } from "#course/exercise-schema";
+import type { ExerciseItem } from "#course/exercise-schema";
 import { checkGiven, type Grade, grade, type RightAnswer } from "#course/grading";
 import { roundOf } from "#course/review-order";
 import { type CardKey, cardId, countedAt, countedMs, type Phrase, ROUND_SIZE } from "#course/review-rules";

@@ -78,11 +78,14 @@ describe("sign-in form", () => {
     expect(screen.queryByText("Welcome Back!")).not.toBeInTheDocument();
   });
 
-  it.each(["Tutor", "Admin"] as const)("welcomes staff back (%s), though they keep no progress of their own", async (role) => {
-    const staff = await app.createUser(role);
-    const { router } = await signInWithPassword(staff);
-    await expectSignedInOnJourney(router);
-  });
+  it.each(["Tutor", "Admin"] as const)(
+    "welcomes staff back (%s), though they keep no progress of their own",
+    async (role) => {
+      const staff = await app.createUser(role);
+      const { router } = await signInWithPassword(staff);
+      await expectSignedInOnJourney(router);
+    },
+  );
 
   it("welcomes back a learner whose only record is a day completed once", async () => {
     const learner = await app.createUser("Student");
