@@ -16,16 +16,17 @@ export async function personAs(t: TestApp, role: "Student" | "Tutor" | "Admin" =
   return { id: row!.id, email: user.email, cookie };
 }
 
-/** A confirmed 30-minute session of day 1 between a new learner and a new tutor, starting `inMs` from now. */
-export async function bookedSession(t: TestApp, inMs = 2 * 60_000) {
-  const [learner, tutor] = [await personAs(t), await personAs(t, "Tutor")];
-  const startsAt = new Date(Date.now() + inMs);
+/** A confirmed 30-minute session of day 1 between these two accounts, starting at `startsAt`: its booking id. */
+export async function insertBooking(
+  t: Pick<TestApp, "db">,
+  { tutorId, learnerId, startsAt }: { tutorId: string; learnerId: string; startsAt: Date },
+): Promise<string> {
   const [row] = await t.db
     .insert(booking)
     .values({
       inviteUid: randomUUID(),
-      tutorId: tutor.id,
-      learnerId: learner.id,
+      tutorId,
+      learnerId,
       chapterId: "chapter-1",
       dayId: "day-1",
       startsAt,
@@ -34,5 +35,13 @@ export async function bookedSession(t: TestApp, inMs = 2 * 60_000) {
       confirmedAt: new Date(),
     })
     .returning({ id: booking.id });
-  return { bookingId: row!.id, learner, tutor };
+  return row!.id;
+}
+
+/** A confirmed 30-minute session of day 1 between a new learner and a new tutor, starting `inMs` from now. */
+export async function bookedSession(t: TestApp, inMs = 2 * 60_000) {
+  const [learner, tutor] = [await personAs(t), await personAs(t, "Tutor")];
+  const startsAt = new Date(Date.now() + inMs);
+  const bookingId = await insertBooking(t, { tutorId: tutor.id, learnerId: learner.id, startsAt });
+  return { bookingId, learner, tutor };
 }

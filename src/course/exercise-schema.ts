@@ -311,6 +311,21 @@ export const givenSchema = z.union([choiceGivenSchema, tilesGivenSchema, textGiv
   error: 'The answer must be { "choiceId" }, { "tileIds" }, { "text" } or { "pairs" }.',
 });
 
+/**
+ * The right answer as the server sends it with a grade, for feedback (a practice answer, a review):
+ * its text, the answer in the form of what was given (the choice to mark, the tile order, the pairs),
+ * its clip (/media/course/…mp3) or null, why it is right in one line or null, and every accepted form
+ * when there are several, else none.
+ */
+export const correctAnswerSchema = z.strictObject({
+  text: z.string(),
+  answer: givenSchema,
+  audio: z.string().nullable(),
+  explain: z.string().nullable(),
+  accepted: z.array(z.string()),
+});
+
+export type CorrectAnswer = z.output<typeof correctAnswerSchema>;
 export type Given = z.output<typeof givenSchema>;
 export type ChoiceGiven = z.output<typeof choiceGivenSchema>;
 export type TilesGiven = z.output<typeof tilesGivenSchema>;

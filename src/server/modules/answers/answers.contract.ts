@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { givenSchema } from "#course/exercise-schema";
+import { correctAnswerSchema, givenSchema } from "#course/exercise-schema";
 import { GRADES } from "#course/grading";
 
 /**
@@ -40,18 +40,8 @@ export const answerResponseSchema = z.strictObject({
   result: z.enum(GRADES),
   /** Right, typed with a one-letter slip in a long answer: `correct.text` shows how it is written. */
   typo: z.boolean(),
-  /** The right answer, for feedback. */
-  correct: z.strictObject({
-    text: z.string(),
-    /** The right answer in the form of `given`: the choice to mark, the tile order, the pairs. */
-    answer: givenSchema,
-    /** The right answer's clip (/media/course/…mp3), or null. */
-    audio: z.string().nullable(),
-    /** Why the right answer is right, in one line (the item's `explain`), or null. */
-    explain: z.string().nullable(),
-    /** Every accepted form when the item accepts several, else empty. */
-    accepted: z.array(z.string()),
-  }),
+  /** The right answer, for feedback; its `explain` is the item's. */
+  correct: correctAnswerSchema,
   /** Whether the practice set's task is completed: every item has been answered right once. */
   taskCompleted: z.boolean(),
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { exerciseQuestionSchema, givenSchema } from "#course/exercise-schema";
+import { correctAnswerSchema, exerciseQuestionSchema, givenSchema } from "#course/exercise-schema";
 import { GRADES } from "#course/grading";
 import { canonicalTimeZone, DAILY_GOAL_UNITS, isTimeZone, MAX_REVIEW_MS, REVIEW_SKILLS } from "#course/review-rules";
 
@@ -102,15 +102,8 @@ export type ReviewAnswerRequest = z.input<typeof reviewAnswerRequestSchema>;
 
 export const reviewAnswerResponseSchema = z.strictObject({
   result: z.enum(GRADES),
-  correct: z.strictObject({
-    text: z.string(),
-    answer: givenSchema,
-    audio: z.string().nullable(),
-    /** Why it is so: the phrase's note, or null. */
-    explain: z.string().nullable(),
-    /** Every accepted form, when the card accepts several; else empty. */
-    accepted: z.array(z.string()),
-  }),
+  /** The right answer, for feedback; its `explain` is the phrase's card note. */
+  correct: correctAnswerSchema,
   /** The FSRS rating the answer earned: 1 Again, 2 Hard, 3 Good, 4 Easy. */
   rating: z.number().int().min(1).max(4),
   /** When this card comes back. */

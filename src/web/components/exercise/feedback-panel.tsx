@@ -1,10 +1,11 @@
 import { CircleAlert, CircleCheck, CircleX } from "lucide-react";
 import { useId } from "react";
-import type { Given } from "#course/exercise-schema";
+import type { CorrectAnswer, Given } from "#course/exercise-schema";
 import type { Grade } from "#course/grading";
 import { AudioToggle } from "#web/components/audio-toggle";
 import { Button } from "#web/components/ui/button";
 import { cn } from "#web/lib/cn";
+import { mediaUrl } from "#web/lib/media";
 
 /** What the learner is told after checking an answer. */
 export interface Feedback {
@@ -23,6 +24,18 @@ export interface Feedback {
   explain?: string | null;
   /** Every accepted form, when the item accepts several. */
   accepted?: string[];
+}
+
+/**
+ * The feedback of a grade the server gave (a practice answer, a review): its right answer as sent,
+ * the clip as a media address.
+ */
+export function feedbackFromServer(
+  { result, typo = false, correct }: { result: Grade; typo?: boolean; correct: CorrectAnswer },
+  malay: boolean,
+): Feedback {
+  const { audio, ...answer } = correct;
+  return { result, typo, malay, audio: audio && mediaUrl(audio), ...answer };
 }
 
 /** What the learner gave, as the panel repeats it after a miss. */

@@ -1,8 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { booking } from "#server/db/schema";
 import type { CallRoom } from "#server/modules/calls/calls.contract";
+import { insertBooking } from "#tests/booked-session";
 import { createQueryClient } from "#web/lib/query-client";
 import { AppProviders } from "#web/providers";
 import { connectApp } from "#web/testing/app-in-process";
@@ -18,21 +17,7 @@ async function tutorInRoom() {
   const tutor = await app.signInAs("Tutor");
   const learner = await app.createUser("Student");
   const startsAt = new Date(Date.now() + 2 * 60_000);
-  const [row] = await app.t.db
-    .insert(booking)
-    .values({
-      inviteUid: randomUUID(),
-      tutorId: tutor.id,
-      learnerId: learner.id,
-      chapterId: "chapter-1",
-      dayId: "day-1",
-      startsAt,
-      endsAt: new Date(startsAt.getTime() + 30 * 60_000),
-      status: "confirmed",
-      confirmedAt: new Date(),
-    })
-    .returning({ id: booking.id });
-  const bookingId = row!.id;
+  const bookingId = await insertBooking(app.t, { tutorId: tutor.id, learnerId: learner.id, startsAt });
   return { bookingId, room: await app.read<CallRoom>(`/api/calls/${bookingId}`) };
 }
 

@@ -2,7 +2,7 @@ import { GraduationCap } from "lucide-react";
 import { useId, useState } from "react";
 import type { ExerciseQuestion, Given } from "#course/exercise-schema";
 import type { ReviewExercise as Exercise, ReviewAnswerResponse } from "#server/modules/review/review.contract";
-import { announceFeedback, type Feedback } from "#web/components/exercise/feedback-panel";
+import { announceFeedback, type Feedback, feedbackFromServer } from "#web/components/exercise/feedback-panel";
 import { answersInMalay, PracticeItem } from "#web/components/exercise/practice-item";
 import { Label } from "#web/components/ui/label";
 import { useReviewAnswer } from "#web/features/review/api/review";
@@ -44,16 +44,7 @@ export function ReviewExercise({
       hinted: false,
       easy,
     });
-    const { text, audio, explain, accepted } = response.correct;
-    const feedback: Feedback = {
-      result: response.result,
-      text,
-      malay: answersInMalay(item),
-      audio: audio && mediaUrl(audio),
-      answer: response.correct.answer,
-      explain,
-      accepted,
-    };
+    const feedback = feedbackFromServer(response, answersInMalay(item));
     onSaid(announceFeedback(feedback));
     onAnswered?.(response);
     return feedback;

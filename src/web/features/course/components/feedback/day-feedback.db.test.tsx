@@ -1,8 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { act, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { Day } from "#course/course";
-import { booking } from "#server/db/schema";
+import { insertBooking } from "#tests/booked-session";
 import { connectApp } from "#web/testing/app-in-process";
 import { completeDays, fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
 import { renderApp } from "#web/testing/render-app";
@@ -121,21 +120,9 @@ describe("feedback from the learner's tutor", () => {
     const tutor = await app.createUser("Tutor", { firstName: "Cikgu", lastName: "Farid" });
     const learner = await signInWithProgress(app, completeDays([["chapter-1", "day-1"]]));
     const startsAt = new Date("2026-11-22T09:00:00.000Z");
-    const [session] = await app.t.db
-      .insert(booking)
-      .values({
-        inviteUid: randomUUID(),
-        tutorId: tutor.id,
-        learnerId: learner.id,
-        chapterId: "chapter-1",
-        dayId: "day-1",
-        startsAt,
-        endsAt: new Date(startsAt.getTime() + 30 * 60_000),
-        status: "confirmed",
-      })
-      .returning({ id: booking.id });
+    const sessionId = await insertBooking(app.t, { tutorId: tutor.id, learnerId: learner.id, startsAt });
     await app.seedFeedback(learner.id, tutor.id, { ...GREETINGS, correctedAt: "2026-11-24T08:00:00.000Z" });
-    await app.seedFeedback(learner.id, tutor.id, { ...ORDERING, bookingId: session!.id });
+    await app.seedFeedback(learner.id, tutor.id, { ...ORDERING, bookingId: sessionId });
     await openJourney();
     const block = (await within(journeyDay(DAY_1)).findByRole("heading", { level: 4, name: HEADING })).parentElement!;
     expect(

@@ -3,12 +3,11 @@ import { CircleCheck } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import type { ExerciseItem, Given } from "#course/exercise-schema";
 import { grade } from "#course/grading";
-import { announceFeedback, type Feedback } from "#web/components/exercise/feedback-panel";
+import { announceFeedback, type Feedback, feedbackFromServer } from "#web/components/exercise/feedback-panel";
 import { answersInMalay, FIRST_CONTROL, isListening, PracticeItem } from "#web/components/exercise/practice-item";
 import { Button } from "#web/components/ui/button";
 import { practiceProgressQuery, useAnswer } from "#web/features/course/api/answers";
 import { courseAudioUrl } from "#web/lib/course-data";
-import { mediaUrl } from "#web/lib/media";
 import { useSingleAudio } from "#web/lib/use-single-audio";
 
 export interface PracticeSetProps {
@@ -118,17 +117,7 @@ export default function PracticeSet({
     let completesSet: boolean;
     if (signedIn) {
       const response = await sender.answer(item.id, given);
-      const { text, answer, audio: clip, explain, accepted } = response.correct;
-      feedback = {
-        result: response.result,
-        typo: response.typo,
-        text,
-        answer,
-        malay,
-        audio: clip && mediaUrl(clip),
-        explain,
-        accepted,
-      };
+      feedback = feedbackFromServer(response, malay);
       completesSet = response.taskCompleted && !resume.data?.taskCompleted;
     } else {
       const graded = grade(item, given, { forgiveSlips: true });
