@@ -6,7 +6,11 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./scripts/chromium";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://localhost:${PORT}`;
-/** Chromium's own camera and a microphone saying "Selamat pagi, pak cik." over and over, granted without asking. */
+/**
+ * Chromium's own camera and a microphone saying "Selamat pagi, pak cik." over and over, granted without
+ * asking. The voice pauses half a second between repeats, well under the recorder's 1.5 s of quiet that
+ * ends a take by itself, so a take the test is recording never ends before the test stops it.
+ */
 const FAKE_MEDIA = [
   "--use-fake-device-for-media-stream",
   "--use-fake-ui-for-media-stream",

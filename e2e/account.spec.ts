@@ -1,7 +1,8 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { expectToast, uniqueEmail } from "./learner";
 import { newestLinkTo } from "./outbox";
+import { test } from "./test";
 
 const password = "kopi-o-kosong";
 const newPassword = "teh-tarik-kurang-manis";

@@ -1,9 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { SESSION_TIME_FORMAT } from "#course/bookings";
 import { setRole } from "./database";
 import { expectToast, person, region } from "./learner";
 import { calendarInvitesTo } from "./outbox";
+import { test } from "./test";
 
 const uidOf = (content: string) => /UID:(.+)/.exec(content)?.[1]?.trim();
 

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { practiceSetOf } from "#course/course";
 import {
   COURSE_DAYS,
@@ -14,6 +14,7 @@ import {
   signUpAndIn,
 } from "./learner";
 import { answerPracticeSet, practiceItems, showFeedback } from "./practice";
+import { test } from "./test";
 
 /** A Codebook mission: a region named by its title. */
 const mission = region;

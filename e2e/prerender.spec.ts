@@ -1,7 +1,8 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { completeTask } from "#tests/complete-day";
 import { sendFrom } from "./learner";
 import { COURSE } from "./practice";
+import { test } from "./test";
 
 /** Pages a signed-out visitor may stay on; /progress is prerendered too, and tested signed in below. */
 const prerenderedPaths = [

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { expectToast } from "./learner";
+import { test } from "./test";
 
 const publicPages = [
   { path: "/", heading: "Jalan — speak Malay, live the story" },

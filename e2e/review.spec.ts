@@ -1,9 +1,10 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { coursePhrases, DEFAULT_NEW_CARDS_PER_DAY } from "#course/review-rules";
 import type { ReviewExercise, ReviewRound } from "#server/modules/review/review.contract";
 import { moveLearnerClock, setRole } from "./database";
 import { completeDayByApi, expectToast, person } from "./learner";
 import { COURSE } from "./practice";
+import { test } from "./test";
 
 const DAY_MS = 24 * 3_600_000;
 /** Days 1 and 2's phrases: each has three cards, and its first two (meaning read, meaning heard) start new. */

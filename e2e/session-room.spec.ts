@@ -1,10 +1,11 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { chosenCandidates, keepPeerConnections, packetsOf } from "#tests/peer-connections";
 import { startCoturn } from "./coturn";
 import { bookSessionSoon, setRole } from "./database";
 import { COURSE_DAYS, expectToast, person } from "./learner";
 import { startSecondInstance } from "./second-instance";
+import { test } from "./test";
 
 const GREETINGS = COURSE_DAYS[0]!.day.liveSession!.blocks.find(
   (block) => block.task.id === "live-session:greeting-practice",

@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { totpCode } from "#tests/totp";
 import { signedInAnHourAgo } from "./database";
 import { expectToast, person } from "./learner";
+import { test } from "./test";
 
 const password = "kopi-o-kosong";
 

@@ -1,9 +1,10 @@
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import { sectionLines, storySections } from "#course/course";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "#scripts/chromium";
 import { setRole } from "./database";
 import { COURSE_DAYS, expectToast, FAST, person, playToEnd, region, signUpAndIn } from "./learner";
 import { answerPracticeSet, practiceItems } from "./practice";
+import { test } from "./test";
 
 // Chromium records from a fake microphone playing tests/fixtures/takes/selamat-pagi.wav (the "speak"
 // project of playwright.config.ts), and grants it without asking.

@@ -1,9 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { completeTask } from "#tests/complete-day";
 import { expectToast, person, sendFrom } from "./learner";
 import { newestLinkTo } from "./outbox";
 import { COURSE } from "./practice";
+import { test } from "./test";
 
 const ADMIN_EMAIL = "admin@e2e.jalan.test"; // in ADMIN_EMAILS (playwright.config.ts)
 

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { type Chapter, type Day, storySections } from "#course/course";
 import { completeTask } from "#tests/complete-day";
 import {
@@ -14,6 +14,7 @@ import {
   signUpAndIn,
 } from "./learner";
 import { answerPracticeSet, COURSE, practiceItems } from "./practice";
+import { test } from "./test";
 
 type CourseDay = { chapter: Chapter; day: Day };
 
