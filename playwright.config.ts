@@ -16,7 +16,10 @@ const FAKE_MEDIA = [
   "--use-fake-ui-for-media-stream",
   `--use-file-for-fake-audio-capture=${path.resolve("tests/fixtures/takes/selamat-pagi.wav")}`,
 ];
-// A fresh data directory (and so a fresh embedded PostgreSQL) for every run.
+// A fresh data directory (and so a fresh embedded PostgreSQL) for every run. The tests read and change
+// that database directly (e2e/database.ts, e2e/outbox.ts), so a DATABASE_URL in the environment, there
+// for the database tests of the same `npm test` (.ci/run), is not the server's.
+delete process.env.DATABASE_URL;
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "jalan-e2e-"));
 process.env.E2E_DATA_DIR = dataDir;
 
