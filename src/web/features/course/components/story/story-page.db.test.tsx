@@ -312,7 +312,8 @@ describe("the story player", () => {
     // Another day, on a later visit: shown, as chosen, where the default hides it.
     sessionStorage.clear();
     await openDay("chapter-1", "day-3");
-    expect(englishSwitch()).toBeChecked();
+    // What the browser kept is read once the page has hydrated (as the speed is, above).
+    await waitFor(() => expect(englishSwitch()).toBeChecked());
     expect(screen.getByText(DAY_3_LINE.english)).toBeVisible();
     fireEvent.click(englishSwitch());
     expect(localStorage.getItem("jalan-story-english")).toBe("hidden");
@@ -320,7 +321,7 @@ describe("the story player", () => {
 
     // Day 1, whose default shows it: hidden, as chosen.
     await openDay1();
-    expect(englishSwitch()).not.toBeChecked();
+    await waitFor(() => expect(englishSwitch()).not.toBeChecked());
     expect(screen.queryByText(line.english)).not.toBeInTheDocument();
   });
 
