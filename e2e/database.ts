@@ -43,7 +43,7 @@ export async function moveLearnerClock(email: string, ms: number): Promise<void>
       const set = columns.map((column) => `${column} = ${column} - $2::interval`).join(", ");
       await client.query(`update ${table} set ${set} where user_id = $1`, [userId, by]);
     };
-    await shift("task_progress", ["updated_at"]);
+    await shift("task_progress", ["updated_at", "learner_at"]);
     await shift("answer", ["answered_at"]);
     await shift("day_completion", ["completed_at"]);
     await shift("review_card", ["met_at", "due", "last_reviewed_at", "pinned_at"]);

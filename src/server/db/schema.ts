@@ -202,6 +202,11 @@ export const taskProgress = pgTable(
     /** Whether staff wrote this status last (a tutor's correction, a session's rating), not the learner. */
     byStaff: boolean("by_staff").notNull().default(false),
     updatedAt: updatedAt(),
+    /**
+     * When the learner last changed this status themselves, kept when staff change it after them:
+     * the learner's activity (lastUpdatedAt). Null for a row only staff have written.
+     */
+    learnerAt: timestamp("learner_at", { withTimezone: true }),
   },
   (table) => [
     primaryKey({ columns: [table.userId, table.chapterId, table.sectionId, table.taskId] }),

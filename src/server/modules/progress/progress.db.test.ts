@@ -881,4 +881,32 @@ describe("who wrote a status last (by_staff), and the learner's last activity", 
     expect(await rowOf(learner.id, ordering.taskId)).toMatchObject({ status: "completed", byStaff: true });
     expect(await progress.lastActivityAt(learner.id)).toEqual(own);
   });
+
+  it("keeps the time of the learner's own latest change when staff change that task after them: Last active never moves back", async () => {
+    const learner = await signedInAs();
+    const tutor = await signedInAs("Tutor");
+    const progress = t.modules.progress.service;
+
+    expect((await put(learner.cookie, readSetting, { status: "in-progress" })).status).toBe(200);
+    const first = await progress.lastActivityAt(learner.id);
+    await pause(5);
+    expect((await put(learner.cookie, readDialog, { status: "in-progress" })).status).toBe(200);
+    const latest = await progress.lastActivityAt(learner.id);
+    expect(latest!.getTime()).toBeGreaterThan(first!.getTime());
+    expect(latest).toEqual((await rowOf(learner.id, readDialog[2]))!.at);
+
+    // The tutor corrects the task the learner changed last, through the API and as a session's rating does.
+    await pause(5);
+    expect((await staffPut(tutor.cookie, learner.id, readDialog, { status: "completed" })).status).toBe(200);
+    expect(await rowOf(learner.id, readDialog[2])).toMatchObject({ status: "completed", byStaff: true });
+    await progress.moveTaskForward(learner.id, { ...dayOne, taskId: readSetting[2] }, "completed", t.db, "staff");
+    expect(await progress.lastActivityAt(learner.id)).toEqual(latest);
+
+    // Their next change of their own is their latest activity again.
+    await pause(5);
+    expect(
+      (await put(learner.cookie, ["chapter-1", "day-1", "codebook:listen-shadow"], { status: "in-progress" })).status,
+    ).toBe(200);
+    expect((await progress.lastActivityAt(learner.id))!.getTime()).toBeGreaterThan(latest!.getTime());
+  });
 });

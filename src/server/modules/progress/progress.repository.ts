@@ -38,7 +38,7 @@ export interface ProgressRow {
  * concurrent request wrote in between: a task never moves back from completed (statusAfterSave,
  * docs/decisions/011-progress-moves-forward.md), and an unchanged status is not rewritten, so
  * updated_at keeps the time of the last change. A row it writes is the learner's (by_staff false),
- * so it counts as their activity (lastUpdatedAt). Completion rows are inserted in (chapter, day)
+ * and learner_at its time, their activity (lastUpdatedAt). Completion rows are inserted in (chapter, day)
  * order, as the start's backfill inserts them, so the two never wait on each other in a cycle.
  */
 const RECORD_FOR_LEARNER = `
@@ -65,14 +65,14 @@ const RECORD_FOR_LEARNER = `
     ) as open
   ),
   written as (
-    insert into task_progress (user_id, chapter_id, section_id, task_id, status, by_staff)
-    select $1, $2, $3, $4, $5, false from gate
+    insert into task_progress (user_id, chapter_id, section_id, task_id, status, by_staff, learner_at)
+    select $1, $2, $3, $4, $5, false, now() from gate
     where open and not exists (
       select from prior
       where chapter_id = $2 and section_id = $3 and task_id = $4 and status in ($5, 'completed')
     )
     on conflict (user_id, chapter_id, section_id, task_id)
-    do update set status = excluded.status, updated_at = now(), by_staff = false
+    do update set status = excluded.status, updated_at = now(), by_staff = false, learner_at = now()
     where task_progress.status is distinct from excluded.status and task_progress.status <> 'completed'
   ),
   finished as (
@@ -107,7 +107,7 @@ const RECORD_FOR_LEARNER = `
 
 /**
  * Staff set a task of any user in one statement: the upsert (any status, locking bypassed, marked
- * by_staff so it is not taken for the learner's activity), the user's progress and completed days as they were before it, and the day's completion: recorded
+ * by_staff, learner_at kept: staff's change is not the learner's activity), the user's progress and completed days as they were before it, and the day's completion: recorded
  * when the task completes the day ($6 lists its tasks; completesDay), removed when the task moves
  * back from completed (reopensDay: the tutor says the day is not done). It writes only when the user
  * exists and their role is one of $7 (the roles the member of staff may act on: rolesOpenTo); the
@@ -401,10 +401,14 @@ export function createProgressRepository(db: Database) {
           taskId: target.taskId,
           status,
           byStaff,
+          learnerAt: byStaff ? null : sql`now()`,
         })
         .onConflictDoUpdate({
           target: [taskProgress.userId, taskProgress.chapterId, taskProgress.sectionId, taskProgress.taskId],
-          set: { status, byStaff, updatedAt: sql`now()` },
+          // Staff's change keeps the time the learner last changed the task.
+          set: byStaff
+            ? { status, byStaff, updatedAt: sql`now()` }
+            : { status, byStaff, updatedAt: sql`now()`, learnerAt: sql`now()` },
           setWhere: sql`${taskProgress.status} <> 'completed' and ${taskProgress.status} is distinct from excluded.status`,
         });
     },
@@ -429,14 +433,14 @@ export function createProgressRepository(db: Database) {
     },
 
     /**
-     * When the user last changed a task's status themselves, if ever: a status staff wrote last is
-     * not their activity.
+     * When the user last changed a task's status themselves, if ever: staff's changes are not their
+     * activity, and do not take away the time of the learner's own change before them.
      */
     async lastUpdatedAt(userId: string, q: Queryable = db): Promise<Date | null> {
       const [row] = await q
-        .select({ at: max(taskProgress.updatedAt) })
+        .select({ at: max(taskProgress.learnerAt) })
         .from(taskProgress)
-        .where(and(eq(taskProgress.userId, userId), eq(taskProgress.byStaff, false)));
+        .where(eq(taskProgress.userId, userId));
       return row?.at ?? null;
     },
 
