@@ -1,6 +1,6 @@
 import { expect, type Page } from "@playwright/test";
 import { completeTask } from "#tests/complete-day";
-import { sendFrom } from "./learner";
+import { completeDayByApi, sendFrom } from "./learner";
 import { COURSE } from "./practice";
 import { test } from "./test";
 
@@ -251,6 +251,59 @@ test.describe("prerendered course pages", () => {
     await setting.getByRole("button", { name: "Complete Section" }).click();
     await expect(setting.getByRole("button", { name: "Completed" })).toBeDisabled();
     expect(await layoutShift()).toBeLessThan(0.01);
+    expect(problems).toEqual([]);
+  });
+
+  test("a story's English the learner chose to hide is hidden before any of the app's code runs, and shown to others", async ({
+    page,
+  }) => {
+    // Without the app's JavaScript only the blocking theme-init.js can hide it: the English is in the HTML.
+    await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+    const englishShown = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll("[data-english]")].map((line) => getComputedStyle(line).display !== "none"),
+      );
+    await page.goto("/chapter-1/day-1");
+    const shown = await englishShown();
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.every(Boolean)).toBe(true);
+
+    await page.evaluate(() => localStorage.setItem("jalan-story-english", "hidden"));
+    await page.reload();
+    expect((await englishShown()).some(Boolean)).toBe(false);
+    await page.evaluate(() => localStorage.setItem("jalan-story-english", "shown"));
+    await page.reload();
+    expect((await englishShown()).every(Boolean)).toBe(true);
+  });
+
+  test("a learner who has finished Day 1 reads a later day's story in Malay from the first paint: its English never shows", async ({
+    page,
+    baseURL,
+  }) => {
+    await signUpAndIn(page, baseURL, "Hana", "Yusof");
+    await page.goto("/");
+    await completeDayByApi(page, "chapter-1", "day-1");
+    // Every English line the page draws, and whether it could be seen when drawn: a later day is not
+    // prerendered, and its page waits for the learner's progress before drawing the story.
+    await page.addInitScript(() => {
+      const seen = window as unknown as { englishSeen: number };
+      seen.englishSeen = 0;
+      new MutationObserver(() => {
+        for (const line of document.querySelectorAll("[data-english]:not([data-checked])")) {
+          line.setAttribute("data-checked", "");
+          if (getComputedStyle(line).display !== "none") seen.englishSeen += 1;
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const problems = collectProblems(page);
+    await page.goto("/chapter-1/day-2");
+    await expect(page.locator("main [aria-busy='true']")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /^Play: / }).first()).toBeEnabled();
+    await expect(page.getByRole("switch", { name: "Show English" })).not.toBeChecked();
+    expect(await page.evaluate(() => (window as unknown as { englishSeen: number }).englishSeen)).toBe(0);
+    // Shown at the learner's word, now that the page has taken over.
+    await page.getByRole("switch", { name: "Show English" }).click();
+    await expect(page.locator("[data-english]").first()).toBeVisible();
     expect(problems).toEqual([]);
   });
 

@@ -59,7 +59,11 @@ export function SpokenLineList({
             <div lang="ms" className="text-lg font-medium leading-snug">
               <MalayText text={line.malay} glossary={glossary} />
             </div>
-            {showEnglish && <p className="text-muted-foreground">{line.english}</p>}
+            {showEnglish && (
+              <p className="text-muted-foreground" data-english>
+                {line.english}
+              </p>
+            )}
           </div>
         </li>
       ))}

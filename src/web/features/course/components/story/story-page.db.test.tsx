@@ -325,6 +325,17 @@ describe("the story player", () => {
     expect(screen.queryByText(line.english)).not.toBeInTheDocument();
   });
 
+  it("takes the English over from the rule that hid it before the first paint, once the page has read the choice", async () => {
+    // public/theme-init.js marked the page from the choice this browser kept.
+    localStorage.setItem("jalan-story-english", "hidden");
+    document.documentElement.dataset.storyEnglish = "hidden";
+    await openDay1();
+    await waitFor(() => expect(document.documentElement.dataset.storyEnglish).toBeUndefined());
+    expect(englishSwitch()).not.toBeChecked();
+    expect(screen.queryByText(line.english)).not.toBeInTheDocument();
+    expect(screen.getByText(malayLine(line.malay)).closest("[data-story-lines]")).not.toBeNull();
+  });
+
   it("still switches the English when the browser refuses storage", async () => {
     vi.spyOn(Storage.prototype, "getItem").mockImplementation(() => {
       throw new DOMException("Storage is disabled", "SecurityError");

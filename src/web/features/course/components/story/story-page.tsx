@@ -73,7 +73,8 @@ function StoryBlocks({
   const player = useStoryPlayer({ englishByDefault: englishShownByDefault(open) });
   const hasSections = storySections({ story }).length > 0;
   return (
-    <div className="space-y-8">
+    // Where index.css hides the English before the first paint, when the learner chose to hide it.
+    <div className="space-y-8" data-story-lines>
       {hasSections && <StoryPlayerControls player={player} />}
       {story.blocks.map((block) => (
         <StoryBlockView
