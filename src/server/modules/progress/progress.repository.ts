@@ -406,9 +406,7 @@ export function createProgressRepository(db: Database) {
         .onConflictDoUpdate({
           target: [taskProgress.userId, taskProgress.chapterId, taskProgress.sectionId, taskProgress.taskId],
           // Staff's change keeps the time the learner last changed the task.
-          set: byStaff
-            ? { status, byStaff, updatedAt: sql`now()` }
-            : { status, byStaff, updatedAt: sql`now()`, learnerAt: sql`now()` },
+          set: { status, byStaff, updatedAt: sql`now()`, ...(byStaff ? {} : { learnerAt: sql`now()` }) },
           setWhere: sql`${taskProgress.status} <> 'completed' and ${taskProgress.status} is distinct from excluded.status`,
         });
     },

@@ -45,17 +45,15 @@ function storedEnglishChoice(): boolean | null {
 export function useStoryPlayer({ englishByDefault }: { englishByDefault: boolean }) {
   const [speed, setSpeedState] = useState<StorySpeed>(1);
   const [englishChoice, setEnglishChoice] = useState<boolean | null>(null);
-  const [choiceRead, setChoiceRead] = useState(false);
   useEffect(() => {
     setSpeedState(storedSpeed());
     setEnglishChoice(storedEnglishChoice());
-    setChoiceRead(true);
   }, []);
-  // Until the choice was read, the English drawn was the prerendered page's, hidden before the first
+  // Until a choice was read, the English drawn was the prerendered page's, hidden before the first
   // paint when the learner chose so (public/theme-init.js); the page now draws it as chosen itself.
   useEffect(() => {
-    if (choiceRead) delete document.documentElement.dataset.storyEnglish;
-  }, [choiceRead]);
+    if (englishChoice !== null) delete document.documentElement.dataset.storyEnglish;
+  }, [englishChoice]);
   const setSpeed = useCallback((speed: StorySpeed) => {
     setSpeedState(speed);
     try {
