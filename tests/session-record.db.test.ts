@@ -5,10 +5,10 @@ import { serve } from "@hono/node-server";
 import { and, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
-import { reviewCard, taskProgress } from "#server/db/schema";
+import { callRating, callRecord, reviewCard, taskProgress, tutorFeedback } from "#server/db/schema";
 import type { CallRoom, CallServerMessage, SessionBrief, SessionRecord } from "#server/modules/calls/calls.contract";
 import type { ReviewRound } from "#server/modules/review/review.contract";
-import { bookedSession, personAs } from "./booked-session";
+import { bookedSession, insertBooking, personAs } from "./booked-session";
 import { createTestApp, ORIGIN } from "./test-app";
 
 /**
@@ -151,6 +151,50 @@ describe("a session's record", () => {
 
     const byAdmin = await body<SessionRecord>(await rate(bookingId, admin.cookie, rating));
     expect(ratingIn(byAdmin, GREETINGS, "greeting-morning")).toBe(3);
+  });
+
+  it("keeps a Tutor from rating, noting or ending a session an Admin booked as its learner; an Admin may", async () => {
+    const [learner, tutor, admin] = [await person("Admin"), await person("Tutor"), await person("Admin")];
+    const bookingId = await insertBooking(t, {
+      tutorId: tutor.id,
+      learnerId: learner.id,
+      startsAt: new Date(Date.now() + 2 * 60_000),
+    });
+    const watch = async () => ({
+      ratings: await t.db.select().from(callRating).where(eq(callRating.bookingId, bookingId)),
+      record: await t.db.select().from(callRecord).where(eq(callRecord.bookingId, bookingId)),
+      progress: await t.db.select().from(taskProgress).where(eq(taskProgress.userId, learner.id)),
+      cards: await t.db.select().from(reviewCard).where(eq(reviewCard.userId, learner.id)),
+      feedback: await t.db.select().from(tutorFeedback).where(eq(tutorFeedback.studentId, learner.id)),
+      mail: (await t.outbox()).length,
+    });
+    const before = await watch();
+    for (const response of [
+      await rate(bookingId, tutor.cookie, { taskId: GREETINGS, lineId: "greeting-morning", rating: 1 }),
+      await notes(bookingId, tutor.cookie, "Needs work."),
+      await end(bookingId, tutor.cookie),
+      await t.request(`/api/calls/${bookingId}/brief`, { cookie: tutor.cookie }),
+    ]) {
+      expect(response.status).toBe(403);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+        "A tutor can act only on students' accounts.",
+      );
+    }
+    expect(await watch()).toEqual(before);
+    // The room itself still takes the tutor: the call goes on.
+    expect((await t.request(`/api/calls/${bookingId}`, { cookie: tutor.cookie })).status).toBe(200);
+
+    for (const lineId of GREETING_LINES) {
+      await body(
+        await rate(bookingId, admin.cookie, { taskId: GREETINGS, lineId, rating: lineId === "greeting-ask" ? 1 : 5 }),
+      );
+    }
+    await body(await notes(bookingId, admin.cookie, "Well done."));
+    const ended = await body<SessionRecord>(await end(bookingId, admin.cookie));
+    expect(ended.completedTaskIds).toEqual([GREETINGS]);
+    expect(await statusOf(learner.id, GREETINGS)).toEqual({ status: "completed", byStaff: true });
+    const written = await t.db.select().from(tutorFeedback).where(eq(tutorFeedback.studentId, learner.id));
+    expect(written.map((note) => [note.tutorId, note.feedback])).toEqual([[admin.id, "Well done."]]);
   });
 
   it("refuses a rating out of range or of another day's lines, and notes too long, changing nothing", async () => {

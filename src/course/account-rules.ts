@@ -1,3 +1,5 @@
+import { oneLine } from "./user-text";
+
 /** The spec's minimum (section 9). Shorter than ASVS's 8: see docs/decisions/003-six-character-passwords.md. */
 export const MIN_PASSWORD_LENGTH = 6;
 export const MAX_PASSWORD_LENGTH = 128;
@@ -17,10 +19,15 @@ export interface DisplayNameParts {
   nickname?: string | null;
 }
 
-/** Nickname if present, otherwise first name plus last name (spec section 3). */
+/**
+ * Nickname if present, otherwise first name plus last name (spec section 3). Always one line: a
+ * name stored before the inputs refused line breaks may hold them, and emails and invites put
+ * this name in a line of their own (oneLine).
+ */
 export function displayName({ firstName, lastName, nickname }: DisplayNameParts): string {
-  if (nickname?.trim()) return nickname.trim();
-  return [firstName?.trim(), lastName?.trim()].filter(Boolean).join(" ");
+  const nick = oneLine(nickname ?? "");
+  if (nick) return nick;
+  return [oneLine(firstName ?? ""), oneLine(lastName ?? "")].filter(Boolean).join(" ");
 }
 
 /**
@@ -29,7 +36,7 @@ export function displayName({ firstName, lastName, nickname }: DisplayNameParts)
  */
 export function staffName({ firstName, lastName, nickname }: DisplayNameParts): string {
   const fullName = displayName({ firstName, lastName });
-  const nick = nickname?.trim();
+  const nick = oneLine(nickname ?? "");
   if (!nick || nick === fullName) return fullName;
   return fullName ? `${fullName} (${nick})` : nick;
 }

@@ -90,6 +90,27 @@ export function isText(value: unknown, min: number, max: number): value is strin
   return length >= min && length <= max;
 }
 
+/**
+ * Refused in what people write (src/course/user-text.ts, restated for the oracles): control
+ * characters, the line and paragraph separators, bidi embeddings, overrides and isolates.
+ */
+const NOT_IN_USER_TEXT = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+
+/** isText for a one-line field (a name): nothing of NOT_IN_USER_TEXT once trimmed. */
+export function isOneLineText(value: unknown, min: number, max: number): value is string {
+  return isText(value, min, max) && !NOT_IN_USER_TEXT.test(value.trim());
+}
+
+/**
+ * A multi-line field's text as stored (trimmed, \r\n as \n), or null when isText refuses it or it
+ * holds anything of NOT_IN_USER_TEXT but a line feed and a tab (a lone \r included).
+ */
+export function linesText(value: unknown, min: number, max: number): string | null {
+  if (!isText(value, min, max)) return null;
+  const lines = value.trim().replaceAll("\r\n", "\n");
+  return NOT_IN_USER_TEXT.test(lines.replace(/[\n\t]/g, "")) ? null : stored(lines);
+}
+
 /** Characters that have broken parsers, databases and pages: NUL, bidi overrides, emoji, markup. */
 const AWKWARD = [
   "\u0000",
@@ -137,6 +158,8 @@ export function fieldText(max: number): fc.Arbitrary<string> {
       fc.string({ minLength: 1, maxLength: Math.min(max, 40) }),
       fc.string({ unit: "grapheme", minLength: 1, maxLength: Math.min(max, 20) }),
       fc.constantFrom("Siti", "Nur Aisyah", "O'Brien", "Zoë", "李小龍", "<b>Ali</b>", "Ahmad bin Abu"),
+      // Line breaks and controls inside: a multi-line field takes some, a name none.
+      fc.constantFrom("Siti\nAminah", "Siti\r\nAminah", "Siti\rAminah", "Ali\tAbu", "Ali\u0007", "Ali\u202eubA"),
       longText(max - 4, max),
     )
     .map((text) => text.replaceAll("\u0000", "").trim().slice(0, max))

@@ -6,8 +6,10 @@ import {
   characters,
   fieldText,
   hasOnlyKeys,
+  isOneLineText,
   isPlainObject,
   isText,
+  linesText,
   RUNS,
   received,
   stored,
@@ -26,13 +28,14 @@ const KEYS = ["fullName", "email", "message"];
  */
 const EMAIL = /^(?!\.)(?!.*\.\.)[A-Za-z0-9_'+\-.]*[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
-/** POST /api/contact: the three fields, trimmed: a name of 1-100, an address of at most 254, a message of 1-5000. */
+/** POST /api/contact: the three fields, trimmed: a one-line name of 1-100, an address of at most 254, a message of 1-5000 lines. */
 function contactInput(value: unknown) {
   if (!isPlainObject(value) || !hasOnlyKeys(value, KEYS)) return null;
   const { fullName, email, message } = value;
-  if (!isText(fullName, 1, 100) || !isText(message, 1, 5000) || !isText(email, 1, 254)) return null;
+  const lines = linesText(message, 1, 5000);
+  if (!isOneLineText(fullName, 1, 100) || lines === null || !isText(email, 1, 254)) return null;
   if (!EMAIL.test(email.trim())) return null;
-  return { fullName: stored(fullName.trim()), email: email.trim(), message: stored(message.trim()) };
+  return { fullName: stored(fullName.trim()), email: email.trim(), message: lines };
 }
 
 const email = fc.oneof(

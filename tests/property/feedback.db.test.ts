@@ -9,10 +9,9 @@ import {
   fieldText,
   hasOnlyKeys,
   isPlainObject,
-  isText,
+  linesText,
   RUNS,
   received,
-  stored,
 } from "./arbitraries";
 import { expectRefusedAndUnchanged, expectSuccess, send, signedInAs, tally, watchDatabase } from "./harness";
 
@@ -35,10 +34,11 @@ const isId = (value: unknown): value is string =>
 function feedbackInput(value: unknown) {
   if (!isPlainObject(value) || !hasOnlyKeys(value, KEYS, REQUIRED)) return null;
   const { studentId, chapterId, dayId, feedback, pinPhraseId } = value;
-  if (!isId(studentId) || !isId(chapterId) || !isId(dayId) || !isText(feedback, 1, 4000)) return null;
+  const text = linesText(feedback, 1, 4000);
+  if (!isId(studentId) || !isId(chapterId) || !isId(dayId) || text === null) return null;
   if ("pinPhraseId" in value && !isId(pinPhraseId)) return null;
   return {
-    note: { studentId, chapterId, dayId, feedback: stored(feedback.trim()) },
+    note: { studentId, chapterId, dayId, feedback: text },
     pinPhraseId: "pinPhraseId" in value ? (pinPhraseId as string) : undefined,
   };
 }

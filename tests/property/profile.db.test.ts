@@ -9,8 +9,8 @@ import {
   bodies,
   fieldText,
   hasOnlyKeys,
+  isOneLineText,
   isPlainObject,
-  isText,
   RUNS,
   received,
   stored,
@@ -36,8 +36,8 @@ describe("PATCH /api/profile with generated bodies", () => {
   function profileChange(value: unknown) {
     if (!isPlainObject(value) || !hasOnlyKeys(value, KEYS, ["firstName", "lastName"])) return null;
     const { firstName, lastName, nickname } = value;
-    if (!isText(firstName, 1, 100) || !isText(lastName, 1, 100)) return null;
-    if (nickname !== undefined && nickname !== null && !isText(nickname, 0, 50)) return null;
+    if (!isOneLineText(firstName, 1, 100) || !isOneLineText(lastName, 1, 100)) return null;
+    if (nickname !== undefined && nickname !== null && !isOneLineText(nickname, 0, 50)) return null;
     return {
       firstName: stored(firstName.trim()),
       lastName: stored(lastName.trim()),

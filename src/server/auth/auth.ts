@@ -4,7 +4,9 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { twoFactor } from "better-auth/plugins";
 import type { Logger } from "pino";
-import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "#course/account-rules";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "#course/account-rules";
+import { personNameField } from "#course/text-fields";
+import { oneLine } from "#course/user-text";
 import { promoteVerifiedAdmin } from "#server/db/admins";
 import type { Database } from "#server/db/client";
 import * as schema from "#server/db/schema";
@@ -41,13 +43,11 @@ const SIGN_IN_METHODS = new Map([
   ["/two-factor/verify-backup-code", "backup_code"],
 ]);
 
+/** A sign-up's first or last name, by the profile's rule (personNameField); its first problem as a 400. */
 function requiredName(value: unknown, label: string): string {
-  const name = typeof value === "string" ? value.trim() : "";
-  if (!name) throw new APIError("BAD_REQUEST", { message: `${label} is required.` });
-  if (name.length > MAX_NAME_LENGTH) {
-    throw new APIError("BAD_REQUEST", { message: `${label} must be at most ${MAX_NAME_LENGTH} characters.` });
-  }
-  return name;
+  const parsed = personNameField(label).safeParse(value);
+  if (!parsed.success) throw new APIError("BAD_REQUEST", { message: parsed.error.issues[0]!.message });
+  return parsed.data;
 }
 
 export function createAuth({ db, env, mailer, logger }: AuthDeps) {
@@ -98,7 +98,7 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
         await mailer.send({
           to: user.email,
           subject: "Someone tried to sign up to Jalan with your email",
-          text: `Hello ${user.name},\n\nSomeone tried to create a Jalan account with this email address, which already has one. If it was you, sign in at ${env.PUBLIC_URL}/login, or reset your password at ${env.PUBLIC_URL}/forgot-password.\n\nIf it was not you, nothing has changed and you can ignore this email.`,
+          text: `Hello ${oneLine(user.name)},\n\nSomeone tried to create a Jalan account with this email address, which already has one. If it was you, sign in at ${env.PUBLIC_URL}/login, or reset your password at ${env.PUBLIC_URL}/forgot-password.\n\nIf it was not you, nothing has changed and you can ignore this email.`,
         });
       },
       customSyntheticUser: ({ coreFields, additionalFields, id }) => ({
@@ -114,7 +114,7 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
         await mailer.send({
           to: user.email,
           subject: "Reset your Jalan password",
-          text: `Hello ${user.name},\n\nSomeone asked to reset the password of your Jalan account. If it was you, open this link within an hour:\n\n${url}\n\nIf it was not you, ignore this email; your password stays as it is.`,
+          text: `Hello ${oneLine(user.name)},\n\nSomeone asked to reset the password of your Jalan account. If it was you, open this link within an hour:\n\n${url}\n\nIf it was not you, ignore this email; your password stays as it is.`,
           link: url,
         });
       },
@@ -133,7 +133,7 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
         await mailer.send({
           to: user.email,
           subject: "Confirm your email for Jalan",
-          text: `Selamat datang, ${user.name}!\n\nConfirm your email address to finish setting up your Jalan account:\n\n${url}\n\nIf you did not sign up, ignore this email.`,
+          text: `Selamat datang, ${oneLine(user.name)}!\n\nConfirm your email address to finish setting up your Jalan account:\n\n${url}\n\nIf you did not sign up, ignore this email.`,
           link: url,
         });
       },

@@ -21,6 +21,7 @@ import {
   WEEKDAYS,
 } from "#course/bookings";
 import { canonicalTimeZone } from "#course/review-rules";
+import { multiLineText, singleLineText } from "#course/text-fields";
 import type { UserSummary } from "#course/users";
 
 /**
@@ -123,17 +124,23 @@ const timeZoneSchema = z
 export const tutorHoursSchema = z
   .object({
     timeZone: timeZoneSchema,
-    bio: z
-      .string({ error: "Bio must be text." })
-      .trim()
-      .max(TUTOR_BIO_MAX, `Bio must be at most ${TUTOR_BIO_MAX} characters.`),
+    bio: multiLineText(
+      z
+        .string({ error: "Bio must be text." })
+        .trim()
+        .max(TUTOR_BIO_MAX, `Bio must be at most ${TUTOR_BIO_MAX} characters.`),
+      "Your bio",
+    ),
     languages: z
       .array(
-        z
-          .string({ error: "Each language must be text." })
-          .trim()
-          .min(1, "A language cannot be empty.")
-          .max(TUTOR_LANGUAGE_MAX, `Each language must be at most ${TUTOR_LANGUAGE_MAX} characters.`),
+        singleLineText(
+          z
+            .string({ error: "Each language must be text." })
+            .trim()
+            .min(1, "A language cannot be empty.")
+            .max(TUTOR_LANGUAGE_MAX, `Each language must be at most ${TUTOR_LANGUAGE_MAX} characters.`),
+          "A language",
+        ),
         { error: "Languages must be a list." },
       )
       .max(TUTOR_LANGUAGES_MAX, `List at most ${TUTOR_LANGUAGES_MAX} languages.`),
@@ -212,11 +219,13 @@ export const slotsQuerySchema = z.object({ tutorId: idSchema("Tutor id").optiona
 
 export const bookSchema = z.object({ tutorId: idSchema("Tutor id"), startsAt: instantSchema("Start") }).strict();
 
-const reasonSchema = z
-  .string({ error: "A reason must be text." })
-  .trim()
-  .max(BOOKING_REASON_MAX, `A reason must be at most ${BOOKING_REASON_MAX} characters.`)
-  .optional();
+const reasonSchema = multiLineText(
+  z
+    .string({ error: "A reason must be text." })
+    .trim()
+    .max(BOOKING_REASON_MAX, `A reason must be at most ${BOOKING_REASON_MAX} characters.`),
+  "Your reason",
+).optional();
 
 export const cancelSchema = z.object({ reason: reasonSchema }).strict();
 export const proposeSchema = z.object({ startsAt: instantSchema("New start"), reason: reasonSchema }).strict();
@@ -229,11 +238,14 @@ export const noShowSchema = z
   .strict();
 export const messageSchema = z
   .object({
-    text: z
-      .string({ error: "Write a message." })
-      .trim()
-      .min(1, "Write a message.")
-      .max(BOOKING_MESSAGE_MAX, `A message must be at most ${BOOKING_MESSAGE_MAX} characters.`),
+    text: multiLineText(
+      z
+        .string({ error: "Write a message." })
+        .trim()
+        .min(1, "Write a message.")
+        .max(BOOKING_MESSAGE_MAX, `A message must be at most ${BOOKING_MESSAGE_MAX} characters.`),
+      "Your message",
+    ),
   })
   .strict();
 

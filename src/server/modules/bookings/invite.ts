@@ -1,4 +1,5 @@
 import { createEvent, type EventAttributes } from "ics";
+import { oneLine, plainLines } from "#course/user-text";
 
 /** What a calendar invite says of a session. */
 export interface InviteEvent {
@@ -38,13 +39,16 @@ export function calendarInvite(event: InviteEvent): string {
     end: utc(event.endsAt),
     endInputType: "utc",
     endOutputType: "utc",
-    title: event.title,
-    description: event.description,
+    // TEXT values: ics writes \r\n and \n as "\n" but leaves a lone \r, which ends the line for a
+    // reader, and other control characters, which RFC 5545 does not allow.
+    title: plainLines(event.title),
+    description: plainLines(event.description),
     url: event.url,
     status: event.method === "CANCEL" ? "CANCELLED" : "CONFIRMED",
-    organizer: event.organizer,
+    organizer: { ...event.organizer, name: nameParameter(event.organizer.name) },
     attendees: event.attendees.map((attendee) => ({
       ...attendee,
+      name: nameParameter(attendee.name),
       rsvp: false,
       partstat: "ACCEPTED",
       role: "REQ-PARTICIPANT",
@@ -54,6 +58,25 @@ export function calendarInvite(event: InviteEvent): string {
   const { error, value } = createEvent(attributes);
   if (error || !value) throw error ?? new Error("The calendar invite could not be written.");
   return value;
+}
+
+/**
+ * A person's name as the CN parameter's value (RFC 5545 section 3.2, RFC 6868). ics puts the value
+ * in double quotes and writes a `"` inside as `\"`, which RFC 5545 has no such escape for: a reader
+ * ends the quoted value there, and the rest of the name becomes the attendee's address. A name is
+ * one line (oneLine), and RFC 6868's caret encoding carries ^ and " (and a line break, for a value
+ * that had one) inside the quotes, so ics finds no `"` to write.
+ */
+function nameParameter(name: string): string {
+  return encodeParameterValue(oneLine(name));
+}
+
+/** RFC 6868: ^ as ^^, " as ^', a line break as ^n; control characters other than a tab, which no parameter may hold, dropped. */
+function encodeParameterValue(value: string): string {
+  return value
+    .replace(/\r\n?|\n/g, "\n")
+    .replace(/[^\P{Cc}\n\t]/gu, "")
+    .replace(/[\^"\n]/g, (character) => ({ "^": "^^", '"': "^'", "\n": "^n" })[character]!);
 }
 
 /** The address part of a From header ("Jalan <no-reply@example.com>" → no-reply@example.com). */

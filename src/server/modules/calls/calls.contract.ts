@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CHAT_MAX_LENGTH } from "#course/calls";
 import { FEEDBACK_MAX_LENGTH } from "#course/feedback";
 import { TUTOR_RATING_MAX, TUTOR_RATING_MIN } from "#course/speaking";
+import { multiLineText } from "#course/text-fields";
 import type { PracticeMistake } from "#server/modules/answers/answers.contract";
 import type { BookingView } from "#server/modules/bookings/bookings.contract";
 import type { WeakPhrase } from "#server/modules/review/review.contract";
@@ -56,11 +57,14 @@ export const callClientMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("candidate"), candidate }),
   z.object({
     type: z.literal("chat"),
-    text: z
-      .string()
-      .trim()
-      .min(1, "Write a message first.")
-      .max(CHAT_MAX_LENGTH, `A message can be at most ${CHAT_MAX_LENGTH} characters.`),
+    text: multiLineText(
+      z
+        .string()
+        .trim()
+        .min(1, "Write a message first.")
+        .max(CHAT_MAX_LENGTH, `A message can be at most ${CHAT_MAX_LENGTH} characters.`),
+      "Your message",
+    ),
   }),
 ]);
 export type CallClientMessage = z.infer<typeof callClientMessageSchema>;
@@ -151,7 +155,10 @@ export type RateInput = z.infer<typeof rateInputSchema>;
 
 /** PUT /api/calls/:bookingId/notes: the tutor's notes, saved as they type. */
 export const notesInputSchema = z.strictObject({
-  notes: z
-    .string({ error: "Notes must be text." })
-    .max(FEEDBACK_MAX_LENGTH, `Notes can be at most ${FEEDBACK_MAX_LENGTH} characters.`),
+  notes: multiLineText(
+    z
+      .string({ error: "Notes must be text." })
+      .max(FEEDBACK_MAX_LENGTH, `Notes can be at most ${FEEDBACK_MAX_LENGTH} characters.`),
+    "Your notes",
+  ),
 });

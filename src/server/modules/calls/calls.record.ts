@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { displayName } from "#course/account-rules";
 import { type Chapter, type Day, dayBlocks, findDay } from "#course/course";
 import { PINNED_AT_OR_BELOW } from "#course/speaking";
-import type { Staff } from "#server/db/accounts";
+import { requireAccount, type Staff } from "#server/db/accounts";
 import type { Database } from "#server/db/client";
 import type { SessionUser } from "#server/http/context";
 import { badRequest, HttpError } from "#server/http/errors";
@@ -84,10 +84,17 @@ export function createSessionRecords(deps: RecordDeps & { calls: CallsRepository
     return found.day;
   }
 
-  /** The booking's tutor, or an Admin, as staff; 403 for its learner. */
-  function staffOf(user: SessionUser, booking: BookingView): Staff {
+  /**
+   * The booking's tutor, or an Admin, as staff; 403 for its learner, and for a Tutor whose learner
+   * is staff (an Admin or Tutor who booked as a learner): the record completes the learner's
+   * tasks, pins into their review and writes them feedback, which decision 042 keeps a Tutor from
+   * doing to staff (requireAccount, as the direct routes check it). The room itself stays theirs.
+   */
+  async function staffOf(user: SessionUser, booking: BookingView): Promise<Staff> {
     if (booking.youAre === "learner") throw new HttpError(403, "FORBIDDEN", ONLY_THE_TUTOR);
-    return { id: user.id, role: user.role };
+    const staff: Staff = { id: user.id, role: user.role };
+    await requireAccount(db, booking.learner.id, staff);
+    return staff;
   }
 
   /** Ratings and notes are taken from when the room opens, for a session taking place, until it ends. */
@@ -135,7 +142,7 @@ export function createSessionRecords(deps: RecordDeps & { calls: CallsRepository
 
     /** What the learner struggles with on the session's day: for its tutor and Admins. */
     async brief(user: SessionUser, booking: BookingView): Promise<SessionBrief> {
-      const staff = staffOf(user, booking);
+      const staff = await staffOf(user, booking);
       const day = dayOf(booking);
       const target = { chapterId: booking.chapterId, dayId: booking.dayId };
       const learnerId = booking.learner.id;
@@ -150,7 +157,7 @@ export function createSessionRecords(deps: RecordDeps & { calls: CallsRepository
 
     /** Rates a phrase of one of the day's role-plays (null clears it). 409 once the session has ended. */
     async rate(user: SessionUser, booking: BookingView, opensAt: Date, input: RateInput): Promise<SessionRecord> {
-      staffOf(user, booking);
+      await staffOf(user, booking);
       assertUnderway(booking, opensAt);
       const card = cueCardsOf(dayOf(booking)).find((each) => each.taskId === input.taskId);
       if (!card) throw badRequest(`"${input.taskId}" is not a role-play of this session's day.`);
@@ -166,7 +173,7 @@ export function createSessionRecords(deps: RecordDeps & { calls: CallsRepository
 
     /** Saves the tutor's notes as they type. 409 once the session has ended. */
     async saveNotes(user: SessionUser, booking: BookingView, opensAt: Date, notes: string): Promise<SessionRecord> {
-      staffOf(user, booking);
+      await staffOf(user, booking);
       assertUnderway(booking, opensAt);
       const row = await calls.saveNotes(booking.id, notes, now());
       if (!row) throw new HttpError(409, "SESSION_ENDED", ENDED);
@@ -180,7 +187,7 @@ export function createSessionRecords(deps: RecordDeps & { calls: CallsRepository
      * notifications are on). One transaction; then the room hears that the session ended.
      */
     async end(user: SessionUser, booking: BookingView, opensAt: Date): Promise<SessionRecord> {
-      const staff = staffOf(user, booking);
+      const staff = await staffOf(user, booking);
       assertUnderway(booking, opensAt);
       const day = dayOf(booking);
       const cards = cueCardsOf(day);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { multiLineText, singleLineText } from "#course/text-fields";
 
 /**
  * The contact form's contract: POST /api/contact, open to visitors, contactMessageSchema →
@@ -15,9 +16,9 @@ const textField = (label: string, max: number) =>
 
 export const contactMessageSchema = z
   .object({
-    fullName: textField("Full name", 100),
+    fullName: singleLineText(textField("Full name", 100), "Your full name"),
     email: textField("Email address", 254).pipe(z.email("Email address must be a valid email address.")),
-    message: textField("Message", 5000),
+    message: multiLineText(textField("Message", 5000), "Your message"),
   })
   .strict();
 

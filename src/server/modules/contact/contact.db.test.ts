@@ -196,16 +196,23 @@ describe("contact rate limit", () => {
 });
 
 describe("staff email", () => {
-  it("emails every Admin, one line per header even when the name carries CR/LF", async () => {
+  it("emails every Admin, one line per header; a name carrying CR/LF is refused before any email", async () => {
     const admins = [await t.signUp(), await t.signUp()];
     for (const admin of admins) await makeRole(admin.email, "Admin");
     const student = await t.signUp();
-    const name = "Mallory\r\nBcc: x@evil.example";
+    const fromMallory = async () =>
+      (await t.outbox()).filter((mail) => mail.subject.startsWith("New contact message from Mallory"));
 
-    expect((await send({ ...good, fullName: name, message: "Line one\nLine two" })).status).toBe(201);
+    // A line break in a name could start a mail header (a Bcc): the form refuses it (decision 062).
+    const refused = await send({ ...good, fullName: "Mallory\r\nBcc: x@evil.example", message: "Line one" });
+    expect(refused.status).toBe(400);
+    expect(await fromMallory()).toEqual([]);
+
+    const name = "Mallory Bcc: x@evil.example";
+    expect((await send({ ...good, fullName: name, message: "Line one\r\nLine two" })).status).toBe(201);
 
     const everyAdmin = await t.db.select({ email: userTable.email }).from(userTable).where(eq(userTable.role, "Admin"));
-    const sent = (await t.outbox()).filter((mail) => mail.subject.startsWith("New contact message from Mallory"));
+    const sent = await fromMallory();
     expect(sent.map((mail) => mail.to).sort()).toEqual(everyAdmin.map((admin) => admin.email).sort());
     expect(sent.map((mail) => mail.to)).toEqual(expect.arrayContaining(admins.map((admin) => admin.email)));
     expect(sent.map((mail) => mail.to)).not.toContain(student.email);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { FEEDBACK_MAX_LENGTH } from "#course/feedback";
+import { multiLineText } from "#course/text-fields";
 
 /**
  * The feedback API's contract: POST /api/feedback (a tutor's note, with an optional pin), GET
@@ -14,12 +15,15 @@ const idField = (label: string) =>
     .min(1, `${label} is required.`)
     .max(200, `${label} must be at most 200 characters.`);
 
-/** A note's text: trimmed, never empty, at most FEEDBACK_MAX_LENGTH characters. */
-const feedbackText = z
-  .string({ error: (issue) => (issue.input === undefined ? "Feedback cannot be empty" : "Feedback must be text.") })
-  .trim()
-  .min(1, "Feedback cannot be empty")
-  .max(FEEDBACK_MAX_LENGTH, `Feedback must be at most ${FEEDBACK_MAX_LENGTH} characters.`);
+/** A note's text: trimmed, never empty, at most FEEDBACK_MAX_LENGTH characters, lines and tabs but no other control characters. */
+const feedbackText = multiLineText(
+  z
+    .string({ error: (issue) => (issue.input === undefined ? "Feedback cannot be empty" : "Feedback must be text.") })
+    .trim()
+    .min(1, "Feedback cannot be empty")
+    .max(FEEDBACK_MAX_LENGTH, `Feedback must be at most ${FEEDBACK_MAX_LENGTH} characters.`),
+  "Your feedback",
+);
 
 /** What a tutor sends. The tutor is the signed-in user, never a field: unknown keys are refused. */
 export const feedbackInputSchema = z

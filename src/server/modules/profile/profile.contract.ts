@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { MAX_NAME_LENGTH, MAX_NICKNAME_LENGTH } from "#course/account-rules";
+import { MAX_NICKNAME_LENGTH } from "#course/account-rules";
 import type { Profile } from "#course/profile";
+import { personNameField, singleLineText } from "#course/text-fields";
 
 /**
  * The profile API's contract: the signed-in user's name and avatar.
@@ -12,21 +13,17 @@ import type { Profile } from "#course/profile";
 
 export type { Profile };
 
-const nameField = (label: string) =>
-  z
-    .string({ error: `${label} is required.` })
-    .trim()
-    .min(1, `${label} is required.`)
-    .max(MAX_NAME_LENGTH, `${label} must be at most ${MAX_NAME_LENGTH} characters.`);
-
 export const profileUpdateSchema = z
   .object({
-    firstName: nameField("First name"),
-    lastName: nameField("Last name"),
-    nickname: z
-      .string({ error: "Nickname must be text." })
-      .trim()
-      .max(MAX_NICKNAME_LENGTH, `Nickname must be at most ${MAX_NICKNAME_LENGTH} characters.`)
+    firstName: personNameField("First name"),
+    lastName: personNameField("Last name"),
+    nickname: singleLineText(
+      z
+        .string({ error: "Nickname must be text." })
+        .trim()
+        .max(MAX_NICKNAME_LENGTH, `Nickname must be at most ${MAX_NICKNAME_LENGTH} characters.`),
+      "Your nickname",
+    )
       .nullish()
       .transform((value) => (value ? value : null)),
   })

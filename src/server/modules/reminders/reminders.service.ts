@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Logger } from "pino";
+import { oneLine } from "#course/user-text";
 import type { Database } from "#server/db/client";
 import { badRequest } from "#server/http/errors";
 import type { Mailer } from "#server/mail/mailer";
@@ -105,7 +106,8 @@ export function createReminders(deps: RemindersDeps) {
       );
       const unsubscribeUrl = new URL(`/unsubscribe?token=${token}`, publicUrl).toString();
       const oneClickUrl = new URL(`${ONE_CLICK_PATH}?token=${token}`, publicUrl).toString();
-      const greeting = learner.firstName ? `Hi ${learner.firstName},` : "Hi,";
+      const firstName = oneLine(learner.firstName ?? "");
+      const greeting = firstName ? `Hi ${firstName},` : "Hi,";
       // The day's claim and the email commit together: a process that dies between them leaves
       // neither, and the next run (on any instance) sends the reminder.
       const claimed = await db.transaction(async (tx) => {

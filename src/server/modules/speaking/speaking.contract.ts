@@ -7,6 +7,7 @@ import {
   TUTOR_RATING_MAX,
   TUTOR_RATING_MIN,
 } from "#course/speaking";
+import { multiLineText } from "#course/text-fields";
 
 /**
  * The speaking API's contract (docs/decisions/047-speaking.md), under /api/speaking:
@@ -149,11 +150,13 @@ export const reviewInputSchema = z
               .int(`Rating must be a whole number from ${TUTOR_RATING_MIN} to ${TUTOR_RATING_MAX}.`)
               .min(TUTOR_RATING_MIN, `Rating must be a whole number from ${TUTOR_RATING_MIN} to ${TUTOR_RATING_MAX}.`)
               .max(TUTOR_RATING_MAX, `Rating must be a whole number from ${TUTOR_RATING_MIN} to ${TUTOR_RATING_MAX}.`),
-            comment: z
-              .string({ error: "Comment must be text." })
-              .trim()
-              .max(TUTOR_COMMENT_MAX, `A comment is at most ${TUTOR_COMMENT_MAX} characters.`)
-              .optional(),
+            comment: multiLineText(
+              z
+                .string({ error: "Comment must be text." })
+                .trim()
+                .max(TUTOR_COMMENT_MAX, `A comment is at most ${TUTOR_COMMENT_MAX} characters.`),
+              "Your comment",
+            ).optional(),
           })
           .strict(),
       )
