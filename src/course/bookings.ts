@@ -46,9 +46,14 @@ export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 /** The statuses that hold the tutor's time: PostgreSQL's exclusion constraint covers these. */
 export const HOLDING_STATUSES = ["confirmed", "proposed"] as const satisfies readonly BookingStatus[];
 
-/** Who did not come, marked by the other side once the start time has passed. */
+/**
+ * Who did not come, marked by the other side once the grace after the start has passed, when the
+ * session did not take place (docs/decisions/063-limits-and-no-shows.md).
+ */
 export const NO_SHOW_PARTIES = ["learner", "tutor"] as const;
 export type NoShowParty = (typeof NO_SHOW_PARTIES)[number];
+/** How long after the start a no-show may be marked: a side running late has this long to come. */
+export const NO_SHOW_GRACE_MINUTES = 10;
 
 /** What happened to a booking, kept with who did it, when and why. */
 export const BOOKING_CHANGE_KINDS = [

@@ -664,6 +664,14 @@ export const booking = pgTable(
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
     /** Who did not come, marked by the other side after the start. */
     noShow: text("no_show", { enum: NO_SHOW_PARTIES }),
+    /** Who marked the no-show (null once their account is gone) and when. */
+    noShowBy: text("no_show_by").references(() => user.id, { onDelete: "set null" }),
+    noShowAt: timestamp("no_show_at", { withTimezone: true }),
+    /**
+     * When its learner and tutor were first in the session room together (the room's relay saw one
+     * side's hello answered by the other's): the session took place, so neither is a no-show.
+     */
+    metAt: timestamp("met_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

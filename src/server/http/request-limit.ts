@@ -39,7 +39,9 @@ const PRUNE_AFTER_SECONDS = 24 * 60 * 60;
 
 export function tooManyRequests(retryAfterSeconds: number, message?: string): HttpError {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  const wait = `Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+  // A day's window is waited out in hours: "1440 minutes" reads as a puzzle.
+  const after = minutes > 90 ? `${Math.ceil(minutes / 60)} hours` : `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  const wait = `Please try again in ${after}.`;
   return new HttpError(429, "TOO_MANY_REQUESTS", message ? `${message} ${wait}` : `Too many attempts. ${wait}`);
 }
 

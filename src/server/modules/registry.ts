@@ -118,6 +118,9 @@ export function createModules(deps: ModuleDeps) {
     profile: profile.service,
     users: users.service,
     settings: settings.service,
+    limiter,
+    // The calls module is made next, with this one's service: it answers only once requests come.
+    sessionEnded: (bookingId, q) => calls.service.sessionEnded(bookingId, q),
   });
   const calls = callsModule({
     db,

@@ -39,7 +39,7 @@ import type { UserSummary } from "#course/users";
  * POST /:bookingId/cancel              ReasonInput → { booking }
  * POST /:bookingId/propose             ProposeInput → { booking }: the tutor proposes another time
  * POST /:bookingId/proposal            AnswerInput → { booking }: the learner accepts or declines it
- * POST /:bookingId/no-show             NoShowInput → { booking }: after the start, the other side did not come
+ * POST /:bookingId/no-show             NoShowInput → { booking }: the other side did not come (10 min after the start, not held)
  * POST /:bookingId/messages            MessageInput → 201 { booking }: a message to the other side
  */
 
@@ -63,11 +63,18 @@ export const BOOKING_ERRORS = {
     `Sessions can be cancelled up to ${hours} hours before they start. Send your tutor a message instead.`,
   NOT_UPCOMING: "This session has already started or ended.",
   NOT_ACTIVE: "This booking has been cancelled or moved.",
-  NOT_STARTED: "You can mark a no-show once the session's start time has passed.",
+  NOT_STARTED: (minutes: number) => `You can mark a no-show from ${minutes} minutes after the session's start.`,
   NO_SHOW_MARKED: "A no-show is already marked for this session.",
+  SESSION_ENDED: "The tutor ended this session with its record, so it took place: it cannot be marked as a no-show.",
+  SESSION_MET:
+    "The learner and the tutor were in the session room together, so the session took place: it cannot be marked as a no-show.",
   NO_PROPOSAL: "There is no new time waiting for your answer.",
   PROPOSAL_PASSED: "The proposed time has already passed. Ask your tutor for another.",
   PROPOSAL_SAME_TIME: "That is the session's time already. Propose a different one.",
+  PROPOSAL_TOO_FAR: (days: number) =>
+    `A new time can be at most ${days} ${days === 1 ? "day" : "days"} ahead, as far as learners may book this tutor. Pick an earlier time.`,
+  PROPOSAL_OUTSIDE_HOURS:
+    "That time is not a session of the tutor's hours. Pick a start in their weekly or extra hours (add extra hours for that date first if needed).",
   TOO_MANY_MESSAGES: (max: number) => `At most ${max} messages can be sent about one session.`,
 } as const;
 
@@ -201,12 +208,29 @@ export const tutorHoursSchema = z
   .strict();
 export type TutorHoursInput = z.input<typeof tutorHoursSchema>;
 
+/** Whether a value's YYYY-MM-DD is a date of the calendar (the engine reads 30 February as 2 March). */
+const isDate = (value: string) => {
+  const day = value.slice(0, 10);
+  const midnight = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(midnight.getTime()) && midnight.toISOString().startsWith(day);
+};
+
+/** Times a booking may name at all: past this any time is a mistake, and year 9999 would not fit a session's end. */
+const INSTANT_RANGE = { from: Date.UTC(2000, 0, 1), to: Date.UTC(2100, 0, 1) };
+
 const instantSchema = (label: string) =>
   z
     .string({ error: `${label} must be a date and time.` })
-    .refine((value) => /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)), {
+    .refine((value) => /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)) && isDate(value), {
       message: `${label} must be a date and time such as 2026-03-30T08:00:00Z.`,
     })
+    .refine(
+      (value) => {
+        const at = Date.parse(value);
+        return Number.isNaN(at) || (at >= INSTANT_RANGE.from && at < INSTANT_RANGE.to);
+      },
+      { message: `${label} is out of range: pick a time in the coming weeks.` },
+    )
     .transform((value) => new Date(value));
 
 const idSchema = (label: string) =>
@@ -307,6 +331,8 @@ export interface BookingView {
   endsAt: string;
   status: BookingStatus;
   noShow: NoShowParty | null;
+  /** Who marked the no-show, as the viewer reads it ("You", the other side's name, "An administrator"), and when. */
+  noShowMarked: { by: string; at: string } | null;
   tutor: BookingPerson;
   learner: BookingPerson;
   /** The viewer's part in it. */

@@ -4,6 +4,7 @@ import type { Role } from "#course/roles";
 import { connectDatabase } from "#server/db/client";
 import { booking, bookingChange, user } from "#server/db/schema";
 import type { ErrorBody } from "#server/http/errors";
+import { createRequestLimiter } from "#server/http/request-limit";
 import type { AccountExport } from "#server/modules/account/account.contract";
 import { completeDayTasks, sendAs } from "#tests/complete-day";
 import { createTestApp, ORIGIN } from "#tests/test-app";
@@ -40,6 +41,8 @@ const bookingsOn = (db = t.db) =>
     profile: t.modules.profile.service,
     users: t.modules.users.service,
     settings: t.modules.settings.service,
+    limiter: createRequestLimiter(db, { secret: t.env.AUTH_SECRET, enabled: false }),
+    sessionEnded: t.modules.calls.service.sessionEnded,
   });
 
 beforeEach(() => {
@@ -541,11 +544,13 @@ describe("changes to a booking", () => {
 
   it("keeps the session at its time when the learner declines, and tells the tutor", async () => {
     const { siti, alex, booking: session } = await booked();
-    await request(`/api/bookings/${session.id}/propose`, {
+    // The next session of Siti's Monday hours (a time outside them is no proposal: bookings.proposal.db.test.ts).
+    const proposed = await request(`/api/bookings/${session.id}/propose`, {
       method: "POST",
       cookie: siti.cookie,
-      json: { startsAt: "2026-03-31T17:00:00.000Z" },
+      json: { startsAt: "2026-03-30T08:30:00.000Z" },
     });
+    expect(proposed.status).toBe(200);
     const declined = await request(`/api/bookings/${session.id}/proposal`, {
       method: "POST",
       cookie: alex.cookie,

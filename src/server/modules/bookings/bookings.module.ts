@@ -14,7 +14,7 @@ export function bookingsModule(deps: BookingsDeps) {
       name: "bookings",
       path: "/bookings",
       bodyLimit: JSON_BODY_LIMIT,
-      routes: bookingRoutes(service),
+      routes: bookingRoutes(service, deps.limiter),
       jobs: [{ name: "session reminders", everyMs: BOOKING_REMINDER_SCAN_MS, run: service.sendReminders }],
     }),
   };

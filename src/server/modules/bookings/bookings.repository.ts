@@ -65,6 +65,23 @@ export function createBookingsRepository(db: Database, now: () => Date) {
       return row!;
     },
 
+    /**
+     * Marks that the booking's learner and tutor were in its room together, from the first time they
+     * were: `userIds` are two people who met there, an Admin following the room is not its learner or tutor.
+     */
+    async markMet(bookingId: string, userIds: readonly [string, string]): Promise<void> {
+      await db
+        .update(booking)
+        .set({ metAt: sql`coalesce(${booking.metAt}, ${now()})` })
+        .where(
+          and(
+            eq(booking.id, bookingId),
+            inArray(booking.learnerId, [...userIds]),
+            inArray(booking.tutorId, [...userIds]),
+          ),
+        );
+    },
+
     /** One booking, locked for the caller's transaction when `forUpdate`. */
     async byId(id: string, q: Queryable = db, { forUpdate = false } = {}): Promise<BookingRow | undefined> {
       const query = q.select().from(booking).where(eq(booking.id, id));

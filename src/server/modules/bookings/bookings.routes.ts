@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { requireRole, requireUser, signedIn, withRole } from "#server/auth/session";
 import type { AppEnv } from "#server/http/context";
+import type { RequestLimiter } from "#server/http/request-limit";
 import { jsonBody, queryOf } from "#server/http/validation";
 import {
   answerSchema,
@@ -17,13 +18,16 @@ import {
   type TutorWeek,
   tutorHoursSchema,
 } from "./bookings.contract";
+import { bookingRouteLimits } from "./bookings.limits";
 import type { BookingsService } from "./bookings.service";
 
 /**
  * Tutors' hours and learners' bookings. The caller always comes from the session; a booking is
- * served only to its learner, its tutor and Admins (anyone else gets 404).
+ * served only to its learner, its tutor and Admins (anyone else gets 404). Each change counts
+ * against its own limit per user (bookings.limits.ts) before its body is read.
  */
-export function bookingRoutes(bookings: BookingsService) {
+export function bookingRoutes(bookings: BookingsService, limiter: RequestLimiter) {
+  const limit = bookingRouteLimits(limiter);
   return new Hono<AppEnv>()
     .get("/hours", withRole("tutor:view"), async (c) => {
       const body: TutorHours = await bookings.hours(requireRole(c, "tutor:view"));
@@ -45,10 +49,16 @@ export function bookingRoutes(bookings: BookingsService) {
       const body: DaySlots = await bookings.daySlots(requireUser(c), c.req.param(), c.req.valid("query").tutorId);
       return c.json(body);
     })
-    .post("/days/:chapterId/:dayId", signedIn, jsonBody(bookSchema, { messageFromIssues: true }), async (c) => {
-      const booking: BookingView = await bookings.book(requireUser(c), c.req.param(), c.req.valid("json"));
-      return c.json({ booking }, 201);
-    })
+    .post(
+      "/days/:chapterId/:dayId",
+      signedIn,
+      limit.book,
+      jsonBody(bookSchema, { messageFromIssues: true }),
+      async (c) => {
+        const booking: BookingView = await bookings.book(requireUser(c), c.req.param(), c.req.valid("json"));
+        return c.json({ booking }, 201);
+      },
+    )
     .get("/mine", signedIn, async (c) => {
       return c.json(await bookings.mine(requireUser(c)));
     })
@@ -64,24 +74,48 @@ export function bookingRoutes(bookings: BookingsService) {
         "Cache-Control": "private, no-store",
       });
     })
-    .post("/:bookingId/cancel", signedIn, jsonBody(cancelSchema, { messageFromIssues: true }), async (c) => {
-      const booking = await bookings.cancel(requireUser(c), c.req.param("bookingId"), c.req.valid("json").reason);
-      return c.json({ booking });
-    })
-    .post("/:bookingId/propose", signedIn, jsonBody(proposeSchema, { messageFromIssues: true }), async (c) => {
-      const booking = await bookings.propose(requireUser(c), c.req.param("bookingId"), c.req.valid("json"));
-      return c.json({ booking });
-    })
-    .post("/:bookingId/proposal", signedIn, jsonBody(answerSchema, { messageFromIssues: true }), async (c) => {
-      const booking = await bookings.answer(requireUser(c), c.req.param("bookingId"), c.req.valid("json").accept);
-      return c.json({ booking });
-    })
+    .post(
+      "/:bookingId/cancel",
+      signedIn,
+      limit.cancel,
+      jsonBody(cancelSchema, { messageFromIssues: true }),
+      async (c) => {
+        const booking = await bookings.cancel(requireUser(c), c.req.param("bookingId"), c.req.valid("json").reason);
+        return c.json({ booking });
+      },
+    )
+    .post(
+      "/:bookingId/propose",
+      signedIn,
+      limit.propose,
+      jsonBody(proposeSchema, { messageFromIssues: true }),
+      async (c) => {
+        const booking = await bookings.propose(requireUser(c), c.req.param("bookingId"), c.req.valid("json"));
+        return c.json({ booking });
+      },
+    )
+    .post(
+      "/:bookingId/proposal",
+      signedIn,
+      limit.answer,
+      jsonBody(answerSchema, { messageFromIssues: true }),
+      async (c) => {
+        const booking = await bookings.answer(requireUser(c), c.req.param("bookingId"), c.req.valid("json").accept);
+        return c.json({ booking });
+      },
+    )
     .post("/:bookingId/no-show", signedIn, jsonBody(noShowSchema, { messageFromIssues: true }), async (c) => {
       const booking = await bookings.noShow(requireUser(c), c.req.param("bookingId"), c.req.valid("json").party);
       return c.json({ booking });
     })
-    .post("/:bookingId/messages", signedIn, jsonBody(messageSchema, { messageFromIssues: true }), async (c) => {
-      const booking = await bookings.message(requireUser(c), c.req.param("bookingId"), c.req.valid("json").text);
-      return c.json({ booking }, 201);
-    });
+    .post(
+      "/:bookingId/messages",
+      signedIn,
+      limit.message,
+      jsonBody(messageSchema, { messageFromIssues: true }),
+      async (c) => {
+        const booking = await bookings.message(requireUser(c), c.req.param("bookingId"), c.req.valid("json").text);
+        return c.json({ booking }, 201);
+      },
+    );
 }

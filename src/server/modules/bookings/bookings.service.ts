@@ -20,6 +20,7 @@ import type { UserSummary } from "#course/users";
 import type { Database, Transaction } from "#server/db/client";
 import type { SessionUser } from "#server/http/context";
 import { badRequest, forbidden, HttpError, notFound } from "#server/http/errors";
+import type { RequestLimiter } from "#server/http/request-limit";
 import type { Mailer } from "#server/mail/mailer";
 import type { ProfileModule } from "#server/modules/profile/profile.module";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
@@ -38,6 +39,10 @@ import {
   type TutorWeek,
   type tutorHoursSchema,
 } from "./bookings.contract";
+import { createSessionMailCaps, HELD_BACK_NOTICE, type MailHold } from "./bookings.limits";
+import { markNoShow, type SessionEnded } from "./bookings.no-show";
+import { assertProposable } from "./bookings.proposal";
+import { retryingDeadlocks, timeTaken } from "./bookings.races";
 import { type BookingRow, createBookingsRepository, type TutorHoursRow } from "./bookings.repository";
 import { addressOf, calendarInvite } from "./invite";
 import { openSlotsOf, type Span, slotGrid, startOfDayIn, timeIn } from "./slots";
@@ -63,6 +68,10 @@ export interface BookingsDeps {
   profile: Pick<ProfileModule["service"], "peopleOf">;
   users: Pick<UsersModule["service"], "summaryOf">;
   settings: Pick<SettingsModule["service"], "timeZonesOf">;
+  /** RATE_LIMIT's counts: the mail one person's changes send another (bookings.limits.ts). */
+  limiter: RequestLimiter;
+  /** The calls module's word on whether a session's tutor ended it: then nobody was a no-show. */
+  sessionEnded: SessionEnded;
   /** The clock slots, notice and reminders go by: tests move it. */
   now?: () => Date;
 }
@@ -80,48 +89,6 @@ const refused = (status: 409 | 422, code: keyof typeof BOOKING_ERRORS, message: 
 /** A booking's id is a UUID: anything else names no booking, and is not sent to PostgreSQL. */
 const isBookingId = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
 const noSuchBooking = () => notFound("There is no such booking.");
-
-/** The PostgreSQL error in an error or its causes (drizzle wraps the driver's), if any. */
-function postgresErrorOf(error: unknown): { code?: string; constraint?: string } | null {
-  for (let current = error; current && typeof current === "object"; current = (current as { cause?: unknown }).cause) {
-    if (typeof (current as { code?: unknown }).code === "string")
-      return current as { code?: string; constraint?: string };
-  }
-  return null;
-}
-
-/** The exclusion constraint a PostgreSQL error names (23P01), if it is one. */
-function exclusionOf(error: unknown): string | null {
-  const found = postgresErrorOf(error);
-  return found?.code === "23P01" ? (found.constraint ?? "") : null;
-}
-
-/**
- * The refusal for a time PostgreSQL's exclusion constraints found taken (23P01), by whose time it
- * was: the tutor's (SLOT_TAKEN) or the learner's (LEARNER_BUSY). Any other error is thrown as it is.
- */
-function timeTaken(error: unknown, messages: { tutor: string; learner: string }): never {
-  const constraint = exclusionOf(error);
-  if (constraint === null) throw error;
-  if (constraint === "booking_learner_time_excl") throw refused(409, "LEARNER_BUSY", messages.learner);
-  throw refused(409, "SLOT_TAKEN", messages.tutor);
-}
-
-/**
- * Runs `work` again (up to three times) when PostgreSQL ends it for a deadlock (40P01). Two
- * transactions inserting overlapping bookings at once can each find the other's row waiting in the
- * exclusion constraint's index; PostgreSQL ends one of them, and run again it meets the committed
- * winner and is refused as a taken time.
- */
-async function retryingDeadlocks<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await work();
-    } catch (error) {
-      if (attempt >= 3 || postgresErrorOf(error)?.code !== "40P01") throw error;
-    }
-  }
-}
 
 function availabilityOf(row: TutorHoursRow): Availability {
   return {
@@ -145,6 +112,7 @@ export function createBookings(deps: BookingsDeps) {
   const now = deps.now ?? (() => new Date());
   const bookings = createBookingsRepository(db, now);
   const organizer = { name: "Jalan", email: addressOf(deps.mailFrom) };
+  const mailCaps = createSessionMailCaps(deps.limiter);
 
   function dayOf(target: DayRef) {
     const found = lookUpDay(course, target.chapterId, target.dayId);
@@ -305,6 +273,7 @@ export function createBookings(deps: BookingsDeps) {
         endsAt: row.endsAt.toISOString(),
         status: row.status,
         noShow: row.noShow,
+        noShowMarked: row.noShowAt ? { by: byWhom(row.noShowBy), at: row.noShowAt.toISOString() } : null,
         tutor: person(partyOf(row.tutorId)),
         learner: person(partyOf(row.learnerId)),
         youAre: partOf(row, user),
@@ -343,7 +312,7 @@ export function createBookings(deps: BookingsDeps) {
     row: BookingRow,
     parties: Map<string, Party>,
     write: (reader: Party, other: Party, when: (instant: Date) => string) => { subject: string; text: string },
-    options: { method?: "REQUEST" | "CANCEL"; only?: "learner" | "tutor" } = {},
+    options: { method?: "REQUEST" | "CANCEL"; only?: "learner" | "tutor"; hold?: MailHold } = {},
   ): Promise<void> {
     const learner = parties.get(row.learnerId);
     const tutor = parties.get(row.tutorId);
@@ -359,14 +328,15 @@ export function createBookings(deps: BookingsDeps) {
       [tutor, learner, "tutor"],
     ];
     for (const [reader, other, side] of readers) {
-      if (options.only && options.only !== side) continue;
-      const { subject, text } = write(reader, other, (instant) => timeIn(instant, reader.timeZone));
+      const held = options.hold?.get(reader.id);
+      if ((options.only && options.only !== side) || held === "held") continue;
+      const { subject, text } = held ? HELD_BACK_NOTICE : write(reader, other, (at) => timeIn(at, reader.timeZone));
       await mailer.send(
         {
           to: reader.email,
           subject,
           text: [`Hi ${reader.name},`, "", text, "", `The session's page: ${sessionUrl(row)}`].join("\n"),
-          calendar,
+          calendar: held ? undefined : calendar,
         },
         tx,
       );
@@ -546,6 +516,7 @@ export function createBookings(deps: BookingsDeps) {
       );
       if (!slot) throw refused(422, "SLOT_OUTSIDE_HOURS", BOOKING_ERRORS.SLOT_OUTSIDE_HOURS);
       const parties = await partiesOf([user.id, tutor.id]);
+      const hold = await mailCaps.beforeMail(user, parties.values());
       try {
         const row = await retryingDeadlocks(() =>
           db.transaction(async (tx) => {
@@ -580,7 +551,7 @@ export function createBookings(deps: BookingsDeps) {
                   "The calendar invite is attached. Open the session's page a few minutes before it starts.",
                 ].join("\n"),
               }),
-              { method: "REQUEST" },
+              { method: "REQUEST", hold },
             );
             return booked;
           }),
@@ -620,6 +591,7 @@ export function createBookings(deps: BookingsDeps) {
      */
     async cancel(user: SessionUser, bookingId: string, reason?: string): Promise<BookingView> {
       const parties = await partiesOfBooking(bookingId);
+      const hold = await mailCaps.beforeMail(user, parties.values());
       const row = await db.transaction(async (tx) => {
         const { row, part } = await lockedFor(tx, user, bookingId);
         requireConfirmed(row);
@@ -651,7 +623,7 @@ export function createBookings(deps: BookingsDeps) {
               "The attached update removes it from your calendar. Book another time on the session's page.",
             ].join("\n"),
           }),
-          { method: "CANCEL" },
+          { method: "CANCEL", hold },
         );
         return cancelled;
       });
@@ -669,6 +641,7 @@ export function createBookings(deps: BookingsDeps) {
       input: { startsAt: Date; reason?: string },
     ): Promise<BookingView> {
       const parties = await partiesOfBooking(bookingId);
+      const hold = await mailCaps.beforeMail(user, parties.values());
       try {
         const row = await db.transaction(async (tx) => {
           const { row, part } = await lockedFor(tx, user, bookingId);
@@ -677,7 +650,8 @@ export function createBookings(deps: BookingsDeps) {
           requireConfirmed(row);
           const at = now().getTime();
           if (row.startsAt.getTime() <= at) throw refused(409, "NOT_UPCOMING", BOOKING_ERRORS.NOT_UPCOMING);
-          if (input.startsAt.getTime() <= at) throw refused(422, "SLOT_PAST", BOOKING_ERRORS.SLOT_PAST);
+          const hours = await bookings.hoursOf(row.tutorId, tx);
+          assertProposable(input.startsAt, hours && availabilityOf(hours), now(), gridFor);
           if (input.startsAt.getTime() === row.startsAt.getTime()) {
             throw refused(422, "PROPOSAL_SAME_TIME", BOOKING_ERRORS.PROPOSAL_SAME_TIME);
           }
@@ -714,7 +688,7 @@ export function createBookings(deps: BookingsDeps) {
                 "Accept or decline it on the session's page. Until you answer, the session stays at its time.",
               ].join("\n"),
             }),
-            { only: "learner" },
+            { only: "learner", hold },
           );
           return row;
         });
@@ -733,6 +707,7 @@ export function createBookings(deps: BookingsDeps) {
      */
     async answer(user: SessionUser, bookingId: string, accept: boolean): Promise<BookingView> {
       const parties = await partiesOfBooking(bookingId);
+      const hold = await mailCaps.beforeMail(user, parties.values());
       const row = await db.transaction(async (tx) => {
         const { row, part } = await lockedFor(tx, user, bookingId);
         if (part !== "learner") throw forbidden("Only the learner answers a proposed time.");
@@ -750,7 +725,7 @@ export function createBookings(deps: BookingsDeps) {
               subject: `New time declined: ${dayTitle(row)} live session`,
               text: `${other.name} declined moving the session to ${when(proposal.startsAt)}. It stays at ${when(row.startsAt)}; cancel it on its page if that time does not suit you.`,
             }),
-            { only: "tutor" },
+            { only: "tutor", hold },
           );
           return row;
         }
@@ -772,37 +747,38 @@ export function createBookings(deps: BookingsDeps) {
             subject: `Moved: ${dayTitle(row)} live session, now ${when(moved.startsAt)}`,
             text: `Your live session for ${dayTitle(row)} has moved from ${when(row.startsAt)} to ${when(moved.startsAt)}. The attached update changes it in your calendar.`,
           }),
-          { method: "REQUEST" },
+          { method: "REQUEST", hold },
         );
         return moved;
       });
       return viewOf(row, user);
     },
 
-    /** After the start, one side marks that the other did not come (an Admin names which). Once. */
+    /**
+     * One side marks that the other did not come (an Admin names which), once, when the session did
+     * not take place (bookings.no-show.ts).
+     */
     async noShow(user: SessionUser, bookingId: string, party?: NoShowParty): Promise<BookingView> {
       const row = await db.transaction(async (tx) => {
         const { row, part } = await lockedFor(tx, user, bookingId);
         requireConfirmed(row);
-        if (row.startsAt.getTime() > now().getTime()) throw refused(409, "NOT_STARTED", BOOKING_ERRORS.NOT_STARTED);
-        if (row.noShow) throw refused(409, "NO_SHOW_MARKED", BOOKING_ERRORS.NO_SHOW_MARKED);
-        const absent: NoShowParty | undefined = part === "learner" ? "tutor" : part === "tutor" ? "learner" : party;
-        if (!absent) throw badRequest("Say which side did not come: party learner or tutor.");
-        const marked = await bookings.update(tx, row.id, { noShow: absent });
-        await bookings.addChange(tx, {
-          bookingId: row.id,
-          kind: "no-show",
-          actorId: user.id,
-          reason: absent === "learner" ? "The learner did not come." : "The tutor did not come.",
-        });
-        return marked;
+        const marking = { bookings, sessionEnded: deps.sessionEnded, at: now() };
+        return markNoShow(tx, marking, row, { id: user.id, part, party });
       });
       return viewOf(row, user);
+    },
+
+    /** The booking's learner and tutor were in its room together (`userIds`, from the room's relay). */
+    sessionMet(bookingId: string, userIds: [string, string]): void {
+      bookings.markMet(bookingId, userIds).catch((error: unknown) => {
+        logger.warn({ err: error, bookingId }, "that a session's two sides met was not kept");
+      });
     },
 
     /** A message to the other side of a session, emailed to them and kept with the booking's changes. */
     async message(user: SessionUser, bookingId: string, text: string): Promise<BookingView> {
       const parties = await partiesOfBooking(bookingId);
+      const hold = await mailCaps.beforeMail(user, parties.values());
       const row = await db.transaction(async (tx) => {
         const { row, part } = await lockedFor(tx, user, bookingId);
         if (part === "admin") throw forbidden("Only the session's learner and tutor message each other.");
@@ -818,7 +794,7 @@ export function createBookings(deps: BookingsDeps) {
             subject: `Message from ${other.name} about your ${dayTitle(row)} live session`,
             text: [`${other.name} wrote about the session on ${when(row.startsAt)}:`, "", text].join("\n"),
           }),
-          { only: part === "learner" ? "tutor" : "learner" },
+          { only: part === "learner" ? "tutor" : "learner", hold },
         );
         return row;
       });

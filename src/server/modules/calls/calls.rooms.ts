@@ -26,7 +26,12 @@ export const REPLACED_CLOSE_CODE = 4000;
  * side that leaves says `bye`. A second socket of the same user (a reload, another tab) replaces the
  * first, which is told and closed.
  */
-export function createRooms(deps: { calls: CallsRepository; notifications: Notifications; logger: Logger }) {
+export function createRooms(deps: {
+  calls: CallsRepository;
+  notifications: Notifications;
+  logger: Logger;
+  met: (bookingId: string, userIds: [string, string]) => void;
+}) {
   const { calls, notifications, logger } = deps;
   const rooms = new Map<string, Set<Side>>();
   /** Per room, the delivery in progress: the next waits for it, so signals keep their order. */
@@ -49,6 +54,7 @@ export function createRooms(deps: { calls: CallsRepository; notifications: Notif
             break;
           }
           side.send({ type: "peer", userId: row.senderId, connectionId: row.connectionId, present: true });
+          deps.met(row.bookingId, [row.senderId, side.userId]);
           void say(side, "here", {});
           break;
         case "here":

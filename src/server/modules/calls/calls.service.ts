@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { isRoomOpen, ROOM_OPENS_BEFORE_MS, roomWindow } from "#course/calls";
-import type { Database } from "#server/db/client";
+import type { Database, Queryable } from "#server/db/client";
 import type { Notifications } from "#server/db/notifications";
 import type { SessionUser } from "#server/http/context";
 import { HttpError } from "#server/http/errors";
@@ -18,7 +18,7 @@ export interface CallsDeps extends RecordDeps {
   db: Database;
   notifications: Notifications;
   logger: Logger;
-  bookings: Pick<BookingsModule["service"], "get">;
+  bookings: Pick<BookingsModule["service"], "get" | "sessionMet">;
   /** TURN_URL and TURN_SECRET: the operator's coturn (`use-auth-secret`), when there is one. */
   turn?: { urls: readonly string[]; secret: string };
   now?: () => Date;
@@ -32,7 +32,7 @@ export function createCalls(deps: CallsDeps) {
   const { db, notifications, logger, bookings, turn } = deps;
   const now = deps.now ?? (() => new Date());
   const calls = createCallsRepository(db);
-  const rooms = createRooms({ calls, notifications, logger });
+  const rooms = createRooms({ calls, notifications, logger, met: bookings.sessionMet });
   const records = createSessionRecords({ ...deps, calls, rooms, now });
 
   /** The booking as its side sees it (404 to anyone but its learner, its tutor and Admins), and its room's times. */
@@ -103,6 +103,9 @@ export function createCalls(deps: CallsDeps) {
       }
       throw new HttpError(409, "ROOM_NOT_OPEN", "This session has ended: its room is closed.");
     },
+
+    /** Whether the session's tutor has ended it (its record's end), in the caller's transaction. */
+    sessionEnded: async (bookingId: string, q?: Queryable) => Boolean((await calls.recordOf(bookingId, q))?.endedAt),
 
     /** The chat messages the user sent, for Export My Data. */
     exportFor: (userId: string) => calls.exportFor(userId),

@@ -1,7 +1,7 @@
 import { CalendarPlus, Video } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { Link } from "react-router";
-import { BOOKING_MESSAGE_MAX, BOOKING_REASON_MAX, FREE_CANCEL_HOURS } from "#course/bookings";
+import { BOOKING_MESSAGE_MAX, BOOKING_REASON_MAX, FREE_CANCEL_HOURS, NO_SHOW_GRACE_MINUTES } from "#course/bookings";
 import { roomWindow } from "#course/calls";
 import type { BookingChange, BookingView } from "#server/modules/bookings/bookings.contract";
 import {
@@ -52,6 +52,7 @@ export function SessionCard({
   const invite = useSaveInvite();
   const now = Date.now();
   const started = new Date(booking.startsAt).getTime() <= now;
+  const pastGrace = new Date(booking.startsAt).getTime() + NO_SHOW_GRACE_MINUTES * 60_000 <= now;
   const active = booking.status === "confirmed";
   const asLearner = booking.youAre === "learner";
   const other = asLearner ? booking.tutor : booking.learner;
@@ -73,7 +74,7 @@ export function SessionCard({
         <p className={active ? "font-medium" : "text-muted-foreground line-through"}>
           {when(booking.startsAt, booking.endsAt)}
         </p>
-        <p className="text-sm text-muted-foreground">{statusLine(booking, started)}</p>
+        <p className="text-sm text-muted-foreground">{statusLine(booking, started, timeZone)}</p>
       </header>
 
       {booking.proposal && (
@@ -134,7 +135,7 @@ export function SessionCard({
               pending={change.isPending}
             />
           )}
-          {started && !booking.noShow && booking.youAre !== "admin" && (
+          {pastGrace && !booking.noShow && booking.youAre !== "admin" && (
             <Button
               variant="outline"
               disabled={change.isPending}
@@ -196,10 +197,13 @@ export function SessionCard({
   );
 }
 
-function statusLine(booking: BookingView, started: boolean): string {
+function statusLine(booking: BookingView, started: boolean, timeZone: string): string {
   if (booking.status === "cancelled") return "Cancelled";
-  if (booking.noShow === "learner") return "Marked: the learner did not come";
-  if (booking.noShow === "tutor") return "Marked: the tutor did not come";
+  if (booking.noShow) {
+    const marked = booking.noShowMarked;
+    const who = marked ? ` by ${marked.by}, ${momentIn(marked.at, timeZone)}` : "";
+    return `Marked${who}: the ${booking.noShow} did not come`;
+  }
   return started ? "Started" : "Booked";
 }
 
