@@ -41,7 +41,7 @@ export interface AccountDeps {
   contact: Pick<ContactModule["service"], "exportFor">;
   review: Pick<ReviewModule["service"], "exportFor">;
   speaking: Pick<SpeakingModule["service"], "exportFor">;
-  bookings: Pick<BookingsModule["service"], "exportFor">;
+  bookings: Pick<BookingsModule["service"], "exportFor" | "prepareAccountClosing" | "closeAccount">;
   calls: Pick<CallsModule["service"], "exportFor">;
 }
 
@@ -179,7 +179,9 @@ export function createAccountService(deps: AccountDeps) {
      * progress, its answers, its review log, cards and reminders, the feedback it received and the
      * contact messages it sent; feedback it wrote as a tutor stays, without its author. Every email
      * to its address goes in the same transaction, sent or waiting (a reminder not yet sent never
-     * goes out; a verification link is not kept). The
+     * goes out; a verification link is not kept). Its live sessions stay with their other side
+     * (decision 064): those still to come are cancelled first, in the same transaction, with a
+     * CANCEL to both sides, the leaving user's the only mail kept for their address. The
      * transaction holds the lock role changes take, so the last Admin can neither be deleted nor be
      * demoted while their deletion runs. The avatar's stored files (rows of stored_file, or a file
      * not yet moved in from the old uploads directory) go last: a failure there leaves unreachable
@@ -187,14 +189,16 @@ export function createAccountService(deps: AccountDeps) {
      */
     async delete(userId: string, password: string): Promise<void> {
       if (!(await checkPassword(userId, password))) throw wrongPassword();
+      const closing = await deps.bookings.prepareAccountClosing(userId);
       const avatarPath = await db.transaction(async (tx) => {
         await users.lockAdminChanges(tx);
         const account = await users.summaryOf(userId, tx);
         if (!account) throw unauthorized();
         await users.assertNotLastAdmin(tx, account.role);
         const avatarPath = await profile.avatarPathOf(userId, tx);
-        await users.removeAccount(tx, userId);
         await mailer.forget(account.email, tx);
+        await deps.bookings.closeAccount(tx, closing);
+        await users.removeAccount(tx, userId);
         return avatarPath;
       });
       if (avatarPath) await profile.removeAvatarFiles(avatarPath);

@@ -25,6 +25,7 @@ import type { ProfileModule } from "#server/modules/profile/profile.module";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
 import type { SettingsModule } from "#server/modules/settings/settings.module";
 import type { UsersModule } from "#server/modules/users/users.module";
+import { accountClosing, gonePerson } from "./bookings.account";
 import {
   BOOKING_ERRORS,
   type BookingChange,
@@ -68,7 +69,7 @@ export interface BookingsDeps {
 }
 
 /** A side of a booking, with what its emails need. */
-interface Party extends BookingPerson {
+export interface Party extends BookingPerson {
   email: string;
   role: Role;
   timeZone: string;
@@ -168,8 +169,8 @@ export function createBookings(deps: BookingsDeps) {
   }
 
   /** The people of these ids as a booking shows them, with their address, role and zone. */
-  async function partiesOf(ids: string[]): Promise<Map<string, Party>> {
-    const unique = [...new Set(ids)];
+  async function partiesOf(ids: (string | null)[]): Promise<Map<string, Party>> {
+    const unique = [...new Set(ids.filter((id) => id !== null))];
     const [people, zones, summaries] = await Promise.all([
       profile.peopleOf(unique),
       readingZonesOf(unique),
@@ -201,15 +202,6 @@ export function createBookings(deps: BookingsDeps) {
     return row ? partiesOf([row.learnerId, row.tutorId]) : new Map();
   }
 
-  const gonePerson = (id: string): Party => ({
-    id,
-    name: "A former user",
-    photo: null,
-    email: "",
-    role: "Student",
-    timeZone: DEFAULT_TIME_ZONE,
-    summary: { id, firstName: "", lastName: "", nickname: null, email: "", role: "Student" },
-  });
   const person = ({ id, name, photo }: Party): BookingPerson => ({ id, name, photo });
 
   /** The tutors who take bookings, by name: their cards as learners see them, and their hours. */
@@ -287,14 +279,15 @@ export function createBookings(deps: BookingsDeps) {
     const changes = await bookings.changesOf([...new Set(rows.map((row) => row.inviteUid))]);
     const ids = [...rows.flatMap((row) => [row.tutorId, row.learnerId]), ...changes.flatMap((c) => c.actorId ?? [])];
     const parties = await partiesOf(ids);
-    const partyOf = (id: string) => parties.get(id) ?? gonePerson(id);
+    const sideOf = (id: string | null, side: "learner" | "tutor") =>
+      id && parties.has(id) ? person(parties.get(id)!) : { ...person(gonePerson(id, side)), id: null };
     return rows.map((row) => {
       const proposal = proposals.get(row.id);
       const byWhom = (actorId: string | null): string => {
         if (actorId === user.id) return "You";
         if (actorId === null) return "A former user";
         if (actorId !== row.learnerId && actorId !== row.tutorId) return "An administrator";
-        return partyOf(actorId).name;
+        return sideOf(actorId, actorId === row.learnerId ? "learner" : "tutor").name;
       };
       return {
         id: row.id,
@@ -305,8 +298,8 @@ export function createBookings(deps: BookingsDeps) {
         endsAt: row.endsAt.toISOString(),
         status: row.status,
         noShow: row.noShow,
-        tutor: person(partyOf(row.tutorId)),
-        learner: person(partyOf(row.learnerId)),
+        tutor: sideOf(row.tutorId, "tutor"),
+        learner: sideOf(row.learnerId, "learner"),
         youAre: partOf(row, user),
         proposal: proposal
           ? {
@@ -345,8 +338,8 @@ export function createBookings(deps: BookingsDeps) {
     write: (reader: Party, other: Party, when: (instant: Date) => string) => { subject: string; text: string },
     options: { method?: "REQUEST" | "CANCEL"; only?: "learner" | "tutor" } = {},
   ): Promise<void> {
-    const learner = parties.get(row.learnerId);
-    const tutor = parties.get(row.tutorId);
+    const learner = row.learnerId ? parties.get(row.learnerId) : undefined;
+    const tutor = row.tutorId ? parties.get(row.tutorId) : undefined;
     if (!learner || !tutor) return;
     const calendar = options.method
       ? {
@@ -608,8 +601,8 @@ export function createBookings(deps: BookingsDeps) {
     async invite(user: SessionUser, bookingId: string): Promise<string> {
       const row = await readBooking(user, bookingId);
       const parties = await partiesOf([row.learnerId, row.tutorId]);
-      const learner = parties.get(row.learnerId) ?? gonePerson(row.learnerId);
-      const tutor = parties.get(row.tutorId) ?? gonePerson(row.tutorId);
+      const learner = (row.learnerId && parties.get(row.learnerId)) || gonePerson(row.learnerId, "learner");
+      const tutor = (row.tutorId && parties.get(row.tutorId)) || gonePerson(row.tutorId, "tutor");
       return inviteOf(row, learner, tutor, row.status !== "confirmed" ? "CANCEL" : "REQUEST");
     },
 
@@ -889,6 +882,8 @@ export function createBookings(deps: BookingsDeps) {
 
     /** The user's part of Export My Data. */
     exportFor: (userId: string) => bookings.exportFor(userId),
+    /** The user's part of their account's deletion: their upcoming sessions cancelled (bookings.account.ts). */
+    ...accountClosing({ bookings, partiesOf, tellBoth, dayTitle, now }),
   };
 }
 
