@@ -14,7 +14,8 @@ import type { ReviewModule } from "#server/modules/review/review.module";
 import type { SettingsModule } from "#server/modules/settings/settings.module";
 import type { SpeakingModule } from "#server/modules/speaking/speaking.module";
 import type { UsersModule } from "#server/modules/users/users.module";
-import { type AccountExport, type SessionSummary, WRONG_PASSWORD_MESSAGE } from "./account.contract";
+import { type SessionSummary, WRONG_PASSWORD_MESSAGE } from "./account.contract";
+import { createAccountExport } from "./account.export";
 import { createAccountRepository } from "./account.repository";
 
 const wrongPassword = () => new HttpError(400, "INVALID_PASSWORD", WRONG_PASSWORD_MESSAGE);
@@ -40,9 +41,9 @@ export interface AccountDeps {
   feedback: Pick<FeedbackModule["service"], "exportFor">;
   contact: Pick<ContactModule["service"], "exportFor">;
   review: Pick<ReviewModule["service"], "exportFor">;
-  speaking: Pick<SpeakingModule["service"], "exportFor">;
+  speaking: Pick<SpeakingModule["service"], "exportFor" | "exportTakesOf">;
   bookings: Pick<BookingsModule["service"], "exportFor" | "prepareAccountClosing" | "closeAccount">;
-  calls: Pick<CallsModule["service"], "exportFor">;
+  calls: Pick<CallsModule["service"], "exportFor" | "recordsExportFor">;
 }
 
 /**
@@ -86,92 +87,8 @@ export function createAccountService(deps: AccountDeps) {
       return deleted.filter((row) => row.expiresAt.getTime() > now).length;
     },
 
-    /**
-     * Every module's part of the account, each read by the module that keeps it. The profile comes
-     * first: an account deleted meanwhile is a 404 ("This account no longer exists."), whatever the
-     * other parts would say.
-     */
-    async export(userId: string, currentSessionId: string | null): Promise<AccountExport> {
-      const exportedAt = new Date();
-      const account = await profile.exportFor(userId);
-      const [
-        preferences,
-        progress,
-        answers,
-        feedback,
-        contact,
-        reviews,
-        speaking,
-        booked,
-        callMessages,
-        devices,
-        twoFactorEnabled,
-      ] = await Promise.all([
-        deps.settings.exportFor(userId),
-        deps.progress.exportFor(userId),
-        deps.answers.exportFor(userId),
-        deps.feedback.exportFor(userId),
-        deps.contact.exportFor(userId),
-        deps.review.exportFor(userId),
-        deps.speaking.exportFor(userId),
-        deps.bookings.exportFor(userId),
-        deps.calls.exportFor(userId),
-        sessions(userId, currentSessionId),
-        users.twoFactorEnabled(userId),
-      ]);
-      const { theme, emailNotifications, dailyGoalUnit, dailyGoal, timeZone, reminderHour, newCardsPerDay } =
-        preferences.settings;
-      return {
-        exportedAt,
-        profile: account,
-        settings: {
-          theme,
-          emailNotifications,
-          twoFactorEnabled,
-          dailyGoalUnit,
-          dailyGoal,
-          timeZone,
-          reminderHour,
-          newCardsPerDay,
-        },
-        progress: progress.progress,
-        completedDays: progress.completedDays,
-        answers: answers.answers,
-        feedbackReceived: feedback.feedbackReceived,
-        contactMessages: contact.contactMessages,
-        reviewLog: reviews.reviewLog,
-        reviewCards: reviews.reviewCards,
-        dailyGoalChanges: preferences.dailyGoalChanges,
-        recordings: speaking.recordings,
-        speakingSubmissions: speaking.speakingSubmissions,
-        linePractice: speaking.linePractice,
-        tutorHours: booked.hours && {
-          timeZone: booked.hours.timeZone,
-          bio: booked.hours.bio,
-          languages: booked.hours.languages,
-          sessionMinutes: booked.hours.sessionMinutes,
-          noticeHours: booked.hours.noticeHours,
-          horizonDays: booked.hours.horizonDays,
-          weekly: booked.hours.weekly,
-          exceptions: booked.hours.exceptions,
-          updatedAt: booked.hours.updatedAt,
-        },
-        bookings: booked.bookings.map((row) => ({
-          id: row.id,
-          role: row.learnerId === userId ? "learner" : "tutor",
-          chapterId: row.chapterId,
-          dayId: row.dayId,
-          startsAt: row.startsAt,
-          endsAt: row.endsAt,
-          status: row.status,
-          noShow: row.noShow,
-          createdAt: row.createdAt,
-        })),
-        callMessages,
-        sessions: devices,
-        twoFactorEnabled,
-      };
-    },
+    /** Export My Data, streamed (account.export.ts). */
+    ...createAccountExport(deps, sessions),
 
     /**
      * Deletes the account once its password is confirmed. The user row goes in one transaction, and

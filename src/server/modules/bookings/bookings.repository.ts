@@ -267,7 +267,24 @@ export function createBookingsRepository(db: Database, now: () => Date) {
           .where(or(eq(booking.learnerId, userId), eq(booking.tutorId, userId)))
           .orderBy(asc(booking.startsAt)),
       ]);
-      return { hours: hours[0] ?? null, bookings };
+      // What the user wrote about their sessions: messages, and the reasons of their cancels and proposals.
+      const written = await db
+        .select({
+          bookingId: bookingChange.bookingId,
+          kind: bookingChange.kind,
+          text: bookingChange.reason,
+          at: bookingChange.at,
+        })
+        .from(bookingChange)
+        .where(
+          and(
+            eq(bookingChange.actorId, userId),
+            inArray(bookingChange.kind, ["message", "cancelled", "proposed"]),
+            sql`${bookingChange.reason} is not null`,
+          ),
+        )
+        .orderBy(asc(bookingChange.at), asc(bookingChange.id));
+      return { hours: hours[0] ?? null, bookings, written };
     },
   };
 }
