@@ -11,7 +11,7 @@ import { migrateDatabase } from "./db/migrate";
 import { createNotifications } from "./db/notifications";
 import type { Env } from "./env";
 import { startJobs } from "./jobs";
-import { createMailerFromEnv } from "./mail/mailer";
+import { createMailerFromEnv, MAIL_PRUNE_EVERY_MS } from "./mail/mailer";
 import { backfillDayCompletions } from "./modules/progress/progress.service";
 import { createModules, moduleJobs } from "./modules/registry";
 import { createDatabaseStorage } from "./storage/storage";
@@ -62,8 +62,12 @@ export async function startServices(env: Env, logger: Logger) {
   };
   const modules = createModules(deps);
   const app = createApp(deps, modules);
-  // The modules' background work (the review reminders, every 5 minutes).
-  const stopJobs = startJobs(moduleJobs(modules), logger);
+  // The modules' background work (the review reminders, every 5 minutes), and the outbox's pruning,
+  // which must run without SMTP too: nothing else ever deletes its mail then.
+  const stopJobs = startJobs(
+    [...moduleJobs(modules), { name: "outbox pruned", everyMs: MAIL_PRUNE_EVERY_MS, run: mailer.prune }],
+    logger,
+  );
 
   return {
     app,

@@ -648,12 +648,12 @@ export const booking = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     inviteUid: uuid("invite_uid").notNull(),
     sequence: integer("sequence").notNull().default(0),
-    tutorId: text("tutor_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
-    learnerId: text("learner_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    /**
+     * The two sides; null once that side's account is deleted (docs/decisions/064): the other side
+     * keeps the session, cancelled first when it was still to come.
+     */
+    tutorId: text("tutor_id").references(() => user.id, { onDelete: "set null" }),
+    learnerId: text("learner_id").references(() => user.id, { onDelete: "set null" }),
     chapterId: text("chapter_id").notNull(),
     dayId: text("day_id").notNull(),
     startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),

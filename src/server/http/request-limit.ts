@@ -32,6 +32,11 @@ export const LIMITS = {
   answersPerUser: { windowSeconds: 60, max: 60 },
   /** Takes one learner uploads: a line takes a few seconds to hear and say, so a minute holds far fewer. */
   takesPerUser: { windowSeconds: 60, max: 30 },
+  /**
+   * Exports of one user's data: each reads everything they have (their takes' audio too), so a few
+   * an hour is plenty for a person and holds back a script asking for them over and over.
+   */
+  exportsPerUser: { windowSeconds: 60 * 60, max: 6 },
 } as const satisfies Record<string, LimitRule>;
 
 /** Rows whose window ended this long ago are pruned now and then. */

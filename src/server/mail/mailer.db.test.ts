@@ -100,6 +100,25 @@ describe("without SMTP", () => {
     await mailer.close();
   });
 
+  it("deletes mail written longer ago than the retention period when pruned, keeping newer mail", async () => {
+    const [old, oldSent, recent] = [to("old"), to("old-sent"), to("recent")];
+    await db.insert(mailOutbox).values([
+      { recipient: old, subject: "Old", body: "b", createdAt: sql`now() - interval '31 days'` },
+      {
+        recipient: oldSent,
+        subject: "Old and sent",
+        body: "b",
+        createdAt: sql`now() - interval '32 days'`,
+        sentAt: sql`now() - interval '31 days'`,
+      },
+      { recipient: recent, subject: "Recent", body: "b", createdAt: sql`now() - interval '29 days'` },
+    ]);
+    const mailer = createMailer({ db, from: "Jalan <a@b.c>", logger: silent, retentionDays: 30 });
+    expect(await mailer.prune()).toBeGreaterThanOrEqual(2);
+    expect((await rowsFor([old, oldSent, recent])).map((row) => row.subject)).toEqual(["Recent"]);
+    await mailer.close();
+  });
+
   it("logs the link only when links may be logged", async () => {
     for (const logLinks of [true, false]) {
       const lines: string[] = [];

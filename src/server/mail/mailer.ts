@@ -40,6 +40,12 @@ export interface Mailer {
    * many there were.
    */
   forget(address: string, within: MailTransaction): Promise<number>;
+  /**
+   * Deletes the messages older than the retention period: sent ones by when they were sent and,
+   * without SMTP, where nothing is ever sent, every one by when it was written. Answers how many.
+   * A job runs it on every instance (MAIL_PRUNE_EVERY_MS); with SMTP each delivery pass runs it too.
+   */
+  prune(): Promise<number>;
   /** Stops delivering (at shutdown); waiting messages stay in the outbox for another instance. */
   close(): Promise<void>;
 }
@@ -71,7 +77,12 @@ const CLAIM_SECONDS = 120;
 const BATCH = 10;
 /** After this many failed tries a message stays in the outbox, with its last error, for a person to read. */
 export const MAX_ATTEMPTS = 8;
-/** How long a sent message is kept (its recipient, subject and text, its link already removed). */
+/** How often each instance deletes the mail kept past its retention period (Mailer.prune). */
+export const MAIL_PRUNE_EVERY_MS = 60 * 60_000;
+/**
+ * How long a message is kept: a sent one from when it was sent (its recipient, subject and text, its
+ * link already removed); without SMTP every one from when it was written.
+ */
 export const DEFAULT_MAIL_RETENTION_DAYS = 30;
 /** What a sent message's text holds where its link was: links carry one-time tokens. */
 export const LINK_REMOVED = "[link removed once sent]";
@@ -126,9 +137,18 @@ export function createMailer(options: {
       .returning();
   }
 
-  /** Deletes the messages sent longer ago than the retention period. */
-  async function prune() {
-    await db.delete(mailOutbox).where(lt(mailOutbox.sentAt, sql`now() - make_interval(days => ${retentionDays})`));
+  /**
+   * Deletes the messages sent longer ago than the retention period. With SMTP a message never sent
+   * (refused MAX_ATTEMPTS times) stays for a person to read; without it nothing is ever sent, and
+   * the outbox a developer reads keeps only the retention period's mail.
+   */
+  async function prune(): Promise<number> {
+    const before = sql`now() - make_interval(days => ${retentionDays})`;
+    const expired = transport
+      ? lt(mailOutbox.sentAt, before)
+      : or(lt(mailOutbox.sentAt, before), and(isNull(mailOutbox.sentAt), lt(mailOutbox.createdAt, before)));
+    const removed = await db.delete(mailOutbox).where(expired).returning({ id: mailOutbox.id });
+    return removed.length;
   }
 
   async function deliverWaiting(smtp: Transporter) {
@@ -220,6 +240,7 @@ export function createMailer(options: {
         .returning({ id: mailOutbox.id });
       return removed.length;
     },
+    prune,
     async close() {
       closed = true;
       if (sweep) clearInterval(sweep);

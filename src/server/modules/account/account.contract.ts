@@ -32,7 +32,8 @@ export interface ExportedLinePractice {
 /**
  * The account API's contract: the signed-in account's own data, devices and deletion.
  *
- * GET    /api/account/export                 → AccountExport (a download, fresh session)
+ * GET    /api/account/export                 → AccountExport (a download, streamed, fresh session; one at
+ *                                              a time per user and EXPORTS_PER_USER an hour, else 429)
  * GET    /api/account/sessions               → SessionsResponse (fresh session)
  * POST   /api/account/confirm-password       passwordSchema → PasswordConfirmedResponse
  * POST   /api/account/sessions/revoke-others → SessionsRevokedResponse
@@ -178,6 +179,42 @@ export interface ExportedCallMessage {
   at: Date;
 }
 
+/** What the account wrote about a live session: a message, or the reason it gave for a cancel or a proposal. */
+export interface ExportedBookingMessage {
+  bookingId: string;
+  kind: "message" | "cancelled" | "proposed";
+  text: string;
+  at: Date;
+}
+
+/**
+ * A session's record: as tutor, the ratings and notes the account wrote; as learner, those it was
+ * given, once the session ended.
+ */
+export interface ExportedSessionRecord {
+  bookingId: string;
+  role: "learner" | "tutor";
+  notes: string | null;
+  endedAt: Date | null;
+  ratings: { taskId: string; lineId: string; rating: number; ratedAt: string }[];
+}
+
+/** A notice of the header: a tutor reviewed the account's takes, or rated its live session. */
+export interface ExportedNotice {
+  kind: "takes-reviewed" | "session-rated";
+  chapterId: string | null;
+  dayId: string | null;
+  createdAt: Date;
+  readAt: Date | null;
+}
+
+/** A day the account turned "I can't speak now" on for. */
+export interface ExportedQuietDay {
+  chapterId: string;
+  dayId: string;
+  since: Date;
+}
+
 /** A tutor's hours and profile as they saved them (src/course/bookings.ts). */
 export interface ExportedTutorHours {
   timeZone: string;
@@ -228,8 +265,14 @@ export interface AccountExport {
   /** A tutor's hours (null for anyone who never set them) and every live session booked, as learner or tutor. */
   tutorHours: ExportedTutorHours | null;
   bookings: ExportedBooking[];
+  /** The messages and reasons the account wrote about its sessions, oldest first. */
+  bookingMessages: ExportedBookingMessage[];
   /** What the account wrote in the chat of a session's room, oldest first. */
   callMessages: ExportedCallMessage[];
+  sessionRecords: ExportedSessionRecord[];
+  /** Every notice the account was given, read or not, oldest first. */
+  notices: ExportedNotice[];
+  quietDays: ExportedQuietDay[];
   sessions: SessionSummary[];
   twoFactorEnabled: boolean;
 }

@@ -300,8 +300,12 @@ describe("GET /api/account/export", () => {
       // No hours set and no session booked (src/server/modules/bookings/bookings.db.test.ts exports them).
       tutorHours: null,
       bookings: [],
+      bookingMessages: [],
       // No session room's chat (tests/session-room.db.test.ts exports it).
       callMessages: [],
+      sessionRecords: [],
+      notices: [],
+      quietDays: [],
       linePractice: expect.toSatisfy(
         (lines: { lineId: string }[]) =>
           JSON.stringify(lines.map((line) => line.lineId).sort()) === JSON.stringify(dayOneSaidLines),
@@ -639,7 +643,10 @@ describe("a fresh session for the export and the device list", () => {
       const { user, cookie } = await t.signedInUser();
       const statusAfter = async (times: { signedIn: number; passwordConfirmed?: number }) => {
         await setSessionTimes(cookie, times);
-        return (await t.request(path, { cookie })).status;
+        const response = await t.request(path, { cookie });
+        // Read whole, as a browser does: an export is in progress until its download is.
+        await response.text();
+        return response.status;
       };
       expect(await statusAfter({ signedIn: FRESH_MINUTES - 1 })).toBe(200);
       expect(await statusAfter({ signedIn: 60, passwordConfirmed: FRESH_MINUTES - 1 })).toBe(200);
@@ -669,7 +676,9 @@ describe("a fresh session for the export and the device list", () => {
     expect(confirmedAt).toBeLessThanOrEqual(Date.now() + 1000);
     expect((await sessionOf(otherDevice)).passwordConfirmedAt).toBeNull();
 
-    expect((await t.request("/api/account/export", { cookie })).status).toBe(200);
+    const exported = await t.request("/api/account/export", { cookie });
+    expect(exported.status).toBe(200);
+    await exported.text();
     expect((await t.request("/api/account/sessions", { cookie })).status).toBe(200);
     for (const path of ["/api/account/export", "/api/account/sessions"]) {
       expect((await t.request(path, { cookie: otherDevice })).status).toBe(403);

@@ -1,4 +1,5 @@
 import { type Context, Hono } from "hono";
+import { stream } from "hono/streaming";
 import type { Auth } from "#server/auth/auth";
 import { requireUser, signedIn } from "#server/auth/session";
 import { clientIp } from "#server/http/client-ip";
@@ -8,7 +9,6 @@ import { LIMITS, type RequestLimiter, tooManyRequests } from "#server/http/reque
 import { jsonBody } from "#server/http/validation";
 import {
   type AccountDeletedResponse,
-  type AccountExport,
   type PasswordConfirmedResponse,
   passwordSchema,
   type SessionsResponse,
@@ -50,10 +50,32 @@ export function accountRoutes(account: AccountService, auth: Auth, limiter: Requ
   return new Hono<AppEnv>()
     .get("/export", async (c) => {
       const me = await requireFreshSession(c);
-      const data: AccountExport = await account.export(me.id, c.get("sessionId"));
-      const day = data.exportedAt.toISOString().slice(0, 10);
+      const verdict = await limiter.hit("exports-per-user", me.id, LIMITS.exportsPerUser);
+      if (!verdict.allowed) {
+        c.header("retry-after", String(verdict.retryAfterSeconds));
+        throw tooManyRequests(verdict.retryAfterSeconds, "You have exported your data several times this hour.");
+      }
+      const { exportedAt, chunks, finish } = await account.startExport(me.id, c.get("sessionId"));
+      const day = exportedAt.toISOString().slice(0, 10);
       c.header("content-disposition", `attachment; filename="jalan-my-data-${day}.json"`);
-      return c.json(data);
+      c.header("content-type", "application/json; charset=utf-8");
+      const log = c.get("logger");
+      // Written as it is read (AccountExport, section by section): never one string in memory.
+      return stream(
+        c,
+        async (out) => {
+          try {
+            for await (const chunk of chunks) {
+              if (out.aborted) return;
+              await out.write(chunk);
+            }
+          } finally {
+            finish();
+          }
+        },
+        // The status is sent: a failure now can only cut the file short, which no JSON reader takes.
+        async (error) => log.error({ err: error, userId: me.id }, "export failed while it was written"),
+      );
     })
     .get("/sessions", async (c) => {
       const me = await requireFreshSession(c);

@@ -14,7 +14,8 @@ import type { ReviewModule } from "#server/modules/review/review.module";
 import type { SettingsModule } from "#server/modules/settings/settings.module";
 import type { SpeakingModule } from "#server/modules/speaking/speaking.module";
 import type { UsersModule } from "#server/modules/users/users.module";
-import { type AccountExport, type SessionSummary, WRONG_PASSWORD_MESSAGE } from "./account.contract";
+import { type SessionSummary, WRONG_PASSWORD_MESSAGE } from "./account.contract";
+import { createAccountExport } from "./account.export";
 import { createAccountRepository } from "./account.repository";
 
 const wrongPassword = () => new HttpError(400, "INVALID_PASSWORD", WRONG_PASSWORD_MESSAGE);
@@ -40,9 +41,9 @@ export interface AccountDeps {
   feedback: Pick<FeedbackModule["service"], "exportFor">;
   contact: Pick<ContactModule["service"], "exportFor">;
   review: Pick<ReviewModule["service"], "exportFor">;
-  speaking: Pick<SpeakingModule["service"], "exportFor">;
-  bookings: Pick<BookingsModule["service"], "exportFor">;
-  calls: Pick<CallsModule["service"], "exportFor">;
+  speaking: Pick<SpeakingModule["service"], "exportFor" | "exportTakesOf">;
+  bookings: Pick<BookingsModule["service"], "exportFor" | "prepareAccountClosing" | "closeAccount">;
+  calls: Pick<CallsModule["service"], "exportFor" | "recordsExportFor">;
 }
 
 /**
@@ -86,92 +87,8 @@ export function createAccountService(deps: AccountDeps) {
       return deleted.filter((row) => row.expiresAt.getTime() > now).length;
     },
 
-    /**
-     * Every module's part of the account, each read by the module that keeps it. The profile comes
-     * first: an account deleted meanwhile is a 404 ("This account no longer exists."), whatever the
-     * other parts would say.
-     */
-    async export(userId: string, currentSessionId: string | null): Promise<AccountExport> {
-      const exportedAt = new Date();
-      const account = await profile.exportFor(userId);
-      const [
-        preferences,
-        progress,
-        answers,
-        feedback,
-        contact,
-        reviews,
-        speaking,
-        booked,
-        callMessages,
-        devices,
-        twoFactorEnabled,
-      ] = await Promise.all([
-        deps.settings.exportFor(userId),
-        deps.progress.exportFor(userId),
-        deps.answers.exportFor(userId),
-        deps.feedback.exportFor(userId),
-        deps.contact.exportFor(userId),
-        deps.review.exportFor(userId),
-        deps.speaking.exportFor(userId),
-        deps.bookings.exportFor(userId),
-        deps.calls.exportFor(userId),
-        sessions(userId, currentSessionId),
-        users.twoFactorEnabled(userId),
-      ]);
-      const { theme, emailNotifications, dailyGoalUnit, dailyGoal, timeZone, reminderHour, newCardsPerDay } =
-        preferences.settings;
-      return {
-        exportedAt,
-        profile: account,
-        settings: {
-          theme,
-          emailNotifications,
-          twoFactorEnabled,
-          dailyGoalUnit,
-          dailyGoal,
-          timeZone,
-          reminderHour,
-          newCardsPerDay,
-        },
-        progress: progress.progress,
-        completedDays: progress.completedDays,
-        answers: answers.answers,
-        feedbackReceived: feedback.feedbackReceived,
-        contactMessages: contact.contactMessages,
-        reviewLog: reviews.reviewLog,
-        reviewCards: reviews.reviewCards,
-        dailyGoalChanges: preferences.dailyGoalChanges,
-        recordings: speaking.recordings,
-        speakingSubmissions: speaking.speakingSubmissions,
-        linePractice: speaking.linePractice,
-        tutorHours: booked.hours && {
-          timeZone: booked.hours.timeZone,
-          bio: booked.hours.bio,
-          languages: booked.hours.languages,
-          sessionMinutes: booked.hours.sessionMinutes,
-          noticeHours: booked.hours.noticeHours,
-          horizonDays: booked.hours.horizonDays,
-          weekly: booked.hours.weekly,
-          exceptions: booked.hours.exceptions,
-          updatedAt: booked.hours.updatedAt,
-        },
-        bookings: booked.bookings.map((row) => ({
-          id: row.id,
-          role: row.learnerId === userId ? "learner" : "tutor",
-          chapterId: row.chapterId,
-          dayId: row.dayId,
-          startsAt: row.startsAt,
-          endsAt: row.endsAt,
-          status: row.status,
-          noShow: row.noShow,
-          createdAt: row.createdAt,
-        })),
-        callMessages,
-        sessions: devices,
-        twoFactorEnabled,
-      };
-    },
+    /** Export My Data, streamed (account.export.ts). */
+    ...createAccountExport(deps, sessions),
 
     /**
      * Deletes the account once its password is confirmed. The user row goes in one transaction, and
@@ -179,7 +96,9 @@ export function createAccountService(deps: AccountDeps) {
      * progress, its answers, its review log, cards and reminders, the feedback it received and the
      * contact messages it sent; feedback it wrote as a tutor stays, without its author. Every email
      * to its address goes in the same transaction, sent or waiting (a reminder not yet sent never
-     * goes out; a verification link is not kept). The
+     * goes out; a verification link is not kept). Its live sessions stay with their other side
+     * (decision 064): those still to come are cancelled first, in the same transaction, with a
+     * CANCEL to both sides, the leaving user's the only mail kept for their address. The
      * transaction holds the lock role changes take, so the last Admin can neither be deleted nor be
      * demoted while their deletion runs. The avatar's stored files (rows of stored_file, or a file
      * not yet moved in from the old uploads directory) go last: a failure there leaves unreachable
@@ -187,14 +106,16 @@ export function createAccountService(deps: AccountDeps) {
      */
     async delete(userId: string, password: string): Promise<void> {
       if (!(await checkPassword(userId, password))) throw wrongPassword();
+      const closing = await deps.bookings.prepareAccountClosing(userId);
       const avatarPath = await db.transaction(async (tx) => {
         await users.lockAdminChanges(tx);
         const account = await users.summaryOf(userId, tx);
         if (!account) throw unauthorized();
         await users.assertNotLastAdmin(tx, account.role);
         const avatarPath = await profile.avatarPathOf(userId, tx);
-        await users.removeAccount(tx, userId);
         await mailer.forget(account.email, tx);
+        await deps.bookings.closeAccount(tx, closing);
+        await users.removeAccount(tx, userId);
         return avatarPath;
       });
       if (avatarPath) await profile.removeAvatarFiles(avatarPath);

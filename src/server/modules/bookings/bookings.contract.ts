@@ -281,6 +281,11 @@ export interface BookingPerson {
   photo: string | null;
 }
 
+/** A side of a booking: `id` null once that side's account is deleted (named "A former tutor"). */
+export interface BookingSide extends Omit<BookingPerson, "id"> {
+  id: string | null;
+}
+
 /** A tutor as learners see them when choosing. */
 export interface TutorCard extends BookingPerson {
   bio: string;
@@ -333,8 +338,8 @@ export interface BookingView {
   noShow: NoShowParty | null;
   /** Who marked the no-show, as the viewer reads it ("You", the other side's name, "An administrator"), and when. */
   noShowMarked: { by: string; at: string } | null;
-  tutor: BookingPerson;
-  learner: BookingPerson;
+  tutor: BookingSide;
+  learner: BookingSide;
   /** The viewer's part in it. */
   youAre: "learner" | "tutor" | "admin";
   /** A new time the tutor proposed, waiting for the learner's answer. */

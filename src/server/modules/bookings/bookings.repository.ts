@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { BOOKING_REMINDERS, type BookingReminderKind, HOLDING_STATUSES } from "#course/bookings";
 import type { Database, Queryable, Transaction } from "#server/db/client";
 import { booking, bookingChange, bookingReminder, tutorHours } from "#server/db/schema";
@@ -149,7 +149,7 @@ export function createBookingsRepository(db: Database, now: () => Date) {
         .orderBy(asc(booking.startsAt));
     },
 
-    /** The tutor's confirmed sessions between two instants, in order. */
+    /** The tutor's sessions between two instants, confirmed or cancelled, in order. */
     sessionsOf(tutorId: string, from: Date, to: Date) {
       return db
         .select()
@@ -157,12 +157,52 @@ export function createBookingsRepository(db: Database, now: () => Date) {
         .where(
           and(
             eq(booking.tutorId, tutorId),
-            eq(booking.status, "confirmed"),
+            inArray(booking.status, ["confirmed", "cancelled"]),
             gt(booking.endsAt, from),
             lt(booking.startsAt, to),
           ),
         )
         .orderBy(asc(booking.startsAt));
+    },
+
+    /** The user's confirmed sessions, as learner or tutor, that start after `at`, locked for `q`'s transaction. */
+    upcomingSessionsOf(userId: string, at: Date, q: Queryable = db, { forUpdate = false } = {}) {
+      const query = q
+        .select()
+        .from(booking)
+        .where(
+          and(
+            or(eq(booking.learnerId, userId), eq(booking.tutorId, userId)),
+            eq(booking.status, "confirmed"),
+            gt(booking.startsAt, at),
+          ),
+        )
+        .orderBy(asc(booking.startsAt));
+      return forUpdate ? query.for("update") : query;
+    },
+
+    /**
+     * What the user wrote about sessions goes with their account: their messages, and the reasons
+     * they gave for a cancel or a proposal. The changes themselves stay, for the other side.
+     */
+    async forgetWordsOf(tx: Transaction, userId: string): Promise<void> {
+      await tx.delete(bookingChange).where(and(eq(bookingChange.actorId, userId), eq(bookingChange.kind, "message")));
+      await tx
+        .update(bookingChange)
+        .set({ reason: null })
+        .where(and(eq(bookingChange.actorId, userId), inArray(bookingChange.kind, ["cancelled", "proposed"])));
+    },
+
+    /** Deletes the user's bookings whose other side is already gone: nobody would be left to see them. */
+    async deleteWithNoOtherSide(tx: Transaction, userId: string): Promise<void> {
+      await tx
+        .delete(booking)
+        .where(
+          or(
+            and(eq(booking.learnerId, userId), isNull(booking.tutorId)),
+            and(eq(booking.tutorId, userId), isNull(booking.learnerId)),
+          ),
+        );
     },
 
     async addChange(tx: Transaction, change: typeof bookingChange.$inferInsert): Promise<void> {
@@ -244,7 +284,24 @@ export function createBookingsRepository(db: Database, now: () => Date) {
           .where(or(eq(booking.learnerId, userId), eq(booking.tutorId, userId)))
           .orderBy(asc(booking.startsAt)),
       ]);
-      return { hours: hours[0] ?? null, bookings };
+      // What the user wrote about their sessions: messages, and the reasons of their cancels and proposals.
+      const written = await db
+        .select({
+          bookingId: bookingChange.bookingId,
+          kind: bookingChange.kind,
+          text: bookingChange.reason,
+          at: bookingChange.at,
+        })
+        .from(bookingChange)
+        .where(
+          and(
+            eq(bookingChange.actorId, userId),
+            inArray(bookingChange.kind, ["message", "cancelled", "proposed"]),
+            sql`${bookingChange.reason} is not null`,
+          ),
+        )
+        .orderBy(asc(bookingChange.at), asc(bookingChange.id));
+      return { hours: hours[0] ?? null, bookings, written };
     },
   };
 }

@@ -26,6 +26,7 @@ import type { ProfileModule } from "#server/modules/profile/profile.module";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
 import type { SettingsModule } from "#server/modules/settings/settings.module";
 import type { UsersModule } from "#server/modules/users/users.module";
+import { accountClosing, gonePerson } from "./bookings.account";
 import {
   BOOKING_ERRORS,
   type BookingChange,
@@ -77,7 +78,7 @@ export interface BookingsDeps {
 }
 
 /** A side of a booking, with what its emails need. */
-interface Party extends BookingPerson {
+export interface Party extends BookingPerson {
   email: string;
   role: Role;
   timeZone: string;
@@ -136,8 +137,8 @@ export function createBookings(deps: BookingsDeps) {
   }
 
   /** The people of these ids as a booking shows them, with their address, role and zone. */
-  async function partiesOf(ids: string[]): Promise<Map<string, Party>> {
-    const unique = [...new Set(ids)];
+  async function partiesOf(ids: (string | null)[]): Promise<Map<string, Party>> {
+    const unique = [...new Set(ids.filter((id) => id !== null))];
     const [people, zones, summaries] = await Promise.all([
       profile.peopleOf(unique),
       readingZonesOf(unique),
@@ -169,15 +170,6 @@ export function createBookings(deps: BookingsDeps) {
     return row ? partiesOf([row.learnerId, row.tutorId]) : new Map();
   }
 
-  const gonePerson = (id: string): Party => ({
-    id,
-    name: "A former user",
-    photo: null,
-    email: "",
-    role: "Student",
-    timeZone: DEFAULT_TIME_ZONE,
-    summary: { id, firstName: "", lastName: "", nickname: null, email: "", role: "Student" },
-  });
   const person = ({ id, name, photo }: Party): BookingPerson => ({ id, name, photo });
 
   /** The tutors who take bookings, by name: their cards as learners see them, and their hours. */
@@ -255,14 +247,15 @@ export function createBookings(deps: BookingsDeps) {
     const changes = await bookings.changesOf([...new Set(rows.map((row) => row.inviteUid))]);
     const ids = [...rows.flatMap((row) => [row.tutorId, row.learnerId]), ...changes.flatMap((c) => c.actorId ?? [])];
     const parties = await partiesOf(ids);
-    const partyOf = (id: string) => parties.get(id) ?? gonePerson(id);
+    const sideOf = (id: string | null, side: "learner" | "tutor") =>
+      id && parties.has(id) ? person(parties.get(id)!) : { ...person(gonePerson(id, side)), id: null };
     return rows.map((row) => {
       const proposal = proposals.get(row.id);
       const byWhom = (actorId: string | null): string => {
         if (actorId === user.id) return "You";
         if (actorId === null) return "A former user";
         if (actorId !== row.learnerId && actorId !== row.tutorId) return "An administrator";
-        return partyOf(actorId).name;
+        return sideOf(actorId, actorId === row.learnerId ? "learner" : "tutor").name;
       };
       return {
         id: row.id,
@@ -274,8 +267,8 @@ export function createBookings(deps: BookingsDeps) {
         status: row.status,
         noShow: row.noShow,
         noShowMarked: row.noShowAt ? { by: byWhom(row.noShowBy), at: row.noShowAt.toISOString() } : null,
-        tutor: person(partyOf(row.tutorId)),
-        learner: person(partyOf(row.learnerId)),
+        tutor: sideOf(row.tutorId, "tutor"),
+        learner: sideOf(row.learnerId, "learner"),
         youAre: partOf(row, user),
         proposal: proposal
           ? {
@@ -314,8 +307,8 @@ export function createBookings(deps: BookingsDeps) {
     write: (reader: Party, other: Party, when: (instant: Date) => string) => { subject: string; text: string },
     options: { method?: "REQUEST" | "CANCEL"; only?: "learner" | "tutor"; hold?: MailHold } = {},
   ): Promise<void> {
-    const learner = parties.get(row.learnerId);
-    const tutor = parties.get(row.tutorId);
+    const learner = row.learnerId ? parties.get(row.learnerId) : undefined;
+    const tutor = row.tutorId ? parties.get(row.tutorId) : undefined;
     if (!learner || !tutor) return;
     const calendar = options.method
       ? {
@@ -579,8 +572,8 @@ export function createBookings(deps: BookingsDeps) {
     async invite(user: SessionUser, bookingId: string): Promise<string> {
       const row = await readBooking(user, bookingId);
       const parties = await partiesOf([row.learnerId, row.tutorId]);
-      const learner = parties.get(row.learnerId) ?? gonePerson(row.learnerId);
-      const tutor = parties.get(row.tutorId) ?? gonePerson(row.tutorId);
+      const learner = (row.learnerId && parties.get(row.learnerId)) || gonePerson(row.learnerId, "learner");
+      const tutor = (row.tutorId && parties.get(row.tutorId)) || gonePerson(row.tutorId, "tutor");
       return inviteOf(row, learner, tutor, row.status !== "confirmed" ? "CANCEL" : "REQUEST");
     },
 
@@ -650,7 +643,8 @@ export function createBookings(deps: BookingsDeps) {
           requireConfirmed(row);
           const at = now().getTime();
           if (row.startsAt.getTime() <= at) throw refused(409, "NOT_UPCOMING", BOOKING_ERRORS.NOT_UPCOMING);
-          const hours = await bookings.hoursOf(row.tutorId, tx);
+          // A confirmed booking's tutor is there: deleting an account cancels its bookings first.
+          const hours = row.tutorId ? await bookings.hoursOf(row.tutorId, tx) : undefined;
           assertProposable(input.startsAt, hours && availabilityOf(hours), now(), gridFor);
           if (input.startsAt.getTime() === row.startsAt.getTime()) {
             throw refused(422, "PROPOSAL_SAME_TIME", BOOKING_ERRORS.PROPOSAL_SAME_TIME);
@@ -865,6 +859,8 @@ export function createBookings(deps: BookingsDeps) {
 
     /** The user's part of Export My Data. */
     exportFor: (userId: string) => bookings.exportFor(userId),
+    /** The user's part of their account's deletion: their upcoming sessions cancelled (bookings.account.ts). */
+    ...accountClosing({ bookings, partiesOf, tellBoth, dayTitle, now }),
   };
 }
 

@@ -93,8 +93,16 @@ export function createSessionRecords(deps: RecordDeps & { calls: CallsRepository
   async function staffOf(user: SessionUser, booking: BookingView): Promise<Staff> {
     if (booking.youAre === "learner") throw new HttpError(403, "FORBIDDEN", ONLY_THE_TUTOR);
     const staff: Staff = { id: user.id, role: user.role };
-    await requireAccount(db, booking.learner.id, staff);
+    await requireAccount(db, learnerOf(booking), staff);
     return staff;
+  }
+
+  /** The booking's learner; 409 once their account is deleted: nothing is left to brief or to rate. */
+  function learnerOf(booking: BookingView): string {
+    if (booking.learner.id === null) {
+      throw new HttpError(409, "LEARNER_GONE", "This session's learner has closed their account.");
+    }
+    return booking.learner.id;
   }
 
   /** Ratings and notes are taken from when the room opens, for a session taking place, until it ends. */
@@ -145,7 +153,7 @@ export function createSessionRecords(deps: RecordDeps & { calls: CallsRepository
       const staff = await staffOf(user, booking);
       const day = dayOf(booking);
       const target = { chapterId: booking.chapterId, dayId: booking.dayId };
-      const learnerId = booking.learner.id;
+      const learnerId = learnerOf(booking);
       const lineIds = cueCardsOf(day).flatMap((card) => card.phrases.map((phrase) => phrase.id));
       const [mistakes, struggles, takes] = await Promise.all([
         deps.answers.mistakesOfDay(learnerId, target),
@@ -191,7 +199,7 @@ export function createSessionRecords(deps: RecordDeps & { calls: CallsRepository
       assertUnderway(booking, opensAt);
       const day = dayOf(booking);
       const cards = cueCardsOf(day);
-      const learnerId = booking.learner.id;
+      const learnerId = learnerOf(booking);
       const target = { chapterId: booking.chapterId, dayId: booking.dayId };
       const [owner, settings] = await Promise.all([deps.users.summaryOf(learnerId), deps.settings.get(learnerId)]);
       const at = now();

@@ -98,6 +98,33 @@ export function createCallsRepository(db: Database) {
       return rows;
     },
 
+    /**
+     * The session records of the user's bookings, for Export My Data: as tutor, the ratings and
+     * notes they wrote; as learner, those they were given, once the session ended (as the room shows
+     * them). Oldest session first.
+     */
+    async recordsExportFor(userId: string) {
+      const { rows } = await db.$client.query<{
+        bookingId: string;
+        role: "learner" | "tutor";
+        notes: string | null;
+        endedAt: Date | null;
+        ratings: { taskId: string; lineId: string; rating: number; ratedAt: string }[];
+      }>(
+        `select b.id as "bookingId", case when b.learner_id = $1 then 'learner' else 'tutor' end as role,
+            r.notes, r.ended_at as "endedAt",
+            coalesce((select json_agg(json_build_object('taskId', cr.task_id, 'lineId', cr.line_id,
+                'rating', cr.rating, 'ratedAt', cr.rated_at) order by cr.task_id, cr.line_id)
+              from call_rating cr where cr.booking_id = b.id), '[]') as ratings
+          from booking b left join call_record r on r.booking_id = b.id
+          where (b.tutor_id = $1 or (b.learner_id = $1 and r.ended_at is not null))
+            and (r.booking_id is not null or exists (select 1 from call_rating cr where cr.booking_id = b.id))
+          order by b.starts_at, b.id`,
+        [userId],
+      );
+      return rows;
+    },
+
     async recordOf(bookingId: string, q: Queryable = db): Promise<RecordRow | undefined> {
       const [row] = await q.select().from(callRecord).where(eq(callRecord.bookingId, bookingId));
       return row;

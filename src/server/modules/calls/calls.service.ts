@@ -109,6 +109,8 @@ export function createCalls(deps: CallsDeps) {
 
     /** The chat messages the user sent, for Export My Data. */
     exportFor: (userId: string) => calls.exportFor(userId),
+    /** The ratings and notes of the user's sessions, for Export My Data. */
+    recordsExportFor: (userId: string) => calls.recordsExportFor(userId),
 
     /** Forgets signals over an hour old. */
     prune: () => calls.prune(new Date(now().getTime() - SIGNAL_KEPT_MS)),

@@ -234,6 +234,7 @@ describe("staff email", () => {
           throw new Error("the outbox could not be written");
         },
         forget: t.mailer.forget,
+        prune: t.mailer.prune,
         close: async () => undefined,
       },
     });

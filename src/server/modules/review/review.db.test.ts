@@ -1746,6 +1746,7 @@ describe("the daily reminder", () => {
         if (failing) throw new Error("the instance stopped");
       },
       forget: t.mailer.forget,
+      prune: t.mailer.prune,
       close: async () => {},
     };
     const run = reminders(review, failingAfterWrite);

@@ -263,6 +263,31 @@ export function createSpeakingRepository(db: Database) {
         .orderBy(asc(speakingSubmission.submittedAt), asc(speakingSubmission.id));
     },
 
+    /** The days the user turned "I can't speak now" on for, for Export My Data. */
+    allQuietDaysOf(userId: string) {
+      return db
+        .select({ chapterId: quietDay.chapterId, dayId: quietDay.dayId, since: quietDay.since })
+        .from(quietDay)
+        .where(eq(quietDay.userId, userId))
+        .orderBy(asc(quietDay.since));
+    },
+
+    /** Every notice the user was given, read or not, oldest first, for Export My Data. */
+    allNoticesOf(userId: string) {
+      return db
+        .select({
+          kind: notice.kind,
+          chapterId: sql<string | null>`coalesce(${notice.chapterId}, ${speakingSubmission.chapterId})`,
+          dayId: sql<string | null>`coalesce(${notice.dayId}, ${speakingSubmission.dayId})`,
+          createdAt: notice.createdAt,
+          readAt: notice.readAt,
+        })
+        .from(notice)
+        .leftJoin(speakingSubmission, eq(speakingSubmission.id, notice.submissionId))
+        .where(eq(notice.userId, userId))
+        .orderBy(asc(notice.createdAt), asc(notice.id));
+    },
+
     allLinesOf(userId: string): Promise<LinePracticeRow[]> {
       return db
         .select()

@@ -28,6 +28,7 @@ import type {
   Take,
   TakeSaved,
 } from "./speaking.contract";
+import { speakingExport } from "./speaking.export";
 import {
   createSpeakingRepository,
   type LinePracticeRow,
@@ -385,28 +386,8 @@ export function createSpeakingService({
       });
     },
 
-    /** The learner's part of Export My Data: every take with its audio, what they sent, their marks. */
-    async exportFor(userId: string) {
-      const [all, submissions, lines] = await Promise.all([
-        takes.allTakesOf(userId),
-        takes.allSubmissionsOf(userId),
-        takes.allLinesOf(userId),
-      ]);
-      const recordings = [];
-      for (const row of all) {
-        const bytes = await storage.read(row.fileKey);
-        const { audio: _path, ...take } = takeOf(row);
-        recordings.push({
-          ...take,
-          audio: bytes ? `data:${row.contentType};base64,${bytes.toString("base64")}` : null,
-        });
-      }
-      return {
-        recordings,
-        speakingSubmissions: submissions.map(({ userId: _user, reviewedBy: _tutor, ...submission }) => submission),
-        linePractice: lines.map(({ userId: _user, ...line }) => line),
-      };
-    },
+    /** The learner's part of Export My Data (speaking.export.ts). */
+    ...speakingExport(takes, storage, takeOf),
   };
 }
 

@@ -165,7 +165,9 @@ export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaS
   const chatPanel = (
     <Chat
       messages={chat}
-      names={{ [booking.learner.id]: booking.learner.name, [booking.tutor.id]: booking.tutor.name }}
+      names={Object.fromEntries(
+        [booking.learner, booking.tutor].flatMap((side) => (side.id === null ? [] : [[side.id, side.name]])),
+      )}
       problem={problem}
       send={(text) => {
         setProblem(null);
