@@ -155,4 +155,22 @@ describe("marking that the other side did not come", () => {
     }
     expect(await stored(bookingId)).toMatchObject({ noShow: "tutor", noShowBy: learner.id, changes: 1 });
   });
+
+  it("is lifted when the tutor comes late and the two meet in the room after all", async () => {
+    const { bookingId, learner, tutor } = await started(11);
+    expect((await noShow(bookingId, learner.cookie)).status).toBe(200);
+    await inRoom(0, bookingId, learner.cookie);
+    await inRoom(1, bookingId, tutor.cookie, learner.id);
+    expect(await metAt(bookingId)).not.toBeNull();
+    const [row] = await t.db.select().from(booking).where(eq(booking.id, bookingId));
+    expect({ noShow: row!.noShow, noShowBy: row!.noShowBy, noShowAt: row!.noShowAt }).toEqual({
+      noShow: null,
+      noShowBy: null,
+      noShowAt: null,
+    });
+    const view = (await (await t.request(`/api/bookings/${bookingId}`, { cookie: learner.cookie })).json()) as {
+      booking: BookingView;
+    };
+    expect(view.booking).toMatchObject({ noShow: null, noShowMarked: null });
+  });
 });

@@ -68,11 +68,12 @@ export function createBookingsRepository(db: Database, now: () => Date) {
     /**
      * Marks that the booking's learner and tutor were in its room together, from the first time they
      * were: `userIds` are two people who met there, an Admin following the room is not its learner or tutor.
+     * A no-show marked before they met (a tutor who came late) is lifted: the session took place.
      */
     async markMet(bookingId: string, userIds: readonly [string, string]): Promise<void> {
       await db
         .update(booking)
-        .set({ metAt: sql`coalesce(${booking.metAt}, ${now()})` })
+        .set({ metAt: sql`coalesce(${booking.metAt}, ${now()})`, noShow: null, noShowBy: null, noShowAt: null })
         .where(
           and(
             eq(booking.id, bookingId),
