@@ -162,9 +162,6 @@ export function createRooms(deps: { calls: CallsRepository; notifications: Notif
     announceEnded: (bookingId: string, senderId: string, connectionId: string) =>
       calls.send({ bookingId, senderId, connectionId, kind: "ended", body: {} }),
 
-    /** Every side this instance holds: the sockets whose access is checked again (calls.access.ts). */
-    sides: (): Side[] => [...rooms.values()].flatMap((sides) => [...sides]),
-
     /** How many sides this instance holds, per room (for tests and the health of a room). */
     sidesIn: (bookingId: string) => rooms.get(bookingId)?.size ?? 0,
   };
