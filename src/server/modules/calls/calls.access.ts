@@ -7,6 +7,9 @@ import type { Side } from "./calls.rooms";
 /** How often each instance checks every room socket it holds again, notified or not. */
 export const ROOM_ACCESS_CHECK_MS = 60_000;
 
+/** The reason given with ROOM_CLOSE_CODES.signedOut. */
+export const SIGNED_OUT_REASON = "You were signed out: sign in again to come back.";
+
 /** Whether a side may stay in its room: until when (the room closes), or how to close it and why. */
 export type Verdict = { closesAt: Date } | { code: number; reason: string };
 

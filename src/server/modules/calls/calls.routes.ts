@@ -5,6 +5,7 @@ import { requireUser, signedIn } from "#server/auth/session";
 import type { AppEnv } from "#server/http/context";
 import { HttpError } from "#server/http/errors";
 import { jsonBody } from "#server/http/validation";
+import { SIGNED_OUT_REASON } from "./calls.access";
 import {
   type CallClientMessage,
   type CallRoom,
@@ -27,11 +28,10 @@ import type { CallsService } from "./calls.service";
  */
 const MESSAGES_PER_WINDOW = 200;
 const MESSAGE_WINDOW_MS = 10_000;
-const SIGNED_OUT = "You were signed out: sign in again to come back.";
 
 /** What a side is told, or how its socket closes, when what it sent was refused. */
 function refuse(side: Side, refusal: Refusal, message: CallClientMessage) {
-  if (refusal === "signed-out") side.close(ROOM_CLOSE_CODES.signedOut, SIGNED_OUT);
+  if (refusal === "signed-out") side.close(ROOM_CLOSE_CODES.signedOut, SIGNED_OUT_REASON);
   else if (refusal === "too-many") side.close(ROOM_CLOSE_CODES.tooManyMessages, "Too many messages.");
   else if (message.type === "chat") {
     side.send({ type: "error", message: "This session's chat is full: no more messages can be kept for it." });

@@ -7,7 +7,7 @@ import type { Notifications } from "#server/db/notifications";
 import type { SessionUser } from "#server/http/context";
 import { forbidden, HttpError } from "#server/http/errors";
 import type { BookingsModule } from "#server/modules/bookings/bookings.module";
-import { createRoomAccess, type Verdict } from "./calls.access";
+import { createRoomAccess, SIGNED_OUT_REASON, type Verdict } from "./calls.access";
 import {
   type CallRoom,
   type RateInput,
@@ -89,7 +89,7 @@ export function createCalls(deps: CallsDeps) {
   async function stillAdmitted(side: Side): Promise<Verdict> {
     const user = await standingSessionUser(db, side.sessionId);
     if (!user || user.id !== side.userId) {
-      return { code: ROOM_CLOSE_CODES.signedOut, reason: "You were signed out: sign in again to come back." };
+      return { code: ROOM_CLOSE_CODES.signedOut, reason: SIGNED_OUT_REASON };
     }
     try {
       return await admit(user, side.bookingId);
