@@ -15,7 +15,9 @@ function assertCoturnInstalled() {
 
 /**
  * A local coturn as README.md configures one (`use-auth-secret`), on 127.0.0.1 only, relaying to
- * loopback peers (the two browsers of a test), with its own database in a temporary directory.
+ * loopback peers (the two browsers of a test), with its own database in a temporary directory. The
+ * README's configuration denies loopback and private peers; here both browsers are on loopback, so
+ * this test server alone allows them (`--allow-loopback-peers`) and passes none of the denials.
  * Answers the TURN_URL and TURN_SECRET an instance of the app takes; given the port and secret of one
  * that was stopped, it comes back as the same server.
  */

@@ -1,15 +1,13 @@
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import WebSocket, { WebSocketServer } from "ws";
 import { createNotifications } from "#server/db/notifications";
 import { booking } from "#server/db/schema";
 import { createLogger } from "#server/logger";
 import type { CallRoom, CallServerMessage } from "#server/modules/calls/calls.contract";
 import { REPLACED_CLOSE_CODE } from "#server/modules/calls/calls.rooms";
 import { bookedSession, personAs } from "./booked-session";
-import { createTestApp, ORIGIN } from "./test-app";
+import { type Instance, isPeer, serveInstances } from "./room-sockets";
+import { createTestApp } from "./test-app";
 
 /**
  * The session room's WebSocket between two app instances on one PostgreSQL: each serves HTTP with
@@ -18,79 +16,15 @@ import { createTestApp, ORIGIN } from "./test-app";
  */
 const t = await createTestApp();
 const otherNotifications = createNotifications(process.env.TEST_DATABASE_URL!, createLogger("silent"));
-const instances = [t.app, t.appWith({ notifications: otherNotifications })].map((app) => {
-  const server = serve({
-    fetch: app.fetch,
-    port: 0,
-    hostname: "127.0.0.1",
-    websocket: { server: new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 }) },
-  });
-  return { server, port: () => (server.address() as AddressInfo).port };
-});
-const [a, b] = instances as [(typeof instances)[number], (typeof instances)[number]];
-const sockets: WebSocket[] = [];
-
+// Registered first, so it runs after the sockets and servers are closed.
 afterAll(async () => {
-  for (const socket of sockets) socket.terminate();
-  await Promise.all(instances.map(({ server }) => new Promise((resolve) => server.close(resolve))));
   await otherNotifications.close();
 });
+const { instances, join, refusal } = serveInstances([t.app, t.appWith({ notifications: otherNotifications })]);
+const [a, b] = instances as [Instance, Instance];
 
 const person = (role?: "Student" | "Tutor" | "Admin") => personAs(t, role);
 const session = (inMs?: number) => bookedSession(t, inMs);
-
-/** A WebSocket into a room with what it has received, to wait on. */
-function join(instance: typeof a, bookingId: string, cookie: string, origin = ORIGIN) {
-  const socket = new WebSocket(`ws://127.0.0.1:${instance.port()}/api/calls/${bookingId}/signal`, {
-    headers: { cookie, origin },
-  });
-  sockets.push(socket);
-  const received: CallServerMessage[] = [];
-  const waiters: Array<() => void> = [];
-  socket.on("message", (data) => {
-    received.push(JSON.parse(String(data)) as CallServerMessage);
-    for (const wake of waiters.splice(0)) wake();
-  });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
-    socket.on("close", (code, reason) => resolve({ code, reason: String(reason) })),
-  );
-  /** The first message received (or to come) that matches, within 10 s; each is taken once. */
-  async function next<T extends CallServerMessage>(matches: (message: CallServerMessage) => message is T): Promise<T>;
-  async function next(matches: (message: CallServerMessage) => boolean): Promise<CallServerMessage>;
-  async function next(matches: (message: CallServerMessage) => boolean) {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const index = received.findIndex(matches);
-      if (index >= 0) return received.splice(index, 1)[0]!;
-      if (Date.now() > deadline) throw new Error(`no such message; received ${JSON.stringify(received)}`);
-      await new Promise<void>((resolve) => {
-        waiters.push(resolve);
-        setTimeout(resolve, 200);
-      });
-    }
-  }
-  const send = (message: unknown) => socket.send(JSON.stringify(message));
-  const opened = new Promise<void>((resolve, reject) => {
-    socket.once("open", () => resolve());
-    socket.once("error", reject);
-  });
-  return { socket, received, next, send, closed, opened };
-}
-
-/** The status a refused WebSocket upgrade answered with (the refusal carries no body). */
-function refusal(instance: typeof a, bookingId: string, cookie: string, origin = ORIGIN) {
-  return new Promise<number>((resolve, reject) => {
-    const socket = new WebSocket(`ws://127.0.0.1:${instance.port()}/api/calls/${bookingId}/signal`, {
-      headers: { cookie, origin },
-    });
-    socket.on("open", () => reject(new Error("the room let it in")));
-    socket.on("unexpected-response", (_request, response) => resolve(response.statusCode ?? 0));
-    socket.on("error", () => undefined);
-  });
-}
-
-const isPeer = (userId: string, present: boolean) => (message: CallServerMessage) =>
-  message.type === "peer" && message.userId === userId && message.present === present;
 
 describe("the session room", () => {
   it("joins a booking's learner and tutor on two instances, and passes offers, candidates in order, and chat", async () => {

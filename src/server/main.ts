@@ -1,7 +1,7 @@
 import { serve } from "@hono/node-server";
-import { WebSocketServer } from "ws";
 import { EnvError, loadEnv } from "./env";
 import { createLogger } from "./logger";
+import { roomSocketServer } from "./modules/calls/calls.sockets";
 import { startServices } from "./services";
 
 async function main() {
@@ -18,8 +18,8 @@ async function main() {
   const logger = createLogger(env.LOG_LEVEL);
   const services = await startServices(env, logger);
 
-  // The session rooms' WebSockets (src/server/modules/calls): an offer with its candidates is a few KB.
-  const websocket = { server: new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 }) };
+  // The session rooms' WebSockets (src/server/modules/calls), with their limits on what one may send.
+  const websocket = { server: roomSocketServer() };
   const server = serve({ fetch: services.app.fetch, port: env.PORT, hostname: env.HOST, websocket }, () => {
     // performance.now() counts from process start, so this includes the build check and PostgreSQL.
     const readyMs = Math.round(performance.now());

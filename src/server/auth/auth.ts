@@ -9,6 +9,7 @@ import { personNameField } from "#course/text-fields";
 import { oneLine } from "#course/user-text";
 import { promoteVerifiedAdmin } from "#server/db/admins";
 import type { Database } from "#server/db/client";
+import { roomAccessChanged } from "#server/db/room-access";
 import * as schema from "#server/db/schema";
 import type { Env } from "#server/env";
 import { audit } from "#server/http/audit";
@@ -154,6 +155,15 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
     // forgets nothing (docs/decisions/018).
     rateLimit: { enabled: env.RATE_LIMIT, storage: "database", customRules: AUTH_RATE_LIMITS },
     databaseHooks: {
+      // A session gone (signed out, revoked, or every other one at a password change or reset):
+      // its open session-room sockets close at once, on every instance.
+      session: {
+        delete: {
+          async after(session) {
+            await roomAccessChanged(db, { userId: session.userId });
+          },
+        },
+      },
       user: {
         create: {
           async before(user) {

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
@@ -72,6 +72,20 @@ export function createSessionReader(auth: Auth, db: Database) {
       sessionId: row.sessionId,
     };
   };
+}
+
+/**
+ * The user of a session that still stands (not signed out, revoked or expired), with their role as
+ * it is now; null once the session has ended. For a connection that outlives its request (a session
+ * room's WebSocket), checked again while it stays open.
+ */
+export async function standingSessionUser(db: Database, sessionId: string): Promise<SessionUser | null> {
+  const [row] = await db
+    .select({ id: userTable.id, email: userTable.email, role: userTable.role })
+    .from(sessionTable)
+    .innerJoin(userTable, eq(userTable.id, sessionTable.userId))
+    .where(and(eq(sessionTable.id, sessionId), gt(sessionTable.expiresAt, sql`now()`)));
+  return row ?? null;
 }
 
 /**

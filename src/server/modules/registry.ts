@@ -15,6 +15,7 @@ import { adminModule } from "./admin/admin.module";
 import { answersModule } from "./answers/answers.module";
 import { bookingsModule } from "./bookings/bookings.module";
 import { callsModule } from "./calls/calls.module";
+import type { RoomLimits } from "./calls/calls.repository";
 import { contactModule } from "./contact/contact.module";
 import { feedbackModule } from "./feedback/feedback.module";
 import type { AnyModuleFace, Job } from "./module";
@@ -60,6 +61,10 @@ export interface ModuleDeps {
    * link's expiry) go by; the real one when absent (tests move it).
    */
   now?: () => Date;
+  /** How often open session-room sockets are checked again (calls.access.ts); tests make it short. */
+  roomAccessCheckMs?: number;
+  /** What one user may send into one session room (calls.repository.ts); tests make them small. */
+  roomLimits?: RoomLimits;
 }
 
 /**
@@ -132,6 +137,8 @@ export function createModules(deps: ModuleDeps) {
     bookings: bookings.service,
     turn: deps.turn,
     now: deps.now,
+    roomAccessCheckMs: deps.roomAccessCheckMs,
+    roomLimits: deps.roomLimits,
     progress: progress.service,
     review: review.service,
     answers: answers.service,

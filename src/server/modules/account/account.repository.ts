@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, ne } from "drizzle-orm";
 import type { Database } from "#server/db/client";
+import { roomAccessChanged } from "#server/db/room-access";
 import { session } from "#server/db/schema";
 
 /** The account module's table: the sessions Better Auth keeps, one per signed-in device. */
@@ -42,10 +43,12 @@ export function createAccountRepository(db: Database) {
 
     /** Deletes the account's sessions but one, answering when each deleted session would have expired. */
     async deleteOtherSessions(userId: string, keptSessionId: string) {
-      return db
+      const deleted = await db
         .delete(session)
         .where(and(eq(session.userId, userId), ne(session.id, keptSessionId)))
         .returning({ expiresAt: session.expiresAt });
+      await roomAccessChanged(db, { userId });
+      return deleted;
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { DayRef } from "#course/progress-rules";
 import { DEFAULT_TIME_ZONE } from "#course/review-rules";
 import type { Transaction } from "#server/db/client";
+import { roomAccessChanged } from "#server/db/room-access";
 import type { BookingRow, BookingsRepository } from "./bookings.repository";
 import type { Party } from "./bookings.service";
 
@@ -74,6 +75,8 @@ export function accountClosing({ bookings, partiesOf, tellBoth, dayTitle, now }:
         const proposal = await bookings.proposalFor(row.id, tx);
         if (proposal) await bookings.update(tx, proposal.id, { status: "cancelled" });
         const cancelled = await bookings.update(tx, row.id, { status: "cancelled", sequence: row.sequence + 1 });
+        // The other side's socket in the room closes too, as on any cancel.
+        await roomAccessChanged(tx, { bookingId: row.id });
         await bookings.addChange(tx, {
           bookingId: row.id,
           kind: "cancelled",

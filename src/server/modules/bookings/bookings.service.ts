@@ -18,6 +18,7 @@ import { DEFAULT_TIME_ZONE } from "#course/review-rules";
 import { can, type Role } from "#course/roles";
 import type { UserSummary } from "#course/users";
 import type { Database, Transaction } from "#server/db/client";
+import { roomAccessChanged } from "#server/db/room-access";
 import type { SessionUser } from "#server/http/context";
 import { badRequest, forbidden, HttpError, notFound } from "#server/http/errors";
 import type { RequestLimiter } from "#server/http/request-limit";
@@ -596,6 +597,7 @@ export function createBookings(deps: BookingsDeps) {
         const proposal = await bookings.proposalFor(row.id, tx);
         if (proposal) await bookings.update(tx, proposal.id, { status: "cancelled" });
         const cancelled = await bookings.update(tx, row.id, { status: "cancelled", sequence: row.sequence + 1 });
+        await roomAccessChanged(tx, { bookingId: row.id });
         await bookings.addChange(tx, {
           bookingId: row.id,
           kind: "cancelled",
@@ -727,6 +729,7 @@ export function createBookings(deps: BookingsDeps) {
           throw refused(409, "PROPOSAL_PASSED", BOOKING_ERRORS.PROPOSAL_PASSED);
         }
         await bookings.update(tx, row.id, { status: "moved" });
+        await roomAccessChanged(tx, { bookingId: row.id });
         const moved = await bookings.update(tx, proposal.id, {
           status: "confirmed",
           sequence: row.sequence + 1,

@@ -89,6 +89,27 @@ export type CallServerMessage =
   /** A message that could not be taken, and why; the socket stays open. */
   | { type: "error"; message: string };
 
+/**
+ * Why the server closed a room's WebSocket: its close code (the reason says it in words). The page
+ * opens the socket again after any other close (an instance restarting: 1001, a network change),
+ * never after one of these: coming back would be refused, or would push out the user's other tab.
+ * A frame over the server's limit is closed by the WebSocket library itself with 1009.
+ */
+export const ROOM_CLOSE_CODES = {
+  /** The same user opened the room elsewhere (another tab or device). */
+  replaced: 4000,
+  /** The room's time is over. */
+  roomClosed: 4001,
+  /** The user's session ended: signed out, revoked, a password changed, the account deleted. */
+  signedOut: 4002,
+  /** The user may no longer come into this room (their role changed). */
+  notAllowed: 4003,
+  /** The session no longer takes place at this time: cancelled or moved. */
+  notTakingPlace: 4004,
+  /** Far more messages than a call needs, from this user in this room. */
+  tooManyMessages: 1008,
+} as const;
+
 /** A phrase of a role-play on the cue cards: what the learner says, and the cue that asks for it. */
 export interface CuePhrase {
   id: string;

@@ -16,21 +16,101 @@ const SEND = `
   )
   select pg_notify('${CALL_ROOM_CHANNEL}', json_build_object('b', $1::text, 'i', (select id from signal))::text)`;
 
-/** A chat message kept, and sent as a signal, in one statement. */
+/**
+ * What one user may send into one room (docs/decisions/061): counted on the stored rows in the
+ * statement that stores the next, so the limits hold whatever the number of sockets, reconnects and
+ * instances. A call's negotiation is some tens of messages and some KB; a chat line at most
+ * CHAT_MAX_LENGTH characters.
+ */
+export interface RoomLimits {
+  /** Offers, answers, candidates and chat lines in any `windowMs`. */
+  messagesPerWindow: number;
+  windowMs: number;
+  /** Bytes of offers, answers and candidates kept (signals are pruned after an hour). */
+  signalBytes: number;
+  /** Bytes of chat kept with the booking. */
+  chatBytes: number;
+}
+
+export const ROOM_LIMITS: RoomLimits = {
+  messagesPerWindow: 200,
+  windowMs: 10_000,
+  signalBytes: 1_000_000,
+  chatBytes: 100_000,
+};
+
+/**
+ * Why a side's message was not stored: its session has ended (signed out, revoked, expired), its
+ * user sent too many messages into the room lately, or too many bytes altogether.
+ */
+export type Refusal = "signed-out" | "too-many" | "too-much";
+
+/** The sender's session still stands ($s), and how many messages they sent into the room lately ($w ms, at most $m). */
+const standingAndRecent = (s: string, w: string) => `
+  standing as (
+    select exists (select 1 from session where id = ${s} and user_id = $2 and expires_at > now()) as signed_in
+  ),
+  sent as (
+    select count(*) filter (where created_at > now() - ${w}::int * interval '1 millisecond') as recent,
+      coalesce(sum(octet_length(body::text)) filter (where kind <> 'chat'), 0) as bytes
+    from call_signal
+    where booking_id = $1 and sender_id = $2 and kind in ('description', 'candidate', 'chat')
+  )`;
+
+/**
+ * A side's signal (an offer, an answer, a candidate), stored and announced unless refused, in one
+ * statement: $6 the sender's session, $7 the window in ms, $8 the messages it allows, $9 the bytes kept.
+ */
+const SIDE_SIGNAL = `
+  with ${standingAndRecent("$6", "$7")},
+  verdict as (
+    select case
+      when not standing.signed_in then 'signed-out'
+      when sent.recent >= $8 then 'too-many'
+      when sent.bytes + octet_length($5::jsonb::text) > $9 then 'too-much'
+    end as refused
+    from standing, sent
+  ),
+  signal as (
+    insert into call_signal (booking_id, sender_id, connection_id, kind, body)
+    select $1::uuid, $2, $3::uuid, $4, $5::jsonb from verdict where refused is null
+    returning id
+  )
+  select verdict.refused,
+    (select pg_notify('${CALL_ROOM_CHANNEL}', json_build_object('b', $1::text, 'i', signal.id)::text) from signal)
+  from verdict`;
+
+/**
+ * A chat message kept, and sent as a signal, unless refused, in one statement: $5 the sender's
+ * session, $6 the window in ms, $7 the messages it allows, $8 the bytes of chat kept.
+ */
 const CHAT = `
-  with message as (
-    insert into call_message (booking_id, sender_id, text) values ($1, $2, $4)
+  with ${standingAndRecent("$5", "$6")},
+  written as (
+    select coalesce(sum(octet_length(text)), 0) as bytes from call_message where booking_id = $1 and sender_id = $2
+  ),
+  verdict as (
+    select case
+      when not standing.signed_in then 'signed-out'
+      when sent.recent >= $7 then 'too-many'
+      when written.bytes + octet_length($4::text) > $8 then 'too-much'
+    end as refused
+    from standing, sent, written
+  ),
+  message as (
+    insert into call_message (booking_id, sender_id, text)
+    select $1::uuid, $2, $4::text from verdict where refused is null
     returning id, sender_id, text, created_at
   ),
   signal as (
     insert into call_signal (booking_id, sender_id, connection_id, kind, body)
-    select $1, $2, $3, 'chat', json_build_object('id', id, 'from', sender_id, 'text', text, 'at', created_at)
+    select $1::uuid, $2, $3::uuid, 'chat', json_build_object('id', id, 'from', sender_id, 'text', text, 'at', created_at)
     from message
     returning id
   )
-  select message.id, message.sender_id, message.text, message.created_at,
-    pg_notify('${CALL_ROOM_CHANNEL}', json_build_object('b', $1::text, 'i', (select id from signal))::text)
-  from message`;
+  select verdict.refused,
+    (select pg_notify('${CALL_ROOM_CHANNEL}', json_build_object('b', $1::text, 'i', signal.id)::text) from signal)
+  from verdict`;
 
 /** A signal as a side's instance reads it. */
 export interface SignalRow {
@@ -50,7 +130,7 @@ export type RatingRow = Pick<typeof callRating.$inferSelect, "taskId" | "lineId"
  * The calls module's tables: call_signal (what the sides send each other), call_message (the chat),
  * and a session's record: call_rating (the tutor's ratings) and call_record (notes, the end).
  */
-export function createCallsRepository(db: Database) {
+export function createCallsRepository(db: Database, limits: RoomLimits = ROOM_LIMITS) {
   return {
     async send(signal: SignalRow): Promise<void> {
       await db.$client.query({
@@ -60,14 +140,43 @@ export function createCallsRepository(db: Database) {
       });
     },
 
-    async chat(from: Omit<SignalRow, "kind" | "body">, text: string): Promise<ChatMessage> {
-      const { rows } = await db.$client.query<{ id: string; sender_id: string; text: string; created_at: Date }>({
+    /** What a side sent (`sessionId`: the session its socket was opened with), stored unless refused. */
+    async sendFromSide(signal: SignalRow, sessionId: string): Promise<Refusal | null> {
+      const { rows } = await db.$client.query<{ refused: Refusal | null }>({
+        name: "call_send_from_side",
+        text: SIDE_SIGNAL,
+        values: [
+          signal.bookingId,
+          signal.senderId,
+          signal.connectionId,
+          signal.kind,
+          JSON.stringify(signal.body),
+          sessionId,
+          limits.windowMs,
+          limits.messagesPerWindow,
+          limits.signalBytes,
+        ],
+      });
+      return rows[0]?.refused ?? null;
+    },
+
+    /** A chat message a side sent, kept with the booking and relayed, unless refused. */
+    async chat(from: Omit<SignalRow, "kind" | "body">, text: string, sessionId: string): Promise<Refusal | null> {
+      const { rows } = await db.$client.query<{ refused: Refusal | null }>({
         name: "call_chat",
         text: CHAT,
-        values: [from.bookingId, from.senderId, from.connectionId, text],
+        values: [
+          from.bookingId,
+          from.senderId,
+          from.connectionId,
+          text,
+          sessionId,
+          limits.windowMs,
+          limits.messagesPerWindow,
+          limits.chatBytes,
+        ],
       });
-      const row = rows[0]!;
-      return { id: row.id, from: row.sender_id, text: row.text, at: row.created_at.toISOString() };
+      return rows[0]?.refused ?? null;
     },
 
     async signal(id: number): Promise<SignalRow | undefined> {

@@ -1,19 +1,22 @@
 import type { Logger } from "pino";
 import type { Notifications } from "#server/db/notifications";
-import type { CallClientMessage, CallServerMessage, ChatMessage } from "./calls.contract";
-import { CALL_ROOM_CHANNEL, type CallsRepository, type SignalRow } from "./calls.repository";
+import { type CallClientMessage, type CallServerMessage, type ChatMessage, ROOM_CLOSE_CODES } from "./calls.contract";
+import { CALL_ROOM_CHANNEL, type CallsRepository, type Refusal, type SignalRow } from "./calls.repository";
 
 /** A side of a room on this instance: one WebSocket. */
 export interface Side {
+  /** The booking's id as stored: another spelling of it joins the same room. */
   bookingId: string;
   userId: string;
+  /** The session the socket was opened with: what it sends is refused once that session has ended. */
+  sessionId: string;
   connectionId: string;
   send(message: CallServerMessage): void;
   close(code: number, reason: string): void;
 }
 
 /** Closed because the same user opened the room elsewhere (an application's own close code). */
-export const REPLACED_CLOSE_CODE = 4000;
+export const REPLACED_CLOSE_CODE = ROOM_CLOSE_CODES.replaced;
 
 /**
  * The rooms with a side on this instance, and the relay between the sides of each. Whatever a side
@@ -143,18 +146,22 @@ export function createRooms(deps: {
       await say(side, "bye", {});
     },
 
-    /** What a side sent: relayed to the room (a chat message kept with the booking first). */
-    async receive(side: Side, message: CallClientMessage): Promise<void> {
-      if (message.type === "chat") {
-        const previous = sending.get(side) ?? Promise.resolve();
-        const from = { bookingId: side.bookingId, senderId: side.userId, connectionId: side.connectionId };
-        const next = previous.catch(() => undefined).then(() => calls.chat(from, message.text));
-        sending.set(side, next);
-        await next;
-        return;
-      }
-      const { type, ...body } = message;
-      await say(side, type, body);
+    /**
+     * What a side sent: relayed to the room (a chat message kept with the booking first), unless
+     * refused (calls.repository.ts's limits): answers why it was not.
+     */
+    async receive(side: Side, message: CallClientMessage): Promise<Refusal | null> {
+      const previous = sending.get(side) ?? Promise.resolve();
+      const from = { bookingId: side.bookingId, senderId: side.userId, connectionId: side.connectionId };
+      const next = previous
+        .catch(() => undefined)
+        .then(() => {
+          if (message.type === "chat") return calls.chat(from, message.text, side.sessionId);
+          const { type, ...body } = message;
+          return calls.sendFromSide({ ...from, kind: type, body }, side.sessionId);
+        });
+      sending.set(side, next);
+      return next;
     },
 
     /** Tells every side of the room, on any instance, that the session has ended. */

@@ -5,24 +5,40 @@ import { requireUser, signedIn } from "#server/auth/session";
 import type { AppEnv } from "#server/http/context";
 import { HttpError } from "#server/http/errors";
 import { jsonBody } from "#server/http/validation";
+import { SIGNED_OUT_REASON } from "./calls.access";
 import {
+  type CallClientMessage,
   type CallRoom,
   type CallServerMessage,
   callClientMessageSchema,
   notesInputSchema,
+  ROOM_CLOSE_CODES,
   rateInputSchema,
   type SessionBrief,
   type SessionRecord,
 } from "./calls.contract";
+import type { Refusal } from "./calls.repository";
 import type { Side } from "./calls.rooms";
 import type { CallsService } from "./calls.service";
 
-/** The most a side may send in MESSAGE_WINDOW_MS: far more than a call's negotiation and chat need. */
+/**
+ * The most frames one socket may send in MESSAGE_WINDOW_MS, valid or not, before any is read: far
+ * more than a call needs. What a user may store in a room is limited on the stored rows, across
+ * their sockets and the instances (calls.repository.ts).
+ */
 const MESSAGES_PER_WINDOW = 200;
 const MESSAGE_WINDOW_MS = 10_000;
-/** WebSocket close codes: the room closed at its time, a side sent far too much. */
-const ROOM_CLOSED = 4001;
-const TOO_MANY_MESSAGES = 1008;
+
+/** What a side is told, or how its socket closes, when what it sent was refused. */
+function refuse(side: Side, refusal: Refusal, message: CallClientMessage) {
+  if (refusal === "signed-out") side.close(ROOM_CLOSE_CODES.signedOut, SIGNED_OUT_REASON);
+  else if (refusal === "too-many") side.close(ROOM_CLOSE_CODES.tooManyMessages, "Too many messages.");
+  else if (message.type === "chat") {
+    side.send({ type: "error", message: "This session's chat is full: no more messages can be kept for it." });
+  } else {
+    side.send({ type: "error", message: "This call has sent far more than a call needs: nothing more is relayed." });
+  }
+}
 
 /**
  * A booking's session room: GET /:bookingId (the room, its ICE servers and its chat) and the room's
@@ -63,36 +79,41 @@ export function callRoutes(calls: CallsService) {
       },
       upgradeWebSocket(async (c) => {
         const me = requireUser(c);
-        const bookingId = c.req.param("bookingId") ?? "";
-        const { closesAt } = await calls.admit(me, bookingId);
+        const sessionId = c.get("sessionId") ?? "";
+        // The room is the booking as stored: another spelling of its id joins the same room.
+        const { bookingId, closesAt } = await calls.admit(me, c.req.param("bookingId") ?? "");
         let side: Side | null = null;
-        let closing: NodeJS.Timeout | undefined;
+        let joining: Promise<void> = Promise.resolve();
+        let closed = false;
         let window = { startedAt: Date.now(), messages: 0 };
         return {
           onOpen(_event, ws) {
             const joined: Side = {
               bookingId,
               userId: me.id,
+              sessionId,
               connectionId: randomUUID(),
               send: (message: CallServerMessage) => {
                 if (ws.readyState === 1) ws.send(JSON.stringify(message));
               },
-              close: (code, reason) => ws.close(code, reason),
+              // Nothing more is read from a socket being closed, nor sent to it.
+              close: (code, reason) => {
+                closed = true;
+                ws.close(code, reason);
+              },
             };
             side = joined;
-            closing = setTimeout(
-              () => ws.close(ROOM_CLOSED, "The session's room has closed."),
-              Math.max(0, closesAt.getTime() - Date.now()),
-            );
-            closing.unref();
-            void calls.rooms.join(joined).catch(() => ws.close(1011, "The room could not be joined."));
+            joining = calls.rooms.join(joined);
+            void joining
+              .then(() => (closed ? undefined : calls.access.watch(joined, closesAt)))
+              .catch(() => joined.close(1011, "The room could not be joined."));
           },
-          onMessage(event, ws) {
-            if (!side) return;
+          onMessage(event) {
+            if (!side || closed) return;
             if (Date.now() - window.startedAt > MESSAGE_WINDOW_MS) window = { startedAt: Date.now(), messages: 0 };
             window.messages += 1;
             if (window.messages > MESSAGES_PER_WINDOW) {
-              ws.close(TOO_MANY_MESSAGES, "Too many messages.");
+              side.close(ROOM_CLOSE_CODES.tooManyMessages, "Too many messages.");
               return;
             }
             const current = side;
@@ -107,15 +128,23 @@ export function callRoutes(calls: CallsService) {
               current.send({ type: "error", message: parsed.error.issues[0]?.message ?? "This message is not valid." });
               return;
             }
-            void calls.rooms
-              .receive(current, parsed.data)
-              .catch(() => current.send({ type: "error", message: "That did not reach the room. Send it again." }));
+            const message = parsed.data;
+            void calls.rooms.receive(current, message).then(
+              (refusal) => (refusal ? refuse(current, refusal, message) : undefined),
+              () => current.send({ type: "error", message: "That did not reach the room. Send it again." }),
+            );
           },
           onClose() {
-            clearTimeout(closing);
+            closed = true;
             const left = side;
             side = null;
-            if (left) void calls.rooms.leave(left).catch(() => undefined);
+            if (!left) return;
+            calls.access.forget(left);
+            // After its join, however far that got: a side is never left in its room.
+            void joining
+              .catch(() => undefined)
+              .then(() => calls.rooms.leave(left))
+              .catch(() => undefined);
           },
         };
       }),

@@ -1,14 +1,23 @@
 import type { Logger } from "pino";
 import { isRoomOpen, ROOM_OPENS_BEFORE_MS, roomWindow } from "#course/calls";
+import { can } from "#course/roles";
+import { standingSessionUser } from "#server/auth/session";
 import type { Database, Queryable } from "#server/db/client";
 import type { Notifications } from "#server/db/notifications";
 import type { SessionUser } from "#server/http/context";
-import { HttpError } from "#server/http/errors";
+import { forbidden, HttpError } from "#server/http/errors";
 import type { BookingsModule } from "#server/modules/bookings/bookings.module";
-import type { CallRoom, RateInput, SessionBrief, SessionRecord } from "./calls.contract";
+import { createRoomAccess, SIGNED_OUT_REASON, type Verdict } from "./calls.access";
+import {
+  type CallRoom,
+  type RateInput,
+  ROOM_CLOSE_CODES,
+  type SessionBrief,
+  type SessionRecord,
+} from "./calls.contract";
 import { createSessionRecords, type RecordDeps } from "./calls.record";
-import { createCallsRepository } from "./calls.repository";
-import { createRooms } from "./calls.rooms";
+import { createCallsRepository, type RoomLimits } from "./calls.repository";
+import { createRooms, type Side } from "./calls.rooms";
 import { turnCredentials } from "./turn";
 
 /** A room's signals are kept this long: each is read within moments of being sent. */
@@ -22,6 +31,10 @@ export interface CallsDeps extends RecordDeps {
   /** TURN_URL and TURN_SECRET: the operator's coturn (`use-auth-secret`), when there is one. */
   turn?: { urls: readonly string[]; secret: string };
   now?: () => Date;
+  /** How often open room sockets are checked again (calls.access.ts); tests make it short. */
+  roomAccessCheckMs?: number;
+  /** What one user may send into one room (calls.repository.ts); tests make them small. */
+  roomLimits?: RoomLimits;
 }
 
 /**
@@ -31,21 +44,65 @@ export interface CallsDeps extends RecordDeps {
 export function createCalls(deps: CallsDeps) {
   const { db, notifications, logger, bookings, turn } = deps;
   const now = deps.now ?? (() => new Date());
-  const calls = createCallsRepository(db);
+  const calls = createCallsRepository(db, deps.roomLimits);
   const rooms = createRooms({ calls, notifications, logger, met: bookings.sessionMet });
+  const access = createRoomAccess({ notifications, logger, check: stillAdmitted, everyMs: deps.roomAccessCheckMs });
   const records = createSessionRecords({ ...deps, calls, rooms, now });
 
-  /** The booking as its side sees it (404 to anyone but its learner, its tutor and Admins), and its room's times. */
+  /**
+   * The booking as its side sees it (404 to anyone but its learner, its tutor and Admins; 403 to its
+   * tutor once their account is no longer a tutor's), and its room's times.
+   */
   async function roomOf(user: SessionUser, bookingId: string) {
     const booking = await bookings.get(user, bookingId);
+    if (booking.youAre === "tutor" && !can(user.role, "tutor:view")) {
+      throw forbidden("Your account is no longer a tutor's: an administrator can tell you more.");
+    }
     const session = { startsAt: new Date(booking.startsAt), endsAt: new Date(booking.endsAt) };
     const { opensAt, closesAt } = roomWindow(session);
     const open = booking.status === "confirmed" && isRoomOpen(session, now());
     return { booking, opensAt, closesAt, open };
   }
 
+  /**
+   * Whether `user` may come into the booking's room now; throws the reason why not: 404 (not theirs),
+   * 409 ROOM_NOT_OPEN (too early, the session cancelled or over). Answers the booking's id as stored
+   * (the room's key, whatever the spelling asked for) and when the room closes.
+   */
+  async function admit(user: SessionUser, bookingId: string): Promise<{ bookingId: string; closesAt: Date }> {
+    const { booking, closesAt, open } = await roomOf(user, bookingId);
+    if (open) return { bookingId: booking.id, closesAt };
+    if (booking.status !== "confirmed") {
+      throw new HttpError(409, "ROOM_NOT_OPEN", "This session is not taking place: its room is closed.");
+    }
+    if (now().getTime() < closesAt.getTime()) {
+      throw new HttpError(
+        409,
+        "ROOM_NOT_OPEN",
+        `The room opens ${ROOM_OPENS_BEFORE_MS / 60_000} minutes before the session starts.`,
+      );
+    }
+    throw new HttpError(409, "ROOM_NOT_OPEN", "This session has ended: its room is closed.");
+  }
+
+  /** An open socket's admission again: its session still stands, and its user may still come in now. */
+  async function stillAdmitted(side: Side): Promise<Verdict> {
+    const user = await standingSessionUser(db, side.sessionId);
+    if (!user || user.id !== side.userId) {
+      return { code: ROOM_CLOSE_CODES.signedOut, reason: SIGNED_OUT_REASON };
+    }
+    try {
+      return await admit(user, side.bookingId);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      if (error.status === 409) return { code: ROOM_CLOSE_CODES.notTakingPlace, reason: error.message };
+      return { code: ROOM_CLOSE_CODES.notAllowed, reason: "You may no longer come into this session's room." };
+    }
+  }
+
   return {
     rooms,
+    access,
 
     async room(user: SessionUser, bookingId: string): Promise<CallRoom> {
       const { booking, opensAt, closesAt, open } = await roomOf(user, bookingId);
@@ -54,7 +111,8 @@ export function createCalls(deps: CallsDeps) {
         opensAt: opensAt.toISOString(),
         closesAt: closesAt.toISOString(),
         open,
-        iceServers: turn ? [turnCredentials(turn, user.id, now())] : [],
+        // Only while the room is open, and only until it closes: a cancelled or later session relays nothing.
+        iceServers: turn && open ? [turnCredentials(turn, user.id, closesAt)] : [],
         chat: await calls.chatOf(bookingId),
         record: await records.recordFor(booking),
       };
@@ -84,25 +142,7 @@ export function createCalls(deps: CallsDeps) {
       return records.end(user, booking, opensAt);
     },
 
-    /**
-     * Whether `user` may come into the booking's room now; throws the reason why not: 404 (not theirs),
-     * 409 ROOM_NOT_OPEN (too early, the session cancelled or over). Answers when the room closes.
-     */
-    async admit(user: SessionUser, bookingId: string): Promise<{ closesAt: Date }> {
-      const { booking, closesAt, open } = await roomOf(user, bookingId);
-      if (open) return { closesAt };
-      if (booking.status !== "confirmed") {
-        throw new HttpError(409, "ROOM_NOT_OPEN", "This session is not taking place: its room is closed.");
-      }
-      if (now().getTime() < closesAt.getTime()) {
-        throw new HttpError(
-          409,
-          "ROOM_NOT_OPEN",
-          `The room opens ${ROOM_OPENS_BEFORE_MS / 60_000} minutes before the session starts.`,
-        );
-      }
-      throw new HttpError(409, "ROOM_NOT_OPEN", "This session has ended: its room is closed.");
-    },
+    admit,
 
     /** Whether the session's tutor has ended it (its record's end), in the caller's transaction. */
     sessionEnded: async (bookingId: string, q?: Queryable) => Boolean((await calls.recordOf(bookingId, q))?.endedAt),

@@ -1,6 +1,7 @@
 import { can, mayActOn, type Role } from "#course/roles";
 import { NO_SUCH_USER } from "#server/db/accounts";
 import type { Database, Queryable, Transaction } from "#server/db/client";
+import { roomAccessChanged } from "#server/db/room-access";
 import { forbidden, HttpError, notFound } from "#server/http/errors";
 import type { UserPage, UserSummary, UsersQuery } from "./users.contract";
 import { createUsersRepository } from "./users.repository";
@@ -52,6 +53,7 @@ export function createUsersService(db: Database) {
         await assertNotLastAdmin(tx, current.role);
         const updated = await users.setRole(userId, role, tx);
         if (!updated) throw notFound(NO_SUCH_USER);
+        await roomAccessChanged(tx, { userId });
         return { user: updated, previousRole: current.role };
       });
     },
@@ -80,7 +82,10 @@ export function createUsersService(db: Database) {
      * Deletes the account in the caller's transaction: its row, whose foreign keys take every row of
      * every module that belongs to it, and Better Auth's one-time values for it.
      */
-    removeAccount: (tx: Transaction, userId: string) => users.remove(tx, userId),
+    async removeAccount(tx: Transaction, userId: string): Promise<void> {
+      await users.remove(tx, userId);
+      await roomAccessChanged(tx, { userId });
+    },
   };
 }
 

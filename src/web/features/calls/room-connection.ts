@@ -1,10 +1,14 @@
-import type { CallClientMessage, CallServerMessage } from "#server/modules/calls/calls.contract";
+import { type CallClientMessage, type CallServerMessage, ROOM_CLOSE_CODES } from "#server/modules/calls/calls.contract";
 
 /** Waits before opening the room's socket again after it closed: 0.5 s, doubling to 8 s. */
 const FIRST_RETRY_MS = 500;
 const LAST_RETRY_MS = 8_000;
-/** Close codes after which the page does not come back by itself. */
-const FINAL_CLOSES = new Set([4000, 4001, 1008]);
+/**
+ * Close codes after which the page does not come back by itself: replaced by another tab, the room
+ * closed, signed out, no longer allowed, the session cancelled or moved, too many messages. Coming
+ * back would be refused again (or push the other tab out), so the page says why instead.
+ */
+const FINAL_CLOSES = new Set<number>(Object.values(ROOM_CLOSE_CODES));
 
 export type SocketState = "connecting" | "open" | "reconnecting" | "closed";
 

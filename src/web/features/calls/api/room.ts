@@ -7,7 +7,7 @@ export function useCallRoom(bookingId: string) {
   return useQuery({
     queryKey: callRoomQueryKey(bookingId),
     queryFn: () => call(apiClient.calls[":bookingId"].$get({ param: pathParams({ bookingId }) })),
-    // The TURN credentials last two hours: a room left open longer reads them again.
+    // The TURN credentials last until the room closes: read once it is open, they hold for the call.
     staleTime: 60 * 60_000,
   });
 }

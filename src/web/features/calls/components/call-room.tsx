@@ -38,6 +38,8 @@ export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaS
   const [remote, setRemote] = useState<MediaStream | null>(null);
   const [chat, setChat] = useState<ChatMessage[]>(room.chat);
   const [problem, setProblem] = useState<string | null>(null);
+  /** Why the server closed the room for this page (signed out, cancelled…), when it said. */
+  const [closedBecause, setClosedBecause] = useState<string | null>(null);
   const [muted, setMuted] = useState(false);
   const [cameraOff, setCameraOff] = useState(false);
   const socketRef = useRef<RoomSocket | null>(null);
@@ -132,9 +134,12 @@ export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaS
 
     const socket = openRoomSocket(roomSocketUrl(booking.id), {
       message: onMessage,
-      state: (next) => {
+      state: (next, reason) => {
         if (next === "reconnecting" && socketState === "open") setState("reconnecting");
-        if (next === "closed") setState((before) => (before === "replaced" ? before : "closed"));
+        if (next === "closed") {
+          setState((before) => (before === "replaced" ? before : "closed"));
+          setClosedBecause(reason || null);
+        }
         socketState = next;
       },
     });
@@ -195,7 +200,7 @@ export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaS
     <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
       <section aria-label="Call" className="space-y-3">
         <p role="status" className="font-medium">
-          {STATE_TEXT(other.name)[state]}
+          {state === "closed" && closedBecause ? closedBecause : STATE_TEXT(other.name)[state]}
         </p>
         <div className="relative overflow-hidden rounded-xl bg-black">
           {/* biome-ignore lint/a11y/useMediaCaption: a live call has no captions to give. */}
