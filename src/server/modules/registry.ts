@@ -24,7 +24,7 @@ import { remindersModule } from "./reminders/reminders.module";
 import { reviewModule } from "./review/review.module";
 import type { ReviewService } from "./review/review.service";
 import { settingsModule } from "./settings/settings.module";
-import { speakingModule } from "./speaking/speaking.module";
+import { speakingModule, type TakeReader } from "./speaking/speaking.module";
 import { usersModule } from "./users/users.module";
 
 /** The sender named in calendar invites when MAIL_FROM is not given (tests). */
@@ -60,6 +60,8 @@ export interface ModuleDeps {
    * link's expiry) go by; the real one when absent (tests move it).
    */
   now?: () => Date;
+  /** Reads takes off the event loop (speaking/take-reader.ts); the process's own unless a test gives one. */
+  takeReader?: TakeReader;
 }
 
 /**
@@ -98,6 +100,7 @@ export function createModules(deps: ModuleDeps) {
     profile: profile.service,
     users: users.service,
     settings: settings.service,
+    takeReader: deps.takeReader,
   });
   const feedback = feedbackModule({
     db,

@@ -4,6 +4,8 @@ import { speakingRoutes } from "./speaking.routes";
 import { createSpeakingService, type SpeakingDeps } from "./speaking.service";
 import { createTutorService, type TutorDeps } from "./speaking.tutor";
 
+export type { TakeReader } from "./take-reader";
+
 /**
  * The learner's voice: takes of the lines they practise, the day's shadowing, a role-play done
  * alone, and the tutors who listen to what learners send: /api/speaking. The take upload sets its

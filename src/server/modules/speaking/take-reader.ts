@@ -1,0 +1,171 @@
+import { Worker } from "node:worker_threads";
+import { TAKE_MAX_BYTES, type TakeType } from "#course/speaking";
+import { HttpError, payloadTooLarge } from "#server/http/errors";
+import { type TakeAudio, TOO_SLOW } from "./take-audio";
+
+/**
+ * Reads takes in worker threads, never on the event loop: a few at once per process, each within a
+ * budget of time and memory (docs/decisions/060-bounded-take-parsing.md). The reading itself is
+ * bounded (take-audio.ts); the budget is there for whatever a crafted file finds that the bounds
+ * did not foresee. A take past it is refused and its worker ended; the next take gets a new one.
+ */
+export interface TakeReader {
+  /** The take's container and length, or why it is refused; a 503 when too many wait already. */
+  read(bytes: Uint8Array): Promise<TakeAudio>;
+  /** Takes being read now (a test waits for one to start). */
+  readonly reading: number;
+  /** Ends the workers; takes being read or waiting get a 503. */
+  close(): Promise<void>;
+}
+
+export interface TakeReaderOptions {
+  /** Takes read at once in this process: one worker each. */
+  workers?: number;
+  /** Takes that may wait for a worker; past them, the upload is answered 503 at once. */
+  waiting?: number;
+  /** How long a worker may take over one take, from when it has the bytes. */
+  budgetMs?: number;
+  /** The worker's script: take-reader.worker.mjs, or a test's stand-in. */
+  script?: URL;
+}
+
+/**
+ * Two workers: the server has few cores, and a real take is read in a few milliseconds, so two
+ * keep up with far more uploads than the takes' rate limit lets in. Sixteen may wait: a burst
+ * of uploads waits its turn (a few milliseconds each) rather than being refused. Two seconds is
+ * a hundred times what a real 1 MB take needs on a busy machine.
+ */
+const DEFAULTS = { workers: 2, waiting: 16, budgetMs: 2_000 };
+/** Heap for one worker: tsx and mp4box take about 20 MB; a take's bytes are 1 MB at most. */
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 };
+
+const BUSY = "Jalan is busy reading other recordings. Please send yours again in a moment.";
+const CLOSED = "The server is restarting. Please send the recording again.";
+
+interface Job {
+  bytes: Uint8Array;
+  settle: (audio: TakeAudio | HttpError) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: Promise<void>;
+}
+
+export function createTakeReader(options: TakeReaderOptions = {}): TakeReader {
+  const { workers, waiting, budgetMs } = { ...DEFAULTS, ...options };
+  const script = options.script ?? new URL("./take-reader.worker.mjs", import.meta.url);
+  const idle: Slot[] = [];
+  const queue: Job[] = [];
+  let started = 0;
+  let reading = 0;
+  let closed = false;
+  const all = new Set<Worker>();
+
+  function startWorker(): Slot {
+    const worker = new Worker(script, { resourceLimits: RESOURCE_LIMITS });
+    all.add(worker);
+    worker.once("exit", () => all.delete(worker));
+    worker.unref();
+    const ready = new Promise<void>((resolve, reject) => {
+      worker.once("message", () => resolve());
+      worker.once("error", reject);
+      worker.once("exit", () => reject(new Error("the take reader's worker stopped")));
+    });
+    ready.catch(() => undefined);
+    return { worker, ready };
+  }
+
+  /** Hands waiting takes to idle workers, starting workers up to the limit. */
+  function dispatch() {
+    while (queue.length > 0 && !closed) {
+      let slot = idle.pop();
+      if (!slot && started < workers) {
+        started += 1;
+        slot = startWorker();
+      }
+      if (!slot) return;
+      void run(slot, queue.shift()!);
+    }
+  }
+
+  /**
+   * One take on one worker: its answer, or TOO_SLOW when the worker outruns the budget or dies
+   * (then it is ended, and the next take gets a new one). The worker is free again before the take
+   * is answered, so the next upload finds it idle.
+   */
+  async function run(slot: Slot, job: Job) {
+    reading += 1;
+    const release = (healthy: boolean, audio: TakeAudio) => {
+      reading -= 1;
+      if (healthy && !closed) idle.push(slot);
+      else started -= 1;
+      job.settle(closed ? new HttpError(503, "UNAVAILABLE", CLOSED) : audio);
+      dispatch();
+    };
+    try {
+      await slot.ready;
+    } catch {
+      release(false, TOO_SLOW);
+      return;
+    }
+    const { worker } = slot;
+    worker.ref();
+    const finish = (audio: TakeAudio, healthy: boolean) => {
+      clearTimeout(timer);
+      worker.off("message", answered);
+      worker.off("error", failed);
+      worker.off("exit", failed);
+      worker.unref();
+      if (!healthy) void worker.terminate();
+      release(healthy, audio);
+    };
+    const answered = (audio: TakeAudio) => finish(audio, true);
+    const failed = () => finish(TOO_SLOW, false);
+    const timer = setTimeout(failed, budgetMs);
+    worker.on("message", answered);
+    worker.once("error", failed);
+    worker.once("exit", failed);
+    worker.postMessage(job.bytes);
+  }
+
+  return {
+    read(bytes) {
+      if (closed) return Promise.reject(new HttpError(503, "UNAVAILABLE", CLOSED));
+      if (queue.length >= waiting) return Promise.reject(new HttpError(503, "BUSY", BUSY));
+      return new Promise<TakeAudio>((resolve, reject) => {
+        queue.push({ bytes, settle: (audio) => (audio instanceof HttpError ? reject(audio) : resolve(audio)) });
+        dispatch();
+      });
+    },
+    get reading() {
+      return reading;
+    },
+    async close() {
+      closed = true;
+      for (const job of queue.splice(0)) job.settle(new HttpError(503, "UNAVAILABLE", CLOSED));
+      await Promise.all([...all].map((worker) => worker.terminate()));
+    },
+  };
+}
+
+/**
+ * A take's container and length, read by `reader`, or the error its upload is answered with: over
+ * 1 MB (413), not Opus in WebM or AAC/Opus in MP4 (415), cut off, empty, over 30 s, padded or too
+ * slow to read (400), or too many takes being read (503).
+ */
+export async function readTake(reader: TakeReader, bytes: Uint8Array): Promise<{ type: TakeType; durationMs: number }> {
+  if (bytes.length > TAKE_MAX_BYTES)
+    throw payloadTooLarge("The recording is larger than 1 MB. Please record a shorter take.");
+  const audio = await reader.read(bytes);
+  if (!("refused" in audio)) return audio;
+  if (audio.code === "NOT_AUDIO") throw new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", audio.refused);
+  throw new HttpError(400, `TAKE_${audio.code}`, audio.refused);
+}
+
+let shared: TakeReader | undefined;
+/** This process's take reader: its workers are the limit on takes read at once, whoever reads them. */
+export const sharedTakeReader = (): TakeReader => {
+  shared ??= createTakeReader();
+  return shared;
+};
