@@ -33,6 +33,7 @@ import {
   type SubmissionRow,
   type TakeRow,
 } from "./speaking.repository";
+import type { TakeAudio } from "./take-audio";
 import { readTake, sharedTakeReader, type TakeReader } from "./take-reader";
 
 export interface SpeakingDeps {
@@ -169,14 +170,15 @@ export function createSpeakingService({
      * Stores a take of a line, replacing the line's take not yet sent. Refused before anything is
      * written: an unknown day or line (400), a file over 1 MB (413), bytes that are not Opus in WebM
      * or AAC/Opus in MP4 (415), a take cut off, empty, over 30 s, padded or too slow to read (400),
-     * too many takes being read (503), a locked day (409). The bytes are read off the event loop.
+     * too many takes being read (503), a locked day (409). The bytes are read off the event loop,
+     * unless the upload's reading has read them (`read`, take-upload.ts).
      */
-    async saveTake(user: SessionUser, target: DayRef & { lineId: string }, bytes: Buffer): Promise<TakeSaved> {
+    async saveTake(user: SessionUser, target: DayRef & { lineId: string }, bytes: Buffer, read?: TakeAudio) {
       const day = findDay(target);
       findLine(day, target.lineId);
-      const audio = await readTake(takeReader, bytes);
+      const audio = await readTake(takeReader, bytes, read);
       const dayOf = { chapterId: target.chapterId, dayId: target.dayId };
-      return db.transaction(async (tx) => {
+      return db.transaction(async (tx): Promise<TakeSaved> => {
         await takes.lockUser(tx, user.id);
         await progress.assertDayOpen(user, dayOf, tx);
         await takes.removeUnsent(tx, { userId: user.id, ...dayOf }, target.lineId);

@@ -64,6 +64,33 @@ describe("the take reader's workers", () => {
     }
   });
 
+  it("parses a take's upload in a worker thread: its fields, its bytes and what they are", async () => {
+    const reader = createTakeReader();
+    try {
+      const form = new FormData();
+      form.set("chapterId", "chapter-1");
+      form.set("lineId", "line-selamat-pagi");
+      form.set("take", new File([new Uint8Array(paddedWebm())], "take.webm", { type: "audio/webm" }));
+      const request = new Request("http://localhost/", { method: "POST", body: form });
+      const read = await reader.readForm(await request.arrayBuffer(), request.headers.get("content-type")!);
+      expect(read).toEqual({
+        fields: { chapterId: "chapter-1", dayId: null, lineId: "line-selamat-pagi" },
+        take: {
+          name: "take.webm",
+          type: "audio/webm",
+          size: 1024 * 1024,
+          bytes: expect.any(Uint8Array),
+          audio: PADDED,
+        },
+      });
+      expect(await reader.readForm(new ArrayBuffer(10), "multipart/form-data; boundary=x")).toEqual({
+        unreadable: true,
+      });
+    } finally {
+      await reader.close();
+    }
+  });
+
   it("refuses a take whose reading outruns the budget, and reads the next on a new worker", async () => {
     const stalled = createTakeReader({ script: STALLED, budgetMs: 50, workers: 1 });
     try {

@@ -2,6 +2,7 @@ import { Worker } from "node:worker_threads";
 import { TAKE_MAX_BYTES, type TakeType } from "#course/speaking";
 import { HttpError, payloadTooLarge } from "#server/http/errors";
 import { type TakeAudio, TOO_SLOW } from "./take-audio";
+import type { TakeForm } from "./take-form";
 
 /**
  * Reads takes in worker threads, never on the event loop: a few at once per process, each within a
@@ -12,6 +13,11 @@ import { type TakeAudio, TOO_SLOW } from "./take-audio";
 export interface TakeReader {
   /** The take's container and length, or why it is refused; a 503 when too many wait already. */
   read(bytes: Uint8Array): Promise<TakeAudio>;
+  /**
+   * A take upload's multipart body (handed over: `body` is detached after) parsed, and its take read:
+   * a 400 TAKE_TOO_SLOW past the budget, a 503 when too many wait already.
+   */
+  readForm(body: ArrayBuffer, contentType: string): Promise<TakeForm>;
   /** Takes being read now (a test waits for one to start). */
   readonly reading: number;
   /** Ends the workers; takes being read or waiting get a 503. */
@@ -42,9 +48,13 @@ const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 
 const BUSY = "Jalan is busy reading other recordings. Please send yours again in a moment.";
 const CLOSED = "The server is restarting. Please send the recording again.";
 
+/** What a worker answers when it outruns the budget of time or memory, or dies. */
+const OVER_BUDGET = Symbol("over budget");
+
 interface Job {
-  bytes: Uint8Array;
-  settle: (audio: TakeAudio | HttpError) => void;
+  message: { kind: "take"; bytes: Uint8Array } | { kind: "form"; body: ArrayBuffer; contentType: string };
+  transfer: ArrayBuffer[];
+  settle: (reply: unknown) => void;
 }
 
 interface Slot {
@@ -96,47 +106,62 @@ export function createTakeReader(options: TakeReaderOptions = {}): TakeReader {
    */
   async function run(slot: Slot, job: Job) {
     reading += 1;
-    const release = (healthy: boolean, audio: TakeAudio) => {
+    const release = (healthy: boolean, reply: unknown) => {
       reading -= 1;
       if (healthy && !closed) idle.push(slot);
       else started -= 1;
-      job.settle(closed ? new HttpError(503, "UNAVAILABLE", CLOSED) : audio);
+      job.settle(closed ? new HttpError(503, "UNAVAILABLE", CLOSED) : reply);
       dispatch();
     };
     try {
       await slot.ready;
     } catch {
-      release(false, TOO_SLOW);
+      release(false, OVER_BUDGET);
       return;
     }
     const { worker } = slot;
     worker.ref();
-    const finish = (audio: TakeAudio, healthy: boolean) => {
+    const finish = (reply: unknown, healthy: boolean) => {
       clearTimeout(timer);
       worker.off("message", answered);
       worker.off("error", failed);
       worker.off("exit", failed);
       worker.unref();
       if (!healthy) void worker.terminate();
-      release(healthy, audio);
+      release(healthy, reply);
     };
-    const answered = (audio: TakeAudio) => finish(audio, true);
-    const failed = () => finish(TOO_SLOW, false);
+    const answered = (reply: unknown) => finish(reply, true);
+    const failed = () => finish(OVER_BUDGET, false);
     const timer = setTimeout(failed, budgetMs);
     worker.on("message", answered);
     worker.once("error", failed);
     worker.once("exit", failed);
-    worker.postMessage(job.bytes);
+    worker.postMessage(job.message, job.transfer);
+  }
+
+  /** The worker's reply to `message`, or OVER_BUDGET; a 503 when too many wait already or on close. */
+  function submit(message: Job["message"], transfer: ArrayBuffer[] = []): Promise<unknown> {
+    if (closed) return Promise.reject(new HttpError(503, "UNAVAILABLE", CLOSED));
+    if (queue.length >= waiting) return Promise.reject(new HttpError(503, "BUSY", BUSY));
+    return new Promise((resolve, reject) => {
+      queue.push({
+        message,
+        transfer,
+        settle: (reply) => (reply instanceof HttpError ? reject(reply) : resolve(reply)),
+      });
+      dispatch();
+    });
   }
 
   return {
-    read(bytes) {
-      if (closed) return Promise.reject(new HttpError(503, "UNAVAILABLE", CLOSED));
-      if (queue.length >= waiting) return Promise.reject(new HttpError(503, "BUSY", BUSY));
-      return new Promise<TakeAudio>((resolve, reject) => {
-        queue.push({ bytes, settle: (audio) => (audio instanceof HttpError ? reject(audio) : resolve(audio)) });
-        dispatch();
-      });
+    async read(bytes) {
+      const reply = await submit({ kind: "take", bytes });
+      return reply === OVER_BUDGET ? TOO_SLOW : (reply as TakeAudio);
+    },
+    async readForm(body, contentType) {
+      const reply = await submit({ kind: "form", body, contentType }, [body]);
+      if (reply === OVER_BUDGET) throw new HttpError(400, `TAKE_${TOO_SLOW.code}`, TOO_SLOW.refused);
+      return reply as TakeForm;
     },
     get reading() {
       return reading;
@@ -150,14 +175,19 @@ export function createTakeReader(options: TakeReaderOptions = {}): TakeReader {
 }
 
 /**
- * A take's container and length, read by `reader`, or the error its upload is answered with: over
- * 1 MB (413), not Opus in WebM or AAC/Opus in MP4 (415), cut off, empty, over 30 s, padded or too
- * slow to read (400), or too many takes being read (503).
+ * A take's container and length (as its upload's reading found it, or read now by `reader`), or the
+ * error its upload is answered with: over 1 MB (413), not Opus in WebM or AAC/Opus in MP4 (415), cut
+ * off, empty, over 30 s, padded or too slow to read (400), or too many takes being read (503).
  */
-export async function readTake(reader: TakeReader, bytes: Uint8Array): Promise<{ type: TakeType; durationMs: number }> {
-  if (bytes.length > TAKE_MAX_BYTES)
+export async function readTake(
+  reader: TakeReader,
+  bytes: Uint8Array,
+  read?: TakeAudio,
+): Promise<{ type: TakeType; durationMs: number }> {
+  if (bytes.length > TAKE_MAX_BYTES) {
     throw payloadTooLarge("The recording is larger than 1 MB. Please record a shorter take.");
-  const audio = await reader.read(bytes);
+  }
+  const audio = read ?? (await reader.read(bytes));
   if (!("refused" in audio)) return audio;
   if (audio.code === "NOT_AUDIO") throw new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", audio.refused);
   throw new HttpError(400, `TAKE_${audio.code}`, audio.refused);
