@@ -37,11 +37,13 @@ export interface TakeReaderOptions {
 
 /**
  * Two workers: the server has few cores, and a real take is read in a few milliseconds, so two
- * keep up with far more uploads than the takes' rate limit lets in. Sixteen may wait: a burst
- * of uploads waits its turn (a few milliseconds each) rather than being refused. Two seconds is
- * a hundred times what a real 1 MB take needs on a busy machine.
+ * keep up with far more uploads than the takes' rate limit lets in. 64 may wait: a burst of
+ * uploads waits its turn (a few milliseconds each) rather than being refused, and so do the first
+ * uploads after a start while the workers start (about half a second; 20 learners uploading at
+ * once found 16 too few then). Two seconds is a hundred times what a real 1 MB take needs on a
+ * busy machine.
  */
-const DEFAULTS = { workers: 2, waiting: 16, budgetMs: 2_000 };
+const DEFAULTS = { workers: 2, waiting: 64, budgetMs: 2_000 };
 /** Heap for one worker: tsx and mp4box take about 20 MB; a take's bytes are 1 MB at most. */
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 };
 
@@ -63,19 +65,61 @@ interface Slot {
 }
 
 export function createTakeReader(options: TakeReaderOptions = {}): TakeReader {
-  const { workers, waiting, budgetMs } = { ...DEFAULTS, ...options };
-  const script = options.script ?? new URL("./take-reader.worker.mjs", import.meta.url);
-  const idle: Slot[] = [];
-  const queue: Job[] = [];
-  let started = 0;
-  let reading = 0;
-  let closed = false;
-  const all = new Set<Worker>();
+  const pool = new WorkerPool({ ...DEFAULTS, ...options }, options.script ?? DEFAULT_SCRIPT);
+  return {
+    async read(bytes) {
+      const reply = await pool.submit({ kind: "take", bytes });
+      return reply === OVER_BUDGET ? TOO_SLOW : (reply as TakeAudio);
+    },
+    async readForm(body, contentType) {
+      const reply = await pool.submit({ kind: "form", body, contentType }, [body]);
+      if (reply === OVER_BUDGET) throw new HttpError(400, `TAKE_${TOO_SLOW.code}`, TOO_SLOW.refused);
+      return reply as TakeForm;
+    },
+    get reading() {
+      return pool.reading;
+    },
+    close: () => pool.close(),
+  };
+}
 
-  function startWorker(): Slot {
-    const worker = new Worker(script, { resourceLimits: RESOURCE_LIMITS });
-    all.add(worker);
-    worker.once("exit", () => all.delete(worker));
+const DEFAULT_SCRIPT = new URL("./take-reader.worker.mjs", import.meta.url);
+
+/** Workers, started when needed up to a limit, and the jobs waiting for one. */
+class WorkerPool {
+  reading = 0;
+  private readonly idle: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private readonly all = new Set<Worker>();
+  private started = 0;
+  private closed = false;
+
+  constructor(
+    private readonly limits: { workers: number; waiting: number; budgetMs: number },
+    private readonly script: URL,
+  ) {}
+
+  /** The worker's reply to `message`, or OVER_BUDGET; a 503 when too many wait already or on close. */
+  submit(message: Job["message"], transfer: ArrayBuffer[] = []): Promise<unknown> {
+    if (this.closed) return Promise.reject(new HttpError(503, "UNAVAILABLE", CLOSED));
+    if (this.queue.length >= this.limits.waiting) return Promise.reject(new HttpError(503, "BUSY", BUSY));
+    return new Promise((resolve, reject) => {
+      const settle = (reply: unknown) => (reply instanceof HttpError ? reject(reply) : resolve(reply));
+      this.queue.push({ message, transfer, settle });
+      this.dispatch();
+    });
+  }
+
+  async close() {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.settle(new HttpError(503, "UNAVAILABLE", CLOSED));
+    await Promise.all([...this.all].map((worker) => worker.terminate()));
+  }
+
+  private startWorker(): Slot {
+    const worker = new Worker(this.script, { resourceLimits: RESOURCE_LIMITS });
+    this.all.add(worker);
+    worker.once("exit", () => this.all.delete(worker));
     worker.unref();
     const ready = new Promise<void>((resolve, reject) => {
       worker.once("message", () => resolve());
@@ -86,32 +130,32 @@ export function createTakeReader(options: TakeReaderOptions = {}): TakeReader {
     return { worker, ready };
   }
 
-  /** Hands waiting takes to idle workers, starting workers up to the limit. */
-  function dispatch() {
-    while (queue.length > 0 && !closed) {
-      let slot = idle.pop();
-      if (!slot && started < workers) {
-        started += 1;
-        slot = startWorker();
+  /** Hands waiting jobs to idle workers, starting workers up to the limit. */
+  private dispatch() {
+    while (this.queue.length > 0 && !this.closed) {
+      let slot = this.idle.pop();
+      if (!slot && this.started < this.limits.workers) {
+        this.started += 1;
+        slot = this.startWorker();
       }
       if (!slot) return;
-      void run(slot, queue.shift()!);
+      void this.run(slot, this.queue.shift()!);
     }
   }
 
   /**
-   * One take on one worker: its answer, or TOO_SLOW when the worker outruns the budget or dies
-   * (then it is ended, and the next take gets a new one). The worker is free again before the take
+   * One job on one worker: its reply, or OVER_BUDGET when the worker outruns the budget or dies
+   * (then it is ended, and the next job gets a new one). The worker is free again before the job
    * is answered, so the next upload finds it idle.
    */
-  async function run(slot: Slot, job: Job) {
-    reading += 1;
+  private async run(slot: Slot, job: Job) {
+    this.reading += 1;
     const release = (healthy: boolean, reply: unknown) => {
-      reading -= 1;
-      if (healthy && !closed) idle.push(slot);
-      else started -= 1;
-      job.settle(closed ? new HttpError(503, "UNAVAILABLE", CLOSED) : reply);
-      dispatch();
+      this.reading -= 1;
+      if (healthy && !this.closed) this.idle.push(slot);
+      else this.started -= 1;
+      job.settle(this.closed ? new HttpError(503, "UNAVAILABLE", CLOSED) : reply);
+      this.dispatch();
     };
     try {
       await slot.ready;
@@ -132,46 +176,12 @@ export function createTakeReader(options: TakeReaderOptions = {}): TakeReader {
     };
     const answered = (reply: unknown) => finish(reply, true);
     const failed = () => finish(OVER_BUDGET, false);
-    const timer = setTimeout(failed, budgetMs);
+    const timer = setTimeout(failed, this.limits.budgetMs);
     worker.on("message", answered);
     worker.once("error", failed);
     worker.once("exit", failed);
     worker.postMessage(job.message, job.transfer);
   }
-
-  /** The worker's reply to `message`, or OVER_BUDGET; a 503 when too many wait already or on close. */
-  function submit(message: Job["message"], transfer: ArrayBuffer[] = []): Promise<unknown> {
-    if (closed) return Promise.reject(new HttpError(503, "UNAVAILABLE", CLOSED));
-    if (queue.length >= waiting) return Promise.reject(new HttpError(503, "BUSY", BUSY));
-    return new Promise((resolve, reject) => {
-      queue.push({
-        message,
-        transfer,
-        settle: (reply) => (reply instanceof HttpError ? reject(reply) : resolve(reply)),
-      });
-      dispatch();
-    });
-  }
-
-  return {
-    async read(bytes) {
-      const reply = await submit({ kind: "take", bytes });
-      return reply === OVER_BUDGET ? TOO_SLOW : (reply as TakeAudio);
-    },
-    async readForm(body, contentType) {
-      const reply = await submit({ kind: "form", body, contentType }, [body]);
-      if (reply === OVER_BUDGET) throw new HttpError(400, `TAKE_${TOO_SLOW.code}`, TOO_SLOW.refused);
-      return reply as TakeForm;
-    },
-    get reading() {
-      return reading;
-    },
-    async close() {
-      closed = true;
-      for (const job of queue.splice(0)) job.settle(new HttpError(503, "UNAVAILABLE", CLOSED));
-      await Promise.all([...all].map((worker) => worker.terminate()));
-    },
-  };
 }
 
 /**

@@ -72,102 +72,131 @@ interface Header {
 
 /** Walks a WebM file's elements; never reads an element twice and stops past the caps. */
 export function walkWebm(bytes: Uint8Array): WebmWalk {
-  let elements = 0;
-  let voids = 0;
-  const found = { docType: "", tracks: [] as { type: number; codec: string }[], scale: 1_000_000, lastBlock: -1 };
+  const walker = new Walker(bytes);
+  try {
+    walker.file();
+  } catch (error) {
+    if (error instanceof Stop) return { elements: walker.elements, stop: error.reason };
+    throw error;
+  }
+  return { elements: walker.elements, ...walker.found };
+}
+
+class Walker {
+  elements = 0;
+  private voids = 0;
+  readonly found = { docType: "", tracks: [] as { type: number; codec: string }[], scale: 1_000_000, lastBlock: -1 };
+
+  constructor(private readonly bytes: Uint8Array) {}
+
+  /** The EBML header, then one Segment, which ends with the bytes: anything cut off or after it is refused. */
+  file() {
+    const ebml = this.header(0, this.bytes.length);
+    if (ebml.id !== ID.ebml) throw new Stop("NOT_AUDIO");
+    this.children(ebml, (child) => {
+      if (child.id === ID.docType) this.found.docType = this.text(child);
+      return known(child);
+    });
+    const body = this.header(ebml.end, this.bytes.length);
+    if (body.id !== ID.segment) throw new Stop("NOT_AUDIO");
+    if (body.end !== this.bytes.length) throw new Stop(body.end < this.bytes.length ? "NOT_AUDIO" : "CUT_OFF");
+    this.segment(body);
+  }
 
   /** A variable-length integer at `at`: its length and value (the length marker kept for ids). */
-  function vint(at: number, end: number, keepMarker: boolean): { length: number; value: number; allOnes: boolean } {
+  private vint(at: number, end: number, keepMarker: boolean) {
     if (at >= end) throw new Stop("CUT_OFF");
-    const first = bytes[at]!;
+    const first = this.bytes[at]!;
     const length = first === 0 ? 0 : Math.clz32(first) - 23;
     if (length < 1 || length > 8) throw new Stop("NOT_AUDIO");
     if (at + length > end) throw new Stop("CUT_OFF");
     let value = keepMarker ? first : first & (0xff >> length);
     let allOnes = value === 0xff >> length;
     for (let index = 1; index < length; index += 1) {
-      const byte = bytes[at + index]!;
+      const byte = this.bytes[at + index]!;
       value = value * 256 + byte;
       allOnes &&= byte === 0xff;
     }
     return { length, value, allOnes };
   }
 
-  function header(at: number, parentEnd: number): Header {
-    elements += 1;
-    if (elements > WEBM_MAX_ELEMENTS) throw new Stop("TOO_MANY_PARTS");
-    const id = vint(at, parentEnd, true);
+  private header(at: number, parentEnd: number): Header {
+    this.elements += 1;
+    if (this.elements > WEBM_MAX_ELEMENTS) throw new Stop("TOO_MANY_PARTS");
+    const id = this.vint(at, parentEnd, true);
     if (id.length > 4) throw new Stop("NOT_AUDIO");
-    const size = vint(at + id.length, parentEnd, false);
+    const size = this.vint(at + id.length, parentEnd, false);
     const start = at + id.length + size.length;
     if (size.allOnes) return { id: id.value, start, end: parentEnd, unknownSize: true };
     const end = start + size.value;
     if (end > parentEnd) throw new Stop("CUT_OFF");
     if (id.value === ID.void) {
-      voids += 1;
-      if (voids > WEBM_MAX_VOIDS) throw new Stop("TOO_MANY_PARTS");
+      this.voids += 1;
+      if (this.voids > WEBM_MAX_VOIDS) throw new Stop("TOO_MANY_PARTS");
     }
     return { id: id.value, start, end, unknownSize: false };
   }
 
-  const uint = (element: Header) => {
+  private uint(element: Header) {
     if (element.unknownSize || element.end - element.start > 8) throw new Stop("NOT_AUDIO");
     let value = 0;
-    for (let at = element.start; at < element.end; at += 1) value = value * 256 + bytes[at]!;
+    for (let at = element.start; at < element.end; at += 1) value = value * 256 + this.bytes[at]!;
     return value;
-  };
-  const text = (element: Header) => {
+  }
+
+  private text(element: Header) {
     if (element.unknownSize || element.end - element.start > 64) throw new Stop("NOT_AUDIO");
-    return Buffer.from(bytes.buffer, bytes.byteOffset + element.start, element.end - element.start)
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + element.start, element.end - element.start)
       .toString("latin1")
       .replace(/\0+$/, "");
-  };
+  }
+
   /** A Block's or SimpleBlock's timecode: after the track number, a signed 16-bit count of ticks. */
-  const blockTimecode = (element: Header) => {
+  private blockTimecode(element: Header) {
     if (element.unknownSize) throw new Stop("NOT_AUDIO");
-    const track = vint(element.start, element.end, false);
+    const track = this.vint(element.start, element.end, false);
     const at = element.start + track.length;
     if (at + 3 > element.end) throw new Stop("NOT_AUDIO");
-    const raw = bytes[at]! * 256 + bytes[at + 1]!;
+    const raw = this.bytes[at]! * 256 + this.bytes[at + 1]!;
     return raw >= 0x8000 ? raw - 0x10000 : raw;
-  };
+  }
 
   /** Each child of a known-size element, in order; `visit` handles one and answers where the next starts. */
-  function children(parent: Header, visit: (child: Header) => number) {
+  private children(parent: Header, visit: (child: Header) => number) {
     if (parent.unknownSize) throw new Stop("NOT_AUDIO");
     let at = parent.start;
-    while (at < parent.end) at = visit(header(at, parent.end));
+    while (at < parent.end) at = visit(this.header(at, parent.end));
   }
-  const known = (child: Header) => {
-    if (child.unknownSize) throw new Stop("NOT_AUDIO");
-    return child.end;
-  };
 
-  function track(entry: Header) {
-    const entryFound = { type: 0, codec: "" };
-    children(entry, (child) => {
-      if (child.id === ID.trackType) entryFound.type = uint(child);
-      if (child.id === ID.codecId) entryFound.codec = text(child);
+  private track(entry: Header) {
+    const track = { type: 0, codec: "" };
+    this.children(entry, (child) => {
+      if (child.id === ID.trackType) track.type = this.uint(child);
+      if (child.id === ID.codecId) track.codec = this.text(child);
       return known(child);
     });
-    found.tracks.push(entryFound);
+    this.found.tracks.push(track);
+  }
+
+  private block(timestamp: number, element: Header) {
+    this.found.lastBlock = Math.max(this.found.lastBlock, timestamp + this.blockTimecode(element));
   }
 
   /**
    * A Cluster's children, up to its end or, when its size is unknown, up to the next Segment child,
    * whose header it answers (read once, handled by the Segment).
    */
-  function cluster(element: Header): number | Header {
+  private cluster(element: Header): number | Header {
     let timestamp = 0;
     let at = element.start;
     while (at < element.end) {
-      const child = header(at, element.end);
+      const child = this.header(at, element.end);
       if (element.unknownSize && SEGMENT_CHILDREN.has(child.id)) return child;
-      if (child.id === ID.timestamp) timestamp = uint(child);
-      if (child.id === ID.simpleBlock) found.lastBlock = Math.max(found.lastBlock, timestamp + blockTimecode(child));
+      if (child.id === ID.timestamp) timestamp = this.uint(child);
+      if (child.id === ID.simpleBlock) this.block(timestamp, child);
       if (child.id === ID.blockGroup) {
-        children(child, (inner) => {
-          if (inner.id === ID.block) found.lastBlock = Math.max(found.lastBlock, timestamp + blockTimecode(inner));
+        this.children(child, (inner) => {
+          if (inner.id === ID.block) this.block(timestamp, inner);
           return known(inner);
         });
       }
@@ -176,49 +205,37 @@ export function walkWebm(bytes: Uint8Array): WebmWalk {
     return at;
   }
 
-  function segment(element: Header) {
+  private segment(element: Header) {
     let at = element.start;
     let next: Header | undefined;
     while (next || at < element.end) {
-      const child = next ?? header(at, element.end);
+      const child = next ?? this.header(at, element.end);
       next = undefined;
       if (child.id === ID.cluster) {
-        const after = cluster(child);
+        const after = this.cluster(child);
         if (typeof after === "number") at = after;
         else next = after;
         continue;
       }
       if (child.id === ID.info) {
-        children(child, (inner) => {
-          if (inner.id === ID.timestampScale) found.scale = uint(inner);
+        this.children(child, (inner) => {
+          if (inner.id === ID.timestampScale) this.found.scale = this.uint(inner);
           return known(inner);
         });
       }
       if (child.id === ID.tracks) {
-        children(child, (entry) => {
-          if (entry.id === ID.trackEntry) track(entry);
+        this.children(child, (entry) => {
+          if (entry.id === ID.trackEntry) this.track(entry);
           return known(entry);
         });
       }
       at = known(child);
     }
   }
+}
 
-  try {
-    const ebml = header(0, bytes.length);
-    if (ebml.id !== ID.ebml) throw new Stop("NOT_AUDIO");
-    children(ebml, (child) => {
-      if (child.id === ID.docType) found.docType = text(child);
-      return known(child);
-    });
-    // One Segment, which ends with the bytes: a file cut off inside it, or anything after it, is refused.
-    const body = header(ebml.end, bytes.length);
-    if (body.id !== ID.segment) throw new Stop("NOT_AUDIO");
-    if (body.end !== bytes.length) throw new Stop(body.end < bytes.length ? "NOT_AUDIO" : "CUT_OFF");
-    segment(body);
-  } catch (error) {
-    if (error instanceof Stop) return { elements, stop: error.reason };
-    throw error;
-  }
-  return { elements, ...found };
+/** Where the element after `child` starts: an element of unknown size may only be a Segment or a Cluster. */
+function known(child: Header) {
+  if (child.unknownSize) throw new Stop("NOT_AUDIO");
+  return child.end;
 }
