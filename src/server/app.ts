@@ -21,6 +21,8 @@ export interface AppDeps extends ModuleDeps {
   webRoot?: string;
   /** TRUST_PROXY: read the client's address from X-Forwarded-For (src/server/http/client-ip.ts). Default off. */
   trustProxy?: boolean;
+  /** How long an upload's body may take to arrive (http/upload.ts); UPLOAD_DEADLINE_MS unless a test sets less. */
+  uploadDeadlineMs?: number;
 }
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -113,7 +115,7 @@ export function createApp(deps: AppDeps, modules: Modules = createModules(deps))
   api.post("/auth/request-password-reset", steadyAnswer(PASSWORD_RESET_ANSWER_MS));
   api.on(["GET", "POST"], "/auth/*", limitBody(JSON_BODY_LIMIT), (c) => auth.handler(withClientIp(c)));
   api.use(loadSession(auth, deps.db));
-  mountModules(api, modules);
+  mountModules(api, modules, deps.uploadDeadlineMs);
   app.route(API_PREFIX, api);
 
   app.get("/media/avatars/:file", async (c) => {

@@ -25,6 +25,9 @@ async function main() {
     const readyMs = Math.round(performance.now());
     logger.info({ url: env.PUBLIC_URL, readyMs }, `Jalan is ready at ${env.PUBLIC_URL} (${readyMs} ms)`);
   });
+  // Every request must arrive whole within a minute (Node's default is five): a JSON body is 64 KB
+  // at most. Uploads have their own, tighter deadline, answered in the error shape (http/upload.ts).
+  if ("requestTimeout" in server) server.requestTimeout = 60_000;
   server.on("error", (error) => {
     logger.fatal({ err: error }, "the HTTP server could not start");
     void shutdown(1);

@@ -8,6 +8,7 @@ import type { Notifications } from "#server/db/notifications";
 import { limitBody } from "#server/http/body-limit";
 import type { AppEnv } from "#server/http/context";
 import { createRequestLimiter } from "#server/http/request-limit";
+import { UPLOAD_DEADLINE_MS, uploadDeadline } from "#server/http/upload";
 import type { Mailer } from "#server/mail/mailer";
 import type { FileStorage } from "#server/storage/storage";
 import { accountModule } from "./account/account.module";
@@ -25,7 +26,7 @@ import { remindersModule } from "./reminders/reminders.module";
 import { reviewModule } from "./review/review.module";
 import type { ReviewService } from "./review/review.service";
 import { settingsModule } from "./settings/settings.module";
-import { speakingModule } from "./speaking/speaking.module";
+import { speakingModule, type TakeReader } from "./speaking/speaking.module";
 import { usersModule } from "./users/users.module";
 
 /** The sender named in calendar invites when MAIL_FROM is not given (tests). */
@@ -65,6 +66,8 @@ export interface ModuleDeps {
   roomAccessCheckMs?: number;
   /** What one user may send into one session room (calls.repository.ts); tests make them small. */
   roomLimits?: RoomLimits;
+  /** Reads takes off the event loop (speaking/take-reader.ts); the process's own unless a test gives one. */
+  takeReader?: TakeReader;
 }
 
 /**
@@ -103,6 +106,7 @@ export function createModules(deps: ModuleDeps) {
     profile: profile.service,
     users: users.service,
     settings: settings.service,
+    takeReader: deps.takeReader,
   });
   const feedback = feedbackModule({
     db,
@@ -216,14 +220,15 @@ function joinPath(base: string, path: string): string {
 
 /**
  * Mounts every module on the API app (which already has the session middleware): first each
- * module's body limit, then its routes. The chain keeps each route's types for the web's client
- * (ApiRoutes, src/web/lib/api-client.ts).
+ * module's body limit (an upload, which sets its own, gets the uploads' deadline instead), then its
+ * routes. The chain keeps each route's types for the web's client (ApiRoutes, src/web/lib/api-client.ts).
  */
-export function mountModules(api: Hono<AppEnv>, modules: Modules) {
+export function mountModules(api: Hono<AppEnv>, modules: Modules, uploadDeadlineMs = UPLOAD_DEADLINE_MS) {
+  const deadline = uploadDeadline(uploadDeadlineMs);
   for (const face of moduleFaces(modules)) {
     const limit = limitBody(face.bodyLimit);
     const own = new Set((face.ownBodyLimit ?? []).map((route) => API_PREFIX + face.path + route));
-    api.use(`${face.path}/*`, (c, next) => (own.has(c.req.path) ? next() : limit(c, next)));
+    api.use(`${face.path}/*`, (c, next) => (own.has(c.req.path) ? deadline(c, next) : limit(c, next)));
   }
   const {
     profile,

@@ -4,13 +4,19 @@ import { speakingRoutes } from "./speaking.routes";
 import { createSpeakingService, type SpeakingDeps } from "./speaking.service";
 import { createTutorService, type TutorDeps } from "./speaking.tutor";
 
+import { sharedTakeReader } from "./take-reader";
+
+export type { TakeReader } from "./take-reader";
+
 /**
  * The learner's voice: takes of the lines they practise, the day's shadowing, a role-play done
  * alone, and the tutors who listen to what learners send: /api/speaking. The take upload sets its
  * own limit (1 MB).
  */
 export function speakingModule(deps: SpeakingDeps & TutorDeps & { limiter: RequestLimiter }) {
-  const service = createSpeakingService(deps);
+  // One reader for the process unless a test gives its own: its workers bound the takes read at once.
+  const takeReader = deps.takeReader ?? sharedTakeReader();
+  const service = createSpeakingService({ ...deps, takeReader });
   const tutor = createTutorService(deps);
   return {
     service,
@@ -21,7 +27,7 @@ export function speakingModule(deps: SpeakingDeps & TutorDeps & { limiter: Reque
       path: "/speaking",
       bodyLimit: JSON_BODY_LIMIT,
       ownBodyLimit: ["/takes"],
-      routes: speakingRoutes(service, tutor, deps.limiter),
+      routes: speakingRoutes(service, tutor, deps.limiter, takeReader),
     }),
   };
 }

@@ -20,16 +20,21 @@ import {
 } from "./speaking.contract";
 import type { SpeakingService } from "./speaking.service";
 import type { TutorService } from "./speaking.tutor";
+import type { TakeReader } from "./take-reader";
 import { audioResponse } from "./take-response";
 import { takeBodyLimit, takeForm } from "./take-upload";
 
 /** The signed-in learner's voice: the user always comes from the session, never the URL or the form. */
-export function speakingRoutes(speaking: SpeakingService, tutor: TutorService, limiter: RequestLimiter) {
+export function speakingRoutes(
+  speaking: SpeakingService,
+  tutor: TutorService,
+  limiter: RequestLimiter,
+  takeReader: TakeReader,
+) {
   return new Hono<AppEnv>()
-    .post("/takes", takeBodyLimit, signedIn, limitTakes(limiter), takeForm, async (c) => {
-      const { take, ...line } = c.req.valid("form");
-      const bytes = Buffer.from(await take.arrayBuffer());
-      const body: TakeSaved = await speaking.saveTake(requireUser(c), line, bytes);
+    .post("/takes", takeBodyLimit, signedIn, limitTakes(limiter), takeForm(takeReader), async (c) => {
+      const { bytes, audio, ...line } = c.req.valid("form");
+      const body: TakeSaved = await speaking.saveTake(requireUser(c), line, bytes, audio ?? undefined);
       return c.json(body, 201);
     })
     .get("/takes/:takeId", signedIn, async (c) => {

@@ -8,14 +8,13 @@ import {
   rolePlayOf,
   type SelfRating,
   shadowingsWithLine,
-  TAKE_MAX_BYTES,
   TAKES_QUOTA_BYTES,
   WAITING_SUBMISSIONS_MAX,
 } from "#course/speaking";
 import { requireAccount } from "#server/db/accounts";
 import type { Database, Transaction } from "#server/db/client";
 import type { SessionUser } from "#server/http/context";
-import { badRequest, HttpError, notFound, payloadTooLarge } from "#server/http/errors";
+import { badRequest, HttpError, notFound } from "#server/http/errors";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
 import type { FileStorage } from "#server/storage/storage";
 import type {
@@ -35,7 +34,8 @@ import {
   type SubmissionRow,
   type TakeRow,
 } from "./speaking.repository";
-import { readTakeAudio } from "./take-audio";
+import type { TakeAudio } from "./take-audio";
+import { readTake, sharedTakeReader, type TakeReader } from "./take-reader";
 
 export interface SpeakingDeps {
   db: Database;
@@ -46,6 +46,8 @@ export interface SpeakingDeps {
   now?: () => Date;
   /** What a learner's takes may hold in all; TAKES_QUOTA_BYTES unless a test sets less. */
   quotaBytes?: number;
+  /** Reads takes off the event loop; the process's shared reader unless a test gives its own. */
+  takeReader?: TakeReader;
 }
 
 const NO_SUCH_TAKE = "There is no such recording.";
@@ -92,6 +94,7 @@ export function createSpeakingService({
   progress,
   now = () => new Date(),
   quotaBytes = TAKES_QUOTA_BYTES,
+  takeReader = sharedTakeReader(),
 }: SpeakingDeps) {
   const takes = createSpeakingRepository(db);
 
@@ -167,20 +170,16 @@ export function createSpeakingService({
     /**
      * Stores a take of a line, replacing the line's take not yet sent. Refused before anything is
      * written: an unknown day or line (400), a file over 1 MB (413), bytes that are not Opus in WebM
-     * or AAC/Opus in MP4 (415), a take cut off, empty or over 30 s (400), a locked day (409).
+     * or AAC/Opus in MP4 (415), a take cut off, empty, over 30 s, padded or too slow to read (400),
+     * too many takes being read (503), a locked day (409). The bytes are read off the event loop,
+     * unless the upload's reading has read them (`read`, take-upload.ts).
      */
-    async saveTake(user: SessionUser, target: DayRef & { lineId: string }, bytes: Buffer): Promise<TakeSaved> {
+    async saveTake(user: SessionUser, target: DayRef & { lineId: string }, bytes: Buffer, read?: TakeAudio) {
       const day = findDay(target);
       findLine(day, target.lineId);
-      if (bytes.length > TAKE_MAX_BYTES)
-        throw payloadTooLarge("The recording is larger than 1 MB. Please record a shorter take.");
-      const audio = readTakeAudio(bytes);
-      if ("refused" in audio) {
-        if (audio.code === "NOT_AUDIO") throw new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", audio.refused);
-        throw new HttpError(400, `TAKE_${audio.code}`, audio.refused);
-      }
+      const audio = await readTake(takeReader, bytes, read);
       const dayOf = { chapterId: target.chapterId, dayId: target.dayId };
-      return db.transaction(async (tx) => {
+      return db.transaction(async (tx): Promise<TakeSaved> => {
         await takes.lockUser(tx, user.id);
         await progress.assertDayOpen(user, dayOf, tx);
         await takes.removeUnsent(tx, { userId: user.id, ...dayOf }, target.lineId);

@@ -5,8 +5,11 @@ import type { AppEnv } from "#server/http/context";
 import { badRequest, HttpError, issuesOf, payloadTooLarge } from "#server/http/errors";
 import { isBareFileName, MULTIPART_OVERHEAD, mediaTypeOf } from "#server/http/upload";
 import { type TakeUpload, takeFieldsSchema } from "./speaking.contract";
+import type { TakeAudio } from "./take-audio";
+import type { TakeReader } from "./take-reader";
 
 const TOO_LARGE = "The recording is larger than 1 MB. Please record a shorter take.";
+const UNREADABLE = "The upload could not be read. Please try again.";
 
 /**
  * The types a client may declare for a take: what MediaRecorder makes (audio/webm, audio/mp4, with
@@ -23,37 +26,53 @@ export const takeBodyLimit = bodyLimit({
   },
 });
 
+/** The upload as the handler reads it: the line, the take's bytes and what its reading found. */
+export interface TakeUploadRead {
+  chapterId: string;
+  dayId: string;
+  lineId: string;
+  bytes: Buffer;
+  audio: TakeAudio | null;
+}
+
 /**
  * A take's upload, checked before the handler runs: multipart/form-data with the file in the field
  * "take" (at most 1 MB, declared as audio MediaRecorder makes, under a bare file name) and the
- * line it is a take of in the fields chapterId, dayId and lineId.
+ * line it is a take of in the fields chapterId, dayId and lineId. The body is parsed, and the take
+ * read, by `reader`'s workers: the event loop only gathers the bytes (take-form.ts).
  */
-export const takeForm = createMiddleware<AppEnv, string, { in: { form: TakeUpload }; out: { form: TakeUpload } }>(
-  async (c, next) => {
+export const takeForm = (reader: TakeReader) =>
+  createMiddleware<AppEnv, string, { in: { form: TakeUpload }; out: { form: TakeUploadRead } }>(async (c, next) => {
     const type = c.req.header("content-type") ?? "";
     if (!type.toLowerCase().startsWith("multipart/form-data")) {
       throw badRequest('Send the recording as multipart/form-data in a field named "take".');
     }
-    let body: Record<string, unknown>;
+    let body: ArrayBuffer;
     try {
-      body = await c.req.parseBody();
+      body = await c.req.arrayBuffer();
     } catch {
-      throw badRequest("The upload could not be read. Please try again.");
+      throw badRequest(UNREADABLE);
     }
-    const file = body.take;
-    if (!(file instanceof File)) throw badRequest('Send the recording in a field named "take".');
+    const form = await reader.readForm(body, type);
+    if ("unreadable" in form) throw badRequest(UNREADABLE);
+    const { take } = form;
+    if (!take) throw badRequest('Send the recording in a field named "take".');
     // Too large is said first, whatever else is wrong: recording again, shorter, is the way out.
-    if (file.size > TAKE_MAX_BYTES) throw payloadTooLarge(TOO_LARGE);
-    const fields = takeFieldsSchema.safeParse({ chapterId: body.chapterId, dayId: body.dayId, lineId: body.lineId });
+    if (take.size > TAKE_MAX_BYTES) throw payloadTooLarge(TOO_LARGE);
+    const { chapterId, dayId, lineId } = form.fields;
+    const fields = takeFieldsSchema.safeParse({
+      chapterId: chapterId ?? undefined,
+      dayId: dayId ?? undefined,
+      lineId: lineId ?? undefined,
+    });
     if (!fields.success) throw badRequest("Say which line this is a take of.", issuesOf(fields.error));
-    if (!DECLARED_TYPES.includes(mediaTypeOf(file.type))) {
+    if (!DECLARED_TYPES.includes(mediaTypeOf(take.type))) {
       throw new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "Please send a recording in WebM or MP4.");
     }
-    if (!isBareFileName(file.name)) {
+    if (!isBareFileName(take.name)) {
       throw badRequest("The file name is not valid. Please rename the file and try again.");
     }
-    const upload: TakeUpload = { ...fields.data, take: file };
-    c.req.addValidatedData("form", upload);
+    const bytes = Buffer.from(take.bytes.buffer, take.bytes.byteOffset, take.bytes.byteLength);
+    c.req.addValidatedData("form", { ...fields.data, bytes, audio: take.audio });
     await next();
-  },
-);
+  });

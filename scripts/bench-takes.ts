@@ -1,0 +1,155 @@
+// npm run bench (takes) — prints figures, asserts nothing. Starts the real server (a fresh embedded
+// PostgreSQL unless DATABASE_URL is set, its own rate limits on) and measures /healthz while hostile
+// takes arrive: 1 MB files that are valid WebM padded with half a million empty Void elements and
+// valid MP4 followed by 127,000 empty boxes (tests/fixtures/padded-takes.ts), 16 at once from two
+// learners, in ROUNDS rounds. The figure is /healthz's p99 during the uploads against its p99
+// without them, in the same run, beside the bare route (the goal: 3x or less).
+
+import { mkdtemp, rm } from "node:fs/promises";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { practisedLines } from "#course/speaking";
+import { loadCourse } from "#server/course/content";
+import { paddedMp4, paddedWebm } from "#tests/fixtures/padded-takes";
+import { freePort, type HttpClient, httpClient, signUpAndIn, startServer, stopServer } from "./bench-server";
+
+const GOAL_RATIO = 3;
+const UPLOADS = 16;
+/** Rounds of UPLOADS: 8 takes per learner a round, within the takes' limit of 30 a minute. */
+const ROUNDS = 3;
+/** Requests to /healthz kept in flight at once while measuring. */
+const SAMPLERS = 2;
+const BASELINE_MS = 3_000;
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+};
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+/** Requests `path` with SAMPLERS loops until `until` settles; answers every latency. */
+async function sample(client: HttpClient, pathname: string, until: Promise<unknown>): Promise<number[]> {
+  let done = false;
+  void until.finally(() => {
+    done = true;
+  });
+  const times: number[] = [];
+  await Promise.all(
+    Array.from({ length: SAMPLERS }, async () => {
+      while (!done) {
+        const started = performance.now();
+        await client.request("GET", pathname);
+        times.push(performance.now() - started);
+      }
+    }),
+  );
+  return times;
+}
+
+/** A line of day 1 a new learner may record. */
+const LINE_ID = practisedLines(loadCourse({ publicDir: null })[0]!.days[0]!)[0]!.id;
+
+const wait = (delay: number) => new Promise((resolve) => setTimeout(resolve, delay));
+
+/**
+ * A take's upload as bytes, encoded once: encoding 16 MB of multipart at each round would hold this
+ * process's event loop, and /healthz's times measured here with it.
+ */
+async function takeBody(bytes: Buffer, mp4: boolean) {
+  const form = new FormData();
+  form.set("chapterId", "chapter-1");
+  form.set("dayId", "day-1");
+  form.set("lineId", LINE_ID);
+  const type = mp4 ? "audio/mp4" : "audio/webm";
+  form.set("take", new File([new Uint8Array(bytes)], mp4 ? "take.mp4" : "take.webm", { type }));
+  const request = new Request("http://localhost/", { method: "POST", body: form });
+  return { body: Buffer.from(await request.arrayBuffer()), type: request.headers.get("content-type")! };
+}
+
+/** Sends a take's upload on its own connection, as a learner's phone would. */
+function upload(cookie: string, take: Awaited<ReturnType<typeof takeBody>>) {
+  const started = performance.now();
+  return new Promise<{ status: number; code: string; ms: number }>((resolve, reject) => {
+    const headers = { cookie, origin, "content-type": take.type, "content-length": take.body.length };
+    const request = http.request({ host: "127.0.0.1", port, method: "POST", path: "/api/speaking/takes", headers });
+    request.on("error", reject);
+    request.on("response", (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { error?: { code: string } };
+        resolve({
+          status: response.statusCode ?? 0,
+          code: body.error?.code ?? "stored",
+          ms: performance.now() - started,
+        });
+      });
+    });
+    request.end(take.body);
+  });
+}
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), "jalan-bench-takes-"));
+const port = await freePort();
+const origin = `http://localhost:${port}`;
+const server = await startServer(dataDir, port, "test", { env: { RATE_LIMIT: "true" } });
+try {
+  const client = httpClient(port);
+  const suffix = Date.now().toString(36);
+  const learners = await Promise.all(
+    ["a", "b"].map((who) =>
+      signUpAndIn(client, {
+        email: `bench-takes-${who}-${suffix}@example.com`,
+        password: "nasi-lemak-pedas",
+        firstName: who,
+        lastName: "Bench",
+      }),
+    ),
+  );
+  const webm = await takeBody(paddedWebm(), false);
+  const mp4 = await takeBody(paddedMp4(), true);
+  // Warm up: the take reader's workers start with the first take, as they would on a live server.
+  await upload(learners[0]!.cookie, webm);
+  await sample(client, "/healthz", wait(500));
+
+  const bare = await sample(client, "/api/unknown", wait(BASELINE_MS));
+  const quiet = await sample(client, "/healthz", wait(BASELINE_MS));
+  const busy: number[] = [];
+  const answers: Awaited<ReturnType<typeof upload>>[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const uploads = Promise.all(
+      Array.from({ length: UPLOADS }, (_, index) => upload(learners[index % 2]!.cookie, index % 4 < 2 ? webm : mp4)),
+    );
+    busy.push(...(await sample(client, "/healthz", uploads)));
+    answers.push(...(await uploads));
+  }
+  client.close();
+
+  const codes = new Map<string, number>();
+  for (const answer of answers)
+    codes.set(`${answer.status} ${answer.code}`, (codes.get(`${answer.status} ${answer.code}`) ?? 0) + 1);
+  const ratio = percentile(busy, 99) / percentile(quiet, 99);
+  console.log(`\nTakes: /healthz while padded takes arrive, ${os.cpus().length} cores, Node ${process.version}`);
+  console.log(
+    `  bare route (GET /api/unknown)                       p50 ${ms(percentile(bare, 50))}, p99 ${ms(percentile(bare, 99))} (${bare.length} requests)`,
+  );
+  console.log(
+    `  /healthz, no uploads                                p50 ${ms(percentile(quiet, 50))}, p99 ${ms(percentile(quiet, 99))} (${quiet.length} requests)`,
+  );
+  console.log(
+    `  /healthz, ${ROUNDS} rounds of ${UPLOADS} padded uploads, 2 learners  p50 ${ms(percentile(busy, 50))}, p99 ${ms(percentile(busy, 99))} (${busy.length} requests)`,
+  );
+  console.log(`  /healthz p99 with uploads / without: ${ratio.toFixed(2)}x (goal ${GOAL_RATIO}x or less)`);
+  console.log(
+    `  padded uploads: ${[...codes].map(([code, count]) => `${count} x ${code}`).join(", ")}; answered in median ${ms(
+      percentile(
+        answers.map((a) => a.ms),
+        50,
+      ),
+    )}, worst ${ms(Math.max(...answers.map((a) => a.ms)))}`,
+  );
+} finally {
+  await stopServer(server.child);
+  await rm(dataDir, { recursive: true, force: true });
+}
