@@ -9,7 +9,10 @@ import { payloadTooLarge } from "./errors";
  * request made in process without either header) goes through Hono's bodyLimit, which counts the
  * bytes as they arrive and stops at the limit.
  */
-export function limitBody(maxSize: number): MiddlewareHandler {
+export function limitBody(maxSize: number, message?: string): MiddlewareHandler {
+  const tooLarge = (): never => {
+    throw payloadTooLarge(message);
+  };
   const counted = bodyLimit({ maxSize, onError: tooLarge });
   return (c, next) => {
     const length = c.req.header("content-length");
@@ -22,8 +25,4 @@ export function limitBody(maxSize: number): MiddlewareHandler {
     if (!chunked && (c.req.method === "GET" || c.req.method === "HEAD")) return next();
     return counted(c, next);
   };
-}
-
-function tooLarge(): never {
-  throw payloadTooLarge();
 }

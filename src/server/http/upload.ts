@@ -2,9 +2,10 @@
  * What file uploads (an avatar, a take) share: room for the multipart envelope, the file name's
  * check, and the time the body has to arrive.
  */
-import type { MiddlewareHandler } from "hono";
+import type { HttpBindings } from "@hono/node-server";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "./context";
-import { errorJson, HttpError } from "./errors";
+import { badRequest, errorJson, HttpError } from "./errors";
 
 /** Room for the multipart envelope around a file of the largest size an upload takes. */
 export const MULTIPART_OVERHEAD = 16 * 1024;
@@ -39,47 +40,90 @@ const TOO_SLOW = (ms: number) => {
 };
 
 /**
- * Refuses an upload whose body has not arrived within `ms`: the route's reading of the body fails
- * there, so nothing is stored, and the answer is 408 in the error shape, with the connection closed
- * (the rest of the body is never read). Node's own requestTimeout (main.ts) is the limit for every
+ * Gives an upload route `c.var.readUpload`, which reads the body within `ms` of the request's
+ * arrival, and answers 408 in the error shape, with the connection closed, when it has not arrived
+ * by then: the route's read fails there, so nothing is stored, and the rest of the body is never
+ * read. The route reads it when it is ready to (after the session and the rate limit are checked),
+ * so a refused request costs no body. Node's own requestTimeout (main.ts) is the limit for every
  * other request; this one is tighter and answers in the error shape.
  */
 export function uploadDeadline(ms: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const body = c.req.raw.body;
-    if (!body) return next();
-    const source = body.getReader();
+    const until = Date.now() + ms;
     let expired = false;
-    let timer: NodeJS.Timeout | undefined;
-    // Not a cancel of the source: that would destroy the socket before the 408 is written.
-    const timed = new ReadableStream<Uint8Array>({
-      start(controller) {
-        timer = setTimeout(() => {
-          expired = true;
-          controller.error(new HttpError(408, "REQUEST_TIMEOUT", TOO_SLOW(ms)));
-        }, ms);
-      },
-      async pull(controller) {
-        const { done, value } = await source.read();
-        if (expired) return;
-        if (done) {
-          clearTimeout(timer);
-          controller.close();
-        } else controller.enqueue(value);
-      },
-      cancel: () => clearTimeout(timer),
-    });
-    c.req.raw = new Request(c.req.raw, { body: timed, duplex: "half" } as RequestInit);
+    const expire = () => {
+      expired = true;
+      return new HttpError(408, "REQUEST_TIMEOUT", TOO_SLOW(ms));
+    };
+    c.set("readUpload", () => readBodyBy(c, until, expire));
     try {
       await next();
     } catch (error) {
       if (!expired) throw error;
-    } finally {
-      clearTimeout(timer);
     }
     if (expired) {
       c.res = errorJson(c, 408, { code: "REQUEST_TIMEOUT", message: TOO_SLOW(ms) });
       c.res.headers.set("connection", "close");
     }
   };
+}
+
+/** Reads an upload's whole body (`c.var.readUpload`, set by uploadDeadline). */
+export type ReadUpload = () => Promise<Buffer>;
+
+const UNREADABLE = "The upload could not be read. Please try again.";
+
+/**
+ * The body by `until`, else the error `expire` makes. A body of stated length (what browsers send)
+ * is read straight from the socket into one buffer: a megabyte passes through no web stream, which
+ * costs the event loop several times more (docs/decisions/060-bounded-take-parsing.md). Any other
+ * body (chunked, whose size the route's limit counts as it streams; a request made in process) is
+ * read through the request.
+ */
+function readBodyBy(c: Context<AppEnv>, until: number, expire: () => HttpError): Promise<Buffer> {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  const stated = c.req.header("content-length") !== undefined && c.req.header("transfer-encoding") === undefined;
+  if (!incoming || !stated || incoming.readableDidRead) {
+    const read = c.req.arrayBuffer().then((body) => Buffer.from(body));
+    read.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(expire()), Math.max(0, until - Date.now()));
+    });
+    return Promise.race([read, late])
+      .catch((error: unknown) => {
+        throw error instanceof HttpError ? error : badRequest(UNREADABLE);
+      })
+      .finally(() => clearTimeout(timer));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const done = (settle: () => void) => {
+      clearTimeout(timer);
+      incoming.off("data", onData).off("end", onEnd).off("error", onFailed).off("close", onClosed);
+      settle();
+    };
+    const onData = (chunk: Buffer) => chunks.push(chunk);
+    const onEnd = () =>
+      done(() => {
+        const body = Buffer.concat(chunks);
+        // Hono reads this in place of the socket's stream if the route reads the request as well.
+        (incoming as { rawBody?: Buffer }).rawBody = body;
+        resolve(body);
+      });
+    const onFailed = () => done(() => reject(badRequest(UNREADABLE)));
+    const onClosed = () => {
+      if (!incoming.complete) onFailed();
+    };
+    // Not a destroy of the request: that would close the socket before the 408 is written.
+    const timer = setTimeout(
+      () =>
+        done(() => {
+          incoming.pause();
+          reject(expire());
+        }),
+      Math.max(0, until - Date.now()),
+    );
+    incoming.on("data", onData).on("end", onEnd).on("error", onFailed).on("close", onClosed);
+  });
 }

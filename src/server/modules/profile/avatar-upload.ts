@@ -1,6 +1,6 @@
-import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { AVATAR_MAX_BYTES, AVATAR_TYPES } from "#course/account-rules";
+import { limitBody } from "#server/http/body-limit";
 import type { AppEnv } from "#server/http/context";
 import { badRequest, HttpError, payloadTooLarge } from "#server/http/errors";
 import { isBareFileName, MULTIPART_OVERHEAD, mediaTypeOf } from "#server/http/upload";
@@ -17,12 +17,7 @@ const TOO_LARGE = "Please upload an image smaller than 1MB.";
 const DECLARED_TYPES: readonly string[] = [...AVATAR_TYPES, "application/octet-stream"];
 
 /** The upload's own limit, in place of the module's JSON one: a 413 in the error shape. */
-export const avatarBodyLimit = bodyLimit({
-  maxSize: AVATAR_MAX_BYTES + MULTIPART_OVERHEAD,
-  onError: () => {
-    throw payloadTooLarge(TOO_LARGE);
-  },
-});
+export const avatarBodyLimit = limitBody(AVATAR_MAX_BYTES + MULTIPART_OVERHEAD, TOO_LARGE);
 
 /**
  * The avatar upload's form, checked before the handler runs: multipart/form-data with a file in
@@ -35,9 +30,14 @@ export const avatarForm = createMiddleware<AppEnv, string, { in: { form: AvatarU
     if (!type.toLowerCase().startsWith("multipart/form-data")) {
       throw badRequest('Send the image as multipart/form-data in a field named "avatar".');
     }
+    const body = await c.var.readUpload();
     let file: unknown;
     try {
-      file = (await c.req.parseBody()).avatar;
+      // The last part named avatar, as Hono's parseBody keeps it.
+      const form = await new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), {
+        headers: { "content-type": type },
+      }).formData();
+      file = form.getAll("avatar").at(-1);
     } catch {
       throw badRequest("The upload could not be read. Please try again.");
     }
