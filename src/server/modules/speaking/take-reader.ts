@@ -1,3 +1,5 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { TAKE_MAX_BYTES, type TakeType } from "#course/speaking";
 import { HttpError, payloadTooLarge } from "#server/http/errors";
@@ -32,7 +34,7 @@ export interface TakeReaderOptions {
   /** How long a worker may take over one take, from when it has the bytes. */
   budgetMs?: number;
   /** The worker's script: take-reader.worker.mjs, or a test's stand-in. */
-  script?: URL;
+  script?: URL | string;
 }
 
 /**
@@ -83,7 +85,11 @@ export function createTakeReader(options: TakeReaderOptions = {}): TakeReader {
   };
 }
 
-const DEFAULT_SCRIPT = new URL("./take-reader.worker.mjs", import.meta.url);
+/**
+ * The worker's file, as a path: the bundler the component tests run the server under rewrites
+ * `new URL("./x", import.meta.url)` into a web address, which a worker cannot start from.
+ */
+const DEFAULT_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), "take-reader.worker.mjs");
 
 /** Workers, started when needed up to a limit, and the jobs waiting for one. */
 class WorkerPool {
@@ -96,7 +102,7 @@ class WorkerPool {
 
   constructor(
     private readonly limits: { workers: number; waiting: number; budgetMs: number },
-    private readonly script: URL,
+    private readonly script: URL | string,
   ) {}
 
   /** The worker's reply to `message`, or OVER_BUDGET; a 503 when too many wait already or on close. */
