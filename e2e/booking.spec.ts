@@ -86,7 +86,9 @@ test("a tutor in London publishes hours, a learner in Kuala Lumpur books one in 
     expect(cancel.content).toContain("SEQUENCE:1");
     expect(cancel.content).toContain("STATUS:CANCELLED");
   }
+  // The tutor's week keeps the session, cancelled, with nothing left to do on it (decision 064).
   await tutor.page.reload();
-  await expect(region(tutor.page, "Your week").getByText("No other sessions this week.")).toBeVisible();
-  await expect(region(tutor.page, "Your week").getByRole("article")).toHaveCount(0);
+  const cancelled = region(tutor.page, "Your week").getByRole("article", { name: new RegExp(`with ${learner.name}$`) });
+  await expect(cancelled.getByRole("paragraph").filter({ hasText: /^Cancelled$/ })).toBeVisible();
+  await expect(cancelled.getByRole("button")).toHaveCount(0);
 });
