@@ -11,10 +11,12 @@ const ADMIN_EMAIL = "admin@e2e.jalan.test"; // in ADMIN_EMAILS (playwright.confi
 /**
  * Searches for a user by email and picks their row: by name and email, since other tests make
  * accounts of the same name, and the matches of the search before (while the new one waits for
- * its debounce) may still be listed.
+ * its debounce) may still be listed: it waits for the search to settle, as the row under the
+ * pointer can be replaced as it is clicked.
  */
 async function pickUser(page: Page, email: string, name: string) {
   await page.getByRole("combobox", { name: /Search for a student/ }).fill(email);
+  await expect(page.getByText("1 user found.")).toBeVisible();
   await page.getByRole("option").filter({ hasText: name }).filter({ hasText: email }).click();
 }
 
