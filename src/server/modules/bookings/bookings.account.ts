@@ -6,6 +6,26 @@ import type { BookingRow, BookingsRepository } from "./bookings.repository";
 import type { Party } from "./bookings.service";
 
 /**
+ * Cancels a session in the caller's transaction, as every cancel does: its waiting proposal goes,
+ * SEQUENCE goes up (the CANCEL invite replaces the last), its room's sockets are told, and the
+ * change is kept with who and why.
+ */
+export async function cancelSession(
+  tx: Transaction,
+  bookings: BookingsRepository,
+  row: BookingRow,
+  actorId: string,
+  reason: string | null,
+): Promise<BookingRow> {
+  const proposal = await bookings.proposalFor(row.id, tx);
+  if (proposal) await bookings.update(tx, proposal.id, { status: "cancelled" });
+  const cancelled = await bookings.update(tx, row.id, { status: "cancelled", sequence: row.sequence + 1 });
+  await roomAccessChanged(tx, { bookingId: row.id });
+  await bookings.addChange(tx, { bookingId: row.id, kind: "cancelled", actorId, reason });
+  return cancelled;
+}
+
+/**
  * A side whose account is gone (its id null since the deletion, decision 064): "A former learner",
  * "A former tutor", with no address to write to.
  */
@@ -72,17 +92,7 @@ export function accountClosing({ bookings, partiesOf, tellBoth, dayTitle, now }:
       const upcoming = await bookings.upcomingSessionsOf(userId, now(), tx, { forUpdate: true });
       for (const row of upcoming) {
         const leaving = row.learnerId === userId ? "learner" : "tutor";
-        const proposal = await bookings.proposalFor(row.id, tx);
-        if (proposal) await bookings.update(tx, proposal.id, { status: "cancelled" });
-        const cancelled = await bookings.update(tx, row.id, { status: "cancelled", sequence: row.sequence + 1 });
-        // The other side's socket in the room closes too, as on any cancel.
-        await roomAccessChanged(tx, { bookingId: row.id });
-        await bookings.addChange(tx, {
-          bookingId: row.id,
-          kind: "cancelled",
-          actorId: userId,
-          reason: `The ${leaving} closed their Jalan account.`,
-        });
+        const cancelled = await cancelSession(tx, bookings, row, userId, `The ${leaving} closed their Jalan account.`);
         await tellBoth(
           tx,
           cancelled,

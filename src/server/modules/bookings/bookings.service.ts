@@ -27,7 +27,7 @@ import type { ProfileModule } from "#server/modules/profile/profile.module";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
 import type { SettingsModule } from "#server/modules/settings/settings.module";
 import type { UsersModule } from "#server/modules/users/users.module";
-import { accountClosing, gonePerson } from "./bookings.account";
+import { accountClosing, cancelSession, gonePerson } from "./bookings.account";
 import {
   BOOKING_ERRORS,
   type BookingChange,
@@ -594,16 +594,7 @@ export function createBookings(deps: BookingsDeps) {
         if (part === "learner" && row.startsAt.getTime() - at < FREE_CANCEL_HOURS * HOUR) {
           throw refused(409, "CANCEL_TOO_LATE", BOOKING_ERRORS.CANCEL_TOO_LATE(FREE_CANCEL_HOURS));
         }
-        const proposal = await bookings.proposalFor(row.id, tx);
-        if (proposal) await bookings.update(tx, proposal.id, { status: "cancelled" });
-        const cancelled = await bookings.update(tx, row.id, { status: "cancelled", sequence: row.sequence + 1 });
-        await roomAccessChanged(tx, { bookingId: row.id });
-        await bookings.addChange(tx, {
-          bookingId: row.id,
-          kind: "cancelled",
-          actorId: user.id,
-          reason: reason || null,
-        });
+        const cancelled = await cancelSession(tx, bookings, row, user.id, reason || null);
         await tellBoth(
           tx,
           cancelled,
