@@ -68,23 +68,41 @@ export function uploadDeadline(ms: number): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Reads an upload's whole body (`c.var.readUpload`, set by uploadDeadline). */
-export type ReadUpload = () => Promise<Buffer>;
+/**
+ * Reads an upload's whole body (`c.var.readUpload`, set by uploadDeadline), as the pieces it arrived
+ * in: each owns its memory, so a worker can be handed them without a copy (`ownedBuffers`), and the
+ * event loop never gathers a megabyte into one buffer (docs/decisions/060-bounded-take-parsing.md).
+ * `Buffer.concat` makes one of them where a route needs it whole.
+ */
+export type ReadUpload = () => Promise<Buffer[]>;
+
+/**
+ * The pieces' memory, to transfer to a worker: a piece that shares its memory (a view into a
+ * pooled buffer) is copied into memory of its own; the others are handed over as they are.
+ */
+export const ownedBuffers = (pieces: readonly Uint8Array[]): ArrayBuffer[] =>
+  pieces.map((piece) =>
+    piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength && piece.buffer instanceof ArrayBuffer
+      ? piece.buffer
+      : (piece.buffer.slice(piece.byteOffset, piece.byteOffset + piece.byteLength) as ArrayBuffer),
+  );
 
 const UNREADABLE = "The upload could not be read. Please try again.";
 
 /**
  * The body by `until`, else the error `expire` makes. A body of stated length (what browsers send)
- * is read straight from the socket into one buffer: a megabyte passes through no web stream, which
- * costs the event loop several times more (docs/decisions/060-bounded-take-parsing.md). Any other
+ * is read straight from the socket, in the pieces it arrives in: a megabyte passes through no web
+ * stream, which costs the event loop several times more, and is not copied into one buffer, whose
+ * allocation, a megabyte at each upload, sets off garbage collection of the whole heap in a burst
+ * (docs/decisions/060-bounded-take-parsing.md). Any other
  * body (chunked, whose size the route's limit counts as it streams; a request made in process) is
  * read through the request.
  */
-function readBodyBy(c: Context<AppEnv>, until: number, expire: () => HttpError): Promise<Buffer> {
+function readBodyBy(c: Context<AppEnv>, until: number, expire: () => HttpError): Promise<Buffer[]> {
   const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
   const stated = c.req.header("content-length") !== undefined && c.req.header("transfer-encoding") === undefined;
   if (!incoming || !stated || incoming.readableDidRead) {
-    const read = c.req.arrayBuffer().then((body) => Buffer.from(body));
+    const read = c.req.arrayBuffer().then((body) => [Buffer.from(body)]);
     read.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
@@ -106,10 +124,10 @@ function readBodyBy(c: Context<AppEnv>, until: number, expire: () => HttpError):
     const onData = (chunk: Buffer) => chunks.push(chunk);
     const onEnd = () =>
       done(() => {
-        const body = Buffer.concat(chunks);
         // Hono reads this in place of the socket's stream if the route reads the request as well.
-        (incoming as { rawBody?: Buffer }).rawBody = body;
-        resolve(body);
+        let whole: Buffer | undefined;
+        Object.defineProperty(incoming, "rawBody", { get: () => (whole ??= Buffer.concat(chunks)) });
+        resolve(chunks);
       });
     const onFailed = () => done(() => reject(badRequest(UNREADABLE)));
     const onClosed = () => {

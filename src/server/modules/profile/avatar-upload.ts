@@ -30,7 +30,7 @@ export const avatarForm = createMiddleware<AppEnv, string, { in: { form: AvatarU
     if (!type.toLowerCase().startsWith("multipart/form-data")) {
       throw badRequest('Send the image as multipart/form-data in a field named "avatar".');
     }
-    const body = await c.var.readUpload();
+    const body = Buffer.concat(await c.var.readUpload());
     let file: unknown;
     try {
       // The last part named avatar, as Hono's parseBody keeps it.

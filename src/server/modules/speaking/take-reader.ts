@@ -16,10 +16,11 @@ export interface TakeReader {
   /** The take's container and length, or why it is refused; a 503 when too many wait already. */
   read(bytes: Uint8Array): Promise<TakeAudio>;
   /**
-   * A take upload's multipart body (handed over: `body` is detached after) parsed, and its take read:
+   * A take upload's multipart body, in the pieces it arrived in (handed over: each is detached
+   * after), parsed, and its take read:
    * a 400 TAKE_TOO_SLOW past the budget, a 503 when too many wait already.
    */
-  readForm(body: ArrayBuffer, contentType: string): Promise<TakeForm>;
+  readForm(body: ArrayBuffer[], contentType: string): Promise<TakeForm>;
   /** Takes being read now (a test waits for one to start). */
   readonly reading: number;
   /** Ends the workers; takes being read or waiting get a 503. */
@@ -56,7 +57,7 @@ const CLOSED = "The server is restarting. Please send the recording again.";
 const OVER_BUDGET = Symbol("over budget");
 
 interface Job {
-  message: { kind: "take"; bytes: Uint8Array } | { kind: "form"; body: ArrayBuffer; contentType: string };
+  message: { kind: "take"; bytes: Uint8Array } | { kind: "form"; body: ArrayBuffer[]; contentType: string };
   transfer: ArrayBuffer[];
   settle: (reply: unknown) => void;
 }
@@ -74,7 +75,7 @@ export function createTakeReader(options: TakeReaderOptions = {}): TakeReader {
       return reply === OVER_BUDGET ? TOO_SLOW : (reply as TakeAudio);
     },
     async readForm(body, contentType) {
-      const reply = await pool.submit({ kind: "form", body, contentType }, [body]);
+      const reply = await pool.submit({ kind: "form", body, contentType }, body);
       if (reply === OVER_BUDGET) throw new HttpError(400, `TAKE_${TOO_SLOW.code}`, TOO_SLOW.refused);
       return reply as TakeForm;
     },

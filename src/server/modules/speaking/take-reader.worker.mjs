@@ -14,7 +14,9 @@ parentPort.on("message", async (job) => {
     parentPort.postMessage(readTakeAudio(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength)));
     return;
   }
-  const form = await readTakeForm(job.body, job.contentType);
+  // The body's pieces, as the server's event loop received them, made whole here.
+  const body = Buffer.concat(job.body.map((piece) => new Uint8Array(piece)));
+  const form = await readTakeForm(body, job.contentType);
   // The take's bytes go back without a copy: they are the server's to store.
   parentPort.postMessage(form, form.take ? [form.take.bytes.buffer] : []);
 });

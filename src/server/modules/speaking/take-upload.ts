@@ -3,7 +3,7 @@ import { TAKE_MAX_BYTES, TAKE_TYPES } from "#course/speaking";
 import { limitBody } from "#server/http/body-limit";
 import type { AppEnv } from "#server/http/context";
 import { badRequest, HttpError, issuesOf, payloadTooLarge } from "#server/http/errors";
-import { isBareFileName, MULTIPART_OVERHEAD, mediaTypeOf } from "#server/http/upload";
+import { isBareFileName, MULTIPART_OVERHEAD, mediaTypeOf, ownedBuffers } from "#server/http/upload";
 import { type TakeUpload, takeFieldsSchema } from "./speaking.contract";
 import type { TakeAudio } from "./take-audio";
 import type { TakeReader } from "./take-reader";
@@ -45,10 +45,8 @@ export const takeForm = (reader: TakeReader) =>
     if (!type.toLowerCase().startsWith("multipart/form-data")) {
       throw badRequest('Send the recording as multipart/form-data in a field named "take".');
     }
-    const body = await c.var.readUpload();
-    // The worker takes the bytes over: a buffer of their own, as Node's pooled small buffers share theirs.
-    const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : Buffer.from(body);
-    const form = await reader.readForm(own.buffer as ArrayBuffer, type);
+    // The worker takes the body's pieces over, each in memory of its own.
+    const form = await reader.readForm(ownedBuffers(await c.var.readUpload()), type);
     if ("unreadable" in form) throw badRequest(UNREADABLE);
     const { take } = form;
     if (!take) throw badRequest('Send the recording in a field named "take".');
