@@ -1,5 +1,6 @@
 import { formatPrice, MAX_TYPED_LENGTH, parsePrice } from "./answer-text.ts";
 import type { ExerciseItem, ExerciseQuestion, Given, PairsGiven } from "./exercise-schema.ts";
+import { sameForms, spokenCore, taughtBy } from "./malay-forms.ts";
 
 /**
  * Grading of exercise items: pure, the same on the server (which records the answer) and in the
@@ -174,25 +175,66 @@ export function forgivesTypo(normalisedAnswer: string, distance: number): boolea
   return distance === 1 && [...normalisedAnswer.replaceAll(" ", "")].length >= TYPO_MIN_LETTERS;
 }
 
+/**
+ * How a typed answer and the item's answers are compared: as a Malaysian would accept them
+ * (malay-forms.ts: titles and closing particles optional unless the item teaches them, the course's
+ * spellings of the same words made one), or, for dictation ("Type what you hear"), as heard.
+ */
+function comparedAs(kind: ExerciseItem["kind"], answers: readonly string[]): (text: string) => string {
+  if (kind === "type-heard") return normaliseTyped;
+  const taught = taughtBy(answers.map((answer) => sameForms(normaliseTyped(answer), { register: true })));
+  return (text) => spokenCore(text, normaliseTyped, taught);
+}
+
+/**
+ * Whether a near miss puts another word the course teaches in place of the right one ("saya nak
+ * faham" for "saya tak faham", "khabar naik"): a different answer, not a slip.
+ */
+function swapsTaughtWord(typed: string, right: string, taught: ReadonlySet<string>): boolean {
+  const given = typed.split(" ");
+  const expected = right.split(" ");
+  return given.length === expected.length && given.some((word, index) => word !== expected[index] && taught.has(word));
+}
+
 /** Grades typed text against the accepted answers; feedback shows the nearest one as written. */
 function gradeTyped(
-  answers: readonly string[],
+  item: Extract<ExerciseItem, { answers: readonly string[] }>,
   text: string,
-  forgiveSlips: boolean,
+  { forgiveSlips = false, taughtWords = NO_WORDS }: GradeOptions,
 ): { grade: Grade; typo: boolean; shown: string } {
-  const typed = normaliseTyped(text.slice(0, MAX_TYPED_LENGTH));
-  let nearest = { answer: answers[0]!, right: "", distance: Number.POSITIVE_INFINITY };
+  const answers = item.answers as readonly string[];
+  const compare = comparedAs(item.kind, answers);
+  const typed = compare(text.slice(0, MAX_TYPED_LENGTH));
+  // Each answer is compared both ways, as a speaker would accept it and letter for letter (a slip
+  // such as "sayamahu" is nearer the letters); of answers as near, the one nearest to the letters
+  // typed is shown ("mahu" typed, "mahu" shown).
+  const plain = normaliseTyped(text.slice(0, MAX_TYPED_LENGTH));
+  let nearest = {
+    answer: answers[0]!,
+    right: "",
+    distance: Number.POSITIVE_INFINITY,
+    asTyped: Number.POSITIVE_INFINITY,
+  };
   for (const answer of answers) {
-    const right = normaliseTyped(answer);
-    const distance = typed === right ? 0 : editDistance(typed, right);
-    if (distance < nearest.distance) nearest = { answer, right, distance };
+    const right = compare(answer);
+    const letters = normaliseTyped(answer);
+    const asTyped = plain === letters ? 0 : editDistance(plain, letters);
+    const spoken = typed === right ? 0 : editDistance(typed, right);
+    const [distance, against] = asTyped < spoken ? [asTyped, letters] : [spoken, right];
+    if (distance < nearest.distance || (distance === nearest.distance && asTyped < nearest.asTyped))
+      nearest = { answer, right: against, distance, asTyped };
   }
+  const typedAs = nearest.right === compare(nearest.answer) ? typed : plain;
   if (nearest.distance === 0) return { grade: "right", typo: false, shown: nearest.answer };
+  if (swapsTaughtWord(typedAs, nearest.right, taughtWords))
+    return { grade: "wrong", typo: false, shown: nearest.answer };
   if (forgiveSlips && forgivesTypo(nearest.right, nearest.distance))
     return { grade: "right", typo: true, shown: nearest.answer };
   if (nearest.distance <= almostDistance(nearest.right)) return { grade: "almost", typo: false, shown: nearest.answer };
   return { grade: "wrong", typo: false, shown: answers[0]! };
 }
+
+const NO_WORDS: ReadonlySet<string> = new Set();
 
 /** The words of a tile order, joined as the sentence reads. */
 function sentenceOf(tiles: readonly { id: string; text: string }[], order: readonly string[]): string {
@@ -215,10 +257,15 @@ export interface GradeOptions {
    * there is no miss. Review leaves it "almost", which its schedule rates as hard.
    */
   forgiveSlips?: boolean;
+  /**
+   * The words the course teaches (taughtWords(course)): a near miss that types one of them in
+   * place of the right word is wrong, neither a slip nor "almost". Without it, no word is known.
+   */
+  taughtWords?: ReadonlySet<string>;
 }
 
-export function grade(item: ExerciseItem, given: Given | null, { forgiveSlips = false }: GradeOptions = {}): Graded {
-  const graded = gradeOnly(item, given, forgiveSlips);
+export function grade(item: ExerciseItem, given: Given | null, options: GradeOptions = {}): Graded {
+  const graded = gradeOnly(item, given, options);
   const accepted =
     item.kind === "type-heard" || item.kind === "type-malay" || item.kind === "reply-type"
       ? item.answers
@@ -247,7 +294,7 @@ function rightAnswerAudioId(item: ExerciseItem): string | null {
   return "audio" in item && item.audio ? item.audio : null;
 }
 
-function gradeOnly(item: ExerciseItem, given: Given | null, forgiveSlips: boolean): GradedOnly {
+function gradeOnly(item: ExerciseItem, given: Given | null, options: GradeOptions): GradedOnly {
   const audioId = rightAnswerAudioId(item);
   switch (item.kind) {
     case "comprehension":
@@ -271,7 +318,7 @@ function gradeOnly(item: ExerciseItem, given: Given | null, forgiveSlips: boolea
     case "type-heard":
     case "type-malay":
     case "reply-type": {
-      const typed = given && "text" in given ? gradeTyped(item.answers, given.text, forgiveSlips) : null;
+      const typed = given && "text" in given ? gradeTyped(item, given.text, options) : null;
       const shown = typed?.shown ?? item.answers[0]!;
       return {
         grade: typed?.grade ?? "wrong",

@@ -12,6 +12,7 @@ import { type ExerciseItem, givenSchema } from "#course/exercise-schema";
 import { checkGiven, type Graded, grade, type RightAnswer, rightAnswer } from "#course/grading";
 import type { DayRef, TaskRef } from "#course/progress-rules";
 import { givenText } from "#course/review-rules";
+import { taughtWords } from "#course/taught-words";
 import type { Database } from "#server/db/client";
 import type { SessionUser } from "#server/http/context";
 import { badRequest, HttpError } from "#server/http/errors";
@@ -30,15 +31,17 @@ export interface AnswersDeps {
   progress: Pick<ProgressModule["service"], "assertDayOpen" | "moveTaskForward" | "isTaskCompleted">;
 }
 
-/** Practice sets take a one-letter slip in a long typed answer as right (decision 053). */
-const PRACTICE = { forgiveSlips: true } as const;
-
 /**
  * Graded answers to practice sets (docs/decisions/032-graded-answers.md): every answer is stored
  * once per user and client-made id; the set's task is completed, through the progress service, in
  * the transaction of the answer that leaves every item answered right at least once.
  */
 export function createAnswersService({ db, course, progress }: AnswersDeps) {
+  /**
+   * Practice sets take a one-letter slip in a long typed answer as right (decision 053), unless it
+   * types another word the course teaches (decision 065).
+   */
+  const PRACTICE = { forgiveSlips: true, taughtWords: taughtWords(course) } as const;
   const answers = createAnswersRepository(db);
 
   /** The day and practice set under these ids; an unknown one is a 400 naming it, as progress does. */

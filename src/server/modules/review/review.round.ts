@@ -63,8 +63,10 @@ export function createRounds(deps: {
   deck: Deck;
   summaries: Summaries;
   now: () => Date;
+  /** The course's words (taughtWords): a recall that types another of them is wrong, not almost. */
+  words: ReadonlySet<string>;
 }) {
-  const { db, cards, deck, summaries, now } = deps;
+  const { db, cards, deck, summaries, now, words } = deps;
   const known = createKnownCards(() => now().getTime());
 
   /** An answer's context from what this instance remembers (review.known.ts): no resend known. */
@@ -120,7 +122,7 @@ export function createRounds(deps: {
       if (!card)
         throw new HttpError(409, "NOT_MET", "This phrase is not in your review yet: meet it in its day first.");
       if (reviewedAt.getTime() < card.metAt.getTime()) throw badRequest("reviewedAt is before the phrase was met.");
-      const { row, graded } = logRow(userId, key, item, input, timing, accountZone);
+      const { row, graded } = logRow(userId, key, item, input, timing, accountZone, words);
       await cards.addLog(tx, row);
       // The log's ratings were made by ratingFor, so each is one of FSRS's grades.
       const rebuilt: ReviewCard = rebuildCard(card.metAt, await cards.cardEvents(tx, userId, key));
@@ -220,7 +222,7 @@ export function createRounds(deps: {
           if (done !== "sent") return answerResponse(phrase, done);
           continue;
         }
-        const { row, graded } = logRow(userId, key, item, input, timing, context.account_zone);
+        const { row, graded } = logRow(userId, key, item, input, timing, context.account_zone, words);
         const next = review(cardFromJson(context.state), row.rating as ReviewEvent["rating"], reviewedAt);
         const read = {
           reps: context.reps!,
@@ -287,8 +289,9 @@ function logRow(
   input: AnswerInput,
   { at, reviewedAt, previousReceivedAt }: { at: Date; reviewedAt: Date; previousReceivedAt: Date | null },
   accountZone: string,
+  words: ReadonlySet<string>,
 ): { row: LoggedReview; graded: Graded["graded"] } {
-  const result = grade(item, input.given);
+  const result = grade(item, input.given, { taughtWords: words });
   const rating = ratingFor({
     grade: result.grade,
     hinted: input.hinted,

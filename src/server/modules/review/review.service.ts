@@ -1,4 +1,5 @@
 import type { Chapter } from "#course/course";
+import { taughtWords } from "#course/taught-words";
 import type { Database } from "#server/db/client";
 import type { AnswersModule } from "#server/modules/answers/answers.module";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
@@ -30,7 +31,7 @@ export function createReviewService({ db, course, settings, progress, answers, n
   const cards = createReviewRepository(db);
   const deck = createDeck({ course, cards, progress });
   const summaries = createSummaries({ cards, deck, settings, progress });
-  const rounds = createRounds({ db, cards, deck, summaries, now });
+  const rounds = createRounds({ db, cards, deck, summaries, now, words: taughtWords(course) });
   const staff = createStaffReview({ db, course, cards, deck, summaries, progress, answers, now });
 
   return {

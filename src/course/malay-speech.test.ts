@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { loadCourse } from "#server/course/content";
+import { dayBlocks } from "./day-blocks";
+import type { ExerciseItem } from "./exercise-schema";
+import { grade } from "./grading";
+import { taughtWords } from "./taught-words";
+
+// What a Kuala Lumpur speaker types to the course's own items (docs: CONTENT.md, "What the grader
+// accepts"), graded as practice grades them: right when a Malaysian would say it, wrong when it
+// says something else.
+const course = loadCourse({ publicDir: null });
+const words = taughtWords(course);
+const items = new Map<string, ExerciseItem>(
+  course.flatMap((chapter) =>
+    chapter.days.flatMap((day) =>
+      dayBlocks(day).flatMap(({ block }) =>
+        block.type === "practice" ? block.items.map((item) => [`${day.id}/${item.id}`, item] as const) : [],
+      ),
+    ),
+  ),
+);
+const practice = (id: string, text: string) => {
+  const item = items.get(id);
+  if (!item) throw new Error(`no item ${id}`);
+  return grade(item, { text }, { forgiveSlips: true, taughtWords: words });
+};
+
+describe("grading that knows Malaysian speech", () => {
+  it.each([
+    ["day-1/reply-nak-minum-apa", "Pak cik, teh tarik satu."],
+    ["day-1/reply-nak-minum-apa", "Teh tarik satu ya, pak cik."],
+    ["day-1/reply-nak-minum-apa", "Saya nak teh tarik satu, boss."],
+    ["day-2/reply-berapa-orang", "Pak cik, empat orang."],
+    ["day-3/reply-nak-roti-bakar", "Takpe, terima kasih pak cik."],
+    ["day-3/reply-nak-roti-bakar", "Tak apalah pak cik, terima kasih."],
+    ["day-3/type-no-ice", "Tak nak ais lah."],
+    ["day-4/reply-dah-habis", "Takpe, mak cik. Ada apa lagi?"],
+    ["day-6/reply-cakap-perlahan", "Maaf makcik, boleh cakap perlahan sikit?"],
+    ["day-7/reply-cari-tempat-berhenti", "Bang, berhenti sini, boleh?"],
+    ["day-8/reply-nak-apa-lagi", "Itu je, terima kasih kak."],
+    ["day-8/reply-cuba-rasa", "Wah, manis! Bagi sekilo, kak."],
+    ["day-9/reply-tunai-saja", "Takpe kak, saya bayar cash."],
+    ["day-10/type-where-is-the-toilet", "Tandas kat mana, bang?"],
+    ["day-2/type-air-kosong", "Saya mahu air kosong satu."],
+  ])("%s: %s is right", (id, text) => {
+    expect(practice(id, text)).toMatchObject({ grade: "right", typo: false });
+  });
+
+  it.each([
+    // A wrong drink, a wrong number, a different question stay wrong, title or not.
+    ["day-1/reply-nak-minum-apa", "Pak cik, kopi satu."],
+    ["day-1/reply-nak-minum-apa", "Pak cik, teh tarik dua."],
+    ["day-2/reply-berapa-orang", "Tiga orang, pak cik."],
+    ["day-4/reply-dah-habis", "Tak apa, mak cik. Berapa semua?"],
+    ["day-10/type-where-is-the-toilet", "Tandas berapa, bang?"],
+    // A title alone is not the answer; a taught closing word is kept where it is the answer.
+    ["day-8/reply-nak-apa-lagi", "Kak."],
+    ["day-8/reply-nak-apa-lagi", "Itu."],
+  ])("%s: %s is wrong", (id, text) => {
+    expect(practice(id, text).grade).toBe("wrong");
+  });
+
+  it("keeps a title the item teaches: every answer has it", () => {
+    expect(practice("day-5/type-good-afternoon-puan", "Puan, selamat petang. Apa khabar?").grade).toBe("right");
+    expect(practice("day-5/type-good-afternoon-puan", "Selamat petang. Apa khabar?").grade).not.toBe("right");
+  });
+
+  it("takes dictation as heard: a title or a spelling the clip does not say is not what was heard", () => {
+    expect(practice("day-3/type-heard-puan", "Puan nak minum apa?").grade).toBe("right");
+    expect(practice("day-3/type-heard-puan", "Nak minum apa?").grade).not.toBe("right");
+    expect(practice("day-1/type-heard-nak-minum-apa", "Mahu minum apa?").grade).not.toBe("right");
+  });
+
+  it("counts a slip that makes another taught word as that word, wrong: nak for tak, naik for baik", () => {
+    expect(practice("day-1/reply-tak-faham", "Saya nak faham.")).toMatchObject({ grade: "wrong", typo: false });
+    expect(practice("day-1/type-khabar-baik-terima-kasih", "Khabar naik, terima kasih.")).toMatchObject({
+      grade: "wrong",
+      typo: false,
+    });
+    // A slip that makes no word is still forgiven.
+    expect(practice("day-1/type-khabar-baik-terima-kasih", "Khabar baik, terima kasi.")).toMatchObject({
+      grade: "right",
+      typo: true,
+    });
+  });
+
+  it("shows the listed answer nearest to what was typed", () => {
+    expect(practice("day-2/type-air-kosong", "Saya mahu air kosong satu.").correct.text).toBe(
+      "Saya mahu air kosong satu.",
+    );
+    expect(practice("day-3/reply-nak-roti-bakar", "Takpe, terima kasih.").correct.text).toBe("Tak apa, terima kasih.");
+  });
+});
