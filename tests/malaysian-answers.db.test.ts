@@ -48,6 +48,13 @@ describe("POST /api/answers grades what a Malaysian says", () => {
     expect(swapped.correct.text).toBe("Saya tak faham.");
     expect(await answer(cookie, "type-khabar-baik-terima-kasih", "Khabar naik, terima kasih.")).toMatchObject({
       result: "wrong",
+      slip: null,
+    });
+    // A slip that makes no word is forgiven, and named.
+    expect(await answer(cookie, "type-khabar-baik-terima-kasih", "Khabar baik, terima kasi.")).toMatchObject({
+      result: "right",
+      typo: true,
+      slip: { typed: "kasi", right: "kasih" },
     });
   });
 });

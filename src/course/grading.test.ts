@@ -190,6 +190,7 @@ describe("grading typed text", () => {
     expect(typed(typeMalay, "saya mahu kopi o")).toEqual({
       grade: "right",
       typo: false,
+      slip: null,
       correct: {
         text: "Saya mahu kopi-O.",
         answer: { text: "Saya mahu kopi-O." },
@@ -205,6 +206,7 @@ describe("grading typed text", () => {
     expect(typed(typeMalay, "saya nak kopi")).toEqual({
       grade: "almost",
       typo: false,
+      slip: null,
       correct: {
         text: "Saya nak kopi-O.",
         answer: { text: "Saya nak kopi-O." },
@@ -230,10 +232,17 @@ describe("grading typed text", () => {
 
   it("takes a one-letter slip in an answer of eight letters or more as right, showing how it is written", () => {
     const order = typeHeard(["Nak minum apa?", "Minum apa?"]);
-    for (const slip of ["nek minum apa?", "nak minm apa", "nak mnium apa", "nak minum apaa"]) {
+    const slips = [
+      ["nek minum apa?", "nek", "nak"],
+      ["nak minm apa", "minm", "minum"],
+      ["nak mnium apa", "mnium", "minum"],
+      ["nak minum apaa", "apaa", "apa"],
+    ] as const;
+    for (const [slip, word, written] of slips) {
       expect(typed(order, slip), slip).toMatchObject({
         grade: "right",
         typo: true,
+        slip: { typed: word, right: written },
         correct: { text: "Nak minum apa?" },
       });
     }

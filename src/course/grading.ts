@@ -27,10 +27,18 @@ export interface RightAnswer {
   accepted: string[];
 }
 
+/** A forgiven slip: the words as typed, and as the answer writes them ("kopi o" for "kopi o"). */
+export interface Slip {
+  typed: string;
+  right: string;
+}
+
 export interface Graded {
   grade: Grade;
   /** Right, typed with a slip: `correct.text` is how it is written. */
   typo: boolean;
+  /** With `typo`, the word (or words) mistyped, and how they are written; else null. */
+  slip: Slip | null;
   correct: RightAnswer;
 }
 
@@ -201,7 +209,7 @@ function gradeTyped(
   item: Extract<ExerciseItem, { answers: readonly string[] }>,
   text: string,
   { forgiveSlips = false, taughtWords = NO_WORDS }: GradeOptions,
-): { grade: Grade; typo: boolean; shown: string } {
+): { grade: Grade; typo: boolean; shown: string; slip?: Slip } {
   const answers = item.answers as readonly string[];
   const compare = comparedAs(item.kind, answers);
   const typed = compare(text.slice(0, MAX_TYPED_LENGTH));
@@ -229,12 +237,34 @@ function gradeTyped(
   if (swapsTaughtWord(typedAs, nearest.right, taughtWords))
     return { grade: "wrong", typo: false, shown: nearest.answer };
   if (forgiveSlips && forgivesTypo(nearest.right, nearest.distance))
-    return { grade: "right", typo: true, shown: nearest.answer };
+    return { grade: "right", typo: true, shown: nearest.answer, slip: slipOf(plain, normaliseTyped(nearest.answer)) };
   if (nearest.distance <= almostDistance(nearest.right)) return { grade: "almost", typo: false, shown: nearest.answer };
   return { grade: "wrong", typo: false, shown: answers[0]! };
 }
 
 const NO_WORDS: ReadonlySet<string> = new Set();
+
+/**
+ * The words where a typed answer and the answer part: after the words they share at the start and
+ * at the end ("terima kasi" and "terima kasih": "kasi" for "kasih"; "terimakasih": for "terima kasih").
+ */
+export function slipOf(typed: string, right: string): Slip {
+  const given = typed.split(" ");
+  const expected = right.split(" ");
+  let start = 0;
+  while (start < given.length && start < expected.length && given[start] === expected[start]) start += 1;
+  let end = 0;
+  while (
+    end < given.length - start &&
+    end < expected.length - start &&
+    given[given.length - 1 - end] === expected[expected.length - 1 - end]
+  )
+    end += 1;
+  return {
+    typed: given.slice(start, given.length - end).join(" "),
+    right: expected.slice(start, expected.length - end).join(" "),
+  };
+}
 
 /** The words of a tile order, joined as the sentence reads. */
 function sentenceOf(tiles: readonly { id: string; text: string }[], order: readonly string[]): string {
@@ -275,6 +305,7 @@ export function grade(item: ExerciseItem, given: Given | null, options: GradeOpt
   return {
     grade: graded.grade,
     typo: graded.typo ?? false,
+    slip: graded.slip ?? null,
     correct: {
       ...graded.correct,
       explain: item.explain ?? null,
@@ -283,7 +314,7 @@ export function grade(item: ExerciseItem, given: Given | null, options: GradeOpt
   };
 }
 
-type GradedOnly = { grade: Grade; typo?: boolean; correct: Omit<RightAnswer, "explain" | "accepted"> };
+type GradedOnly = { grade: Grade; typo?: boolean; slip?: Slip; correct: Omit<RightAnswer, "explain" | "accepted"> };
 
 /**
  * The clip of the right answer: a reply's own clip (the line heard is not the answer), else the
@@ -323,6 +354,7 @@ function gradeOnly(item: ExerciseItem, given: Given | null, options: GradeOption
       return {
         grade: typed?.grade ?? "wrong",
         typo: typed?.typo ?? false,
+        slip: typed?.slip,
         correct: { text: shown, answer: { text: shown }, audioId },
       };
     }

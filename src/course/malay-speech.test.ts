@@ -77,10 +77,15 @@ describe("grading that knows Malaysian speech", () => {
       grade: "wrong",
       typo: false,
     });
-    // A slip that makes no word is still forgiven.
+    // A slip that makes no word is still forgiven, and named.
     expect(practice("day-1/type-khabar-baik-terima-kasih", "Khabar baik, terima kasi.")).toMatchObject({
       grade: "right",
       typo: true,
+      slip: { typed: "kasi", right: "kasih" },
+    });
+    expect(practice("day-1/type-khabar-baik-terima-kasih", "Khabar baik, terimakasih.").slip).toEqual({
+      typed: "terimakasih",
+      right: "terima kasih",
     });
   });
 

@@ -40,6 +40,8 @@ export const answerResponseSchema = z.strictObject({
   result: z.enum(GRADES),
   /** Right, typed with a one-letter slip in a long answer: `correct.text` shows how it is written. */
   typo: z.boolean(),
+  /** With `typo`, the word or words mistyped and how the answer writes them; else null. */
+  slip: z.strictObject({ typed: z.string(), right: z.string() }).nullable(),
   /** The right answer, for feedback; its `explain` is the item's. */
   correct: correctAnswerSchema,
   /** Whether the practice set's task is completed: every item has been answered right once. */

@@ -72,9 +72,9 @@ export function createAnswersService({ db, course, progress }: AnswersDeps) {
     const graded: Graded =
       parsed.success && checkGiven(item, parsed.data).length === 0
         ? grade(item, parsed.data, PRACTICE)
-        : { grade: "wrong", typo: false, correct: rightAnswer(item) };
-    if (stored.correct) return { grade: "right", typo: graded.typo, correct: graded.correct };
-    return { grade: graded.grade === "almost" ? "almost" : "wrong", typo: false, correct: graded.correct };
+        : { grade: "wrong", typo: false, slip: null, correct: rightAnswer(item) };
+    if (stored.correct) return { grade: "right", typo: graded.typo, slip: graded.slip, correct: graded.correct };
+    return { grade: graded.grade === "almost" ? "almost" : "wrong", typo: false, slip: null, correct: graded.correct };
   }
 
   return {
@@ -114,6 +114,7 @@ export function createAnswersService({ db, course, progress }: AnswersDeps) {
           return {
             result: replayed.grade,
             typo: replayed.typo,
+            slip: replayed.slip,
             correct: feedback(target, replayed.correct),
             taskCompleted: await progress.isTaskCompleted(user.id, target, tx),
           };
@@ -135,7 +136,13 @@ export function createAnswersService({ db, course, progress }: AnswersDeps) {
         const setDone = set.items.every((each) => answered.has(each.id));
         const status = setDone ? "completed" : "in-progress";
         const taskCompleted = await progress.moveTaskForward(user.id, target, status, tx);
-        return { result: graded.grade, typo: graded.typo, correct: feedback(target, graded.correct), taskCompleted };
+        return {
+          result: graded.grade,
+          typo: graded.typo,
+          slip: graded.slip,
+          correct: feedback(target, graded.correct),
+          taskCompleted,
+        };
       });
     },
 

@@ -1,7 +1,7 @@
 import { CircleAlert, CircleCheck, CircleX } from "lucide-react";
 import { useId } from "react";
 import type { CorrectAnswer, Given } from "#course/exercise-schema";
-import type { Grade } from "#course/grading";
+import type { Grade, Slip } from "#course/grading";
 import { AudioToggle } from "#web/components/audio-toggle";
 import { Button } from "#web/components/ui/button";
 import { cn } from "#web/lib/cn";
@@ -20,6 +20,8 @@ export interface Feedback {
   answer?: Given;
   /** Right, typed with a slip: `text` is how it is written. */
   typo?: boolean;
+  /** With `typo`, the word or words mistyped and how they are written. */
+  slip?: Slip | null;
   /** Why the right answer is right, in one line, or null. */
   explain?: string | null;
   /** Every accepted form, when the item accepts several. */
@@ -31,11 +33,16 @@ export interface Feedback {
  * the clip as a media address.
  */
 export function feedbackFromServer(
-  { result, typo = false, correct }: { result: Grade; typo?: boolean; correct: CorrectAnswer },
+  {
+    result,
+    typo = false,
+    slip = null,
+    correct,
+  }: { result: Grade; typo?: boolean; slip?: Slip | null; correct: CorrectAnswer },
   malay: boolean,
 ): Feedback {
   const { audio, ...answer } = correct;
-  return { result, typo, malay, audio: audio && mediaUrl(audio), ...answer };
+  return { result, typo, slip, malay, audio: audio && mediaUrl(audio), ...answer };
 }
 
 /** What the learner gave, as the panel repeats it after a miss. */
@@ -53,7 +60,8 @@ const RESULTS = {
 } as const;
 
 /** What the live region says of a result, so a screen reader hears it at once. */
-export function announceFeedback({ result, text, typo, explain }: Feedback): string {
+export function announceFeedback({ result, text, typo, slip, explain }: Feedback): string {
+  if (result === "right" && typo && slip) return `Right! Mind the spelling: ${slip.right}, not ${slip.typed}. ${text}`;
   if (result === "right") return typo ? `Right! Mind the spelling: ${text}` : `Right! ${text}`;
   const said = `${result === "almost" ? "Almost!" : "Not quite."} The answer is: ${text}`;
   return explain ? `${said} ${explain}` : said;
@@ -121,7 +129,18 @@ export function FeedbackPanel({
           />
         )}
       </div>
-      {feedback.typo && !missed && <p>A small slip, counted right: mind the spelling.</p>}
+      {feedback.typo && !missed && (
+        <p>
+          A small slip, counted right:{" "}
+          {feedback.slip ? (
+            <>
+              <span lang={malay}>{feedback.slip.right}</span>, not <span lang={malay}>{feedback.slip.typed}</span>.
+            </>
+          ) : (
+            "mind the spelling."
+          )}
+        </p>
+      )}
       {missed && feedback.explain && <p>Why: {feedback.explain}</p>}
       {accepted.length > 1 && (
         <p>

@@ -225,15 +225,17 @@ describe("PracticeSet for a visitor", () => {
     expect(onCompleted).toHaveBeenCalledTimes(1);
   });
 
-  it("takes a one-letter slip in a long answer as right, showing how it is written, and lists the accepted forms", async () => {
+  it("takes a one-letter slip in a long answer as right, naming the word mistyped and how it is written, and lists the accepted forms", async () => {
     const { onCompleted } = renderSet([ITEMS.typeMalay]);
     await tabTo(screen.getByRole("textbox", { name: "In Malay" }));
     await type("saya nek kopi-o");
     await press("Enter");
     expect(screen.getByRole("heading", { name: "Right!" })).toBeInTheDocument();
     expect(screen.getByText(/^Right:/)).toHaveTextContent("Right: Saya nak kopi-O.");
-    expect(screen.getByText("A small slip, counted right: mind the spelling.")).toBeInTheDocument();
-    expect(status()).toHaveTextContent("Right! Mind the spelling: Saya nak kopi-O.");
+    expect(screen.getByText(/^A small slip, counted right:/)).toHaveTextContent(
+      "A small slip, counted right: nak, not nek.",
+    );
+    expect(status()).toHaveTextContent("Right! Mind the spelling: nak, not nek. Saya nak kopi-O.");
     expect(screen.getByText(/^Accepted answers:/)).toHaveTextContent(
       `Accepted answers: ${ITEMS.typeMalay.answers.join(" · ")}`,
     );

@@ -125,6 +125,7 @@ export default function PracticeSet({
       feedback = {
         result: graded.grade,
         typo: graded.typo,
+        slip: graded.slip,
         text,
         answer,
         malay,
