@@ -196,12 +196,19 @@ function comparedAs(kind: ExerciseItem["kind"], answers: readonly string[]): (te
 
 /**
  * Whether a near miss puts another word the course teaches in place of the right one ("saya nak
- * faham" for "saya tak faham", "khabar naik"): a different answer, not a slip.
+ * faham" for "saya tak faham", "khabar naik"), or another number ("teh tarik 2" for "teh tarik 1",
+ * numbers being compared as digits): a different answer, not a slip.
  */
 function swapsTaughtWord(typed: string, right: string, taught: ReadonlySet<string>): boolean {
   const given = typed.split(" ");
   const expected = right.split(" ");
-  return given.length === expected.length && given.some((word, index) => word !== expected[index] && taught.has(word));
+  const isNumber = (word: string | undefined) => word !== undefined && /^\d+$/u.test(word);
+  return (
+    given.length === expected.length &&
+    given.some(
+      (word, index) => word !== expected[index] && (taught.has(word) || isNumber(word) || isNumber(expected[index])),
+    )
+  );
 }
 
 /** Grades typed text against the accepted answers; feedback shows the nearest one as written. */

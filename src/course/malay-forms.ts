@@ -75,6 +75,75 @@ const REGISTER_WORD = "mahu";
 
 const words = (text: string) => (text === "" ? [] : text.split(" "));
 
+/** Numbers said in words, by what each word adds (see numbersAsDigits). */
+const UNITS: Record<string, number> = {
+  satu: 1,
+  dua: 2,
+  tiga: 3,
+  empat: 4,
+  lima: 5,
+  enam: 6,
+  tujuh: 7,
+  lapan: 8,
+  sembilan: 9,
+  sepuluh: 10,
+  sebelas: 11,
+};
+const NUMBER_WORDS = new Set([...Object.keys(UNITS), "belas", "puluh", "ratus", "seratus", "ribu", "seribu"]);
+
+/** The value of a run of number words ("dua puluh lima" is 25, "seratus tiga puluh" 130), or null. */
+function numberOf(run: readonly string[]): number | null {
+  let total = 0;
+  let current = 0;
+  for (const word of run) {
+    if (word in UNITS) {
+      // A units word after another ("satu dua") starts a new number.
+      if (current % 10 !== 0) return null;
+      current += UNITS[word]!;
+    } else if (word === "belas" && current > 0 && current < 10) current += 10;
+    else if (word === "puluh" && current > 0 && current < 10) current *= 10;
+    else if (word === "seratus") total += 100;
+    else if (word === "ratus" && current > 0 && current < 10) {
+      total += current * 100;
+      current = 0;
+    } else if (word === "seribu") total += 1000;
+    else if (word === "ribu" && total + current > 0) {
+      total = (total + current) * 1000;
+      current = 0;
+    } else return null;
+  }
+  return total + current;
+}
+
+/**
+ * Numbers in words as digits ("sebelas ringgit lima puluh sen" is "11 ringgit 50 sen"), "setengah"
+ * after an amount of ringgit as 50 ("sebelas ringgit setengah"), and "sen" after a number left
+ * out: a price is the same answer in words or in digits.
+ */
+export function numbersAsDigits(tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; ) {
+    let end = i;
+    while (end < tokens.length && NUMBER_WORDS.has(tokens[end]!)) end += 1;
+    // The longest run from here that reads as one number ("satu dua tiga" is three).
+    let value: number | null = null;
+    for (; end > i && value === null; end -= 1) value = numberOf(tokens.slice(i, end));
+    end += 1;
+    if (value === null) {
+      out.push(tokens[i]!);
+      i += 1;
+      continue;
+    }
+    out.push(String(value));
+    i = end;
+  }
+  return out.flatMap((word, index) => {
+    if (word === "setengah" && out[index - 1] === "ringgit" && /^\d+$/u.test(out[index - 2] ?? "")) return ["50"];
+    if (word === "sen" && /^\d+$/u.test(out[index - 1] ?? "")) return [];
+    return [word];
+  });
+}
+
 /** `text`'s words with `phrase` (words) replaced by `by` wherever it stands as whole words. */
 function replacePhrase(tokens: string[], phrase: string[], by: string[]): string[] {
   const out: string[] = [];
@@ -111,7 +180,7 @@ export function sameForms(normalised: string, taught: Pick<Taught, "register"> =
     if (taught.register && spelled === REGISTER_WORD) continue;
     tokens = replacePhrase(tokens, words(spelled), words(comparedAs));
   }
-  return tokens.join(" ");
+  return numbersAsDigits(tokens).join(" ");
 }
 
 const ADDRESS_WORDS = ADDRESS_TERMS.map(words);

@@ -3,6 +3,7 @@ import { loadCourse } from "#server/course/content";
 import { dayBlocks } from "./day-blocks";
 import type { ExerciseItem } from "./exercise-schema";
 import { grade } from "./grading";
+import { numbersAsDigits } from "./malay-forms";
 import { taughtWords } from "./taught-words";
 
 // What a Kuala Lumpur speaker types to the course's own items (docs: CONTENT.md, "What the grader
@@ -42,6 +43,10 @@ describe("grading that knows Malaysian speech", () => {
     ["day-9/reply-tunai-saja", "Takpe kak, saya bayar cash."],
     ["day-10/type-where-is-the-toilet", "Tandas kat mana, bang?"],
     ["day-2/type-air-kosong", "Saya mahu air kosong satu."],
+    ["day-2/reply-berapa-orang", "4 orang."],
+    ["day-4/reply-check-total", "11 ringgit 50 sen?"],
+    ["day-4/reply-check-total", "Sebelas ringgit setengah?"],
+    ["day-4/reply-check-total", "Sebelas ringgit lima puluh sen, mak cik?"],
   ])("%s: %s is right", (id, text) => {
     expect(practice(id, text)).toMatchObject({ grade: "right", typo: false });
   });
@@ -51,6 +56,10 @@ describe("grading that knows Malaysian speech", () => {
     ["day-1/reply-nak-minum-apa", "Pak cik, kopi satu."],
     ["day-1/reply-nak-minum-apa", "Pak cik, teh tarik dua."],
     ["day-2/reply-berapa-orang", "Tiga orang, pak cik."],
+    ["day-2/reply-berapa-orang", "3 orang."],
+    ["day-1/reply-nak-minum-apa", "Teh tarik dua."],
+    ["day-4/reply-check-total", "Sebelas ringgit lima puluh lima sen?"],
+    ["day-4/reply-check-total", "Dua belas ringgit setengah?"],
     ["day-4/reply-dah-habis", "Tak apa, mak cik. Berapa semua?"],
     ["day-10/type-where-is-the-toilet", "Tandas berapa, bang?"],
     // A title alone is not the answer; a taught closing word is kept where it is the answer.
@@ -94,5 +103,19 @@ describe("grading that knows Malaysian speech", () => {
       "Saya mahu air kosong satu.",
     );
     expect(practice("day-3/reply-nak-roti-bakar", "Takpe, terima kasih.").correct.text).toBe("Tak apa, terima kasih.");
+  });
+
+  it("reads numbers in words as digits, setengah after ringgit as 50, and sen after a number as said", () => {
+    const digits = (text: string) => numbersAsDigits(text.split(" ")).join(" ");
+    expect(digits("dua puluh lima ringgit")).toBe("25 ringgit");
+    expect(digits("seratus tiga puluh ringgit sehelai")).toBe("130 ringgit sehelai");
+    expect(digits("dua belas")).toBe("12");
+    expect(digits("lima ratus ribu")).toBe("500000");
+    expect(digits("seribu dua ratus")).toBe("1200");
+    expect(digits("sebelas ringgit setengah")).toBe("11 ringgit 50");
+    expect(digits("setengah kilo tomato")).toBe("setengah kilo tomato");
+    expect(digits("lima puluh sen")).toBe("50");
+    expect(digits("satu dua tiga")).toBe("1 2 3");
+    expect(digits("dua puluh lima enam")).toBe("25 6");
   });
 });
