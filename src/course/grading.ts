@@ -1,6 +1,6 @@
 import { formatPrice, MAX_TYPED_LENGTH, parsePrice } from "./answer-text.ts";
 import type { ExerciseItem, ExerciseQuestion, Given, PairsGiven } from "./exercise-schema.ts";
-import { sameForms, spokenCore, taughtBy } from "./malay-forms.ts";
+import { sameForms, spokenCore, taughtBy, titleEitherEnd } from "./malay-forms.ts";
 
 /**
  * Grading of exercise items: pure, the same on the server (which records the answer) and in the
@@ -345,8 +345,11 @@ function gradeOnly(item: ExerciseItem, given: Given | null, options: GradeOption
       return { grade: isRight ? "right" : "wrong", correct };
     }
     case "build-sentence": {
-      const built = given && "tileIds" in given ? sentenceOf(item.tiles, given.tileIds) : null;
-      const matched = item.answers.find((order) => sentenceOf(item.tiles, order) === built);
+      const built = given && "tileIds" in given ? normaliseTyped(sentenceOf(item.tiles, given.tileIds)) : null;
+      // Any listed order, with its title at either end.
+      const matched = item.answers.find(
+        (order) => built !== null && titleEitherEnd(normaliseTyped(sentenceOf(item.tiles, order))).includes(built),
+      );
       const shown = matched ?? item.answers[0]!;
       return {
         grade: matched ? "right" : "wrong",

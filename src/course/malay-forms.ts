@@ -228,6 +228,24 @@ export function spokenCore(raw: string, normalise: (text: string) => string, tau
   return tokens.join(" ");
 }
 
+/**
+ * A sentence and the same with its form of address moved to the other end ("pak cik kira berapa
+ * semua", "kira berapa semua pak cik"): a title goes first or last as the speaker likes, so an
+ * item lists one place for it (build-sentence items, whose tiles keep the title).
+ */
+export function titleEitherEnd(normalised: string): string[] {
+  const tokens = words(normalised);
+  const front = addressAt(tokens, 0);
+  if (front > 0 && tokens.length > front)
+    return [normalised, [...tokens.slice(front), ...tokens.slice(0, front)].join(" ")];
+  for (const length of [2, 1]) {
+    const at = tokens.length - length;
+    if (at > 0 && addressAt(tokens, at) === length)
+      return [normalised, [...tokens.slice(at), ...tokens.slice(0, at)].join(" ")];
+  }
+  return [normalised];
+}
+
 /** What the item's listed answers teach (normalised answers, spellings made one). */
 export function taughtBy(answers: readonly string[]): Taught {
   const tokenLists = answers.map(words);

@@ -118,4 +118,25 @@ describe("grading that knows Malaysian speech", () => {
     expect(digits("satu dua tiga")).toBe("1 2 3");
     expect(digits("dua puluh lima enam")).toBe("25 6");
   });
+
+  const build = (id: string, tileIds: string[]) => {
+    const item = items.get(id);
+    if (!item) throw new Error(`no item ${id}`);
+    return grade(item, { tileIds }, { forgiveSlips: true, taughtWords: words }).grade;
+  };
+
+  it("takes every native order a build-sentence item's tiles allow, and a title at either end", () => {
+    expect(build("day-7/build-saya-turun-di-mana", ["di", "mana", "saya", "turun"])).toBe("right");
+    expect(build("day-8/build-ada-rambutan-tak", ["ada", "tak", "rambutan"])).toBe("right");
+    expect(build("day-2/build-kopi-c-panas-dua", ["dua", "kopi-c", "panas"])).toBe("right");
+    expect(build("day-2/build-bagi-teh-tarik", ["bagi", "satu", "teh-tarik"])).toBe("right");
+    expect(build("day-6/build-tandas-di-mana", ["mana", "tandas"])).toBe("right");
+    expect(build("day-7/build-pergi-ke-pasar-seni", ["saya", "nak", "ke", "pasar-seni"])).toBe("right");
+    expect(build("day-4/build-kira-berapa-semua", ["kira", "berapa", "semua", "pak-cik"])).toBe("right");
+    // Another place, another question, a title left out where the item teaches it: wrong.
+    expect(build("day-7/build-saya-turun-di-mana", ["saya", "naik", "di", "mana"])).toBe("wrong");
+    expect(build("day-2/build-kopi-c-panas-dua", ["dua", "kopi-c", "ais"])).toBe("wrong");
+    expect(build("day-4/build-kira-berapa-semua", ["kira", "berapa", "semua"])).toBe("wrong");
+    expect(build("day-8/build-ada-rambutan-tak", ["tak", "ada", "rambutan"])).toBe("wrong");
+  });
 });
