@@ -44,6 +44,11 @@ describe("grading that knows Malaysian speech", () => {
     ["day-10/type-where-is-the-toilet", "Tandas kat mana, bang?"],
     ["day-2/type-air-kosong", "Saya mahu air kosong satu."],
     ["day-2/reply-berapa-orang", "4 orang."],
+    // Native answers a reader gave, now listed.
+    ["day-3/type-can-i-help", "Nak saya tolong?"],
+    ["day-5/type-takeaway", "Bawa balik."],
+    ["day-8/reply-cuba-rasa", "Bagi sekilo, kak."],
+    ["day-9/reply-untuk-abang", "Kalau saya beli dua, berapa?"],
     ["day-4/reply-check-total", "11 ringgit 50 sen?"],
     ["day-4/reply-check-total", "Sebelas ringgit setengah?"],
     ["day-4/reply-check-total", "Sebelas ringgit lima puluh sen, mak cik?"],
