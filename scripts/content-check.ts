@@ -10,6 +10,8 @@
 // - every day holds what a finished day of the course must (scripts/course-rules.ts): a teaching day's
 //   dialogue, phrases, Codebook missions, practice set and role-plays; a review day's natural-speed
 //   dialogue, Culture Corner and quiz;
+// - the course's own answers graded right by their items, and no wrong choice of a chosen reply the
+//   same answer as the right one (scripts/content-grading.ts);
 // - (reported, not a problem) how many of each day's practice items have no `explain` line;
 // - the course's media keep to their weight: each notes video file under 2 MB, all course audio and
 //   video together under 40 MB.
@@ -23,6 +25,7 @@ import { fileURLToPath } from "node:url";
 import { ContentError, parseChapters } from "#course/content-schema.ts";
 import { type Chapter, daySpokenItems, dayVideos } from "#course/course.ts";
 import { loadCourse } from "#server/course/content.ts";
+import { gradingProblems } from "./content-grading.ts";
 import { courseProblems, dayCounts } from "./course-rules.ts";
 import { type ChapterFile, type CourseAudioStatus, courseAudioStatus, readChapters } from "./media/course-audio.mjs";
 
@@ -147,6 +150,7 @@ export function checkContent({
     for (const problem of courseProblems([chapter])) problems.push(`${files[index]!.file}: ${problem}`);
   });
 
+  problems.push(...gradingProblems(chapters));
   problems.push(...mediaWeightProblems(chapters, publicDir));
 
   // The clips, against what the content now says.

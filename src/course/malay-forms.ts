@@ -57,6 +57,7 @@ export const SAME_FORMS: readonly (readonly [spelled: string, comparedAs: string
   ["okaylah", "ok lah"],
   ["la", "lah"],
   ["cash", "tunai"],
+  ["tapau", "bungkus"],
   ["makcik", "mak cik"],
   ["pakcik", "pak cik"],
   ["bos", "boss"],
