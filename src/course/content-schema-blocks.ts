@@ -33,10 +33,12 @@ const spokenFields = {
 
 /**
  * A phrase the day teaches: its phrase card shows `english` on the front and `malay` on the back, with
- * `note` (when and how to say it) below; its words count towards the chapter's vocabulary.
+ * `note` (when and how to say it) below; its words count towards the chapter's vocabulary. `also`:
+ * the other forms a Malaysian says for it, which review's recall takes as right ("Satu lagi" beside
+ * "Lagi satu"); the spellings the grader makes one (takpe, je, tapau: decision 065) need no listing.
  */
 export const vocabularyEntrySchema = z
-  .strictObject({ ...spokenFields, note: text.optional() })
+  .strictObject({ ...spokenFields, note: text.optional(), also: z.array(text).min(1).optional() })
   .superRefine(speakable("malay"));
 
 /** A line of narration: a short Malay sentence that sets the scene, with its meaning. */

@@ -4,6 +4,7 @@ import { dayBlocks } from "./day-blocks";
 import type { ExerciseItem } from "./exercise-schema";
 import { grade } from "./grading";
 import { numbersAsDigits } from "./malay-forms";
+import { coursePhrases, reviewItem } from "./review-rules";
 import { taughtWords } from "./taught-words";
 
 // What a Kuala Lumpur speaker types to the course's own items (docs: CONTENT.md, "What the grader
@@ -143,5 +144,23 @@ describe("grading that knows Malaysian speech", () => {
     expect(build("day-2/build-kopi-c-panas-dua", ["dua", "kopi-c", "ais"])).toBe("wrong");
     expect(build("day-4/build-kira-berapa-semua", ["kira", "berapa", "semua"])).toBe("wrong");
     expect(build("day-8/build-ada-rambutan-tak", ["tak", "ada", "rambutan"])).toBe("wrong");
+  });
+
+  it("takes in review's recall every form a card teaches, and another taught word stays wrong", () => {
+    const phrases = coursePhrases(course);
+    const recall = (id: string, text: string) => {
+      const phrase = phrases.find((each) => each.id === id);
+      if (!phrase) throw new Error(`no card ${id}`);
+      return grade(reviewItem(phrase, "recall", phrases), { text }, { taughtWords: words }).grade;
+    };
+    expect(recall("lagi-satu", "Satu lagi")).toBe("right");
+    expect(recall("sekejap", "Kejap")).toBe("right");
+    expect(recall("berapa-harga", "Berapa harganya?")).toBe("right");
+    expect(recall("bungkus", "Tapau")).toBe("right");
+    expect(recall("takde", "Tak ada")).toBe("right");
+    expect(recall("tak-ada", "Takde")).toBe("right");
+    expect(recall("itu-saja", "Itu je")).toBe("right");
+    expect(recall("lagi-satu", "Lagi dua")).toBe("wrong");
+    expect(recall("takde", "Tak apa")).toBe("wrong");
   });
 });

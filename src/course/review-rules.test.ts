@@ -165,7 +165,7 @@ describe("reviewItem over every card of the course", () => {
           expect(grade(item, { tileIds: swapped }).grade, swappedWords).toBe("wrong");
       } else {
         typed += 1;
-        expect(item).toMatchObject({ kind: "type-malay", answers: [phrase.malay] });
+        expect(item).toMatchObject({ kind: "type-malay", answers: [phrase.malay, ...(phrase.also ?? [])] });
         expect(grade(item, { text: phrase.malay.toUpperCase() }).grade).toBe("right");
         expect(grade(item, { text: "zzzz qqqq xxxx" }).grade).toBe("wrong");
       }

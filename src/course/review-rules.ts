@@ -133,6 +133,8 @@ export interface Phrase {
   english: string;
   /** When and how it is said (the card's note): review's feedback gives it as the reason. */
   note?: string;
+  /** Other forms a Malaysian says for it, right in recall (the card's `also`). */
+  also?: string[];
 }
 
 /** Identifies a card: chapter, day, phrase and skill. Ids are slugs, so "/" never occurs in them. */
@@ -201,7 +203,13 @@ interface CourseForReview {
     id: string;
     number: number;
     subtopic: string;
-    vocabulary: readonly { id: string; malay: string; english: string; note?: string | undefined }[];
+    vocabulary: readonly {
+      id: string;
+      malay: string;
+      english: string;
+      note?: string | undefined;
+      also?: string[] | undefined;
+    }[];
   }[];
 }
 
@@ -218,6 +226,7 @@ export function coursePhrases(course: readonly CourseForReview[]): Phrase[] {
         malay: entry.malay,
         english: entry.english,
         ...(entry.note && { note: entry.note }),
+        ...(entry.also && { also: entry.also }),
       })),
     ),
   );
@@ -307,7 +316,7 @@ function reviewQuestion(phrase: Phrase, skill: ReviewSkill, phrases: readonly Ph
         kind: "type-malay",
         prompt: "Type it in Malay.",
         english: phrase.english,
-        answers: [phrase.malay],
+        answers: [phrase.malay, ...(phrase.also ?? [])],
         audio: phrase.id,
       };
     }
