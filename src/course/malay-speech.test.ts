@@ -163,4 +163,28 @@ describe("grading that knows Malaysian speech", () => {
     expect(recall("lagi-satu", "Lagi dua")).toBe("wrong");
     expect(recall("takde", "Tak apa")).toBe("wrong");
   });
+
+  it("never offers a synonym card's meaning as a wrong choice: Ais and Peng, Bungkus and Tapau, Tak apalah and Tak payah", () => {
+    const phrases = coursePhrases(course);
+    const pairs = [
+      ["ais", "peng"],
+      ["bungkus", "tapau"],
+      ["tak-apalah", "tak-payah"],
+      ["takde", "tak-ada"],
+    ] as const;
+    for (const [one, other] of pairs) {
+      for (const [id, synonym] of [
+        [one, other],
+        [other, one],
+      ] as const) {
+        const phrase = phrases.find((each) => each.id === id)!;
+        const gloss = phrases.find((each) => each.id === synonym)!.english;
+        for (const skill of ["recognise", "listen"] as const) {
+          const item = reviewItem(phrase, skill, phrases);
+          if (!("choices" in item)) throw new Error(`${id} ${skill} has no choices`);
+          expect(item.choices.map((choice) => choice.text), `${id} ${skill}`).not.toContain(gloss);
+        }
+      }
+    }
+  });
 });
