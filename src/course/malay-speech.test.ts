@@ -182,7 +182,10 @@ describe("grading that knows Malaysian speech", () => {
         for (const skill of ["recognise", "listen"] as const) {
           const item = reviewItem(phrase, skill, phrases);
           if (!("choices" in item)) throw new Error(`${id} ${skill} has no choices`);
-          expect(item.choices.map((choice) => choice.text), `${id} ${skill}`).not.toContain(gloss);
+          expect(
+            item.choices.map((choice) => choice.text),
+            `${id} ${skill}`,
+          ).not.toContain(gloss);
         }
       }
     }

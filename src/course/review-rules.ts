@@ -1,6 +1,5 @@
 import type { ExerciseItem, Given } from "./exercise-schema.ts";
-import { normaliseTyped } from "./grading.ts";
-import { sameForms } from "./malay-forms.ts";
+import { sameMalay, sameMeaning } from "./same-phrase.ts";
 
 /**
  * What review is made of (docs/decisions/039-review-deck.md): the cards of the phrases a learner has
@@ -254,31 +253,6 @@ function shuffled<T>(values: readonly T[], next: () => number): T[] {
     [result[index], result[other]] = [result[other]!, result[index]!];
   }
   return result;
-}
-
-/** The first sense of a gloss, in lower case: "Iced (from Hokkien)" and "Iced; ice" are both "iced". */
-const firstSense = (english: string) => english.split(/[;(,]/u)[0]!.trim().toLowerCase();
-
-/**
- * Whether two glosses say the same: their first senses equal, or one the start of the other ("No
- * need" and "No need to"). Synonym cards (Ais and Peng, Bungkus and Tapau, Tak apalah and Tak payah)
- * are never each other's wrong choice.
- */
-const sameMeaning = (a: string, b: string) => {
-  const [x, y] = [firstSense(a), firstSense(b)];
-  return x === y || y.startsWith(`${x} `) || x.startsWith(`${y} `);
-};
-
-/** Whether two phrases are the same Malay as the grader compares it (tapau and bungkus, takde and tak ada). */
-const sameMalay = (a: string, b: string) => comparedMalay(a) === comparedMalay(b);
-const compared = new Map<string, string>();
-function comparedMalay(malay: string): string {
-  let form = compared.get(malay);
-  if (form === undefined) {
-    form = sameForms(normaliseTyped(malay));
-    compared.set(malay, form);
-  }
-  return form;
 }
 
 /**
