@@ -38,7 +38,12 @@ const spokenFields = {
  * "Lagi satu"); the spellings the grader makes one (takpe, je, tapau: decision 065) need no listing.
  */
 export const vocabularyEntrySchema = z
-  .strictObject({ ...spokenFields, note: text.optional(), also: z.array(text).min(1).optional() })
+  .strictObject({
+    ...spokenFields,
+    // The card's note is also its review item's explain, one short line.
+    note: text.max(200, "is one short line (at most 200 characters): it is the review card's explanation").optional(),
+    also: z.array(text).min(1).optional(),
+  })
   .superRefine(speakable("malay"));
 
 /** A line of narration: a short Malay sentence that sets the scene, with its meaning. */

@@ -301,6 +301,15 @@ describe("parseChapters", () => {
     }
   });
 
+  it("refuses a card's note longer than one short line, as its review card explains with it", () => {
+    const long = chapterFile();
+    const card = (daysOf(long)[0] as unknown as { vocabulary: { note?: string }[] }).vocabulary[0]!;
+    card.note = "x".repeat(201);
+    expect(() => parseChapters([long])).toThrow(/days\.0\.vocabulary\.0\.note: is one short line/);
+    card.note = "x".repeat(200);
+    expect(() => parseChapters([long])).not.toThrow();
+  });
+
   it("refuses a third-party media host and duplicate task ids", () => {
     const broken = chapterFile();
     const day = daysOf(broken)[0]!;
