@@ -13,6 +13,8 @@
 // - the course's own answers graded right by their items, and no wrong choice of a chosen reply the
 //   same answer as the right one (scripts/content-grading.ts);
 // - (reported, not a problem) how many of each day's practice items have no `explain` line;
+// - (reported) where each card is met again, each review quiz's reach of its chapter's cards, each
+//   day's new word forms and each item's number of accepted answers (scripts/course-reuse.ts);
 // - the course's media keep to their weight: each notes video file under 2 MB, all course audio and
 //   video together under 40 MB.
 //
@@ -23,9 +25,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ContentError, parseChapters } from "#course/content-schema.ts";
-import { type Chapter, daySpokenItems, dayVideos } from "#course/course.ts";
+import { type Chapter, dayBlocks, daySpokenItems, dayVideos } from "#course/course.ts";
 import { loadCourse } from "#server/course/content.ts";
 import { gradingProblems } from "./content-grading.ts";
+import { cardReuse, newFormsPerDay, quizReach } from "./course-reuse.ts";
 import { courseProblems, dayCounts } from "./course-rules.ts";
 import { type ChapterFile, type CourseAudioStatus, courseAudioStatus, readChapters } from "./media/course-audio.mjs";
 
@@ -88,6 +91,34 @@ export interface ContentCheckResult {
   clips: number;
   /** What each day holds: `chapter-1 day-2: 12 dialogue lines, …`. */
   dayLines: string[];
+  /** Where each card is met again, each review quiz's reach, and each item's accepted answers. */
+  reuseLines: string[];
+}
+
+/** The report of how the course brings back what it teaches (scripts/course-reuse.ts). */
+function reuseReport(chapters: readonly Chapter[]): string[] {
+  const lines = cardReuse(chapters).map(({ chapterId, dayId, id, uses }) => {
+    const shown = uses.slice(0, 3).join(", ");
+    const more = uses.length > 3 ? ` and ${uses.length - 3} more` : "";
+    return `${chapterId} ${dayId} card ${id}: ${uses.length === 0 ? "never met again" : `met again in ${shown}${more}`}`;
+  });
+  for (const quiz of quizReach(chapters)) {
+    lines.push(
+      `${quiz.chapterId} ${quiz.dayId} quiz: reaches ${quiz.reached.length} of the chapter's ${quiz.cards} cards ` +
+        `(${Math.round((100 * quiz.reached.length) / quiz.cards)}%), ${quiz.replyItems} reply items`,
+    );
+  }
+  for (const { chapterId, dayId, forms } of newFormsPerDay(chapters)) {
+    lines.push(`${chapterId} ${dayId}: ${forms} new word forms`);
+  }
+  for (const chapter of chapters) {
+    for (const day of chapter.days) {
+      const items = dayBlocks(day).flatMap(({ block }) => (block.type === "practice" ? block.items : []));
+      const accepted = items.flatMap((item) => ("answers" in item ? [`${item.id} ${item.answers.length}`] : []));
+      if (accepted.length > 0) lines.push(`${chapter.id} ${day.id} accepted answers: ${accepted.join(", ")}`);
+    }
+  }
+  return lines;
 }
 
 export function checkContent({
@@ -95,7 +126,14 @@ export function checkContent({
   publicDir = path.join(ROOT, "public"),
   manifestFile = path.join(ROOT, "scripts/media/course-audio.manifest.json"),
 }: ContentCheckOptions = {}): ContentCheckResult {
-  const result: ContentCheckResult = { problems: [], days: 0, spokenLines: 0, clips: 0, dayLines: [] };
+  const result: ContentCheckResult = {
+    problems: [],
+    days: 0,
+    spokenLines: 0,
+    clips: 0,
+    dayLines: [],
+    reuseLines: [],
+  };
   const problems = result.problems;
   const collect = (error: unknown) => {
     if (error instanceof ContentError) problems.push(...error.problems.map((line) => `${error.file}: ${line}`));
@@ -150,6 +188,7 @@ export function checkContent({
     for (const problem of courseProblems([chapter])) problems.push(`${files[index]!.file}: ${problem}`);
   });
 
+  result.reuseLines = reuseReport(chapters);
   problems.push(...gradingProblems(chapters));
   problems.push(...mediaWeightProblems(chapters, publicDir));
 
@@ -190,8 +229,8 @@ export function checkContent({
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { problems, days, spokenLines, clips, dayLines } = checkContent();
-  for (const line of dayLines) console.log(line);
+  const { problems, days, spokenLines, clips, dayLines, reuseLines } = checkContent();
+  for (const line of [...dayLines, ...reuseLines]) console.log(line);
   if (problems.length > 0) {
     for (const problem of problems) console.error(problem);
     console.error(`${problems.length} problem${problems.length === 1 ? "" : "s"} in the course content.`);
