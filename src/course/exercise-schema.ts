@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { expandAnswer, NotationError } from "./answer-notation.ts";
 import { MAX_TYPED_LENGTH, parsePrice } from "./answer-text.ts";
 
 /**
@@ -40,6 +41,25 @@ const itemFields = {
 const answerFields = {
   explain: text.max(200, "is one short line (at most 200 characters)").optional(),
 };
+/**
+ * Written answers, expanded: each may use the compact notation of answer-notation.ts ("[x]"
+ * optional, "{a|b}" one of, "{a ~ b}" either order), and stands for every answer it spells out.
+ */
+function expanded(answer: string, index: number, context: z.RefinementCtx, options = { sentence: false }): string[] {
+  try {
+    return expandAnswer(answer, options);
+  } catch (error) {
+    if (!(error instanceof NotationError)) throw error;
+    context.addIssue({ code: "custom", path: [index], message: `"${answer}": ${error.message}` });
+    return [];
+  }
+}
+
+/** Answers without repeats, kept in the order written. */
+const unique = <T>(answers: readonly T[]): T[] => [
+  ...new Map(answers.map((answer) => [JSON.stringify(answer), answer])).values(),
+];
+
 const listenedTo = slug;
 const rightAnswerAudio = slug.optional();
 
@@ -102,7 +122,18 @@ export const buildSentenceItemSchema = z
     kind: z.literal("build-sentence"),
     english: text,
     tiles: z.array(tileSchema).min(2, "has 2 to 16 tiles").max(16, "has 2 to 16 tiles"),
-    answers: z.array(z.array(slug).min(1)).min(1, "lists at least one right order"),
+    // An order is a list of tile ids, or tile ids in one string with the compact notation
+    // ("{dua ~ kopi-c panas}").
+    answers: z
+      .array(z.union([z.array(slug).min(1), text]))
+      .min(1, "lists at least one right order")
+      .transform((orders, context) =>
+        unique(
+          orders.flatMap((order, index) =>
+            typeof order === "string" ? expanded(order, index, context).map((form) => form.split(" ")) : [order],
+          ),
+        ),
+      ),
     audio: rightAnswerAudio,
   })
   .superRefine((item, context) => {
@@ -122,8 +153,16 @@ export const buildSentenceItemSchema = z
     });
   });
 
-/** Accepted typed answers: the first is the form feedback shows when nothing was close. */
-const typedAnswers = z.array(text).min(1, "lists at least one right answer");
+/**
+ * Accepted typed answers: the first is the form feedback shows when nothing was close. Each may use
+ * the compact notation (answer-notation.ts).
+ */
+const typedAnswers = z
+  .array(text)
+  .min(1, "lists at least one right answer")
+  .transform((written, context) =>
+    unique(written.flatMap((answer, index) => expanded(answer, index, context, { sentence: true }))),
+  );
 
 /** Type what you hear: the Malay of the clip `audio`, typed. */
 export const typeHeardItemSchema = z.strictObject({

@@ -64,6 +64,8 @@ describe("grading that knows Malaysian speech", () => {
     ["day-2/reply-berapa-orang", "Tiga orang, pak cik."],
     ["day-2/reply-berapa-orang", "3 orang."],
     ["day-1/reply-nak-minum-apa", "Teh tarik dua."],
+    // One letter apart, another drink: kopi-O is black with sugar, kopi-C with evaporated milk.
+    ["day-2/reply-lagi-kopi-c", "Bagi kopi-O panas dua."],
     ["day-4/reply-check-total", "Sebelas ringgit lima puluh lima sen?"],
     ["day-4/reply-check-total", "Dua belas ringgit setengah?"],
     ["day-4/reply-dah-habis", "Tak apa, mak cik. Berapa semua?"],

@@ -11,7 +11,7 @@ import { sameForms } from "./malay-forms.ts";
 export function taughtWords(course: readonly Chapter[]): ReadonlySet<string> {
   const found = new Set<string>();
   const add = (text: string) => {
-    for (const word of sameForms(normaliseTyped(text)).split(" ")) if (word.length > 1) found.add(word);
+    for (const word of sameForms(normaliseTyped(text)).split(" ")) if (word) found.add(word);
   };
   for (const chapter of course) {
     for (const day of chapter.days) {
