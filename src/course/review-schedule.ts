@@ -30,6 +30,8 @@ export const SLOW_ANSWER_MS = 20_000;
 export interface AnsweredReview {
   /** How the answer was graded (src/course/grading.ts). */
   grade: AnswerGrade;
+  /** Right with a one-letter slip forgiven (grading.ts): known, not yet known well. */
+  slip?: boolean;
   /** The learner asked for a hint (the first letters, the audio again) before answering. */
   hinted: boolean;
   /** From showing the card to the answer. */
@@ -39,12 +41,12 @@ export interface AnsweredReview {
 }
 
 /**
- * The FSRS rating of an answer: wrong → Again; right but after a hint, slowly, or nearly ("almost",
- * a one-letter slip) → Hard; right → Good; Easy only when the learner says so (and was right).
+ * The FSRS rating of an answer: wrong → Again; right but after a hint, slowly, nearly ("almost") or
+ * with a one-letter slip forgiven → Hard; right → Good; Easy only when the learner says so (and was right).
  */
-export function ratingFor({ grade, hinted, durationMs, easy }: AnsweredReview): Grade {
+export function ratingFor({ grade, slip = false, hinted, durationMs, easy }: AnsweredReview): Grade {
   if (grade === "wrong") return Rating.Again;
-  if (grade === "almost" || hinted || durationMs > SLOW_ANSWER_MS) return Rating.Hard;
+  if (grade === "almost" || slip || hinted || durationMs > SLOW_ANSWER_MS) return Rating.Hard;
   return easy ? Rating.Easy : Rating.Good;
 }
 

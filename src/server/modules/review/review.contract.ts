@@ -102,6 +102,12 @@ export type ReviewAnswerRequest = z.input<typeof reviewAnswerRequestSchema>;
 
 export const reviewAnswerResponseSchema = z.strictObject({
   result: z.enum(GRADES),
+  /**
+   * Right, recalled with a one-letter slip in a long answer, as practice forgives it (decision 065):
+   * `slip` names the word as typed and as written, and the rating is Hard.
+   */
+  typo: z.boolean(),
+  slip: z.strictObject({ typed: z.string(), right: z.string() }).nullable(),
   /** The right answer, for feedback; its `explain` is the phrase's card note. */
   correct: correctAnswerSchema,
   /** The FSRS rating the answer earned: 1 Again, 2 Hard, 3 Good, 4 Easy. */

@@ -372,6 +372,24 @@ describe("the deck", () => {
     expect((await summary(me.cookie)).deckSize).toBe(6);
   });
 
+  it("takes a recall with a one-letter slip as right, as practice does, names the slip and rates it Hard", async () => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    const sent = body(card("card-pagi", "recall"), { text: "Selamt pagi" });
+    const slipped = await answer(me.cookie, sent);
+    expect(slipped).toMatchObject({
+      result: "right",
+      typo: true,
+      slip: { typed: "selamt", right: "selamat" },
+      rating: 2,
+    });
+    // Sent again (a retry), the same answer comes back, slip and all.
+    expect(await answer(me.cookie, sent)).toMatchObject({ result: "right", typo: true, slip: { typed: "selamt" } });
+    // Right as written: no slip, Good.
+    const right = await answerRight(me.cookie, card("card-pagi", "recall"));
+    expect(right).toMatchObject({ result: "right", typo: false, slip: null, rating: 3 });
+  });
+
   it("keeps a review answered offline after the day was met, though the deck was first read later", async () => {
     const me = await learner();
     await startPhraseCards(me.cookie, "day-1");
@@ -629,7 +647,8 @@ describe("an answer", () => {
     ["tiles in a wrong order", priceRecall, () => wrongGiven(priceRecall), {}, "wrong", 1],
     ["the tiles in order", priceRecall, () => rightGiven(priceRecall), {}, "right", 3],
     ["a typed phrase", pagiRecall, () => ({ text: "selamat pagi!" }), {}, "right", 3],
-    ["a typed phrase with a one-letter slip", pagiRecall, () => ({ text: "Selamat pagu" }), {}, "almost", 2],
+    // Forgiven as practice forgives it (decision 065), and rated Hard.
+    ["a typed phrase with a one-letter slip", pagiRecall, () => ({ text: "Selamat pagu" }), {}, "right", 2],
     ["a typed phrase far off", pagiRecall, () => ({ text: "Selamat malam" }), {}, "wrong", 1],
     ["a right answer after a hint", pagiRecognise, () => rightGiven(pagiRecognise), { hinted: true }, "right", 2],
     ["a right answer after 20 s", pagiRecognise, () => rightGiven(pagiRecognise), { durationMs: 20_000 }, "right", 3],
@@ -653,8 +672,11 @@ describe("an answer", () => {
       const sent = body(id, given(), extra);
       const answered = await answer(me.cookie, sent);
       const right = rightAnswer(itemOf(id));
+      const slipped = _label.includes("slip");
       expect(answered).toEqual({
         result,
+        typo: slipped,
+        slip: slipped ? { typed: "pagu", right: "pagi" } : null,
         correct: {
           text: right.text,
           answer: right.answer,
@@ -1920,7 +1942,8 @@ describe("the account's review data", () => {
     await startPhraseCards(me.cookie, "day-1");
     await startPhraseCards(other.cookie, "day-1");
     await answerRight(other.cookie, card("card-pagi", "recognise"));
-    const first = body(card("card-pagi", "recall"), { text: "Selamat pagu" }, { durationMs: 8_000 });
+    // Two letters off: "almost", neither right nor wrong, rated Hard.
+    const first = body(card("card-pagi", "recall"), { text: "Selamt pagu" }, { durationMs: 8_000 });
     await answer(me.cookie, first);
     clock = later(MINUTE);
     const second = body(card("vocab-price", "recognise"), wrongGiven(card("vocab-price", "recognise")), {
@@ -1949,7 +1972,7 @@ describe("the account's review data", () => {
         dayId: "day-1",
         phraseId: "card-pagi",
         skill: "recall",
-        given: { text: "Selamat pagu" },
+        given: { text: "Selamt pagu" },
         grade: "almost",
         rating: 2,
         hinted: false,

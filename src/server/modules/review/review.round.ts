@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { courseAudioPath } from "#course/course";
 import type { ExerciseItem } from "#course/exercise-schema";
-import { checkGiven, type Grade, grade, type RightAnswer } from "#course/grading";
+import { checkGiven, type Grade, grade, type RightAnswer, type Slip } from "#course/grading";
 import { roundOf } from "#course/review-order";
 import { type CardKey, cardId, countedAt, countedMs, type Phrase, ROUND_SIZE } from "#course/review-rules";
 import {
@@ -32,7 +32,12 @@ const IN_ORDER_TRIES = 3;
 
 /** What a review answer grades and logs. */
 interface Graded {
-  graded: { grade: Grade; correct: Pick<RightAnswer, "text" | "answer" | "explain" | "accepted"> };
+  graded: {
+    grade: Grade;
+    typo: boolean;
+    slip: Slip | null;
+    correct: Pick<RightAnswer, "text" | "answer" | "explain" | "accepted">;
+  };
   rating: number;
   nextDue: Date;
   /** Its day's reviews and counted time after it. */
@@ -43,6 +48,8 @@ interface Graded {
 function answerResponse(phrase: Phrase, { graded, rating, nextDue, day }: Graded): ReviewAnswerResponse {
   return {
     result: graded.grade,
+    typo: graded.typo,
+    slip: graded.slip,
     correct: {
       text: graded.correct.text,
       answer: graded.correct.answer,
@@ -271,15 +278,27 @@ export function createRounds(deps: {
         "This clientId was already sent with a review of another card. Make a new one for each review.",
       );
     }
-    const replayed = grade(item, context.sent_given!);
+    const replayed = grade(item, context.sent_given!, reviewGrading(words));
+    const slipped = context.sent_grade === "right" && replayed.typo;
     return answerResponse(phrase, {
-      graded: { grade: context.sent_grade!, correct: replayed.correct },
+      graded: {
+        grade: context.sent_grade!,
+        typo: slipped,
+        slip: slipped ? (replayed.slip ?? null) : null,
+        correct: replayed.correct,
+      },
       rating: context.sent_rating!,
       nextDue: context.due ?? at,
       day: await cards.dayTotals(userId, context.sent_local_date!, context.sent_time_zone!),
     });
   }
 }
+
+/**
+ * Review grades as practice does (decision 065): a one-letter slip in a long answer is right and
+ * named, unless it makes another word the course teaches; its rating is Hard (ratingFor).
+ */
+const reviewGrading = (words: ReadonlySet<string>) => ({ forgiveSlips: true, taughtWords: words }) as const;
 
 /** The log row of a review (graded, rated, and dated by the server's clock for its day: countedAt), and its grade with the right answer. */
 function logRow(
@@ -291,9 +310,10 @@ function logRow(
   accountZone: string,
   words: ReadonlySet<string>,
 ): { row: LoggedReview; graded: Graded["graded"] } {
-  const result = grade(item, input.given, { taughtWords: words });
+  const result = grade(item, input.given, reviewGrading(words));
   const rating = ratingFor({
     grade: result.grade,
+    slip: result.typo,
     hinted: input.hinted,
     durationMs: input.durationMs,
     easy: input.easy,
@@ -316,5 +336,8 @@ function logRow(
     countedAt: counted,
     countedMs: countedMs(input.durationMs, at, previousReceivedAt),
   };
-  return { row, graded: { grade: result.grade, correct: result.correct } };
+  return {
+    row,
+    graded: { grade: result.grade, typo: result.typo, slip: result.slip ?? null, correct: result.correct },
+  };
 }
