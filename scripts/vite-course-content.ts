@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Plugin } from "vite";
 import type { Chapter } from "#course/course.ts";
+import { taughtWords } from "#course/taught-words.ts";
 import { loadCourse } from "#server/course/content.ts";
 import { courseSummary, courseVocabulary } from "#web/lib/course-outline.ts";
 
@@ -11,6 +12,7 @@ const DAYS_ID = "virtual:jalan-course-days";
 const DAY_PREFIX = "virtual:jalan-course-day/";
 const VOCABULARY_ID = "virtual:jalan-course-vocabulary";
 const MEDIA_ID = "virtual:jalan-media-versions";
+const TAUGHT_ID = "virtual:jalan-taught-words";
 const resolved = (id: string) => `\0${id}`;
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -26,7 +28,9 @@ const publicDir = path.join(root, "public");
  *   (src/web/lib/course-outline.ts), which every page may need;
  * - `virtual:jalan-course-day/<chapter>/<day>`: one day whole, a module of its own;
  * - `virtual:jalan-course-days`: `loadDayContent(chapterId, dayId)`, which loads that module;
- * - `virtual:jalan-course-vocabulary`: every day's words, for My Journey.
+ * - `virtual:jalan-course-vocabulary`: every day's words, for My Journey;
+ * - `virtual:jalan-taught-words`: every word the course teaches (taughtWords), for grading a
+ *   visitor's practice in the browser as the server grades a learner's.
  * And `virtual:jalan-media-versions`: a short hash of each folder under public/media, over every
  * file in it, keyed by the folder's URL path. Media URLs carry it (`?v=`), so the server can let
  * browsers cache them for a year and a regenerated clip still reaches every learner (the clips of its
@@ -61,7 +65,7 @@ export function courseContent({
       if (id.startsWith(contentDir)) course = undefined;
     },
     resolveId(id) {
-      if ([OUTLINE_ID, DAYS_ID, VOCABULARY_ID, MEDIA_ID].includes(id) || id.startsWith(DAY_PREFIX)) {
+      if ([OUTLINE_ID, DAYS_ID, VOCABULARY_ID, MEDIA_ID, TAUGHT_ID].includes(id) || id.startsWith(DAY_PREFIX)) {
         return resolved(id);
       }
       return undefined;
@@ -71,13 +75,15 @@ export function courseContent({
         return `export default ${JSON.stringify(checkMedia ? mediaVersions() : {})};`;
       }
       const isCourse =
-        [OUTLINE_ID, DAYS_ID, VOCABULARY_ID].map(resolved).includes(id) || id.startsWith(resolved(DAY_PREFIX));
+        [OUTLINE_ID, DAYS_ID, VOCABULARY_ID, TAUGHT_ID].map(resolved).includes(id) ||
+        id.startsWith(resolved(DAY_PREFIX));
       if (!isCourse) return undefined;
       if (source) return fromSource(id, path.join(root, source.module), source.exportName, outline);
       for (const file of contentFiles()) this.addWatchFile(file);
       const chapters = loaded();
       if (id === resolved(OUTLINE_ID)) return `export default ${JSON.stringify(courseSummary(chapters))};`;
       if (id === resolved(VOCABULARY_ID)) return `export default ${JSON.stringify(courseVocabulary(chapters))};`;
+      if (id === resolved(TAUGHT_ID)) return `export default ${JSON.stringify([...taughtWords(chapters)])};`;
       if (id === resolved(DAYS_ID)) {
         const loaders = chapters.flatMap((chapter) =>
           chapter.days.map((day) => {
@@ -109,6 +115,10 @@ function fromSource(id: string, file: string, exportName: string, outline: strin
   }
   if (id === resolved(VOCABULARY_ID)) {
     return `${chapters}\nimport { courseVocabulary } from ${JSON.stringify(outline)};\nexport default courseVocabulary(chapters);`;
+  }
+  if (id === resolved(TAUGHT_ID)) {
+    const taught = path.join(root, "src/course/taught-words.ts");
+    return `${chapters}\nimport { taughtWords } from ${JSON.stringify(taught)};\nexport default [...taughtWords(chapters)];`;
   }
   if (id === resolved(DAYS_ID)) {
     return [

@@ -20,3 +20,9 @@ declare module "virtual:jalan-media-versions" {
   const versions: Record<string, string>;
   export default versions;
 }
+
+/** Every word the course teaches (taughtWords), for grading a visitor's practice in the browser. */
+declare module "virtual:jalan-taught-words" {
+  const words: string[];
+  export default words;
+}

@@ -26,6 +26,16 @@ export const loadDay = (chapterId: string, dayId: string) => loadDayContent(chap
 /** Every day's vocabulary, for My Journey: a module of its own, loaded by its route. */
 export const loadVocabulary = async () => (await import("virtual:jalan-course-vocabulary")).default;
 
+let taught: Promise<ReadonlySet<string>> | undefined;
+/**
+ * Every word the course teaches, for grading in the browser as the server does (a slip that makes
+ * another taught word is wrong): a module of its own, loaded on a visitor's first answer.
+ */
+export const loadTaughtWords = () => {
+  taught ??= import("virtual:jalan-taught-words").then((module) => new Set(module.default));
+  return taught;
+};
+
 /** The URL of a spoken item's clip, with its content hash so browsers may cache it for a year. */
 export function courseAudioUrl(chapterId: string, dayId: string, id: string) {
   return mediaUrl(courseAudioPath(chapterId, dayId, id));

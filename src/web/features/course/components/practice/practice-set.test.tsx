@@ -82,7 +82,7 @@ describe("PracticeSet for a visitor", () => {
       // After Continue, focus is on the new item's first control.
       if (index > 0) expect(fieldset).toContainElement(active());
       await answerRight(item);
-      expect(screen.getByRole("heading", { name: "Right!" })).toBeInTheDocument();
+      expect(await screen.findByRole("heading", { name: "Right!" })).toBeInTheDocument();
       expect(status()).toHaveTextContent(/^Right! /);
       expect(onCompleted).toHaveBeenCalledTimes(index === ALL_ITEMS.length - 1 ? 1 : 0);
       await continueByKeyboard();
@@ -242,6 +242,17 @@ describe("PracticeSet for a visitor", () => {
     expect(onCompleted).toHaveBeenCalledTimes(1);
     await continueByKeyboard();
     expect(screen.getByText("1 of 1 right first time.")).toBeInTheDocument();
+  });
+
+  it("counts a slip that makes another word the course teaches as wrong, as the server does: tak for nak", async () => {
+    const { onCompleted } = renderSet([ITEMS.typeMalay]);
+    await tabTo(screen.getByRole("textbox", { name: "In Malay" }));
+    // One letter from "Saya nak kopi-O.", but "I don't kopi-O": tak is the week's negation.
+    await type("saya tak kopi-o");
+    await press("Enter");
+    expect(await screen.findByRole("heading", { name: "Not quite" })).toBeInTheDocument();
+    expect(screen.queryByText(/^A small slip/)).not.toBeInTheDocument();
+    expect(onCompleted).not.toHaveBeenCalled();
   });
 
   it("says which pairs are wrong in a complete set of pairs", async () => {

@@ -7,7 +7,7 @@ import { announceFeedback, type Feedback, feedbackFromServer } from "#web/compon
 import { answersInMalay, FIRST_CONTROL, isListening, PracticeItem } from "#web/components/exercise/practice-item";
 import { Button } from "#web/components/ui/button";
 import { practiceProgressQuery, useAnswer } from "#web/features/course/api/answers";
-import { courseAudioUrl } from "#web/lib/course-data";
+import { courseAudioUrl, loadTaughtWords } from "#web/lib/course-data";
 import { useSingleAudio } from "#web/lib/use-single-audio";
 
 export interface PracticeSetProps {
@@ -96,6 +96,12 @@ export default function PracticeSet({
   });
 
   useEffect(() => {
+    // A visitor's answers are graded here, against every word the course teaches: fetched now, so
+    // the first answer does not wait for it.
+    if (!signedIn) void loadTaughtWords();
+  }, [signedIn]);
+
+  useEffect(() => {
     // The set then starts from its first item; the server still knows what was answered.
     if (resume.isError) console.error("Could not read the practice set's answers", resume.error);
   }, [resume.isError, resume.error]);
@@ -120,7 +126,7 @@ export default function PracticeSet({
       feedback = feedbackFromServer(response, malay);
       completesSet = response.taskCompleted && !resume.data?.taskCompleted;
     } else {
-      const graded = grade(item, given, { forgiveSlips: true });
+      const graded = grade(item, given, { forgiveSlips: true, taughtWords: await loadTaughtWords() });
       const { text, answer, audioId, explain, accepted } = graded.correct;
       feedback = {
         result: graded.grade,
