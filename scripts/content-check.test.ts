@@ -29,14 +29,15 @@ function course(vocabulary: object[], { clips = true } = {}) {
       path.join(contentDir, "chapter-1.json"),
       JSON.stringify({ id: "chapter-1", number: 1, title: "The First Steps", description: "Kuala Lumpur.", days }),
     );
-  const teachingDay = (entries: object[]) =>
-    finishedTeachingDay({
-      vocabulary: [
-        ...entries.map((entry) => ({ note: "Say it at the counter.", ...entry })),
-        ...phrases(8 - entries.length),
-      ],
-    });
-  write([teachingDay(vocabulary), finishedReviewDay()]);
+  const cards = (entries: object[]) => [
+    ...entries.map((entry) => ({ note: "Say it at the counter.", ...entry })),
+    ...phrases(8 - entries.length),
+  ];
+  const teachingDay = (entries: object[]) => finishedTeachingDay({ vocabulary: cards(entries) });
+  // The review day's quiz brings every card back, as the content check asks.
+  const reviewDay = (entries: object[]) =>
+    finishedReviewDay({ bringsBack: cards(entries) as { id: string; malay: string; english: string }[] });
+  write([teachingDay(vocabulary), reviewDay(vocabulary)]);
   const addFile = (mediaPath: string) => {
     const file = path.join(publicDir, mediaPath);
     mkdirSync(path.dirname(file), { recursive: true });
@@ -55,7 +56,7 @@ function course(vocabulary: object[], { clips = true } = {}) {
   return {
     ...options,
     /** Writes the course again with the teaching day's first phrases `entries`, or with other days. */
-    rewrite: (entries: object[], days = [teachingDay(entries), finishedReviewDay()]) => write(days),
+    rewrite: (entries: object[], days = [teachingDay(entries), reviewDay(entries)]) => write(days),
   };
 }
 
@@ -107,13 +108,17 @@ describe("npm run content:check", () => {
   it("prints what each day holds", () => {
     expect(checkContent(course([])).dayLines).toEqual([
       "chapter-1 day-1: 10 dialogue lines, 1 narration, 8 phrases, 12 practice items in 4 kinds (12 without an explanation), role-plays of 4 and 4 phrases",
-      "chapter-1 day-2: 12 dialogue lines, 0 narration, 0 phrases, 12 practice items in 4 kinds (12 without an explanation), no live session",
+      // The quiz's three items that bring the chapter back: its cards matched, a reply, two prices.
+      "chapter-1 day-2: 12 dialogue lines, 0 narration, 0 phrases, 15 practice items in 5 kinds (15 without an explanation), no live session",
     ]);
   });
 
   it("names what a day lacks to be finished, by its file: the chapter's last day is its review day", () => {
     const fixture = course([]);
-    fixture.rewrite([], [finishedTeachingDay({ narration: false }), finishedReviewDay({ cultureNote: false })]);
+    fixture.rewrite(
+      [],
+      [finishedTeachingDay({ narration: false }), finishedReviewDay({ cultureNote: false, bringsBack: phrases(8) })],
+    );
     expect(checkContent(fixture).problems).toEqual([
       expect.stringMatching(/chapter-1\.json: chapter-1 day-1: has no narration$/),
       expect.stringMatching(

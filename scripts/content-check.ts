@@ -13,6 +13,9 @@
 // - the course's own answers graded right by their items, and no wrong choice of a chosen reply the
 //   same answer as the right one (scripts/content-grading.ts);
 // - (reported, not a problem) how many of each day's practice items have no `explain` line;
+// - every card met again later, each review quiz reaching 80% of its chapter's cards with reply
+//   items, two items per chapter where a price is said in words, a light first day
+//   (scripts/course-reuse.ts);
 // - (reported) where each card is met again, each review quiz's reach of its chapter's cards, each
 //   day's new word forms and each item's number of accepted answers (scripts/course-reuse.ts);
 // - the course's media keep to their weight: each notes video file under 2 MB, all course audio and
@@ -28,7 +31,7 @@ import { ContentError, parseChapters } from "#course/content-schema.ts";
 import { type Chapter, dayBlocks, daySpokenItems, dayVideos } from "#course/course.ts";
 import { loadCourse } from "#server/course/content.ts";
 import { gradingProblems } from "./content-grading.ts";
-import { cardReuse, newFormsPerDay, quizReach } from "./course-reuse.ts";
+import { cardReuse, newFormsPerDay, priceItems, quizReach, reuseProblems } from "./course-reuse.ts";
 import { courseProblems, dayCounts } from "./course-rules.ts";
 import { type ChapterFile, type CourseAudioStatus, courseAudioStatus, readChapters } from "./media/course-audio.mjs";
 
@@ -107,6 +110,9 @@ function reuseReport(chapters: readonly Chapter[]): string[] {
       `${quiz.chapterId} ${quiz.dayId} quiz: reaches ${quiz.reached.length} of the chapter's ${quiz.cards} cards ` +
         `(${Math.round((100 * quiz.reached.length) / quiz.cards)}%), ${quiz.replyItems} reply items`,
     );
+  }
+  for (const { chapterId, items } of priceItems(chapters)) {
+    lines.push(`${chapterId} prices said in words: ${items.length === 0 ? "none" : items.join(", ")}`);
   }
   for (const { chapterId, dayId, forms } of newFormsPerDay(chapters)) {
     lines.push(`${chapterId} ${dayId}: ${forms} new word forms`);
@@ -190,6 +196,7 @@ export function checkContent({
 
   result.reuseLines = reuseReport(chapters);
   problems.push(...gradingProblems(chapters));
+  problems.push(...reuseProblems(chapters));
   problems.push(...mediaWeightProblems(chapters, publicDir));
 
   // The clips, against what the content now says.

@@ -6,6 +6,10 @@
 //   A review day's own cards may be met in its own quiz, which comes after its story. The review deck
 //   does not count: a phrase a learner only meets in review is one they never hear in use.
 // - A review day's quiz reaches a card when one of its right answers holds it.
+// - A chapter has learners produce prices: items whose right answer says a price in Malay words
+//   (typed or built: "Dua ringgit setengah"), at least PRICE_ITEMS of them.
+// - The course's first day is light (decision 066): at most FIRST_DAY.cards cards and
+//   FIRST_DAY.forms new word forms.
 // - A day's new word forms are the Malay words of its cards, story and role-play (as written, so takpe
 //   is not tak apa) that no earlier day has; its practice only asks for what these teach.
 import type { Chapter, Day } from "#course/course.ts";
@@ -42,6 +46,37 @@ export interface QuizReach {
 
 /** The share of its chapter's cards a review day's quiz must reach. */
 export const QUIZ_REACH = 0.8;
+/** Items per chapter where the learner says a price in words. */
+export const PRICE_ITEMS = 2;
+/** What the course's first day may teach (decision 066). */
+export const FIRST_DAY = { cards: 10, forms: 40 } as const;
+
+const NUMBER_WORD =
+  /^(se|satu|dua|tiga|empat|lima|enam|tujuh|lapan|sembilan|sepuluh|sebelas|belas|puluh|ratus|seratus|ribu|seribu|setengah|seringgit)$/u;
+
+/** Whether an item has the learner produce a price in Malay words (typed or built, not chosen). */
+export function producesPrice(item: ExerciseItem): boolean {
+  if (!["type-malay", "reply-type", "build-sentence"].includes(item.kind)) return false;
+  return rightMalay(item).some((answer) => {
+    const words = normaliseTyped(answer).split(" ");
+    const money = words.some((word) => word === "ringgit" || word === "seringgit" || word === "sen");
+    return money && !/\d/u.test(answer) && words.some((word) => NUMBER_WORD.test(word));
+  });
+}
+
+/** Each chapter's items that have the learner say a price, as "day-4 codebook:practice type-x". */
+export function priceItems(chapters: readonly Chapter[]): { chapterId: string; items: string[] }[] {
+  return chapters.map((chapter) => ({
+    chapterId: chapter.id,
+    items: chapter.days.flatMap((day) =>
+      dayBlocks(day).flatMap(({ block }) =>
+        block.type === "practice"
+          ? block.items.filter(producesPrice).map((item) => `${day.id} ${block.task.id} ${item.id}`)
+          : [],
+      ),
+    ),
+  }));
+}
 
 const NO_TEACHING = { address: false, particle: false, register: false } as const;
 const core = (text: string) => spokenCore(text, normaliseTyped, NO_TEACHING);
@@ -210,6 +245,25 @@ export function reuseProblems(chapters: readonly Chapter[]): string[] {
       );
     }
     if (quiz.replyItems === 0) problems.push(`${quiz.chapterId} ${quiz.dayId}: its quiz has no reply items`);
+  }
+  for (const { chapterId, items } of priceItems(chapters)) {
+    if (items.length < PRICE_ITEMS) {
+      problems.push(
+        `${chapterId}: ${items.length} items have the learner say a price in Malay words; a chapter needs ${PRICE_ITEMS}`,
+      );
+    }
+  }
+  const first = chapters[0]?.days[0];
+  const firstForms = newFormsPerDay(chapters)[0];
+  if (first && first.vocabulary.length > FIRST_DAY.cards) {
+    problems.push(
+      `${chapters[0]!.id} ${first.id}: teaches ${first.vocabulary.length} cards; the first day teaches at most ${FIRST_DAY.cards}`,
+    );
+  }
+  if (firstForms && firstForms.forms > FIRST_DAY.forms) {
+    problems.push(
+      `${firstForms.chapterId} ${firstForms.dayId}: shows ${firstForms.forms} new word forms; the first day shows at most ${FIRST_DAY.forms}`,
+    );
   }
   return problems;
 }
