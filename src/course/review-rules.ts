@@ -1,4 +1,5 @@
 import type { ExerciseItem, Given } from "./exercise-schema.ts";
+import { tileWords } from "./review-tiles.ts";
 import { sameMalay, sameMeaning } from "./same-phrase.ts";
 
 /**
@@ -279,9 +280,6 @@ function otherPhrases(phrase: Phrase, phrases: readonly Phrase[], count: number,
 
 const CHOICE_IDS = ["a", "b", "c", "d"] as const;
 
-/** Words of a phrase as build-the-sentence tiles show them. */
-const wordsOf = (malay: string) => malay.split(/\s+/).filter((word) => word.length > 0);
-
 /** A phrase of this many words or more is recalled by building it from tiles; a shorter one is typed. */
 export const BUILD_FROM_WORDS = 3;
 
@@ -308,7 +306,7 @@ export function reviewItem(phrase: Phrase, skill: ReviewSkill, phrases: readonly
 function reviewQuestion(phrase: Phrase, skill: ReviewSkill, phrases: readonly Phrase[]): ReviewItem {
   const next = random(cardId({ chapterId: phrase.chapterId, dayId: phrase.dayId, phraseId: phrase.id, skill }));
   if (skill === "recall") {
-    const words = wordsOf(phrase.malay);
+    const words = tileWords(phrase.malay, phrases);
     if (words.length < BUILD_FROM_WORDS) {
       return {
         id: skill,
@@ -321,7 +319,7 @@ function reviewQuestion(phrase: Phrase, skill: ReviewSkill, phrases: readonly Ph
     }
     const own = new Set(words.map((word) => word.toLowerCase()));
     const extra = otherPhrases(phrase, phrases, 4, next)
-      .flatMap((other) => wordsOf(other.malay))
+      .flatMap((other) => tileWords(other.malay, phrases))
       .filter((word) => !own.has(word.toLowerCase()))
       .slice(0, 2);
     const drawn = shuffled(
