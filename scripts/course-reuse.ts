@@ -26,6 +26,10 @@ interface Said {
   practice: boolean;
 }
 
+/** A saying with its words as compared (made once: a card is looked for in every later saying). */
+type Compared = Said & { words: string[] };
+const compared = (said: Said): Compared => ({ ...said, words: core(said.malay).split(" ") });
+
 /** A card and the later places it is met. */
 export interface CardReuse {
   chapterId: string;
@@ -164,10 +168,7 @@ function holds(words: readonly string[], runs: readonly (readonly string[])[]): 
   return runs.length > 0;
 }
 
-const says = (said: Said, patterns: string[][][]) => {
-  const words = core(said.malay).split(" ");
-  return patterns.some((runs) => holds(words, runs));
-};
+const says = (said: Compared, patterns: string[][][]) => patterns.some((runs) => holds(said.words, runs));
 
 /** Days in course order, each with its chapter and whether it is its chapter's review day. */
 function courseDays(chapters: readonly Chapter[]) {
@@ -178,7 +179,7 @@ function courseDays(chapters: readonly Chapter[]) {
 
 /** Every card of the course with the later places it is met. */
 export function cardReuse(chapters: readonly Chapter[]): CardReuse[] {
-  const days = courseDays(chapters).map((entry) => ({ ...entry, sayings: daySayings(entry.day) }));
+  const days = courseDays(chapters).map((entry) => ({ ...entry, sayings: daySayings(entry.day).map(compared) }));
   return days.flatMap(({ chapter, day, review, sayings }, index) =>
     day.vocabulary.map((card) => {
       const patterns = cardPatterns(card);
@@ -199,7 +200,9 @@ export function cardReuse(chapters: readonly Chapter[]): CardReuse[] {
 export function quizReach(chapters: readonly Chapter[]): QuizReach[] {
   return chapters.map((chapter) => {
     const day = chapter.days.at(-1)!;
-    const quiz = daySayings(day).filter((said) => said.practice);
+    const quiz = daySayings(day)
+      .filter((said) => said.practice)
+      .map(compared);
     const cards = chapter.days.flatMap((d) => d.vocabulary);
     const items = dayBlocks(day).flatMap(({ block }) => (block.type === "practice" ? block.items : []));
     return {
