@@ -3,9 +3,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { user } from "#server/db/schema";
 import { answerResponseSchema } from "#server/modules/answers/answers.contract";
+import { completeDayAsLearner } from "./complete-day";
 import { createTestApp } from "./test-app";
 
-// Native answers to the course's own Day 1 items, sent as a learner sends them: graded by the
+// Native answers to the course's own items, sent as a learner sends them: graded by the
 // server as a Malaysian would accept them (docs/decisions/065-grading-malaysian-speech.md).
 const t = await createTestApp();
 
@@ -15,14 +16,14 @@ async function learner() {
   return session.cookie;
 }
 
-async function answer(cookie: string, itemId: string, text: string) {
+async function answer(cookie: string, itemId: string, text: string, dayId = "day-1") {
   const response = await t.request("/api/answers", {
     method: "POST",
     cookie,
     json: {
       clientId: randomUUID(),
       chapterId: "chapter-1",
-      dayId: "day-1",
+      dayId,
       taskId: "codebook:practice",
       itemId,
       given: { text },
@@ -43,7 +44,9 @@ describe("POST /api/answers grades what a Malaysian says", () => {
       result: "right",
     });
     expect(await answer(cookie, "reply-nak-minum-apa", "Pak cik, kopi satu.")).toMatchObject({ result: "wrong" });
-    const swapped = await answer(cookie, "reply-tak-faham", "Saya nak faham.");
+    // Day 4's breakfast teaches "Saya tak faham": open it as a learner does, day by day.
+    for (const dayId of ["day-1", "day-2", "day-3"]) await completeDayAsLearner(t, cookie, "chapter-1", dayId);
+    const swapped = await answer(cookie, "reply-tak-faham", "Saya nak faham.", "day-4");
     expect(swapped).toMatchObject({ result: "wrong", typo: false });
     expect(swapped.correct.text).toBe("Saya tak faham.");
     expect(await answer(cookie, "type-khabar-baik-terima-kasih", "Khabar naik, terima kasih.")).toMatchObject({

@@ -271,7 +271,7 @@ describe("a session's record", () => {
       {
         taskId: "codebook:practice",
         itemId: "why-sekarang-pagi",
-        prompt: 'Why does Pak Cik Ali say "Sekarang pagi!"?',
+        prompt: 'Why does Pak Cik Ali say "Malam? Pagi!"?',
         answer: "Alex said good evening, but it is morning",
         wrongAnswers: ["The kedai kopi is not open yet", "Alex ordered the wrong drink"],
         wrong: 3,

@@ -53,6 +53,7 @@ const SPEAKER_VOICES = {
   "Mak Cik Siti": { voice: "ms+f2", pitch: 45 }, // his wife (about 175 Hz)
   "Encik Rahman": { voice: "ms+m2", pitch: 48 }, // a customer in his fifties
   "Kak Mira": { voice: "ms+f4", pitch: 58 }, // a customer in her thirties
+  "Mak Cik Kiah": { voice: "ms+f1", pitch: 38 }, // an older customer with her grandson, in her sixties
   Farid: { voice: "ms+m4", pitch: 55 }, // Alex's friend, about 30
   Mei: { voice: "ms+f3", pitch: 62 }, // Alex's friend, a student
   Salim: { voice: "ms+m6", pitch: 42 }, // mamak waiter in his forties
@@ -64,6 +65,11 @@ const SPEAKER_VOICES = {
   "Mak Cik Aminah": { voice: "ms+f2", pitch: 35 }, // at the night market, in her sixties
   "Kak Ros": { voice: "ms+f4", pitch: 48 }, // food stall, about 40
   "Ah Seng": { voice: "ms+m8", pitch: 45 }, // T-shirt stall, about 50
+  "Abang Faiz": { voice: "ms+m4", pitch: 50 }, // security guard at the mall, about 30
+  "Kak Lina": { voice: "ms+f3", pitch: 52 }, // LRT counter attendant, about 30
+  "Encik Halim": { voice: "ms+m2", pitch: 40 }, // a passer-by near the LRT, in his fifties
+  "Pak Cik Osman": { voice: "ms+m1", pitch: 40 }, // vegetable seller, in his sixties
+  "Kak Yati": { voice: "ms+f5", pitch: 50 }, // clothes stall, about 40
 };
 // A speaker not listed above gets one of these, chosen from the name so it never changes between runs.
 const SPARE_VOICES = ["ms+m2", "ms+f4", "ms+m4", "ms+f3", "ms+m6", "ms+f1"].map((voice) => ({ voice }));

@@ -94,8 +94,10 @@ describe("the course content", () => {
       expect(day.vocabulary.length, day.id).toBeGreaterThan(0);
     }
     expect(chapter2!.days[4]!.vocabulary.map((entry) => entry.malay)).toEqual(expect.arrayContaining(["Nak plastik?"]));
-    // Tak pedas, which the night market uses again, is day 4's card, with the nasi lemak.
-    expect(chapter1!.days[3]!.vocabulary.map((entry) => entry.malay)).toContain("Tak pedas");
+    // Nasi lemak's heat is its sambal (day 4's Sambal sikit); Tak pedas is for food cooked to
+    // order, the night market's card.
+    expect(chapter1!.days[3]!.vocabulary.map((entry) => entry.malay)).toContain("Sambal sikit");
+    expect(chapter2!.days[4]!.vocabulary.map((entry) => entry.malay)).toContain("Tak pedas");
     // A review day's story leads on to its cards, whose Codebook leads on to the next chapter or,
     // on the course's last day, back to My Journey (the Codebook page has no live session to offer).
     expect(chapter1!.days[4]!.story?.next).toBe("codebook");
