@@ -191,7 +191,8 @@ export function cardReuse(chapters: readonly Chapter[]): CardReuse[] {
       const ownQuiz = review
         ? sayings.filter((said) => said.practice && says(said, patterns)).map((said) => `${day.id} ${said.where}`)
         : [];
-      return { chapterId: chapter.id, dayId: day.id, id: card.id, malay: card.malay, uses: [...ownQuiz, ...later] };
+      const uses = [...new Set([...ownQuiz, ...later])];
+      return { chapterId: chapter.id, dayId: day.id, id: card.id, malay: card.malay, uses };
     }),
   );
 }

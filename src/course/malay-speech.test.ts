@@ -141,6 +141,17 @@ describe("grading that knows Malaysian speech", () => {
     expect(build("day-6/build-tandas-di-mana", ["mana", "tandas"])).toBe("right");
     expect(build("day-7/build-pergi-ke-pasar-seni", ["saya", "nak", "ke", "pasar-seni"])).toBe("right");
     expect(build("day-4/build-kira-berapa-semua", ["kira", "berapa", "semua", "pak-cik"])).toBe("right");
+    // Orders listed compactly ({kopi-o ~ satu}, [saya]): each spelled-out order is right.
+    expect(build("day-1/build-saya-nak-kopi-o", ["nak", "kopi-o", "satu"])).toBe("right");
+    expect(build("day-1/build-saya-nak-kopi-o", ["satu", "kopi-o"])).toBe("right");
+    expect(build("day-2/build-teh-o-ais", ["satu", "teh-o", "ais", "kurang", "manis"])).toBe("right");
+    expect(build("day-4/build-kira-berapa-semua", ["pak-cik", "kira", "semua", "berapa"])).toBe("right");
+    expect(build("day-4/build-roti-canai-bungkus", ["satu", "roti-canai", "kosong", "bungkus"])).toBe("right");
+    expect(build("day-5/build-nasi-lemak-makan-sini", ["makan", "sini", "satu", "nasi-lemak"])).toBe("right");
+    expect(build("day-3/build-encik-nak-minum-apa", ["minum", "apa", "encik"])).toBe("right");
+    expect(build("day-1/build-saya-nak-kopi-o", ["saya", "nak", "dua", "kopi-o"])).toBe("wrong");
+    expect(build("day-1/build-saya-nak-kopi-o", ["kopi-o", "saya", "nak", "satu"])).toBe("wrong");
+    expect(build("day-5/build-nasi-lemak-makan-sini", ["saya", "nak", "nasi-lemak", "satu", "bungkus"])).toBe("wrong");
     // Another place, another question, a title left out where the item teaches it: wrong.
     expect(build("day-7/build-saya-turun-di-mana", ["saya", "naik", "di", "mana"])).toBe("wrong");
     expect(build("day-2/build-kopi-c-panas-dua", ["dua", "kopi-c", "ais"])).toBe("wrong");
