@@ -107,8 +107,11 @@ async function doRolePlayRecorded(page: Page, block: Locator) {
     await block.getByRole("button", { name: "Next" }).click();
   }
   await send.click();
-  await expectToast(page, "Role-play sent", "A tutor will listen to your takes.");
+  await expectToast(page, "Role-play sent", "This practice is complete, and your takes wait for a tutor.");
   await expect(block.getByText("Completed")).toBeVisible();
+  // The panel says it was sent, and nothing is left to say.
+  await expect(block.getByText("Sent, and this practice is complete.")).toBeVisible();
+  await expect(block.getByText(/Say every line before you send it/)).toHaveCount(0);
 }
 
 test("a new learner finishes day 1 alone with their microphone and day 2 opens; a tutor rates a line 2 from the queue, and the learner sees it and gets it in review", async ({

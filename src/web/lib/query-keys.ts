@@ -78,6 +78,9 @@ export const daySlotsQueryKey = (chapterId: string, dayId: string, tutorId: stri
 /** The signed-in tutor's hours and profile. */
 export const tutorHoursQueryKey = [...bookingsQueryKey, "hours"] as const;
 
+/** Whether a tutor will listen to what a learner sends, and when (a role-play's end). */
+export const tutorListeningQueryKey = [...bookingsQueryKey, "listening"] as const;
+
 /** The signed-in tutor's sessions this week and who waits for one. */
 export const tutorWeekQueryKey = [...bookingsQueryKey, "week"] as const;
 

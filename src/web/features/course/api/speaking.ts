@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query
 import type { SelfRating } from "#course/speaking";
 import type { Completed } from "#server/modules/speaking/speaking.contract";
 import { apiClient, call, pathParams } from "#web/lib/api";
-import { progressQueryKey, speakingDayQueryKey } from "#web/lib/query-keys";
+import { progressQueryKey, speakingDayQueryKey, tutorListeningQueryKey } from "#web/lib/query-keys";
 
 export interface DayRef {
   chapterId: string;
@@ -94,6 +94,28 @@ export function useSetQuiet(day: DayRef) {
       ),
   });
 }
+
+/** Who will listen to what a learner sends: the tutors taking learners, and the first open hour of any. */
+export interface Listening {
+  tutors: number;
+  /** The earliest open slot of any tutor (ISO), or null when none is open in their horizon. */
+  nextAt: string | null;
+  /** The zone the learner reads times in. */
+  timeZone: string;
+}
+
+/** Listening, read from the day's open slots (GET /api/bookings/days/:chapterId/:dayId/slots). */
+export const listeningQuery = (day: DayRef) =>
+  queryOptions({
+    queryKey: [...tutorListeningQueryKey, day.chapterId, day.dayId],
+    queryFn: async (): Promise<Listening> => {
+      const open = await call(
+        apiClient.bookings.days[":chapterId"][":dayId"].slots.$get({ param: pathParams(day), query: {} }),
+      );
+      const starts = open.slots.map((slot) => slot.startsAt).sort();
+      return { tutors: open.tutors.length, nextAt: starts[0] ?? null, timeZone: open.timeZone };
+    },
+  });
 
 /** Submits a role-play done alone: its task completes, and its takes wait for a tutor. */
 export function useSubmitRolePlay(day: DayRef) {

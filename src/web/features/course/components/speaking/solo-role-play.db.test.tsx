@@ -1,11 +1,12 @@
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { RolePlay } from "#course/course";
+import type { TutorHoursInput } from "#server/modules/bookings/bookings.contract";
 import { connectApp } from "#web/testing/app-in-process";
 import { fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
 import { dayProgress, openDayPage } from "#web/testing/course-page-test-kit";
 import { stubAudio } from "#web/testing/screen";
-import { sendGreetingsAlone } from "#web/testing/speaking-test-kit";
+import { sendGreetingsAlone, TAKE_WEBM } from "#web/testing/speaking-test-kit";
 
 const app = await connectApp();
 
@@ -22,6 +23,32 @@ const ALL_BUT_LIVE = dayProgress(
 beforeEach(() => {
   stubAudio();
 });
+
+/** Every day, all day, in UTC, with no notice: open hours whenever the test runs. */
+const ALWAYS: TutorHoursInput = {
+  timeZone: "UTC",
+  bio: "Cikgu Siti, from Ipoh.",
+  languages: ["Malay", "English"],
+  sessionMinutes: 30,
+  noticeHours: 0,
+  horizonDays: 7,
+  weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({
+    weekday: weekday as 1,
+    ranges: [{ start: "00:00", end: "24:00" }],
+  })),
+  exceptions: [],
+};
+
+/** A take of a day 1 line, as the signed-in learner's recorder sends it. */
+async function uploadTake(lineId: string) {
+  const form = new FormData();
+  form.set("chapterId", "chapter-1");
+  form.set("dayId", "day-1");
+  form.set("lineId", lineId);
+  form.set("take", new File([new Uint8Array(TAKE_WEBM)], "take.webm", { type: "audio/webm" }));
+  const uploaded = await app.fetch("/api/speaking/takes", { method: "POST", body: form });
+  expect(uploaded.status, await uploaded.clone().text()).toBe(201);
+}
 
 describe("a role-play done alone", () => {
   it("lets a learner without a microphone say each line aloud, send each role-play, and finish day 1 with no tutor", async () => {
@@ -47,10 +74,59 @@ describe("a role-play done alone", () => {
       fireEvent.click(await within(block).findByRole("button", { name: "Send and complete" }));
       expect((await screen.findAllByText("This practice is complete.")).length).toBeGreaterThan(0);
       await within(block).findByText("Completed");
+      // The panel says so too, and asks for nothing more.
+      expect(within(block).getByText("Sent, and this practice is complete.")).toBeInTheDocument();
+      expect(within(block).getByText(/You said every line aloud, so there are no takes/)).toBeInTheDocument();
+      expect(within(block).queryByText(/Say every line before you send it/)).not.toBeInTheDocument();
     }
     const { progress, completedDays } = await app.progressOf(learner.id);
     for (const rolePlay of ROLE_PLAYS) expect(progress["chapter-1"]?.["day-1"]?.[rolePlay.task.id]).toBe("completed");
     expect(completedDays).toContainEqual(expect.objectContaining({ chapterId: "chapter-1", dayId: "day-1" }));
+  });
+
+  it("says who will listen to recorded takes: nobody yet, then a tutor's next open hours; once sent, that it was sent and completed", async () => {
+    const learner = await signInWithProgress(app, ALL_BUT_LIVE);
+    const [greeting] = ROLE_PLAYS;
+    for (const phrase of greeting!.phrases) await uploadTake(phrase.id);
+    const walkToTheEnd = async () => {
+      await openDayPage("/chapter-1/day-1/live-session");
+      const block = screen.getByRole("region", { name: greeting!.title });
+      fireEvent.click(within(block).getByRole("button", { name: "Practise without a tutor" }));
+      for (const _ of greeting!.phrases) {
+        const next = await within(block).findByRole("button", { name: "Next" });
+        await waitFor(() => expect(next).toBeEnabled());
+        fireEvent.click(next);
+      }
+      return block;
+    };
+    let block = await walkToTheEnd();
+    expect(within(block).getByText("Send it to complete this practice.")).toBeInTheDocument();
+    expect(
+      await within(block).findByText(/^No tutor is taking learners yet, so nobody will rate your takes/),
+    ).toBeInTheDocument();
+    expect(within(block).queryByText(/A tutor will listen/)).not.toBeInTheDocument();
+    cleanup();
+
+    // A tutor publishes hours: the learner is told from when one will listen.
+    await app.signOut();
+    await app.signInAs("Tutor", { firstName: "Siti", lastName: "Aminah" });
+    expect((await app.send("PUT", "/api/bookings/hours", ALWAYS)).status).toBe(200);
+    await app.signOut();
+    await app.signIn(learner);
+    block = await walkToTheEnd();
+    expect(
+      await within(block).findByText(
+        /^A tutor will listen and rate each line\. The tutors' next open hours start \w{3} \d{1,2} \w{3}, \d{2}:\d{2}\.$/,
+      ),
+    ).toBeInTheDocument();
+    fireEvent.click(within(block).getByRole("button", { name: "Send and complete" }));
+    expect(await within(block).findByText("Sent, and this practice is complete.")).toBeInTheDocument();
+    expect(within(block).getByText(/^A tutor will listen and rate each line/)).toBeInTheDocument();
+    expect(within(block).queryByText(/Say every line before you send it/)).not.toBeInTheDocument();
+    expect((await app.progressOf(learner.id)).progress["chapter-1"]?.["day-1"]?.[greeting!.task.id]).toBe("completed");
+    // Practise again starts the turns over.
+    fireEvent.click(within(block).getByRole("button", { name: "Practise again" }));
+    expect(await within(block).findByText(`Turn 1 of ${greeting!.phrases.length}`)).toBeInTheDocument();
   });
 
   it("shows the learner what their tutor said of each line they sent, and what still waits", async () => {

@@ -1,20 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
-import { Check, Eye, Mic, Play, RotateCcw, Send, Square } from "lucide-react";
+import { Check, Eye, Mic, Play, RotateCcw, Square } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { RolePlay } from "#course/course";
 import { Button } from "#web/components/ui/button";
 import { Label } from "#web/components/ui/label";
 import { Switch } from "#web/components/ui/switch";
-import {
-  type DayRef,
-  speakingDayQuery,
-  useMarkLine,
-  useSetQuiet,
-  useSubmitRolePlay,
-} from "#web/features/course/api/speaking";
-import { describeError } from "#web/lib/api";
+import { type DayRef, speakingDayQuery, useMarkLine, useSetQuiet } from "#web/features/course/api/speaking";
 import { courseAudioUrl } from "#web/lib/course-data";
-import { toast } from "#web/lib/toast";
+import { RolePlayEnd } from "./role-play-end";
 import { useClipRun } from "./use-clip-run";
 import { canRecord, useRecorder } from "./use-recorder";
 import { OFFLINE_TAKE, useTakeUploads } from "./use-take-uploads";
@@ -46,7 +39,6 @@ export default function SoloRolePlay({ day, rolePlay }: { day: DayRef; rolePlay:
   const speaking = useQuery(speakingDayQuery(day));
   const markLine = useMarkLine(day);
   const setQuiet = useSetQuiet(day);
-  const submit = useSubmitRolePlay(day);
   const { upload, waiting, sending, paused } = useTakeUploads(day);
   const recorder = useRecorder(upload);
   const clips = useClipRun();
@@ -204,44 +196,7 @@ export default function SoloRolePlay({ day, rolePlay }: { day: DayRef; rolePlay:
             </div>
           );
         })()}
-      {!turn && (
-        <div className="space-y-3">
-          <p>
-            {missing.length > 0
-              ? `Say every line before you send it: ${missing.map((phrase) => phrase.malay).join(", ")}.`
-              : "Send it to complete this practice. A tutor will listen to your takes and rate each line."}
-          </p>
-          <div className="flex flex-wrap gap-2">
-            <Button
-              type="button"
-              disabled={missing.length > 0 || submit.isPending}
-              onClick={() =>
-                submit.mutate(rolePlay.task.id, {
-                  onSuccess: (answer) =>
-                    toast({
-                      title: "Role-play sent",
-                      description: answer.submission
-                        ? "This practice is complete. A tutor will listen to your takes."
-                        : "This practice is complete.",
-                    }),
-                  onError: (error) =>
-                    toast({
-                      title: "Not sent",
-                      description: describeError(error, "Jalan could not reach the server."),
-                      variant: "destructive",
-                    }),
-                })
-              }
-            >
-              <Send aria-hidden />
-              Send and complete
-            </Button>
-            <Button type="button" variant="outline" onClick={() => setStep(0)}>
-              Start again
-            </Button>
-          </div>
-        </div>
-      )}
+      {!turn && <RolePlayEnd day={day} rolePlay={rolePlay} missing={missing} onAgain={() => setStep(0)} />}
     </div>
   );
 }
