@@ -9,6 +9,7 @@ import { coursePaths, paths } from "#web/config/paths";
 import { type CourseDayState, useCourseDay } from "#web/features/course/use-course-day";
 import type { ChapterSummary, DaySummary } from "#web/lib/course-outline";
 import { Breadcrumbs, type Crumb } from "./breadcrumbs";
+import { DayComplete } from "./day-complete";
 
 export type DayPart = "story" | "codebook" | "live-session";
 
@@ -77,7 +78,12 @@ export function CourseDayFrame({
       </Page>
     );
   }
-  return children(state);
+  return (
+    <>
+      {children(state)}
+      <DayComplete open={state} />
+    </>
+  );
 }
 
 function LockedHeading({ title }: { title: string }) {
