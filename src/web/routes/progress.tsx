@@ -3,6 +3,7 @@ import { useLoaderData } from "react-router";
 import { Page } from "#web/components/page";
 import { useLearner } from "#web/features/course/api/progress";
 import { JourneyDayFeedback } from "#web/features/course/components/feedback/day-feedback";
+import { ContinueDay } from "#web/features/course/components/journey/continue-day";
 import { journeyMeta, MyJourney } from "#web/features/course/components/journey/my-journey";
 import { ReviewPanelPlaceholder } from "#web/features/course/components/journey/review-panel";
 import { loadVocabulary } from "#web/lib/course-data";
@@ -52,6 +53,9 @@ export function Component() {
   const reviewPlaceholder = <ReviewPanelPlaceholder />;
   return (
     <Page title={journeyMeta.title} intro={journeyMeta.description} busy={shown === null}>
+      <div className="mb-6">
+        <ContinueDay learner={shown} />
+      </div>
       <div className="mb-10">
         <Suspense fallback={reviewPlaceholder}>{prerendering ? reviewPlaceholder : <JourneyReview />}</Suspense>
       </div>

@@ -1,4 +1,4 @@
-import { act, screen, within } from "@testing-library/react";
+import { act, cleanup, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
 import { connectApp } from "#web/testing/app-in-process";
@@ -42,6 +42,22 @@ async function openJourney() {
 }
 
 describe("My Journey", () => {
+  it("opens with one link on to the next day, above the review panel: Start: Day 1, then Continue: Day 2", async () => {
+    await signInWithProgress(app);
+    await openJourney();
+    const start = await screen.findByRole("link", { name: `Start: Day 1 — ${DAY_1.subtopic}` });
+    expect(start).toHaveAttribute("href", "/chapter-1/day-1");
+    const review = screen.getByRole("heading", { level: 2, name: "Review" });
+    expect(start.compareDocumentPosition(review) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    cleanup();
+
+    await signInWithProgress(app, completeDays([["chapter-1", "day-1"]]));
+    await openJourney();
+    const onward = await screen.findByRole("link", { name: `Continue: Day 2 — ${DAY_2.subtopic}` });
+    expect(onward).toHaveAttribute("href", "/chapter-1/day-2");
+    expect(screen.queryByRole("link", { name: /^Start: / })).not.toBeInTheDocument();
+  });
+
   it("lists every chapter and day in order with its tasks and their statuses", async () => {
     await signInWithProgress(app, {
       "chapter-1": { "day-1": { "story:read-setting": "completed", "story:read-dialog": "in-progress" } },
