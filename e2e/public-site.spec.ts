@@ -113,7 +113,7 @@ test.describe("public pages", () => {
     await header.getByRole("link", { name: "My Journey" }).click();
     await expect(page).toHaveURL(/\/login$/);
     await header.getByRole("link", { name: "Get Started" }).click();
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/signup$/);
     await header.getByRole("link", { name: /Jalan/ }).first().click();
     await expect(page).toHaveURL(/\/$/);
 

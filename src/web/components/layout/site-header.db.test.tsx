@@ -100,9 +100,9 @@ async function openAccountMenu(name: string) {
 }
 
 describe("site header", () => {
-  it("offers Get Started to signed-out visitors", async () => {
+  it("offers Get Started to signed-out visitors, leading to sign-up", async () => {
     renderApp("/about");
-    expect(await screen.findByRole("link", { name: "Get Started" })).toHaveAttribute("href", "/login");
+    expect(await screen.findByRole("link", { name: "Get Started" })).toHaveAttribute("href", "/signup");
     const nav = screen.getByRole("navigation", { name: "Main" });
     expect(within(nav).getAllByRole("link", { name: "My Journey" })[0]).toHaveAttribute("href", "/progress");
   });

@@ -23,7 +23,7 @@ const avatarPlaceholder = <span aria-hidden="true" className="size-10 rounded-fu
 
 const getStarted = (
   <Button asChild>
-    <Link to={paths.login}>Get Started</Link>
+    <Link to={paths.signup}>Get Started</Link>
   </Button>
 );
 
