@@ -33,7 +33,10 @@ export function SignUpForm() {
     const email = String(form.get("email") ?? "").trim();
     const password = String(form.get("password") ?? "");
     if (password.length < MIN_PASSWORD_LENGTH) {
-      setErrors({ password: `At least ${MIN_PASSWORD_LENGTH} characters, please.` });
+      // What is wrong; the hint under it already says what is needed, once.
+      setErrors({
+        password: `Too short: this password has ${password.length} ${password.length === 1 ? "character" : "characters"}.`,
+      });
       toast({
         title: "Password Too Short",
         description: `Your password must be at least ${MIN_PASSWORD_LENGTH} characters long.`,
