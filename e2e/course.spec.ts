@@ -9,6 +9,7 @@ import {
   expectToast,
   FAST,
   playToEnd,
+  recallCard,
   region,
   sayEachLineAloud,
   signUpAndIn,
@@ -102,7 +103,7 @@ test("a new learner with no microphone completes day 1 alone (its lines said alo
   await playToEnd(page, "video");
   await expect(mission(page, "Culture and Grammar Notes")).toContainText("Completed", { timeout: 20_000 });
   await expect(cards.first()).toBeEnabled();
-  for (let index = 0; index < DAY_ONE.vocabulary.length; index += 1) await cards.nth(index).click();
+  for (let index = 0; index < DAY_ONE.vocabulary.length; index += 1) await recallCard(page, cards.nth(index));
   await expect(mission(page, "Phrase Cards")).toContainText("Completed");
 
   // Practice, opened by the cards, is the fourth mission: the Codebook is not done without it, and

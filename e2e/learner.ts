@@ -153,3 +153,12 @@ export async function completeDayByApi(
   const outcomes = await completeDayTasks(sendFrom(page), COURSE, chapterId, dayId, { except });
   expect(outcomes, `${chapterId}/${dayId}`).toEqual(allAnswered(outcomes));
 }
+
+/**
+ * A phrase card recalled: flipped to check the Malay, then "I knew it", which only the card just
+ * flipped offers. `scope` is the page or the cards' mission.
+ */
+export async function recallCard(scope: Page | Locator, flip: Locator) {
+  await flip.click();
+  await scope.getByRole("button", { name: "I knew it" }).click();
+}

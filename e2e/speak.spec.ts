@@ -2,7 +2,7 @@ import { expect, type Locator, type Page } from "@playwright/test";
 import { sectionLines, storySections } from "#course/course";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "#scripts/chromium";
 import { setRole } from "./database";
-import { COURSE_DAYS, expectToast, FAST, person, playToEnd, region, signUpAndIn } from "./learner";
+import { COURSE_DAYS, expectToast, FAST, person, playToEnd, recallCard, region, signUpAndIn } from "./learner";
 import { answerPracticeSet, practiceItems } from "./practice";
 import { test } from "./test";
 
@@ -155,7 +155,7 @@ test("a new learner finishes day 1 alone with their microphone and day 2 opens; 
   await playToEnd(page, "video");
   await expect(region(page, NOTES.title)).toContainText("Completed", { timeout: 20_000 });
   const cards = page.getByRole("button", { name: /^Flip card/ });
-  for (let index = 0; index < DAY_ONE.vocabulary.length; index += 1) await cards.nth(index).click();
+  for (let index = 0; index < DAY_ONE.vocabulary.length; index += 1) await recallCard(page, cards.nth(index));
   await expect(region(page, CARDS.title)).toContainText("Completed");
   await answerPracticeSet(page, practiceItems("chapter-1", "day-1", PRACTICE.task.id));
   await expect(region(page, PRACTICE.title)).toContainText("Completed");

@@ -60,6 +60,11 @@ const mission = (title: string) => screen.getByRole("region", { name: title });
 const dialogueAudio = () => document.querySelector("audio")!;
 const notesVideo = () => document.querySelector("video")!;
 const flipButtons = () => screen.getAllByRole("button", { name: /^Flip card: / });
+/** A card recalled: flipped to check the Malay, then "I knew it" (the only card asking). */
+const recall = (button: HTMLElement) => {
+  fireEvent.click(button);
+  fireEvent.click(screen.getByRole("button", { name: "I knew it" }));
+};
 /** The item of the practice set asked now, by its prompt. */
 const askedItem = () => {
   const prompt = document.querySelector("form[data-item] legend")?.textContent;
@@ -240,24 +245,24 @@ describe("day 1's Codebook", () => {
     for (const button of flipButtons()) expect(button).toBeDisabled();
   });
 
-  it("keeps the practice locked until every card is flipped, then opens the set", async () => {
+  it("keeps the practice locked until every card is checked, then opens the set", async () => {
     const learner = await signInWithProgress(app, day1Done(LISTEN, NOTES));
     await openDayPage(CODEBOOK);
     const practice = mission(PRACTICE.title);
-    expect(within(practice).getByText("Flip every card to unlock the practice.")).toBeInTheDocument();
+    expect(within(practice).getByText("Check every card to unlock the practice.")).toBeInTheDocument();
     expect(within(practice).getByText("Locked")).toBeInTheDocument();
     expect(within(practice).queryByRole("group")).not.toBeInTheDocument();
     expect(within(practice).queryByRole("button", { name: "Check" })).not.toBeInTheDocument();
 
-    for (const button of flipButtons()) fireEvent.click(button);
+    for (const button of flipButtons()) recall(button);
     await waitFor(() => expect(within(mission(CARDS.title)).getByText("Completed")).toBeInTheDocument());
     expect(await within(practice).findByText(`Item 1 of ${PRACTICE.items.length}`)).toBeInTheDocument();
-    expect(within(practice).queryByText("Flip every card to unlock the practice.")).not.toBeInTheDocument();
+    expect(within(practice).queryByText("Check every card to unlock the practice.")).not.toBeInTheDocument();
     expect(within(practice).getByRole("group", { name: PRACTICE.items[0]!.prompt })).toBeInTheDocument();
     expect((await storedTasks(app, learner.id, "chapter-1", "day-1"))[CARDS.task.id]).toBe("completed");
   });
 
-  it("puts the day's phrases in the review once its cards are flipped: the header's count says so at once", async () => {
+  it("puts the day's phrases in the review once its cards are checked: the header's count says so at once", async () => {
     await signInWithProgress(app, day1Done(LISTEN, NOTES));
     await openDayPage(CODEBOOK);
     const nav = screen.getByRole("navigation", { name: "Main" });
@@ -269,7 +274,7 @@ describe("day 1's Codebook", () => {
     );
     expect(within(nav).queryAllByRole("link", { name: /cards? due/ })).toHaveLength(0);
 
-    for (const button of flipButtons()) fireEvent.click(button);
+    for (const button of flipButtons()) recall(button);
     const due = `Review, ${PHRASES.length * REVIEW_SKILLS.length} cards due`;
     expect(await within(nav).findAllByRole("link", { name: due })).toHaveLength(2);
   });
@@ -296,12 +301,13 @@ describe("day 1's Codebook", () => {
     expect(HTMLMediaElement.prototype.play).toHaveBeenCalled();
   });
 
-  it("shows every card flipped when the cards were completed on an earlier visit", async () => {
+  it("shows every card checked, its Malay showing, when the cards were completed on an earlier visit", async () => {
     await signInWithProgress(app, day1Done(LISTEN, NOTES, CARDS));
     await openDayPage(CODEBOOK);
     const total = PHRASES.length;
-    expect(screen.getByText(`${total} of ${total} flipped`)).toBeInTheDocument();
+    expect(screen.getByText(`${total} of ${total} checked`)).toBeInTheDocument();
     for (const button of flipButtons()) expect(button).toHaveAttribute("aria-pressed", "true");
+    expect(screen.queryByRole("button", { name: "I knew it" })).not.toBeInTheDocument();
     for (const phrase of PHRASES) expect(within(mission(CARDS.title)).getByText(phrase.malay)).toBeInTheDocument();
   });
 
@@ -353,7 +359,7 @@ describe("day 1's Codebook", () => {
     await waitFor(() => expect(notesVideo()).toHaveAttribute("controls"));
     fireEvent.ended(notesVideo());
     await waitFor(() => expect(flipButtons()[0]).toBeEnabled());
-    for (const button of flipButtons()) fireEvent.click(button);
+    for (const button of flipButtons()) recall(button);
     const practice = mission(PRACTICE.title);
     expect(await within(practice).findByText(`Item 1 of ${PRACTICE.items.length}`)).toBeInTheDocument();
 
@@ -377,7 +383,7 @@ describe("day 1's Codebook", () => {
 describe("Codebooks of other days", () => {
   const DAY_3 = fixtureDay("chapter-1", "day-3");
 
-  it("day 3: a Codebook of the day's phrases as cards alone; flipping every card records it once", async () => {
+  it("day 3: a Codebook of the day's phrases as cards alone; checking every card records it once", async () => {
     const learner = await signInWithProgress(app, completeDays(CHAPTER_1_DAYS.slice(0, 2)));
     const { router } = await openDayPage("/chapter-1/day-3/codebook");
     expect(screen.getByRole("heading", { level: 1, name: "Day 3 Codebook" })).toBeInTheDocument();
@@ -388,18 +394,25 @@ describe("Codebooks of other days", () => {
     expect(flipButtons().map((button) => button.getAttribute("aria-label"))).toEqual(
       DAY_3.vocabulary.map((entry) => `Flip card: ${entry.english}`),
     );
-    expect(screen.getByText(`0 of ${total} flipped`)).toBeInTheDocument();
+    expect(screen.getByText(`0 of ${total} checked`)).toBeInTheDocument();
+    // The front asks for the Malay first; flipping alone checks nothing.
+    expect(screen.getAllByText("Say it in Malay, then tap to check")).toHaveLength(total);
     const [first] = flipButtons();
     fireEvent.click(first!);
     expect(first).toHaveAttribute("aria-pressed", "true");
-    fireEvent.click(first!);
+    expect(screen.getByText(`0 of ${total} checked`)).toBeInTheDocument();
+    // Not yet: the card turns back for another go, and counts as checked.
+    fireEvent.click(screen.getByRole("button", { name: "Not yet" }));
     expect(first).toHaveAttribute("aria-pressed", "false");
-    expect(screen.getByText(`1 of ${total} flipped`)).toBeInTheDocument();
+    expect(screen.getByText(`1 of ${total} checked`)).toBeInTheDocument();
+    fireEvent.click(first!);
+    expect(screen.queryByRole("button", { name: "I knew it" })).not.toBeInTheDocument();
+    fireEvent.click(first!);
     await settle();
     expect(progressWrites(app)).toEqual([]);
 
-    for (const button of flipButtons().slice(1)) fireEvent.click(button);
-    expect(screen.getByText(`${total} of ${total} flipped`)).toBeInTheDocument();
+    for (const button of flipButtons().slice(1)) recall(button);
+    expect(screen.getByText(`${total} of ${total} checked`)).toBeInTheDocument();
     for (const entry of DAY_3.vocabulary) expect(screen.getByText(entry.malay)).toHaveAttribute("lang", "ms");
     await waitFor(() => expect(screen.getByText("Completed")).toBeInTheDocument());
     for (const button of flipButtons()) fireEvent.click(button);
@@ -427,7 +440,7 @@ describe("Codebooks of other days", () => {
     expect(screen.getByRole("heading", { level: 1, name: "Day 4 Codebook" })).toBeInTheDocument();
     expect(flipButtons().map((button) => button.getAttribute("aria-label"))).toEqual(["Flip card: Come on, let's"]);
     expect(screen.queryByRole("button", { name: "Proceed to Tutor Hour" })).not.toBeInTheDocument();
-    fireEvent.click(flipButtons()[0]!);
+    recall(flipButtons()[0]!);
     await waitFor(async () =>
       expect(await storedTasks(app, learner.id, "chapter-1", "day-4")).toEqual({
         "codebook:review-vocab": "completed",

@@ -64,7 +64,7 @@ export function CodebookPage({ open }: { open: OpenDay }) {
 const FINISH: Record<Mission["type"], (mission: Mission) => string> = {
   "listen-shadow": (mission) => `Finish ${mission.title}`,
   video: () => "Watch the notes",
-  "vocabulary-cards": () => "Flip every card",
+  "vocabulary-cards": () => "Check every card",
   practice: () => "Answer every practice item",
 };
 

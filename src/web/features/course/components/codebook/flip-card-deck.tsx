@@ -1,6 +1,7 @@
 import { Lock } from "lucide-react";
 import { useId, useState } from "react";
 import { AudioToggle } from "#web/components/audio-toggle";
+import { Button } from "#web/components/ui/button";
 import { cn } from "#web/lib/cn";
 
 /** A card to learn: English on the front; Malay, a note on use and its audio on the back. */
@@ -13,9 +14,11 @@ export interface FlipCardItem {
 }
 
 /**
- * Cards that flip between English and Malay. The deck remembers which cards were flipped at least
- * once this visit and calls `onAllFlipped` when the last one is; a deck whose task is already
- * `completed` starts with every card flipped. A `lockedHint` disables the cards and says why.
+ * Cards to recall: the English shows, the learner says (or thinks) the Malay, flips the card to
+ * check, and says whether they knew it. "Not yet" turns the card back for another go. The deck calls
+ * `onAllFlipped` once every card has been checked this visit; a deck whose task is already
+ * `completed` starts with every card checked and showing its Malay. A `lockedHint` disables the
+ * cards and says why.
  */
 export function FlipCardDeck({
   items,
@@ -34,19 +37,21 @@ export function FlipCardDeck({
 }) {
   const allIds = () => new Set(items.map((item) => item.id));
   const [showingBack, setShowingBack] = useState<ReadonlySet<string>>(() => (completed ? allIds() : new Set()));
-  const [flippedOnce, setFlippedOnce] = useState<ReadonlySet<string>>(() => (completed ? allIds() : new Set()));
+  const [checked, setChecked] = useState<ReadonlySet<string>>(() => (completed ? allIds() : new Set()));
   const hintId = useId();
   const locked = Boolean(lockedHint);
 
-  const flip = (id: string) => {
+  const flip = (id: string) =>
     setShowingBack((current) => {
       const next = new Set(current);
       if (!next.delete(id)) next.add(id);
       return next;
     });
-    if (flippedOnce.has(id)) return;
-    const next = new Set(flippedOnce).add(id);
-    setFlippedOnce(next);
+  const check = (id: string, knew: boolean) => {
+    if (!knew) flip(id);
+    if (checked.has(id)) return;
+    const next = new Set(checked).add(id);
+    setChecked(next);
     if (next.size === items.length) onAllFlipped();
   };
 
@@ -59,7 +64,7 @@ export function FlipCardDeck({
         </p>
       ) : (
         <p aria-live="polite" className="text-sm font-medium text-muted-foreground">
-          {flippedOnce.size} of {items.length} flipped
+          {checked.size} of {items.length} checked
         </p>
       )}
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
@@ -71,6 +76,8 @@ export function FlipCardDeck({
             locked={locked}
             describedBy={locked ? hintId : undefined}
             onFlip={() => flip(item.id)}
+            asking={showingBack.has(item.id) && !checked.has(item.id)}
+            onCheck={(knew) => check(item.id, knew)}
             playing={playing === item.audio}
             onToggleAudio={onToggleAudio}
           />
@@ -91,6 +98,8 @@ function FlipCard({
   locked,
   describedBy,
   onFlip,
+  asking,
+  onCheck,
   playing,
   onToggleAudio,
 }: {
@@ -99,6 +108,9 @@ function FlipCard({
   locked: boolean;
   describedBy?: string;
   onFlip: () => void;
+  /** The back shows and the learner has not said yet whether they knew it. */
+  asking: boolean;
+  onCheck: (knew: boolean) => void;
   playing: boolean;
   onToggleAudio: (src: string) => void;
 }) {
@@ -126,7 +138,7 @@ function FlipCard({
           {locked ? (
             <Lock className="size-5" />
           ) : (
-            <span className="text-sm text-muted-foreground">Tap to see the Malay</span>
+            <span className="text-sm text-muted-foreground">Say it in Malay, then tap to check</span>
           )}
         </div>
         <div
@@ -145,6 +157,16 @@ function FlipCard({
             onToggle={onToggleAudio}
             className="pointer-events-auto"
           />
+          {asking && (
+            <span className="pointer-events-auto flex gap-2">
+              <Button type="button" size="sm" onClick={() => onCheck(true)}>
+                I knew it
+              </Button>
+              <Button type="button" size="sm" variant="outline" onClick={() => onCheck(false)}>
+                Not yet
+              </Button>
+            </span>
+          )}
         </div>
       </div>
     </li>
