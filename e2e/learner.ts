@@ -103,7 +103,7 @@ async function quietMode(scope: Locator) {
  */
 export async function sayEachLineAloud(panel: Locator) {
   await quietMode(panel);
-  const marks = panel.getByRole("button", { name: /^Said aloud: / });
+  const marks = panel.getByRole("button", { name: /^(I said it aloud|Said aloud): / });
   const count = await marks.count();
   expect(count).toBeGreaterThan(0);
   for (let index = 0; index < count; index += 1) {

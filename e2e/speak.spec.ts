@@ -68,7 +68,7 @@ test("a learner records a line of the dialogue, hears it beside the model, rates
       ),
     )
     .toBe(2);
-  await panel.getByRole("button", { name: `Compare with the model: ${line.malay}` }).click();
+  await panel.getByRole("button", { name: `Model, then you: ${line.malay}` }).click();
   await panel.getByRole("button", { name: "Good" }).first().click();
   await expect(panel.getByRole("button", { name: "Good" }).first()).toHaveAttribute("aria-pressed", "true");
 
@@ -236,7 +236,7 @@ test("a learner with no microphone, and one who refused it, are told what is wro
       await expect(panel.getByRole("alert")).toHaveText(told);
       // Nothing was recorded or sent; the lines can be said aloud instead.
       await panel.getByRole("switch", { name: "I can't speak now" }).click();
-      await panel.getByRole("button", { name: `Said aloud: ${LINES[0]!.malay}` }).click();
+      await panel.getByRole("button", { name: `I said it aloud: ${LINES[0]!.malay}` }).click();
       await expect(panel.getByText(`0 of ${LINES.length} lines said.`, { exact: false })).toBeVisible();
     } finally {
       await browser.close();

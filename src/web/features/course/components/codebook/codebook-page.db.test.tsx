@@ -131,7 +131,7 @@ describe("day 1's Codebook", () => {
 
     // This browser (jsdom) has no MediaRecorder: each line is said aloud and marked.
     for (const [index, line] of lines.entries()) {
-      fireEvent.click(await within(panel).findByRole("button", { name: `Said aloud: ${line.malay}` }));
+      fireEvent.click(await within(panel).findByRole("button", { name: `I said it aloud: ${line.malay}` }));
       await within(panel).findByText(`${index + 1} of ${lines.length} lines said.`, { exact: false });
     }
     await waitFor(() => expect(within(mission(LISTEN.title)).getByText("Completed")).toBeInTheDocument());
@@ -206,7 +206,7 @@ describe("day 1's Codebook", () => {
     fireEvent.ended(dialogueAudio());
     const panel = await screen.findByRole("region", { name: "Say each line" });
     for (const line of sectionLines(LISTEN_SECTION)) {
-      fireEvent.click(await within(panel).findByRole("button", { name: `Said aloud: ${line.malay}` }));
+      fireEvent.click(await within(panel).findByRole("button", { name: `I said it aloud: ${line.malay}` }));
       await waitFor(() =>
         expect(within(panel).getByRole("button", { name: `Said aloud: ${line.malay}` })).toBeDisabled(),
       );

@@ -7,6 +7,7 @@ import { fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit"
 import { openDayPage, speakingWrites, storedTasks } from "#web/testing/course-page-test-kit";
 import { stubResizeObserver } from "#web/testing/practice-test-kit";
 import { stubAudio } from "#web/testing/screen";
+import { TAKE_WEBM } from "#web/testing/speaking-test-kit";
 
 const app = await connectApp();
 
@@ -29,7 +30,39 @@ async function openLinePractice() {
   return screen.findByRole("region", { name: "Say each line" });
 }
 
+/** A take of a line, as the signed-in learner's recorder sends it. */
+async function uploadTake(lineId: string) {
+  const form = new FormData();
+  form.set("chapterId", "chapter-1");
+  form.set("dayId", "day-1");
+  form.set("lineId", lineId);
+  form.set("take", new File([new Uint8Array(TAKE_WEBM)], "take.webm", { type: "audio/webm" }));
+  const uploaded = await app.fetch("/api/speaking/takes", { method: "POST", body: form });
+  expect(uploaded.status, await uploaded.clone().text()).toBe(201);
+}
+
 describe("saying each line of the Codebook's dialogue", () => {
+  it("names every control by what it shows (a screen reader's and a voice user's name hold the label), and How close? as toggle buttons", async () => {
+    await signInWithProgress(app);
+    await uploadTake(LINES[0]!.id);
+    const panel = await openLinePractice();
+    const line = within(panel).getByText(LINES[0]!.malay).closest("li")!;
+    await within(line).findByRole("button", { name: `Model, then you: ${LINES[0]!.malay}` });
+    for (const button of within(panel).getAllByRole("button")) {
+      const shown = button.textContent!.trim();
+      const name = button.getAttribute("aria-label") ?? shown;
+      expect(name.toLowerCase(), `the button showing "${shown}"`).toContain(shown.toLowerCase());
+    }
+    // How close? is three toggle buttons, the one chosen pressed.
+    const good = within(line).getByRole("button", { name: "Good" });
+    expect(good).toHaveAttribute("aria-pressed", "false");
+    fireEvent.click(good);
+    await waitFor(() =>
+      expect(within(line).getByRole("button", { name: "Good" })).toHaveAttribute("aria-pressed", "true"),
+    );
+    expect(within(line).getByRole("button", { name: "Again" })).toHaveAttribute("aria-pressed", "false");
+  });
+
   it("lets a learner who cannot record listen to each line and say it aloud, and the server completes the shadowing", async () => {
     const learner = await signInWithProgress(app);
     const panel = await openLinePractice();
@@ -44,7 +77,7 @@ describe("saying each line of the Codebook's dialogue", () => {
       const clip = audio.clips.at(-1)!;
       expect(clip.src).toContain(courseAudioUrl("chapter-1", "day-1", line.id));
       audio.end(clip);
-      fireEvent.click(within(panel).getByRole("button", { name: `Said aloud: ${line.malay}` }));
+      fireEvent.click(within(panel).getByRole("button", { name: `I said it aloud: ${line.malay}` }));
       await within(panel).findByText(`${index + 1} of ${LINES.length} lines said.`, { exact: false });
     }
     await waitFor(async () =>
@@ -89,7 +122,7 @@ describe("saying each line of the Codebook's dialogue", () => {
     const phrase = DAY_1.vocabulary[0]!;
     fireEvent.click(within(panel).getByRole("button", { name: `Listen: ${phrase.malay}` }));
     audio.end(audio.clips.at(-1)!);
-    fireEvent.click(await within(panel).findByRole("button", { name: `Said aloud: ${phrase.malay}` }));
+    fireEvent.click(await within(panel).findByRole("button", { name: `I said it aloud: ${phrase.malay}` }));
     await within(panel).findByText(`1 of ${DAY_1.vocabulary.length} lines said.`, { exact: false });
     expect(speakingWrites(app)).toEqual([
       `/api/speaking/days/chapter-1/day-1/lines/${phrase.id}`,

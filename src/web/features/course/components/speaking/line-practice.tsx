@@ -159,7 +159,7 @@ export default function LinePracticePanel({
                     variant={practice?.saidAloud ? "secondary" : "outline"}
                     size="sm"
                     disabled={practice?.saidAloud}
-                    aria-label={`Said aloud: ${line.malay}`}
+                    aria-label={`${practice?.saidAloud ? "Said aloud" : "I said it aloud"}: ${line.malay}`}
                     onClick={() => markLine.mutate({ lineId: line.id, saidAloud: true })}
                   >
                     <Check aria-hidden />
@@ -171,11 +171,13 @@ export default function LinePracticePanel({
                     type="button"
                     variant={recordingThis ? "destructive" : "outline"}
                     size="sm"
-                    disabled={
-                      recorder.state.status === "starting" || (recorder.state.status === "recording" && !recordingThis)
-                    }
+                    // While the microphone starts the button stays focusable (aria-disabled, not
+                    // disabled), so Enter on Record leaves the focus on the Stop it becomes.
+                    aria-disabled={recorder.state.status === "starting" || undefined}
+                    disabled={recorder.state.status === "recording" && !recordingThis}
                     aria-label={`${recordingThis ? "Stop recording" : take ? "Record again" : "Record"}: ${line.malay}`}
                     onClick={() => {
+                      if (recorder.state.status === "starting") return;
                       clips.stop();
                       if (recordingThis) recorder.stop();
                       else void recorder.start(line.id);
@@ -191,7 +193,7 @@ export default function LinePracticePanel({
                     variant="outline"
                     size="sm"
                     aria-pressed={clips.playing === `compare:${line.id}`}
-                    aria-label={`Compare with the model: ${line.malay}`}
+                    aria-label={`Model, then you: ${line.malay}`}
                     onClick={() =>
                       clips.playing === `compare:${line.id}`
                         ? clips.stop()
@@ -237,10 +239,11 @@ export default function LinePracticePanel({
                       key={rating}
                       type="button"
                       size="sm"
-                      variant={take.selfRating === rating ? "secondary" : "ghost"}
+                      variant={take.selfRating === rating ? "default" : "outline"}
                       aria-pressed={take.selfRating === rating}
                       onClick={() => rateTake.mutate({ takeId: take.id, rating })}
                     >
+                      {take.selfRating === rating && <Check aria-hidden />}
                       {RATING_LABELS[rating]}
                     </Button>
                   ))}

@@ -149,8 +149,10 @@ export default function SoloRolePlay({ day, rolePlay }: { day: DayRef; rolePlay:
                     type="button"
                     size="sm"
                     variant={recordingThis ? "destructive" : "outline"}
-                    disabled={recorder.state.status === "starting"}
+                    // Focusable while the microphone starts, so the focus stays on the Stop it becomes.
+                    aria-disabled={recorder.state.status === "starting" || undefined}
                     onClick={() => {
+                      if (recorder.state.status === "starting") return;
                       stopAudio();
                       if (recordingThis) recorder.stop();
                       else void recorder.start(phrase.id);
