@@ -236,6 +236,8 @@ test("a learner with no microphone, and one who refused it, are told what is wro
       await expect(panel.getByRole("alert")).toHaveText(told);
       // Nothing was recorded or sent; the lines can be said aloud instead.
       await panel.getByRole("switch", { name: "I can't speak now" }).click();
+      // Switched to saying the lines aloud, the alert has done its work and goes.
+      await expect(panel.getByRole("alert")).toHaveCount(0);
       await panel.getByRole("button", { name: `I said it aloud: ${LINES[0]!.malay}` }).click();
       await expect(panel.getByText(`0 of ${LINES.length} lines said.`, { exact: false })).toBeVisible();
     } finally {

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { onTestFinished, vi } from "vitest";
 import type { AppInProcess } from "./app-in-process";
 
 /** A take Chromium's recorder made: two seconds of Opus in WebM. */
@@ -21,4 +22,30 @@ export async function sendGreetingsAlone(app: AppInProcess) {
     await app.send("POST", "/api/speaking/days/chapter-1/day-1/role-plays/live-session:greeting-practice")
   ).json();
   return { take, submissionId: (sent as { submission: { id: string } }).submission.id };
+}
+
+/**
+ * A browser that can record but whose microphone this site may not use, as the Permissions API
+ * tells before any tap; `allow()` changes it in the site settings.
+ */
+export function microphoneRefused() {
+  vi.stubGlobal(
+    "MediaRecorder",
+    Object.assign(function MediaRecorder() {}, { isTypeSupported: () => true }),
+  );
+  const permission = { state: "denied" as PermissionState, onchange: null as null | (() => void) };
+  const define = (name: string, value: unknown) =>
+    Object.defineProperty(navigator, name, { configurable: true, value });
+  define("mediaDevices", { getUserMedia: () => Promise.reject(new DOMException("refused", "NotAllowedError")) });
+  define("permissions", { query: async () => permission });
+  onTestFinished(() => {
+    Reflect.deleteProperty(navigator, "mediaDevices");
+    Reflect.deleteProperty(navigator, "permissions");
+  });
+  return {
+    allow() {
+      permission.state = "granted";
+      permission.onchange?.();
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { sectionLines, storySections } from "#course/course";
 import { courseAudioUrl } from "#web/lib/course-data";
@@ -7,7 +7,7 @@ import { fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit"
 import { openDayPage, speakingWrites, storedTasks } from "#web/testing/course-page-test-kit";
 import { stubResizeObserver } from "#web/testing/practice-test-kit";
 import { stubAudio } from "#web/testing/screen";
-import { TAKE_WEBM } from "#web/testing/speaking-test-kit";
+import { microphoneRefused, TAKE_WEBM } from "#web/testing/speaking-test-kit";
 
 const app = await connectApp();
 
@@ -42,6 +42,27 @@ async function uploadTake(lineId: string) {
 }
 
 describe("saying each line of the Codebook's dialogue", () => {
+  it("offers saying the lines aloud at once when the microphone is already refused, with no tap on Record, and recording once it is allowed", async () => {
+    await signInWithProgress(app);
+    const settings = microphoneRefused();
+    const panel = await openLinePractice();
+    expect(await within(panel).findByRole("alert")).toHaveTextContent(/^Jalan may not use your microphone\./);
+    expect(within(panel).getByRole("button", { name: `I said it aloud: ${LINES[0]!.malay}` })).toBeInTheDocument();
+    expect(within(panel).queryByRole("button", { name: /^Record/ })).not.toBeInTheDocument();
+    // Turned to saying the lines aloud, the alert has done its work.
+    const quiet = within(panel).getByRole("switch", { name: "I can't speak now" });
+    await waitFor(() => expect(quiet).toBeEnabled());
+    fireEvent.click(quiet);
+    await waitFor(() => expect(within(panel).queryByRole("alert")).not.toBeInTheDocument());
+    await waitFor(() => expect(quiet).toBeEnabled());
+    fireEvent.click(quiet);
+    expect(await within(panel).findByRole("alert")).toBeInTheDocument();
+    // Allowed in the site settings: recording is offered again.
+    act(() => settings.allow());
+    expect(await within(panel).findByRole("button", { name: `Record: ${LINES[0]!.malay}` })).toBeInTheDocument();
+    expect(within(panel).queryByRole("alert")).not.toBeInTheDocument();
+  });
+
   it("names every control by what it shows (a screen reader's and a voice user's name hold the label), and How close? as toggle buttons", async () => {
     await signInWithProgress(app);
     await uploadTake(LINES[0]!.id);

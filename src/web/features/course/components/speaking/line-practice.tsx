@@ -120,7 +120,7 @@ export default function LinePracticePanel({
           ? `${done} of ${lines.length} lines said. Listen to each line, then ${saying ? "say it aloud and mark it" : "record yourself and compare"}.`
           : "Listen to each line and say it aloud. Sign in to record yourself and keep your progress."}
       </p>
-      {recorder.state.status === "unavailable" && (
+      {recorder.state.status === "unavailable" && !quiet && (
         <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm">
           {recorder.state.message}
         </p>

@@ -81,7 +81,8 @@ export default function SoloRolePlay({ day, rolePlay }: { day: DayRef; rolePlay:
           <Label htmlFor={`quiet-${rolePlay.task.id}`}>I can't speak now</Label>
         </div>
       </div>
-      {recorder.state.status === "unavailable" && (
+      {/* Once "I can't speak now" is on, what was wrong with the microphone no longer stands in the way. */}
+      {recorder.state.status === "unavailable" && !quiet && (
         <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm">
           {recorder.state.message}
         </p>

@@ -24,6 +24,17 @@ export const RECORDER_MESSAGES = {
     "This browser cannot record. Try a current Chrome, Firefox, Edge or Safari, or turn on “I can't speak now”.",
 } as const;
 
+/**
+ * The same, where no "I can't speak now" switch is at hand (the story's Your turn): the learner can
+ * still say the lines in the pauses without recording.
+ */
+export const RECORDER_MESSAGES_WITHOUT_SWITCH = {
+  denied:
+    "Jalan may not use your microphone. Allow it in your browser's site settings to record your lines; you can still say them in the pauses.",
+  "no-microphone": "No microphone was found. Connect one to record your lines; you can still say them in the pauses.",
+  unsupported: "This browser cannot record. You can still say your lines in the pauses.",
+} as const;
+
 const supportedType = () =>
   typeof MediaRecorder === "undefined" ? undefined : TYPES.find((type) => MediaRecorder.isTypeSupported(type));
 
@@ -111,6 +122,34 @@ export function useRecorder(onTake: (lineId: string, take: File) => void) {
     },
     [stop],
   );
+
+  // A microphone the browser already refuses is known before any tap, so the page offers saying the
+  // lines aloud at once; allowed again in the site settings, recording is offered again.
+  useEffect(() => {
+    if (!canRecord() || !navigator.permissions?.query) return;
+    let permission: PermissionStatus | undefined;
+    const follow = () => {
+      if (permission?.state === "denied") {
+        setState({ status: "unavailable", reason: "denied", message: RECORDER_MESSAGES.denied });
+      } else {
+        setState((current) =>
+          current.status === "unavailable" && current.reason === "denied" ? { status: "idle" } : current,
+        );
+      }
+    };
+    navigator.permissions
+      .query({ name: "microphone" as PermissionName })
+      .then((status) => {
+        permission = status;
+        status.onchange = follow;
+        follow();
+      })
+      // A browser that cannot tell (Firefox before 131 for the microphone) asks on the first tap.
+      .catch(() => {});
+    return () => {
+      if (permission) permission.onchange = null;
+    };
+  }, []);
 
   // A take in progress when the page goes is dropped, and the microphone released.
   useEffect(

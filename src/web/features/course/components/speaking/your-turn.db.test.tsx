@@ -6,6 +6,7 @@ import { connectApp } from "#web/testing/app-in-process";
 import { fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
 import { openDayPage } from "#web/testing/course-page-test-kit";
 import { stubAudio } from "#web/testing/screen";
+import { microphoneRefused } from "#web/testing/speaking-test-kit";
 import { turnGapMs } from "./your-turn";
 
 const app = await connectApp();
@@ -42,6 +43,22 @@ describe("your turn in the story", { timeout: 20_000 }, () => {
     expect(HTMLMediaElement.prototype.play).toHaveBeenCalledTimes(2);
     fireEvent.click(within(section).getByRole("button", { name: "Stop" }));
     expect(within(section).getByRole("button", { name: "Start: you say Alex's lines" })).toBeInTheDocument();
+  });
+
+  it("says what is wrong with a refused microphone without pointing to a switch it does not have, and still plays the turns", async () => {
+    await signInWithProgress(app);
+    microphoneRefused();
+    await openDayPage("/chapter-1/day-1");
+    fireEvent.click(screen.getByRole("button", { name: "Your turn: be Alex" }));
+    const section = await screen.findByRole("region", { name: "Your turn: be Alex" });
+    expect(await within(section).findByRole("alert")).toHaveTextContent(
+      "Jalan may not use your microphone. Allow it in your browser's site settings to record your lines; you can still say them in the pauses.",
+    );
+    expect(within(section).queryByText(/I can't speak now/)).not.toBeInTheDocument();
+    const record = within(section).getByRole("button", { name: "Record my lines" });
+    expect(record).toBeDisabled();
+    expect(record).toHaveAttribute("aria-pressed", "false");
+    expect(within(section).getByRole("button", { name: "Start: you say Alex's lines" })).toBeEnabled();
   });
 
   it("gives the learner the model's length and half again, at least 2.5 s", () => {

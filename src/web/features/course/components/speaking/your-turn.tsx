@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "#web/components/ui/button";
 import type { DayRef } from "#web/features/course/api/speaking";
 import { releasePlayback, takePlayback } from "#web/lib/one-sound";
-import { canRecord, useRecorder } from "./use-recorder";
+import { canRecord, RECORDER_MESSAGES_WITHOUT_SWITCH, useRecorder } from "./use-recorder";
 import { useTakeUploads } from "./use-take-uploads";
 
 /** A line of the story's dialogue, with its clip. */
@@ -138,18 +138,23 @@ export default function YourTurn({
           <Button
             type="button"
             variant="outline"
-            aria-pressed={microphone}
-            disabled={step !== null}
+            aria-pressed={microphone && recorder.state.status !== "unavailable"}
+            disabled={step !== null || recorder.state.status === "unavailable"}
             onClick={() => setMicrophone((on) => !on)}
           >
             {microphone ? <Mic aria-hidden /> : <MicOff aria-hidden />}
-            {microphone ? "Recording my lines" : "Record my lines"}
+            Record my lines
           </Button>
+        )}
+        {recorder.state.status === "recording" && (
+          <span aria-live="polite" className="text-sm font-medium text-destructive">
+            Recording…
+          </span>
         )}
       </div>
       {recorder.state.status === "unavailable" && (
         <p role="alert" className="text-sm">
-          {recorder.state.message}
+          {RECORDER_MESSAGES_WITHOUT_SWITCH[recorder.state.reason]}
         </p>
       )}
       <div aria-live="polite" className="min-h-16">
