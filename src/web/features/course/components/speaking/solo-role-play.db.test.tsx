@@ -40,7 +40,7 @@ const ALWAYS: TutorHoursInput = {
 };
 
 /** A take of a day 1 line, as the signed-in learner's recorder sends it. */
-async function uploadTake(lineId: string) {
+async function uploadTake(lineId: string): Promise<{ id: string; audio: string }> {
   const form = new FormData();
   form.set("chapterId", "chapter-1");
   form.set("dayId", "day-1");
@@ -48,6 +48,7 @@ async function uploadTake(lineId: string) {
   form.set("take", new File([new Uint8Array(TAKE_WEBM)], "take.webm", { type: "audio/webm" }));
   const uploaded = await app.fetch("/api/speaking/takes", { method: "POST", body: form });
   expect(uploaded.status, await uploaded.clone().text()).toBe(201);
+  return ((await uploaded.json()) as { take: { id: string; audio: string } }).take;
 }
 
 describe("a role-play done alone", () => {
@@ -149,6 +150,39 @@ describe("a role-play done alone", () => {
     const line = within(heard).getByText("Apa khabar?").closest("li")!;
     expect(line).toHaveTextContent("2 of 5 — Let your voice rise at the end.");
     expect(within(line).getByLabelText("You: Apa khabar?")).toHaveAttribute("src", take.audio);
+  });
+
+  it("lists what the tutor heard weakest line first, across the role-plays sent", async () => {
+    const learner = await signInWithProgress(app);
+    const [greeting, ordering] = ROLE_PLAYS.map((rolePlay) => ({ rolePlay, phrase: rolePlay.phrases[0]! }));
+    const sendAlone = async ({ rolePlay, phrase }: { rolePlay: RolePlay; phrase: { id: string } }) => {
+      const take = await uploadTake(phrase.id);
+      const sent = await app.send("POST", `/api/speaking/days/chapter-1/day-1/role-plays/${rolePlay.task.id}`);
+      return { take, submissionId: ((await sent.json()) as { submission: { id: string } }).submission.id };
+    };
+    const good = await sendAlone(greeting!);
+    const weak = await sendAlone(ordering!);
+    await app.signOut();
+    await app.signInAs("Tutor");
+    for (const [sent, rating, comment] of [
+      [good, 5, "Clear."],
+      [weak, 2, "Say tarik with a tapped r."],
+    ] as const) {
+      const reviewed = await app.send("POST", `/api/speaking/submissions/${sent.submissionId}/review`, {
+        ratings: [{ takeId: sent.take.id, rating, comment }],
+      });
+      expect(reviewed.status).toBe(201);
+    }
+    await app.signOut();
+    await app.signIn(learner);
+    await openDayPage("/chapter-1/day-1/live-session");
+    const heard = await screen.findByRole("region", { name: "What your tutor heard" });
+    const items = within(heard).getAllByRole("listitem");
+    expect(items.map((item) => item.querySelector("[lang=ms]")!.textContent)).toEqual([
+      ordering!.phrase.malay,
+      greeting!.phrase.malay,
+    ]);
+    expect(items[0]).toHaveTextContent("2 of 5 — Say tarik with a tapped r.");
   });
 
   it("is not offered to a visitor, who is told what a tutor does", async () => {

@@ -6,13 +6,19 @@ import { courseAudioUrl } from "#web/lib/course-data";
 
 /**
  * What a tutor said of the takes the learner sent from this day: each line's rating and comment,
- * with the learner's take and the model to hear again. Nothing until a tutor has reviewed one.
+ * weakest first, with the learner's take and the model to hear again. Nothing until a tutor has
+ * reviewed one.
  */
 export default function TutorRatings({ day, content }: { day: DayRef; content: Day }) {
   const speaking = useQuery(speakingDayQuery(day));
   const reviewed = (speaking.data?.submissions ?? []).filter((submission) => submission.reviewedAt !== null);
   const waiting = (speaking.data?.submissions ?? []).filter((submission) => submission.reviewedAt === null);
   if (reviewed.length === 0 && waiting.length === 0) return null;
+  // The weakest line first: what to work on comes before what went well.
+  const rated = reviewed
+    .flatMap((submission) => submission.takes)
+    .filter((take) => take.tutorRating !== null)
+    .sort((a, b) => a.tutorRating! - b.tutorRating!);
   return (
     <section aria-labelledby="tutor-ratings" className="space-y-4 rounded-xl border bg-card p-4 shadow-sm sm:p-6">
       <h2 id="tutor-ratings" className="text-2xl font-semibold tracking-tight">
@@ -24,9 +30,9 @@ export default function TutorRatings({ day, content }: { day: DayRef; content: D
           tutor to listen.
         </p>
       )}
-      {reviewed.map((submission) => (
-        <ul key={submission.id} className="space-y-3">
-          {submission.takes.map((take) => {
+      {rated.length > 0 && (
+        <ul className="space-y-3">
+          {rated.map((take) => {
             const line = practisedLine(content, take.lineId);
             return (
               <li key={take.id} className="space-y-2 rounded-lg border p-3">
@@ -60,7 +66,7 @@ export default function TutorRatings({ day, content }: { day: DayRef; content: D
             );
           })}
         </ul>
-      ))}
+      )}
     </section>
   );
 }
