@@ -160,8 +160,9 @@ describe("a role-play done alone", () => {
       const sent = await app.send("POST", `/api/speaking/days/chapter-1/day-1/role-plays/${rolePlay.task.id}`);
       return { take, submissionId: ((await sent.json()) as { submission: { id: string } }).submission.id };
     };
-    const good = await sendAlone(greeting!);
+    // The weak line is sent first: the list goes by rating, not by when each was sent.
     const weak = await sendAlone(ordering!);
+    const good = await sendAlone(greeting!);
     await app.signOut();
     await app.signInAs("Tutor");
     for (const [sent, rating, comment] of [
