@@ -5,6 +5,18 @@ import type { AppInProcess } from "./app-in-process";
 /** A take Chromium's recorder made: two seconds of Opus in WebM. */
 export const TAKE_WEBM = readFileSync("tests/fixtures/takes/chromium-2s.webm");
 
+/** A take of a line, as the signed-in learner's recorder sends it: the take as the server answers it. */
+export async function uploadTake(app: AppInProcess, chapterId: string, dayId: string, lineId: string) {
+  const form = new FormData();
+  form.set("chapterId", chapterId);
+  form.set("dayId", dayId);
+  form.set("lineId", lineId);
+  form.set("take", new File([new Uint8Array(TAKE_WEBM)], "take.webm", { type: "audio/webm" }));
+  const uploaded = await app.fetch("/api/speaking/takes", { method: "POST", body: form });
+  if (uploaded.status !== 201) throw new Error(`the take was refused: ${uploaded.status} ${await uploaded.text()}`);
+  return ((await uploaded.json()) as { take: { id: string; audio: string } }).take;
+}
+
 /**
  * As the signed-in learner: a take of day 1's "Apa khabar?", then the greetings role-play done alone
  * and sent. Answers the take's id and audio path, and the submission waiting for a tutor.

@@ -6,7 +6,7 @@ import { connectApp } from "#web/testing/app-in-process";
 import { fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
 import { openDayPage } from "#web/testing/course-page-test-kit";
 import { stubAudio } from "#web/testing/screen";
-import { microphoneRefused } from "#web/testing/speaking-test-kit";
+import { microphoneRefused, uploadTake } from "#web/testing/speaking-test-kit";
 import { turnGapMs } from "./your-turn";
 
 const app = await connectApp();
@@ -59,6 +59,27 @@ describe("your turn in the story", { timeout: 20_000 }, () => {
     expect(record).toBeDisabled();
     expect(record).toHaveAttribute("aria-pressed", "false");
     expect(within(section).getByRole("button", { name: "Start: you say Alex's lines" })).toBeEnabled();
+  });
+
+  it("keeps the learner's takes of Alex's lines in view after the run, each to hear after the model", async () => {
+    await signInWithProgress(app);
+    const take = await uploadTake(app, "chapter-1", "day-1", LINES[0]!.id);
+    await openDayPage("/chapter-1/day-1");
+    fireEvent.click(screen.getByRole("button", { name: "Your turn: be Alex" }));
+    const section = await screen.findByRole("region", { name: "Your turn: be Alex" });
+    const takes = await within(section).findByRole("region", { name: "Your takes" });
+    const compare = within(takes).getByRole("button", { name: `Model, then you: ${LINES[0]!.malay}` });
+    fireEvent.click(compare);
+    expect(compare).toHaveAttribute("aria-pressed", "true");
+    expect(audio.clips.at(-1)!.src).toContain(courseAudioUrl("chapter-1", "day-1", LINES[0]!.id));
+    audio.end(audio.clips.at(-1)!);
+    await waitFor(() => expect(audio.clips.at(-1)!.src).toContain(take.audio));
+    // Running the turns again puts the list away until the run ends.
+    fireEvent.click(within(section).getByRole("button", { name: "Start: you say Alex's lines" }));
+    await waitFor(() => expect(within(section).queryByRole("region", { name: "Your takes" })).not.toBeInTheDocument(), {
+      timeout: 3000,
+    });
+    fireEvent.click(within(section).getByRole("button", { name: "Stop" }));
   });
 
   it("gives the learner the model's length and half again, at least 2.5 s", () => {

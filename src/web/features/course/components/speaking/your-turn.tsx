@@ -1,8 +1,10 @@
+import { useQuery } from "@tanstack/react-query";
 import { Mic, MicOff, Play, Square } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "#web/components/ui/button";
-import type { DayRef } from "#web/features/course/api/speaking";
+import { type DayRef, speakingDayQuery } from "#web/features/course/api/speaking";
 import { releasePlayback, takePlayback } from "#web/lib/one-sound";
+import { useClipRun } from "./use-clip-run";
 import { canRecord, RECORDER_MESSAGES_WITHOUT_SWITCH, useRecorder } from "./use-recorder";
 import { useTakeUploads } from "./use-take-uploads";
 
@@ -157,6 +159,7 @@ export default function YourTurn({
           {RECORDER_MESSAGES_WITHOUT_SWITCH[recorder.state.reason]}
         </p>
       )}
+      {signedIn && !step && <YourTakes day={day} lines={lines} />}
       <div aria-live="polite" className="min-h-16">
         {current && step && (
           <div className="space-y-1">
@@ -172,6 +175,50 @@ export default function YourTurn({
           </div>
         )}
       </div>
+    </section>
+  );
+}
+
+/**
+ * The takes the learner recorded of Alex's lines, after a run: each to hear beside the model. A new
+ * run with Record my lines on records them again.
+ */
+function YourTakes({ day, lines }: { day: DayRef; lines: readonly StoryLine[] }) {
+  const speaking = useQuery(speakingDayQuery(day));
+  const clips = useClipRun();
+  const byLine = new Map((speaking.data?.lines ?? []).map((line) => [line.lineId, line]));
+  const taken = lines.flatMap((line) => {
+    const take = line.speaker === LEARNER_SPEAKER ? byLine.get(line.id)?.take : null;
+    return take ? [{ line, take }] : [];
+  });
+  if (taken.length === 0) return null;
+  return (
+    <section aria-labelledby="your-takes-heading" className="space-y-2">
+      <h3 id="your-takes-heading" className="font-semibold">
+        Your takes
+      </h3>
+      <ul className="space-y-2">
+        {taken.map(({ line, take }) => {
+          const key = `compare:${line.id}`;
+          return (
+            <li key={line.id} className="flex flex-wrap items-center justify-between gap-2 rounded-md border p-2">
+              <span lang="ms">{line.malay}</span>
+              <Button
+                type="button"
+                variant="outline"
+                size="sm"
+                aria-pressed={clips.playing === key}
+                aria-label={`Model, then you: ${line.malay}`}
+                onClick={() => (clips.playing === key ? clips.stop() : clips.play(key, [line.audio, take.audio]))}
+              >
+                <Play aria-hidden />
+                Model, then you
+              </Button>
+            </li>
+          );
+        })}
+      </ul>
+      <p className="text-sm text-muted-foreground">To record them again, start again with Record my lines on.</p>
     </section>
   );
 }
