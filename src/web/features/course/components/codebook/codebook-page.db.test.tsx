@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { type Mission, sectionLines, storySections } from "#course/course";
 import { REVIEW_SKILLS } from "#course/review-rules";
 import { courseAudioUrl } from "#web/lib/course-data";
@@ -145,10 +145,16 @@ describe("day 1's Codebook", () => {
     await openDayPage(CODEBOOK);
     const listen = mission(LISTEN.title);
     const lines = sectionLines(LISTEN_SECTION);
+    // A phone shows a few lines at a time: each line is brought into view as it plays.
+    const scrolled: Element[] = [];
+    vi.spyOn(Element.prototype, "scrollIntoView").mockImplementation(function (this: Element) {
+      scrolled.push(this);
+    });
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     try {
       fireEvent.click(within(listen).getByRole("button", { name: "Shadow line by line" }));
       for (const [index, line] of lines.entries()) {
+        expect(scrolled.at(-1)).toHaveTextContent(line.malay);
         const clip = audio.clips.at(-1)!;
         expect(clip.src).toContain(courseAudioUrl("chapter-1", "day-1", line.id));
         expect(within(listen).getByText(`Line ${index + 1} of ${lines.length}: listen`)).toBeInTheDocument();
@@ -173,6 +179,21 @@ describe("day 1's Codebook", () => {
     await within(panel).findByText(`0 of ${lines.length} lines said.`, { exact: false });
     expect(progressWrites(app)).toEqual([]);
     expect(await storedTasks(app, learner.id, "chapter-1", "day-1")).toEqual({});
+  });
+
+  it("follows the learner's choice to hide the story's English in the dialogue's transcript", async () => {
+    await signInWithProgress(app);
+    localStorage.setItem("jalan-story-english", "hidden");
+    onTestFinished(() => localStorage.removeItem("jalan-story-english"));
+    await openDayPage(CODEBOOK);
+    const listen = mission(LISTEN.title);
+    const [first] = sectionLines(LISTEN_SECTION);
+    // The choice is read once the page has hydrated, as the story reads it.
+    await waitFor(() => expect(within(listen).queryByText(first!.english)).not.toBeInTheDocument());
+    for (const line of sectionLines(LISTEN_SECTION)) {
+      expect(within(listen).getByText(line.malay)).toBeInTheDocument();
+      expect(within(listen).queryByText(line.english)).not.toBeInTheDocument();
+    }
   });
 
   it("leaves a pause as long as the line and half a second more, and at least 2.5 s", () => {

@@ -2,6 +2,7 @@ import { Mic, Pause, Repeat } from "lucide-react";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { type StorySection, sectionLines } from "#course/course";
 import { Button } from "#web/components/ui/button";
+import { storedEnglishChoice } from "#web/features/course/story-english";
 import { cn } from "#web/lib/cn";
 import { releasePlayback, takePlayback } from "#web/lib/one-sound";
 import { playbackRate } from "#web/lib/use-single-audio";
@@ -56,6 +57,18 @@ export function ListenAndShadow({
   };
   const shadowing = useShadowing(lineAudio, ended);
   const current = shadowing.current;
+  // The transcript hides the English when the learner hid it in the story (read once hydrated).
+  const [english, setEnglish] = useState(true);
+  useEffect(() => setEnglish(storedEnglishChoice() ?? true), []);
+  // On a phone the highlighted line is often below the fold: it is brought into view as it plays.
+  const transcript = useRef<HTMLOListElement>(null);
+  const currentIndex = current?.index;
+  useEffect(() => {
+    if (currentIndex === undefined) return;
+    const line = transcript.current?.children[currentIndex];
+    const still = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+    line?.scrollIntoView?.({ block: "nearest", behavior: still ? "auto" : "smooth" });
+  }, [currentIndex]);
   if (lockedHint) return <p className="text-muted-foreground">{lockedHint}</p>;
   return (
     <div className="space-y-4">
@@ -93,7 +106,7 @@ export function ListenAndShadow({
       </div>
       <div className="space-y-2">
         <h3 className="text-lg font-semibold">Transcript</h3>
-        <ol className="space-y-3">
+        <ol ref={transcript} className="space-y-3">
           {sectionLines(section).map((line, index) => (
             <li
               key={line.id}
@@ -104,7 +117,7 @@ export function ListenAndShadow({
               <p lang="ms" className="text-lg font-medium leading-snug">
                 {line.malay}
               </p>
-              <p className="text-muted-foreground">{line.english}</p>
+              {english && <p className="text-muted-foreground">{line.english}</p>}
             </li>
           ))}
         </ol>

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { Label } from "#web/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "#web/components/ui/radio-group";
 import { Switch } from "#web/components/ui/switch";
+import { ENGLISH_STORAGE_KEY, storedEnglishChoice } from "#web/features/course/story-english";
 import { usePrerendering } from "#web/lib/prerender";
 import { useSingleAudio } from "#web/lib/use-single-audio";
 
@@ -25,17 +26,6 @@ function storedSpeed(): StorySpeed {
  * Whether the learner chose to show the English (true) or hide it (false): kept in this browser, for
  * every day and every later visit, over the page's default. Null while they have not chosen.
  */
-const ENGLISH_STORAGE_KEY = "jalan-story-english";
-
-function storedEnglishChoice(): boolean | null {
-  try {
-    const stored = localStorage.getItem(ENGLISH_STORAGE_KEY);
-    return stored === "shown" ? true : stored === "hidden" ? false : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * What a story page's player holds: the line playing (one at a time), the speed lines play at and
  * whether the English is shown: the learner's choice once they have made one, `englishByDefault`
