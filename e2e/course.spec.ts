@@ -130,7 +130,7 @@ test("a new learner with no microphone completes day 1 alone (its lines said alo
   await expect(mission(page, "Culture and Grammar Notes")).toContainText("Completed");
   await expect(mission(page, "Phrase Cards")).toContainText("Completed");
   const cardCount = DAY_ONE.vocabulary.length;
-  await expect(page.getByText(`${cardCount} of ${cardCount} flipped`)).toBeVisible();
+  await expect(page.getByText(`${cardCount} of ${cardCount} checked`)).toBeVisible();
   await expect(mission(page, "Practice")).toContainText("You have completed this practice set.");
   await page.goto("/chapter-1/day-1");
   await expect(page.getByRole("button", { name: "Completed" })).toHaveCount(2);

@@ -318,7 +318,7 @@ test.describe("prerendered course pages", () => {
     }
     const html = await (await page.request.get("/chapter-1/day-1/codebook")).text();
     expect(html).toContain("<title>Day 1 Codebook · Jalan</title>");
-    expect(html).toContain("Flip every card to unlock the practice.");
+    expect(html).toContain("Check every card to unlock the practice.");
     const problems = collectProblems(page);
     const layoutShift = await recordLayoutShifts(page);
     await page.goto("/chapter-1/day-1/codebook");
@@ -326,7 +326,7 @@ test.describe("prerendered course pages", () => {
     const practice = page.getByRole("region", { name: "Practice" });
     await expect(practice.getByRole("button", { name: "Check" })).toBeVisible();
     const cards = COURSE[0]!.days[0]!.vocabulary.length;
-    await expect(page.getByText(`${cards} of ${cards} flipped`)).toBeVisible();
+    await expect(page.getByText(`${cards} of ${cards} checked`)).toBeVisible();
     expect(await layoutShift()).toBeLessThan(0.05);
     expect(problems).toEqual([]);
   });

@@ -151,7 +151,7 @@ test("a new learner finishes day 1 alone with their microphone and day 2 opens; 
   }
   await expect(listen).toContainText("Completed");
 
-  // The rest of the Codebook: the notes watched, every card flipped, the practice answered.
+  // The rest of the Codebook: the notes watched, every card checked, the practice answered.
   await playToEnd(page, "video");
   await expect(region(page, NOTES.title)).toContainText("Completed", { timeout: 20_000 });
   const cards = page.getByRole("button", { name: /^Flip card/ });
