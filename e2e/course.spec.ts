@@ -144,7 +144,8 @@ test("a new learner with no microphone completes day 1 alone (its lines said alo
 
   // Until the live session's role-plays are done, day 2 is still locked, on My Journey as well.
   await page.goto("/progress");
-  await expect(page.getByRole("link", { name: /Day 1/ })).toBeVisible();
+  await expect(page.getByRole("link", { name: /^Day 1 — / })).toBeVisible();
+  await expect(page.getByRole("link", { name: /^Continue: Day 1 — / })).toBeVisible();
   await expect(page.getByRole("link", { name: /Day 2/ })).toHaveCount(0);
   await page.goto("/chapter-1/day-2");
   await expect(page.getByText("Finish Day 1 first.")).toBeVisible();

@@ -94,7 +94,8 @@ test("an admin makes a tutor, who corrects a learner's progress, leaves feedback
 
   // The learner now has day 1 complete, day 2 open, and the feedback on My Journey and on day 1.
   await learner.page.goto("/progress");
-  await expect(learner.page.getByRole("link", { name: /Day 2/ })).toBeVisible();
+  await expect(learner.page.getByRole("link", { name: /^Day 2 — / })).toBeVisible();
+  await expect(learner.page.getByRole("link", { name: /^Continue: Day 2 — / })).toBeVisible();
   await expect(learner.page.getByText(feedback)).toBeVisible();
   await expect(learner.page.getByText("From Farid E2e")).toBeVisible();
   await learner.page.goto("/chapter-1/day-1");
