@@ -47,6 +47,8 @@ export function ListenAndShadow({
   practice: { chapterId: string; dayId: string; signedIn: boolean };
 }) {
   const [sayingLines, setSayingLines] = useState(false);
+  // Opened by its button the panel takes the focus; opened as the recording ends, it leaves it be.
+  const [openedByLearner, setOpenedByLearner] = useState(false);
   const [heard, setHeard] = useState(false);
   const ended = () => {
     if (practice.signedIn) {
@@ -129,11 +131,19 @@ export function ListenAndShadow({
             signedIn={practice.signedIn}
             lines={sectionLines(section).map((line, index) => ({ ...line, audio: lineAudio[index]! }))}
             heard={heard}
+            focusOnOpen={openedByLearner}
           />
         </Suspense>
       ) : (
         <div className="flex flex-wrap items-center gap-3">
-          <Button type="button" variant="outline" onClick={() => setSayingLines(true)}>
+          <Button
+            type="button"
+            variant="outline"
+            onClick={() => {
+              setOpenedByLearner(true);
+              setSayingLines(true);
+            }}
+          >
             <Mic aria-hidden />
             Say each line yourself
           </Button>

@@ -27,7 +27,10 @@ beforeEach(() => {
 async function openLinePractice() {
   await openDayPage(CODEBOOK);
   fireEvent.click(within(mission()).getByRole("button", { name: "Say each line yourself" }));
-  return screen.findByRole("region", { name: "Say each line" });
+  const panel = await screen.findByRole("region", { name: "Say each line" });
+  // The button is gone: the focus moves into the panel, not back to the top of the page.
+  await waitFor(() => expect(within(panel).getByRole("heading", { name: "Say each line" })).toHaveFocus());
+  return panel;
 }
 
 /** A take of a line, as the signed-in learner's recorder sends it. */

@@ -49,6 +49,7 @@ export default function LinePracticePanel({
   signedIn,
   title = "Say each line",
   heard = false,
+  focusOnOpen = false,
 }: {
   day: DayRef;
   lines: readonly PractisedLineItem[];
@@ -56,6 +57,8 @@ export default function LinePracticePanel({
   title?: string;
   /** Every line was heard elsewhere on the page (the whole dialogue played to its end): each counts as listened to. */
   heard?: boolean;
+  /** Opened by the learner's button, which the panel replaces: the focus moves to its heading. */
+  focusOnOpen?: boolean;
 }) {
   const speaking = useQuery({ ...speakingDayQuery(day), enabled: signedIn });
   const markLine = useMarkLine(day);
@@ -64,6 +67,12 @@ export default function LinePracticePanel({
   const sendLines = useSendLines(day);
   const clips = useClipRun();
   const headingId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Only as the panel opens: what it was opened with, kept.
+  const focusFirst = useRef(focusOnOpen);
+  useEffect(() => {
+    if (focusFirst.current) heading.current?.focus();
+  }, []);
   const { upload, waiting, sending, paused } = useTakeUploads(day);
   const recorder = useRecorder(upload);
 
@@ -100,7 +109,7 @@ export default function LinePracticePanel({
   return (
     <section aria-labelledby={headingId} className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h3 id={headingId} className="text-lg font-semibold">
+        <h3 id={headingId} ref={heading} tabIndex={-1} className="text-lg font-semibold">
           {title}
         </h3>
         {signedIn && (
