@@ -1,5 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, within } from "@testing-library/react";
+import { fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ExerciseItem } from "#course/exercise-schema";
 import { DAY_ONE_PRACTICE } from "#tests/fixtures/course";
@@ -199,6 +199,20 @@ describe("PracticeSet for a visitor", () => {
     await press("Enter");
     expect(screen.getByRole("heading", { name: "Right!" })).toBeInTheDocument();
     expect(status()).toHaveTextContent("Right! Kopi-O satu.");
+  });
+
+  it("plays a listening item's clip slower at 0.75x once asked, and again at full speed", async () => {
+    const audio = stubAudio();
+    renderSet([ITEMS.typeHeard]);
+    const slower = screen.getByRole("button", { name: "Slower: 0.75x" });
+    expect(slower).toHaveAttribute("aria-pressed", "false");
+    fireEvent.click(screen.getByRole("button", { name: "Play: the recording" }));
+    expect(audio.clips.at(-1)!.playbackRate).toBe(1);
+    fireEvent.click(screen.getByRole("button", { name: "Stop: the recording" }));
+    fireEvent.click(slower);
+    expect(slower).toHaveAttribute("aria-pressed", "true");
+    fireEvent.click(screen.getByRole("button", { name: "Play: the recording" }));
+    expect(audio.clips.at(-1)!.playbackRate).toBe(0.75);
   });
 
   it("tells a near miss of typed text 'almost', shows the right form, and asks again", async () => {

@@ -82,7 +82,9 @@ export default function PracticeSet({
 }: PracticeSetProps) {
   const resume = useQuery({ ...practiceProgressQuery(chapterId, dayId, taskId), enabled: signedIn && !completed });
   const sender = useAnswer({ chapterId, dayId, taskId });
-  const audio = useSingleAudio();
+  // The clips of listening items at 0.75x once the learner asks, for every item of the set.
+  const [slow, setSlow] = useState(false);
+  const audio = useSingleAudio(slow ? 0.75 : 1);
   const [run, setRun] = useState<Run | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const rootRef = useRef<HTMLDivElement>(null);
@@ -195,6 +197,7 @@ export default function PracticeSet({
             onContinue={next}
             playing={audio.playing}
             onToggleAudio={audio.toggle}
+            slow={{ on: slow, onChange: setSlow }}
           />
         </>
       ) : (
