@@ -4,28 +4,14 @@ import type { TutorHoursInput } from "#server/modules/bookings/bookings.contract
 import { connectApp } from "#web/testing/app-in-process";
 import { openDayPage } from "#web/testing/course-page-test-kit";
 import { renderApp } from "#web/testing/render-app";
+import { ALWAYS_OPEN } from "#web/testing/tutor-hours";
 
 const app = await connectApp();
-
-/** Every day, all day, in UTC, with no notice: open slots whenever the test runs. */
-const ALWAYS: TutorHoursInput = {
-  timeZone: "UTC",
-  bio: "Cikgu Siti, from Ipoh.",
-  languages: ["Malay", "English"],
-  sessionMinutes: 30,
-  noticeHours: 0,
-  horizonDays: 7,
-  weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({
-    weekday: weekday as 1,
-    ranges: [{ start: "00:00", end: "24:00" }],
-  })),
-  exceptions: [],
-};
 
 /** A tutor with hours saved through the API, as the hours page saves them. */
 async function tutorWithHours(firstName = "Siti") {
   const tutor = await app.signInAs("Tutor", { firstName, lastName: "Aminah" });
-  const saved = await app.send("PUT", "/api/bookings/hours", ALWAYS);
+  const saved = await app.send("PUT", "/api/bookings/hours", ALWAYS_OPEN);
   expect(saved.status).toBe(200);
   return tutor;
 }

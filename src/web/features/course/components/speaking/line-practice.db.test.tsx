@@ -7,7 +7,7 @@ import { fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit"
 import { openDayPage, speakingWrites, storedTasks } from "#web/testing/course-page-test-kit";
 import { stubResizeObserver } from "#web/testing/practice-test-kit";
 import { stubAudio } from "#web/testing/screen";
-import { microphoneRefused, TAKE_WEBM } from "#web/testing/speaking-test-kit";
+import { microphoneRefused, uploadTake } from "#web/testing/speaking-test-kit";
 
 const app = await connectApp();
 
@@ -31,17 +31,6 @@ async function openLinePractice() {
   // The button is gone: the focus moves into the panel, not back to the top of the page.
   await waitFor(() => expect(within(panel).getByRole("heading", { name: "Say each line" })).toHaveFocus());
   return panel;
-}
-
-/** A take of a line, as the signed-in learner's recorder sends it. */
-async function uploadTake(lineId: string) {
-  const form = new FormData();
-  form.set("chapterId", "chapter-1");
-  form.set("dayId", "day-1");
-  form.set("lineId", lineId);
-  form.set("take", new File([new Uint8Array(TAKE_WEBM)], "take.webm", { type: "audio/webm" }));
-  const uploaded = await app.fetch("/api/speaking/takes", { method: "POST", body: form });
-  expect(uploaded.status, await uploaded.clone().text()).toBe(201);
 }
 
 describe("saying each line of the Codebook's dialogue", () => {
@@ -68,7 +57,7 @@ describe("saying each line of the Codebook's dialogue", () => {
 
   it("names every control by what it shows (a screen reader's and a voice user's name hold the label), and How close? as toggle buttons", async () => {
     await signInWithProgress(app);
-    await uploadTake(LINES[0]!.id);
+    await uploadTake(app, "chapter-1", "day-1", LINES[0]!.id);
     const panel = await openLinePractice();
     const line = within(panel).getByText(LINES[0]!.malay).closest("li")!;
     await within(line).findByRole("button", { name: `Model, then you: ${LINES[0]!.malay}` });

@@ -1,12 +1,12 @@
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { RolePlay } from "#course/course";
-import type { TutorHoursInput } from "#server/modules/bookings/bookings.contract";
 import { connectApp } from "#web/testing/app-in-process";
 import { fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
 import { dayProgress, openDayPage } from "#web/testing/course-page-test-kit";
 import { stubAudio } from "#web/testing/screen";
-import { sendGreetingsAlone, TAKE_WEBM } from "#web/testing/speaking-test-kit";
+import { sendGreetingsAlone, uploadTake } from "#web/testing/speaking-test-kit";
+import { ALWAYS_OPEN } from "#web/testing/tutor-hours";
 
 const app = await connectApp();
 
@@ -23,33 +23,6 @@ const ALL_BUT_LIVE = dayProgress(
 beforeEach(() => {
   stubAudio();
 });
-
-/** Every day, all day, in UTC, with no notice: open hours whenever the test runs. */
-const ALWAYS: TutorHoursInput = {
-  timeZone: "UTC",
-  bio: "Cikgu Siti, from Ipoh.",
-  languages: ["Malay", "English"],
-  sessionMinutes: 30,
-  noticeHours: 0,
-  horizonDays: 7,
-  weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({
-    weekday: weekday as 1,
-    ranges: [{ start: "00:00", end: "24:00" }],
-  })),
-  exceptions: [],
-};
-
-/** A take of a day 1 line, as the signed-in learner's recorder sends it. */
-async function uploadTake(lineId: string): Promise<{ id: string; audio: string }> {
-  const form = new FormData();
-  form.set("chapterId", "chapter-1");
-  form.set("dayId", "day-1");
-  form.set("lineId", lineId);
-  form.set("take", new File([new Uint8Array(TAKE_WEBM)], "take.webm", { type: "audio/webm" }));
-  const uploaded = await app.fetch("/api/speaking/takes", { method: "POST", body: form });
-  expect(uploaded.status, await uploaded.clone().text()).toBe(201);
-  return ((await uploaded.json()) as { take: { id: string; audio: string } }).take;
-}
 
 describe("a role-play done alone", () => {
   it("lets a learner without a microphone say each line aloud, send each role-play, and finish day 1 with no tutor", async () => {
@@ -88,7 +61,7 @@ describe("a role-play done alone", () => {
   it("says who will listen to recorded takes: nobody yet, then a tutor's next open hours; once sent, that it was sent and completed", async () => {
     const learner = await signInWithProgress(app, ALL_BUT_LIVE);
     const [greeting] = ROLE_PLAYS;
-    for (const phrase of greeting!.phrases) await uploadTake(phrase.id);
+    for (const phrase of greeting!.phrases) await uploadTake(app, "chapter-1", "day-1", phrase.id);
     const walkToTheEnd = async () => {
       await openDayPage("/chapter-1/day-1/live-session");
       const block = screen.getByRole("region", { name: greeting!.title });
@@ -111,7 +84,7 @@ describe("a role-play done alone", () => {
     // A tutor publishes hours: the learner is told from when one will listen.
     await app.signOut();
     await app.signInAs("Tutor", { firstName: "Siti", lastName: "Aminah" });
-    expect((await app.send("PUT", "/api/bookings/hours", ALWAYS)).status).toBe(200);
+    expect((await app.send("PUT", "/api/bookings/hours", ALWAYS_OPEN)).status).toBe(200);
     await app.signOut();
     await app.signIn(learner);
     block = await walkToTheEnd();
@@ -156,7 +129,7 @@ describe("a role-play done alone", () => {
     const learner = await signInWithProgress(app);
     const [greeting, ordering] = ROLE_PLAYS.map((rolePlay) => ({ rolePlay, phrase: rolePlay.phrases[0]! }));
     const sendAlone = async ({ rolePlay, phrase }: { rolePlay: RolePlay; phrase: { id: string } }) => {
-      const take = await uploadTake(phrase.id);
+      const take = await uploadTake(app, "chapter-1", "day-1", phrase.id);
       const sent = await app.send("POST", `/api/speaking/days/chapter-1/day-1/role-plays/${rolePlay.task.id}`);
       return { take, submissionId: ((await sent.json()) as { submission: { id: string } }).submission.id };
     };
