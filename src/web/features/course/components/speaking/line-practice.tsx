@@ -14,9 +14,9 @@ import {
   useSendLines,
   useSetQuiet,
 } from "#web/features/course/api/speaking";
-import { describeError } from "#web/lib/api";
 import { cn } from "#web/lib/cn";
 import { toast } from "#web/lib/toast";
+import { toastNotSent } from "./not-sent";
 import { useClipRun } from "./use-clip-run";
 import { canRecord, useRecorder } from "./use-recorder";
 import { OFFLINE_TAKE, useTakeUploads } from "./use-take-uploads";
@@ -284,12 +284,7 @@ export default function LinePracticePanel({
                 {
                   onSuccess: () =>
                     toast({ title: "Sent to a tutor", description: "A tutor will listen and rate each line." }),
-                  onError: (error) =>
-                    toast({
-                      title: "Not sent",
-                      description: describeError(error, "Jalan could not reach the server."),
-                      variant: "destructive",
-                    }),
+                  onError: toastNotSent,
                 },
               )
             }

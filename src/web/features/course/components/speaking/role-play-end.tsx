@@ -3,8 +3,8 @@ import { CheckCircle2, RotateCcw, Send } from "lucide-react";
 import type { RolePlay } from "#course/course";
 import { Button } from "#web/components/ui/button";
 import { type DayRef, type Listening, listeningQuery, useSubmitRolePlay } from "#web/features/course/api/speaking";
-import { describeError } from "#web/lib/api";
 import { toast } from "#web/lib/toast";
+import { toastNotSent } from "./not-sent";
 
 /** When the tutors' next open hour starts, in the learner's zone: "Mon 7 Dec, 09:00". */
 function whenOf(iso: string, timeZone: string) {
@@ -96,12 +96,7 @@ export function RolePlayEnd({
                     ? "This practice is complete, and your takes wait for a tutor."
                     : "This practice is complete.",
                 }),
-              onError: (error) =>
-                toast({
-                  title: "Not sent",
-                  description: describeError(error, "Jalan could not reach the server."),
-                  variant: "destructive",
-                }),
+              onError: toastNotSent,
             })
           }
         >
