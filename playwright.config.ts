@@ -53,13 +53,13 @@ export default defineConfig({
     },
     {
       name: "chromium",
-      testIgnore: /(whole-course|speak|session-room)\.spec\.ts$/,
+      testIgnore: /(whole-course|speak|spoken-review|session-room)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], channel: undefined },
     },
     {
       // A microphone that says "Selamat pagi, pak cik." over and over, granted without asking.
       name: "speak",
-      testMatch: /speak\.spec\.ts$/,
+      testMatch: /(speak|spoken-review)\.spec\.ts$/,
       use: {
         ...devices["Desktop Chrome"],
         channel: undefined,

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import autocannon from "autocannon";
 import pg from "pg";
-import type { Given } from "#course/exercise-schema";
+import type { ReviewGiven } from "#course/review-items";
 import type { CpuMeter, CpuSample } from "./bench-cpu";
 
 export const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -151,7 +151,7 @@ export async function reviewAnswers(
   meter: CpuMeter,
   origin: string,
   learners: { cookie: string }[],
-  cards: { cardId: string; given: Given }[],
+  cards: { cardId: string; given: ReviewGiven }[],
 ) {
   const state = learners.map((learner) => ({ learner, next: 0 }));
   const slotOf = slotPerConnection(state);

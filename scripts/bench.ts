@@ -14,8 +14,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { rightAnswer } from "#course/grading";
-import { coursePhrases, REVIEW_SKILLS, reviewItem, servedCardId } from "#course/review-rules";
+import { reviewItem, rightReviewGiven } from "#course/review-items";
+import { coursePhrases, REVIEW_SKILLS, servedCardId } from "#course/review-rules";
 import { shadowingOf } from "#course/speaking";
 import { loadCourse } from "#server/course/content";
 import { runningEmbeddedPostgres } from "#server/db/embedded";
@@ -101,7 +101,7 @@ try {
   const reviewCards = dayOnePhrases.flatMap((phrase) =>
     REVIEW_SKILLS.map((skill) => ({
       cardId: servedCardId({ chapterId: phrase.chapterId, dayId: phrase.dayId, phraseId: phrase.id, skill }),
-      given: rightAnswer(reviewItem(phrase, skill, phrases)).answer,
+      given: rightReviewGiven(reviewItem(phrase, skill, phrases)),
     })),
   );
   const reviewerClient = httpClient(port);

@@ -298,6 +298,8 @@ export const exerciseQuestionSchema = z.discriminatedUnion("kind", [
     tiles: z.array(tileSchema).min(2).max(16),
   }),
   z.strictObject({ ...itemFields, kind: z.literal("type-malay"), english: text }),
+  // A spoken review card (review-speaking.ts): self-rated, so its Malay and model come with it.
+  z.strictObject({ ...itemFields, kind: z.literal("say-malay"), english: text, malay: text, audio: listenedTo }),
 ]);
 
 export type ExerciseQuestion = z.output<typeof exerciseQuestionSchema>;

@@ -4,7 +4,8 @@ import { dayBlocks } from "./day-blocks";
 import type { ExerciseItem } from "./exercise-schema";
 import { grade } from "./grading";
 import { numbersAsDigits } from "./malay-forms";
-import { coursePhrases, reviewItem } from "./review-rules";
+import { reviewItem } from "./review-items";
+import { coursePhrases } from "./review-rules";
 import { taughtWords } from "./taught-words";
 
 // What a Kuala Lumpur speaker types to the course's own items (docs: CONTENT.md, "What the grader

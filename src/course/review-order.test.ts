@@ -20,7 +20,7 @@ describe("new cards a day", () => {
     expect(newCardsLeft(0, 0)).toBe(0);
   });
 
-  it("lets in the first card of every phrase before a second of any, read and heard in turn, recall last", () => {
+  it("lets in the first card of every phrase before a second of any, read and heard in turn, then built and said in turn", () => {
     const phrases = ["a", "b", "c", "d"];
     const ranked = cardsOf(phrases, REVIEW_SKILLS)
       .map((card) => ({ ...card, rank: newCardRank(card.skill, phrases.indexOf(card.phrase)) }))
@@ -37,20 +37,33 @@ describe("new cards a day", () => {
       "c:listen",
       "d:recognise",
     ]);
-    expect(ranked.slice(8).every((card) => card.skill === "recall")).toBe(true);
+    // The Malay itself comes last: built or said, the two alternating from phrase to phrase as well.
+    expect(ranked.slice(8, 12).map((card) => `${card.phrase}:${card.skill}`)).toEqual([
+      "a:recall",
+      "b:speak",
+      "c:recall",
+      "d:speak",
+    ]);
+    expect(ranked.slice(12).map((card) => `${card.phrase}:${card.skill}`)).toEqual([
+      "a:speak",
+      "b:recall",
+      "c:speak",
+      "d:recall",
+    ]);
+    expect(ranked).toHaveLength(phrases.length * REVIEW_SKILLS.length);
   });
 });
 
 describe("a round", () => {
   it("does not serve one skill twenty times in a row when others are due", () => {
     const phrases = Array.from({ length: 20 }, (_, index) => `p${index}`);
-    // Twenty meaning cards due first, then twenty listening ones and twenty recall ones.
-    const due = cardsOf(phrases, ["recognise", "listen", "recall"]);
+    // Twenty meaning cards due first, then twenty listening ones, twenty recall ones and twenty spoken ones.
+    const due = cardsOf(phrases, REVIEW_SKILLS);
     const reviewed = roundOf(due, 10, () => "listen");
     expect(reviewed).toHaveLength(10);
     expect(sameSkillInARow(reviewed)).toBe(0);
-    expect(new Set(reviewed.map((card) => card.skill))).toEqual(new Set(["recognise", "recall"]));
-    // Never reviewed, the phrases are read and heard in turn; recall waits for a phrase's second card.
+    expect(new Set(reviewed.map((card) => card.skill))).toEqual(new Set(["recognise", "recall", "speak"]));
+    // Never reviewed, the phrases are read and heard in turn; recall and speaking wait for a phrase's second card.
     const fresh = roundOf(
       due.map((card) => ({ ...card, isNew: true })),
       10,
@@ -68,8 +81,11 @@ describe("a round", () => {
     const round = roundOf(cardsOf(["a", "b", "c"], REVIEW_SKILLS, true), 5, neverReviewed);
     expect(new Set(round.slice(0, 3).map((card) => card.phrase)).size).toBe(3);
     expect(round.slice(1).every((card, index) => card.phrase !== round[index]!.phrase)).toBe(true);
-    // With room, the second cards come too: a round is never shorter than what is due.
-    expect(roundOf(cardsOf(["a"], REVIEW_SKILLS, true), 10, neverReviewed)).toHaveLength(3);
+    // With room, the second cards come too: a round is never shorter than what is due. A phrase
+    // never reviewed is asked its meaning before it is asked for the Malay, built or said.
+    const single = roundOf(cardsOf(["a"], REVIEW_SKILLS, true), 10, neverReviewed);
+    expect(single).toHaveLength(4);
+    expect(single.map((card) => card.skill)).toEqual(["recognise", "listen", "recall", "speak"]);
   });
 
   it("asks a phrase another way than it was last reviewed, when that way is due too", () => {

@@ -1,4 +1,4 @@
-import { type LocalDate, localDate, REVIEW_SKILLS, type ReviewSkill } from "./review-rules.ts";
+import { type LocalDate, localDate, PRODUCING_SKILLS, REVIEW_SKILLS, type ReviewSkill } from "./review-rules.ts";
 
 /**
  * Which due cards a review round serves, and in what order (docs/decisions/055-new-cards-per-day.md).
@@ -12,12 +12,12 @@ export const newCardsLeft = (perDay: number, startedToday: number) => Math.max(0
  * Where a new card stands among the new cards of phrases met at the same moment: the first card of
  * every phrase before the second of any, so that a day's new cards spread over its phrases and a
  * phrase's skills enter on different days. A phrase starts with its meaning, read or heard (the two
- * alternate from one phrase to the next, so a round's new cards mix them); recall comes last, once
- * the phrase has been reviewed another way.
+ * alternate from one phrase to the next, so a round's new cards mix them); the Malay itself, built
+ * or said aloud (the two alternate likewise), comes once the phrase has been reviewed another way.
  */
 export function newCardRank(skill: ReviewSkill, phraseIndex: number): number {
-  if (skill === "recall") return 2;
-  return (REVIEW_SKILLS.indexOf(skill) + phraseIndex) % 2;
+  const producing = PRODUCING_SKILLS.includes(skill) ? 2 : 0;
+  return producing + ((REVIEW_SKILLS.indexOf(skill) + phraseIndex) % 2);
 }
 
 /** A due card as a round picks and orders it: its phrase (any key naming one phrase), skill, and whether it is new. */
@@ -33,7 +33,7 @@ export interface RoundCandidate {
  * - of a phrase's due cards, one already started before a new one (a review is not put off for a
  *   new card); among those, one in another skill than the phrase was last reviewed in (`lastSkill`),
  *   so a phrase is asked a different way from one review to the next; a phrase never reviewed is
- *   not first asked to be recalled;
+ *   not first asked for the Malay (recalled or said);
  * - among those, the skill the round has served least so far, then the first in priority;
  * - no two cards in a row of the same skill or the same phrase, wherever the round allows it: twenty
  *   "What does X mean?" in a row become meaning, listening and recall in turn.
@@ -57,10 +57,10 @@ export function roundOf<T extends RoundCandidate>(
       if (picked.length === size) break;
       if (cards.length === 0) continue;
       const last = lastSkill(cards[0]!.phrase);
-      const avoid: ReviewSkill = last ?? "recall";
+      const avoid: readonly ReviewSkill[] = last ? [last] : PRODUCING_SKILLS;
       const started = cards.filter((card) => !card.isNew);
       const kind = started.length > 0 ? started : cards;
-      const preferred = kind.filter((card) => card.skill !== avoid);
+      const preferred = kind.filter((card) => !avoid.includes(card.skill));
       const candidates = preferred.length > 0 ? preferred : kind;
       const card = candidates.reduce((best, each) =>
         (served.get(each.skill) ?? 0) < (served.get(best.skill) ?? 0) ? each : best,

@@ -2,15 +2,13 @@ import { describe, expect, it } from "vitest";
 import { loadCourse } from "#server/course/content";
 import { exerciseItemSchema, exerciseQuestionSchema, type Given, questionOf } from "./exercise-schema";
 import { checkGiven, grade, normaliseTyped, rightAnswer } from "./grading";
+import { BUILD_FROM_WORDS, givenText, reviewItem, WRITTEN_SKILLS } from "./review-items";
 import {
-  BUILD_FROM_WORDS,
   cardId,
   coursePhrases,
-  givenText,
   type Phrase,
   phraseToken,
   REVIEW_SKILLS,
-  reviewItem,
   servedCardId,
   servedCards,
 } from "./review-rules";
@@ -18,7 +16,10 @@ import {
 /** The real course, as the server loads it, without its media (tests/test-app.ts does the same). */
 const course = loadCourse({ publicDir: null });
 const phrases = coursePhrases(course);
-const cards = phrases.flatMap((phrase) => REVIEW_SKILLS.map((skill) => [phrase, skill] as const));
+/** Every written card of the course (a spoken card's item is review-items.test.ts's). */
+const cards = phrases.flatMap((phrase) => WRITTEN_SKILLS.map((skill) => [phrase, skill] as const));
+/** Every card of the course, spoken ones among them: four a phrase. */
+const allCards = phrases.flatMap((phrase) => REVIEW_SKILLS.map((skill) => [phrase, skill] as const));
 const phraseIds = new Set(phrases.map((phrase) => phrase.id));
 
 const wordsOf = (malay: string) => malay.split(/\s+/).filter((word) => word.length > 0);
@@ -232,18 +233,21 @@ describe("reviewItem in a chapter of few phrases", () => {
 
 describe("card ids", () => {
   it("name every card of the course by its own cardId", () => {
+    expect(allCards).toHaveLength(phrases.length * 4);
     const ids = new Set(
-      cards.map(([phrase, skill]) =>
+      allCards.map(([phrase, skill]) =>
         cardId({ chapterId: phrase.chapterId, dayId: phrase.dayId, phraseId: phrase.id, skill }),
       ),
     );
-    expect(ids.size).toBe(cards.length);
+    expect(ids.size).toBe(allCards.length);
   });
 
   it("are served as the chapter, day, a token of the phrase and the skill, naming no phrase", () => {
     const served = servedCards(phrases);
-    expect(served.size).toBe(cards.length);
-    for (const [phrase, skill] of cards) {
+    // Four cards a phrase: recognise, listen, recall and speak.
+    expect(served.size).toBe(phrases.length * 4);
+    expect(new Set([...served.values()].map((each) => each.key.skill))).toEqual(new Set(REVIEW_SKILLS));
+    for (const [phrase, skill] of allCards) {
       const key = { chapterId: phrase.chapterId, dayId: phrase.dayId, phraseId: phrase.id, skill };
       const id = servedCardId(key);
       expect(id).toBe(`${phrase.chapterId}/${phrase.dayId}/${phraseToken(phrase.id)}/${skill}`);
@@ -276,6 +280,7 @@ describe("card ids", () => {
     expect(() => servedCards([phrase("frasa-pieqz", "day-1"), phrase("frasa-bacerd", "day-1")])).toThrow(
       'The phrases "frasa-pieqz" and "frasa-bacerd" of chapter-1/day-1 have the same review token',
     );
-    expect(servedCards([phrase("frasa-pieqz", "day-1"), phrase("frasa-bacerd", "day-2")]).size).toBe(6);
+    // On different days, the two phrases' four cards each are eight cards of their own.
+    expect(servedCards([phrase("frasa-pieqz", "day-1"), phrase("frasa-bacerd", "day-2")]).size).toBe(8);
   });
 });

@@ -1,11 +1,7 @@
-import type { ExerciseItem, Given } from "./exercise-schema.ts";
-import { tileWords } from "./review-tiles.ts";
-import { sameMalay, sameMeaning } from "./same-phrase.ts";
-
 /**
  * What review is made of (docs/decisions/039-review-deck.md): the cards of the phrases a learner has
- * met, one per skill, and the exercise each card asks. Pure and without zod, so the server, the web
- * app and the tests build the same exercise for the same card.
+ * met, one per skill, and when each is due (the exercise a card asks is review-items.ts's). Pure and
+ * without zod, so the server, the web app and the tests read the same rules.
  */
 
 /** A daily goal counts reviews answered, or minutes spent reviewing. */
@@ -70,8 +66,13 @@ export function countedMs(durationMs: number, receivedAt: Date, previousReceived
   return Math.min(durationMs, MAX_COUNTED_REVIEW_MS, sincePrevious);
 }
 
-/** The skills a phrase is reviewed in: Malay → meaning, audio → meaning, meaning → the Malay. */
-export const REVIEW_SKILLS = ["recognise", "listen", "recall"] as const;
+/**
+ * The skills a phrase is reviewed in: Malay → meaning, audio → meaning, meaning → the Malay
+ * (built or typed), meaning → the Malay said aloud.
+ */
+export const REVIEW_SKILLS = ["recognise", "listen", "recall", "speak"] as const;
+/** The skills that ask for the Malay itself: a phrase never reviewed is first asked another way. */
+export const PRODUCING_SKILLS: readonly ReviewSkill[] = ["recall", "speak"];
 export type ReviewSkill = (typeof REVIEW_SKILLS)[number];
 
 /** A calendar date, "2026-11-24". */
@@ -154,7 +155,7 @@ export interface CardKey {
 export const cardId = (key: CardKey) => `${key.chapterId}/${key.dayId}/${key.phraseId}/${key.skill}`;
 
 /** FNV-1a (32 bits) of a text: the same in every runtime, without node:crypto. */
-function fnv1a(text: string): number {
+export function fnv1a(text: string): number {
   let hash = 2166136261;
   for (let index = 0; index < text.length; index += 1) {
     hash = Math.imul(hash ^ text.charCodeAt(index), 16777619);
@@ -232,144 +233,4 @@ export function coursePhrases(course: readonly CourseForReview[]): Phrase[] {
       })),
     ),
   );
-}
-
-// ------------------------------------------------------------------ exercises
-
-/** A small seeded generator (mulberry32): the same card always draws the same choices, in the same order. */
-function random(seedText: string): () => number {
-  let seed = fnv1a(seedText);
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let value = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function shuffled<T>(values: readonly T[], next: () => number): T[] {
-  const result = [...values];
-  for (let index = result.length - 1; index > 0; index -= 1) {
-    const other = Math.floor(next() * (index + 1));
-    [result[index], result[other]] = [result[other]!, result[index]!];
-  }
-  return result;
-}
-
-/**
- * Up to `count` other phrases with a meaning of their own, drawn by `next`: from the phrase's
- * chapter, and from the rest of the course only when the chapter has too few (a short chapter would
- * otherwise ask a choice of one or two meanings, which the exercise kinds do not allow).
- */
-function otherPhrases(phrase: Phrase, phrases: readonly Phrase[], count: number, next: () => number): Phrase[] {
-  const distinct = phrases.filter(
-    (other) => !sameMeaning(other.english, phrase.english) && !sameMalay(other.malay, phrase.malay),
-  );
-  const picked: Phrase[] = [];
-  const pickFrom = (candidates: readonly Phrase[]) => {
-    for (const candidate of shuffled(candidates, next)) {
-      if (picked.length === count) return;
-      if (picked.some((each) => sameMeaning(each.english, candidate.english))) continue;
-      picked.push(candidate);
-    }
-  };
-  pickFrom(distinct.filter((other) => other.chapterId === phrase.chapterId));
-  if (picked.length < count) pickFrom(distinct.filter((other) => other.chapterId !== phrase.chapterId));
-  return picked;
-}
-
-const CHOICE_IDS = ["a", "b", "c", "d"] as const;
-
-/** A phrase of this many words or more is recalled by building it from tiles; a shorter one is typed. */
-export const BUILD_FROM_WORDS = 3;
-
-/** The kinds of exercise a review card asks. */
-export type ReviewItem = Extract<
-  ExerciseItem,
-  { kind: "comprehension" | "listen-choose" | "build-sentence" | "type-malay" }
->;
-
-/**
- * The exercise a card asks, of the engine's kinds (src/course/exercise-schema.ts): recognise is a
- * choice of meanings for the Malay shown; listen, a choice of meanings for the clip; recall, the
- * Malay built from word tiles (three words or more) or typed. Choices and tiles are drawn from the
- * phrase's chapter (the rest of the course makes up a short chapter's), the same for the same card
- * every time, so the server can grade what it served.
- * `audio` names the phrase's clip on its day; the phrase's note, when it has one, is the item's
- * `explain`, which feedback gives after a miss.
- */
-export function reviewItem(phrase: Phrase, skill: ReviewSkill, phrases: readonly Phrase[]): ReviewItem {
-  const item = reviewQuestion(phrase, skill, phrases);
-  return phrase.note ? { ...item, explain: phrase.note } : item;
-}
-
-function reviewQuestion(phrase: Phrase, skill: ReviewSkill, phrases: readonly Phrase[]): ReviewItem {
-  const next = random(cardId({ chapterId: phrase.chapterId, dayId: phrase.dayId, phraseId: phrase.id, skill }));
-  if (skill === "recall") {
-    const words = tileWords(phrase.malay, phrases);
-    if (words.length < BUILD_FROM_WORDS) {
-      return {
-        id: skill,
-        kind: "type-malay",
-        prompt: "Type it in Malay.",
-        english: phrase.english,
-        answers: [phrase.malay, ...(phrase.also ?? [])],
-        audio: phrase.id,
-      };
-    }
-    const own = new Set(words.map((word) => word.toLowerCase()));
-    const extra = otherPhrases(phrase, phrases, 4, next)
-      .flatMap((other) => tileWords(other.malay, phrases))
-      .filter((word) => !own.has(word.toLowerCase()))
-      .slice(0, 2);
-    const drawn = shuffled(
-      [...words, ...extra].map((text, index) => ({ index, text })),
-      next,
-    );
-    // Tiles are numbered in the order drawn, not the phrase's: a tile's id must not give its place away.
-    const tileId = (index: number) => `t${drawn.findIndex((tile) => tile.index === index) + 1}`;
-    return {
-      id: skill,
-      kind: "build-sentence",
-      prompt: "Build it in Malay.",
-      english: phrase.english,
-      tiles: drawn.map((tile, place) => ({ id: `t${place + 1}`, text: tile.text })),
-      answers: [words.map((_, index) => tileId(index))],
-      audio: phrase.id,
-    };
-  }
-  const options = shuffled([phrase, ...otherPhrases(phrase, phrases, 3, next)], next);
-  // Letters, not phrase ids: a choice's id must not give its phrase away.
-  const choices = options.map((option, index) => ({ id: CHOICE_IDS[index]!, text: option.english }));
-  const answer = CHOICE_IDS[options.indexOf(phrase)]!;
-  if (skill === "listen") {
-    return {
-      id: skill,
-      kind: "listen-choose",
-      prompt: "Listen. What does it mean?",
-      audio: phrase.id,
-      choices,
-      answer,
-    };
-  }
-  return {
-    id: skill,
-    kind: "comprehension",
-    prompt: `What does “${phrase.malay}” mean?`,
-    choices,
-    answer,
-    audio: phrase.id,
-  };
-}
-
-/** What a learner gave, as a tutor reads it: the choice's text, the built words, the typed text. */
-export function givenText(item: ExerciseItem, given: Given): string {
-  if ("choiceId" in given && "choices" in item) {
-    return item.choices.find((choice) => choice.id === given.choiceId)?.text ?? given.choiceId;
-  }
-  if ("tileIds" in given && item.kind === "build-sentence") {
-    return given.tileIds.map((id) => item.tiles.find((tile) => tile.id === id)?.text ?? id).join(" ");
-  }
-  if ("text" in given) return given.text;
-  return JSON.stringify(given);
 }

@@ -11,6 +11,10 @@ import type { Phrase } from "./review-rules.ts";
 /** How a learner rates their own take after hearing it beside the model. */
 export const SELF_RATINGS = ["again", "close", "good"] as const;
 export type SelfRating = (typeof SELF_RATINGS)[number];
+export const SELF_RATING_LABELS: Record<SelfRating, string> = { again: "Again", close: "Close", good: "Good" };
+
+/** Where a take's audio is served (GET /api/speaking/takes/:takeId): to its owner and to staff who may act on them. */
+export const takeAudioPath = (takeId: string) => `/api/speaking/takes/${takeId}`;
 
 /** A take is at most 30 s and 1 MB; the recorder stops itself at 30 s. */
 export const TAKE_MAX_MS = 30_000;

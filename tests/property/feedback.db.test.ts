@@ -114,7 +114,7 @@ describe("POST /api/feedback with generated bodies", () => {
             );
             expect(rows).toEqual([{ ...input, tutorId: tutor.id }]);
             if (parsed.pinPhraseId !== undefined) {
-              // The phrase's three cards, pinned into the learner's review by this tutor.
+              // The phrase's four cards, pinned into the learner's review by this tutor.
               const pinned = await t.pool.query(
                 `select skill, pinned_by as "pinnedBy" from review_card
                   where user_id = $1 and chapter_id = $2 and day_id = $3 and phrase_id = $4 and pinned_at is not null
@@ -122,7 +122,7 @@ describe("POST /api/feedback with generated bodies", () => {
                 [studentId, input.chapterId, input.dayId, parsed.pinPhraseId],
               );
               expect(pinned.rows).toEqual(
-                ["listen", "recall", "recognise"].map((skill) => ({ skill, pinnedBy: tutor.id })),
+                ["listen", "recall", "recognise", "speak"].map((skill) => ({ skill, pinnedBy: tutor.id })),
               );
             }
             await database.settle();

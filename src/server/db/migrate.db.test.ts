@@ -46,6 +46,7 @@ describe("migrateDatabase", () => {
       "review_card",
       "review_day",
       "review_log",
+      "review_pin_note",
       "review_reminder",
       "session",
       "speaking_submission",

@@ -26,10 +26,10 @@ import {
   NO_SHOW_PARTIES,
 } from "#course/bookings";
 import { CALL_SIGNAL_KINDS, CHAT_MAX_LENGTH } from "#course/calls";
-import type { Given } from "#course/exercise-schema";
 import { FEEDBACK_MAX_LENGTH } from "#course/feedback";
 import { GRADES } from "#course/grading";
 import { TASK_STATUSES } from "#course/progress-status";
+import type { ReviewGiven } from "#course/review-items";
 import {
   DAILY_GOAL_UNITS,
   DEFAULT_DAILY_GOAL,
@@ -404,6 +404,35 @@ export const reviewCard = pgTable(
 );
 
 /**
+ * What a tutor said of a phrase they pinned into a learner's review after hearing it (a take's or a
+ * live session's rating): its rating, comment and the take rated, shown on the phrase's spoken card
+ * while the pin lasts. A new pin of the phrase replaces it.
+ */
+export const reviewPinNote = pgTable(
+  "review_pin_note",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    chapterId: text("chapter_id").notNull(),
+    dayId: text("day_id").notNull(),
+    phraseId: text("phrase_id").notNull(),
+    rating: integer("rating").notNull(),
+    comment: text("comment"),
+    /** The take the tutor rated; null for a live session's rating, or once the take is removed. */
+    takeId: uuid("take_id").references(() => recording.id, { onDelete: "set null" }),
+    pinnedAt: timestamp("pinned_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.chapterId, table.dayId, table.phraseId] }),
+    check(
+      "review_pin_note_rating_check",
+      sql`${table.rating} between ${sql.raw(String(TUTOR_RATING_MIN))} and ${sql.raw(String(TUTOR_RATING_MAX))}`,
+    ),
+  ],
+);
+
+/**
  * Every review a learner answers, append-only. `client_id` is made by the client for the review, so
  * a resend is stored once; `reviewed_at` is when the learner answered (a review sent late keeps its
  * time), and `local_date` the calendar date where they were, in `time_zone`.
@@ -420,7 +449,7 @@ export const reviewLog = pgTable(
     dayId: text("day_id").notNull(),
     phraseId: text("phrase_id").notNull(),
     skill: text("skill", { enum: REVIEW_SKILLS }).notNull(),
-    given: jsonb("given").$type<Given>().notNull(),
+    given: jsonb("given").$type<ReviewGiven>().notNull(),
     /** right, almost or wrong (src/course/grading.ts). */
     grade: text("grade", { enum: GRADES }).notNull(),
     /** The FSRS rating the answer earned: 1 Again, 2 Hard, 3 Good, 4 Easy. */

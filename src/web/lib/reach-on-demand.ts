@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type RefObject, useEffect, useState } from "react";
+import { type KeyboardEvent, type RefObject, useLayoutEffect, useState } from "react";
 
 /**
  * How a user reached for a control whose code loads on demand (a header menu, a glossary word's
@@ -38,9 +38,10 @@ export function useReachFor({ openingKeys, onReach }: { openingKeys: readonly st
 /**
  * The loaded control's button took the place of the plain one the user focused: keep the focus on
  * its place, unless they have moved on while it loaded (focus is then somewhere else, not lost).
+ * Before the browser paints, so the focus is never seen on nothing.
  */
 export function useFocusKept(trigger: RefObject<HTMLElement | null>, reachedBy: ReachedBy) {
-  useEffect(() => {
+  useLayoutEffect(() => {
     const focusLost = document.activeElement === null || document.activeElement === document.body;
     if (reachedBy === "focus" && focusLost) trigger.current?.focus();
   }, [reachedBy, trigger]);

@@ -1,16 +1,9 @@
 import { screen, waitFor } from "@testing-library/react";
 import { asc, eq } from "drizzle-orm";
 import { expect } from "vitest";
-import type { Given } from "#course/exercise-schema";
-import {
-  coursePhrases,
-  REVIEW_SKILLS,
-  type ReviewItem,
-  type ReviewSkill,
-  reviewItem,
-  servedCardId,
-  servedCards,
-} from "#course/review-rules";
+import type { ReviewGiven } from "#course/review-items";
+import { type ReviewItem, reviewItem } from "#course/review-items";
+import { coursePhrases, REVIEW_SKILLS, type ReviewSkill, servedCardId, servedCards } from "#course/review-rules";
 import { reviewLog } from "#server/db/schema";
 import { type ReviewExercise, reviewRoundSchema } from "#server/modules/review/review.contract";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
@@ -19,7 +12,7 @@ import { appClient } from "#web/testing/app-client";
 import type { AppInProcess } from "#web/testing/app-in-process";
 import { fixtureDay } from "#web/testing/course-db-test-kit";
 import { settle } from "#web/testing/course-page-test-kit";
-import { active, tab } from "#web/testing/practice-test-kit";
+import { active, answerRight, pressButton, tab } from "#web/testing/practice-test-kit";
 
 /**
  * Helpers for the review tests against the app in process (src/web/testing/app-in-process.ts) on
@@ -42,7 +35,7 @@ export const roundFor = async (app: AppInProcess) =>
   reviewRoundSchema.parse(await call(appClient(app).review.$get({ query: {} })));
 
 /** Answers a card through the API, as another device would. */
-export async function answerThroughApi(app: AppInProcess, card: ReviewExercise, given: Given) {
+export async function answerThroughApi(app: AppInProcess, card: ReviewExercise, given: ReviewGiven) {
   await call(
     appClient(app).review.answers.$post({
       json: { clientId: crypto.randomUUID(), cardId: card.cardId, given, durationMs: 4_000 },
@@ -130,4 +123,16 @@ export async function tabIntoCard(region: HTMLElement = document.body) {
   await waitFor(() => expect(document.querySelector("header [aria-haspopup='menu']")).not.toBeNull());
   await settle();
   await tabInto(region);
+}
+
+/**
+ * Answers the card asked now right, by keyboard, as a learner would: a written card with its right
+ * answer, checked; a spoken card said aloud (jsdom has no microphone, so the card offers "I said it
+ * aloud") and rated Good. A written card then shows "Right!"; a spoken one its Continue.
+ */
+export async function answerCardRight(card: ReviewExercise) {
+  const item = itemOf(card);
+  if (item.kind !== "say-malay") return answerRight(item);
+  await pressButton("I said it aloud");
+  await pressButton("Good");
 }

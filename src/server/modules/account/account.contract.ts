@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "#course/account-rules";
 import type { Availability, BookingStatus, NoShowParty } from "#course/bookings";
-import type { Given } from "#course/exercise-schema";
 import type { Grade } from "#course/grading";
 import type { Profile } from "#course/profile";
 import type { TaskStatus } from "#course/progress-status";
+import type { ReviewGiven } from "#course/review-items";
 import type { DailyGoalUnit, ReviewSkill } from "#course/review-rules";
 import type { ReviewEvent } from "#course/review-schedule";
 import type { Settings } from "#server/modules/settings/settings.contract";
@@ -140,7 +140,7 @@ export interface ExportedReview {
   dayId: string;
   phraseId: string;
   skill: ReviewSkill;
-  given: Given;
+  given: ReviewGiven;
   grade: Grade;
   rating: ReviewEvent["rating"];
   hinted: boolean;

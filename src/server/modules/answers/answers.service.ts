@@ -11,7 +11,7 @@ import {
 import { type ExerciseItem, givenSchema } from "#course/exercise-schema";
 import { checkGiven, type Graded, grade, type RightAnswer, rightAnswer } from "#course/grading";
 import type { DayRef, TaskRef } from "#course/progress-rules";
-import { givenText } from "#course/review-rules";
+import { givenText } from "#course/review-items";
 import { taughtWords } from "#course/taught-words";
 import type { Database } from "#server/db/client";
 import type { SessionUser } from "#server/http/context";

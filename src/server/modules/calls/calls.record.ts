@@ -213,7 +213,11 @@ export function createSessionRecords(deps: RecordDeps & { calls: CallsRepository
         for (const rating of ratings) {
           if (rating.rating > PINNED_AT_OR_BELOW || pinned.has(rating.lineId)) continue;
           pinned.add(rating.lineId);
-          await deps.review.pin(staff, learnerId, { ...target, phraseId: rating.lineId }, tx);
+          await deps.review.pin(staff, learnerId, { ...target, phraseId: rating.lineId }, tx, {
+            rating: rating.rating,
+            comment: null,
+            takeId: null,
+          });
         }
         const row = await calls.end(tx, booking.id, staff.id, at);
         const notes = row.notes.trim();

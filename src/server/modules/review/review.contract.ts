@@ -2,6 +2,7 @@ import { z } from "zod";
 import { correctAnswerSchema, exerciseQuestionSchema, givenSchema } from "#course/exercise-schema";
 import { GRADES } from "#course/grading";
 import { canonicalTimeZone, DAILY_GOAL_UNITS, isTimeZone, MAX_REVIEW_MS, REVIEW_SKILLS } from "#course/review-rules";
+import { SELF_RATINGS, TUTOR_RATING_MAX, TUTOR_RATING_MIN } from "#course/speaking";
 
 /**
  * The review API, written once for the server's routes and the web app's fetchers
@@ -56,12 +57,25 @@ export const reviewExerciseSchema = z.strictObject({
   cardId: z.string(),
   skill: z.enum(REVIEW_SKILLS),
   item: exerciseQuestionSchema,
-  /** The clip a listening card plays; null for the other skills, whose clip says the answer. */
+  /** The clip a listening card plays, or a spoken card's model; null for the other skills, whose clip says the answer. */
   audio: z.string().nullable(),
   dayNumber: z.number().int(),
   dayTitle: z.string(),
   /** A tutor pinned the phrase into the learner's review. */
   fromTutor: z.boolean(),
+  /**
+   * On a spoken card a tutor pinned after hearing the phrase: their rating and comment, the take they
+   * rated, and the line it was of (a new take of it may be sent to a tutor with the speaking API).
+   */
+  tutor: z
+    .strictObject({
+      rating: z.number().int().min(TUTOR_RATING_MIN).max(TUTOR_RATING_MAX),
+      comment: z.string().nullable(),
+      /** The learner's take the tutor rated; null for a live session's rating or a take since removed. */
+      take: z.string().nullable(),
+      line: z.strictObject({ chapterId: z.string(), dayId: z.string(), lineId: z.string() }).nullable(),
+    })
+    .nullable(),
   /** Never reviewed before. */
   isNew: z.boolean(),
 });
@@ -76,13 +90,22 @@ export type ReviewRound = z.output<typeof reviewRoundSchema>;
 export const hardestCardsSchema = z.strictObject({ cards: z.array(reviewExerciseSchema) });
 export type HardestCards = z.output<typeof hardestCardsSchema>;
 
+/** A spoken card's answer: how close the learner's Malay was to the model, as they heard it. */
+export const spokenGivenSchema = z.strictObject({
+  selfRating: z.enum(SELF_RATINGS, { error: 'selfRating must be "again", "close" or "good".' }),
+});
+
 export const reviewAnswerRequestSchema = z.strictObject({
   /** Made by the client for this review and sent again with a resend: stored once per user. */
   clientId: z
     .uuid({ error: "clientId must be a UUID made by the client for this review." })
     .transform((value) => value.toLowerCase()),
   cardId: z.string({ error: "cardId is required." }).min(1, "cardId is required.").max(400, "cardId is too long."),
-  given: givenSchema,
+  /** The engine's forms for a written card; `{ selfRating }` for a spoken one (the learner's own rating of their take). */
+  given: z.union([givenSchema, spokenGivenSchema], {
+    error:
+      'The answer must be { "choiceId" }, { "tileIds" }, { "text" }, { "pairs" } or, for a spoken card, { "selfRating" }.',
+  }),
   /** From showing the card to the answer; longer counts as MAX_REVIEW_MS. */
   durationMs: z
     .number({ error: "durationMs must be a number of milliseconds." })

@@ -1,8 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, count, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type Given, questionOf } from "#course/exercise-schema";
-import { grade, rightAnswer } from "#course/grading";
+import type { Given } from "#course/exercise-schema";
+import { rightAnswer } from "#course/grading";
+import {
+  gradeReview,
+  type ReviewGiven,
+  type ReviewItem,
+  reviewItem,
+  reviewQuestionOf,
+  rightReviewGiven,
+} from "#course/review-items";
 import {
   coursePhrases,
   DEFAULT_DAILY_GOAL,
@@ -10,10 +18,9 @@ import {
   MAX_DAILY_GOAL,
   MAX_REVIEW_MS,
   phraseToken,
-  type ReviewItem,
+  REVIEW_SKILLS,
   type ReviewSkill,
   ROUND_SIZE,
-  reviewItem,
   STREAK_WINDOW_DAYS,
   servedCardId,
   servedCards,
@@ -133,7 +140,7 @@ function card(phraseId: string, skill: ReviewSkill) {
 /** The card a served id names: chapter, day, phrase and skill. */
 const keyOf = (id: string) => CARDS.get(id)!.key;
 
-const SKILLS: ReviewSkill[] = ["recognise", "listen", "recall"];
+const SKILLS: readonly ReviewSkill[] = REVIEW_SKILLS;
 const cardsOf = (...phraseIds: string[]) =>
   phraseIds.flatMap((phraseId) => SKILLS.map((skill) => card(phraseId, skill)));
 
@@ -143,11 +150,23 @@ function itemOf(id: string): ReviewItem {
   return reviewItem(phrase, key.skill, PHRASES);
 }
 
-const rightGiven = (id: string): Given => rightAnswer(itemOf(id)).answer;
+/** An answer given at once, without a hint. */
+const ANSWERED = { hinted: false, durationMs: 0, easy: false };
 
-/** An answer of the card's form that is wrong: another choice, the tiles backwards, other words. */
-function wrongGiven(id: string, which = 0): Given {
+/** A card's right answer (rightReviewGiven), and the right answer its response shows. */
+function rightOf(id: string): { answer: ReviewGiven; text: string; shown: Given } {
   const item = itemOf(id);
+  const answer = rightReviewGiven(item);
+  const { correct } = gradeReview(item, answer, ANSWERED, {});
+  return { answer, text: correct.text, shown: correct.answer };
+}
+
+const rightGiven = (id: string): ReviewGiven => rightOf(id).answer;
+
+/** An answer of the card's form that is wrong: another choice, the tiles backwards, other words, "Again". */
+function wrongGiven(id: string, which = 0): ReviewGiven {
+  const item = itemOf(id);
+  if (item.kind === "say-malay") return { selfRating: "again" };
   if ("choices" in item && "answer" in item) {
     return { choiceId: item.choices.filter((choice) => choice.id !== item.answer)[which]!.id };
   }
@@ -189,7 +208,7 @@ async function summary(cookie: string, query = "") {
 
 type AnswerBody = Omit<ReviewAnswerRequest, "durationMs"> & { durationMs?: number };
 
-function body(id: string, given: Given, extra: Partial<AnswerBody> = {}) {
+function body(id: string, given: ReviewGiven, extra: Partial<AnswerBody> = {}) {
   return { clientId: randomUUID(), cardId: id, given, durationMs: 4_000, ...extra };
 }
 
@@ -217,14 +236,15 @@ async function expectError(response: Response, status: number, code: string) {
 
 /**
  * A response serving cards (`text`, its JSON as sent) tells no right answer: no `answer` or `answers`,
- * no clip and no phrase id but a listening card's (the clip it plays), and no recall card's Malay.
+ * no clip and no phrase id but a listening card's (the clip it plays) or a spoken card's (the model
+ * the learner compares their take with, beside its Malay), and no recall card's Malay.
  */
 function expectQuestions(text: string, cards: readonly ReviewExercise[]) {
   expect(text).not.toMatch(/"answers?"/);
   for (const served of cards) {
     const { phrase } = CARDS.get(served.cardId)!;
     const json = JSON.stringify(served);
-    if (served.skill === "listen") {
+    if (served.skill === "listen" || served.skill === "speak") {
       expect(served.audio).toBe(`/media/course/${phrase.chapterId}/${phrase.dayId}/${phrase.id}.mp3`);
     } else {
       expect(served.audio).toBeNull();
@@ -313,13 +333,14 @@ describe("the deck", () => {
     expect(await cardIdsHeld(me.id)).toEqual([]);
   });
 
-  it("gives three cards (recognise, listen, recall) per phrase of a day once its phrase cards are started", async () => {
+  it("gives four cards (recognise, listen, recall, speak) per phrase of a day once its phrase cards are started", async () => {
     const me = await learner();
     await startPhraseCards(me.cookie, "day-1");
     const { summary: read, cards } = await round(me.cookie);
     const dayOne = cardsOf("card-pagi", "vocab-price");
     expect(cards.map((each) => each.cardId).sort()).toEqual([...dayOne].sort());
-    expect(read).toEqual(emptySummary(6, 6));
+    expect(dayOne).toHaveLength(8);
+    expect(read).toEqual(emptySummary(8, 8));
     expect(await cardIdsHeld(me.id)).toEqual([...dayOne].sort());
     // Due from the moment they were met, and new.
     for (const id of dayOne) expect(await cardRow(me.id, id)).toMatchObject({ metAt: START, due: START, reps: 0 });
@@ -341,24 +362,25 @@ describe("the deck", () => {
       },
     });
     expect(answered.status).toBe(200);
-    expect((await summary(me.cookie)).deckSize).toBe(6);
+    expect((await summary(me.cookie)).deckSize).toBe(8);
     expect(await cardIdsHeld(me.id)).toEqual(cardsOf("card-pagi", "vocab-price").sort());
   });
 
   it("grows day by day as they are met, a review day's own words among them, and a review day without phrases adds none", async () => {
     const me = await learner();
+    // Four cards a phrase: day 1's two phrases, then days 2 and 3's three more.
     await completeDays(me.cookie, "day-1");
-    expect((await summary(me.cookie)).deckSize).toBe(6);
+    expect((await summary(me.cookie)).deckSize).toBe(8);
     await completeDays(me.cookie, "day-2", "day-3");
-    expect((await summary(me.cookie)).deckSize).toBe(15);
+    expect((await summary(me.cookie)).deckSize).toBe(20);
     // Chapter 1's review day has a word of its own, met on its phrase cards.
     await completeDays(me.cookie, "day-4");
-    expect((await summary(me.cookie)).deckSize).toBe(18);
+    expect((await summary(me.cookie)).deckSize).toBe(24);
     await completeDays(me.cookie, "day-5");
-    expect((await summary(me.cookie)).deckSize).toBe(21);
+    expect((await summary(me.cookie)).deckSize).toBe(28);
     // Chapter 2's review day has none.
     await completeDays(me.cookie, "day-6");
-    expect((await summary(me.cookie)).deckSize).toBe(21);
+    expect((await summary(me.cookie)).deckSize).toBe(28);
     expect(await cardIdsHeld(me.id)).toEqual(
       cardsOf("card-pagi", "vocab-price", "card-tandas", "vocab-encik", "vocab-puan", "card-jom", "vocab-kiri").sort(),
     );
@@ -369,7 +391,7 @@ describe("the deck", () => {
     await startPhraseCards(me.cookie, "day-1");
     const answered = await answerRight(me.cookie, card("card-pagi", "recall"));
     expect(answered).toMatchObject({ result: "right", rating: 3, day: { reviews: 1 } });
-    expect((await summary(me.cookie)).deckSize).toBe(6);
+    expect((await summary(me.cookie)).deckSize).toBe(8);
   });
 
   it("takes a recall with a one-letter slip as right, as practice does, names the slip and rates it Hard", async () => {
@@ -408,11 +430,12 @@ describe("a round", () => {
     const me = await learner();
     await completeDays(me.cookie, "day-1", "day-2", "day-3");
     const first = await round(me.cookie);
-    expect(first.summary.due).toBe(15);
+    // Twenty cards met, fifteen of them new today (the daily limit).
+    expect(first.summary).toMatchObject({ due: 15, deckSize: 20 });
     expect(first.cards).toHaveLength(ROUND_SIZE);
     const courseOrder = ["card-pagi", "vocab-price", "card-tandas", "vocab-encik", "vocab-puan"];
     // One card of each phrase before a second of any, never the same kind twice in a row; recall
-    // waits until a phrase has been reviewed another way.
+    // and speaking wait until a phrase has been reviewed another way.
     expect(first.cards.map((each) => each.cardId)).toEqual([
       card("card-pagi", "recognise"),
       card("vocab-price", "listen"),
@@ -428,32 +451,42 @@ describe("a round", () => {
     expect(first.cards[0]).toEqual({
       cardId: card("card-pagi", "recognise"),
       skill: "recognise",
-      item: questionOf(itemOf(card("card-pagi", "recognise"))),
+      item: reviewQuestionOf(itemOf(card("card-pagi", "recognise"))),
       // Its clip would say the phrase: it comes with the answer's response.
       audio: null,
       dayNumber: 1,
       dayTitle: "Greetings and a drink",
       fromTutor: false,
+      // A tutor's note comes only on a spoken card they pinned.
+      tutor: null,
       isNew: true,
     });
     // Each card is served as its exercise's question; the exercise's right answer, as
     // src/course/grading.ts grades it, is graded right when sent.
     for (const [index, served] of first.cards.entries()) {
-      expect(served.item).toEqual(questionOf(itemOf(served.cardId)));
-      const right = rightAnswer(itemOf(served.cardId)).answer;
-      expect(grade(itemOf(served.cardId), right).grade).toBe("right");
+      expect(served.item).toEqual(reviewQuestionOf(itemOf(served.cardId)));
+      const right = rightOf(served.cardId).answer;
+      expect(gradeReview(itemOf(served.cardId), right, ANSWERED, {}).grade).toBe("right");
       clock = later(index * 1_000);
       const answered = await answer(me.cookie, body(served.cardId, right));
       expect(answered).toMatchObject({ result: "right", rating: 3 });
     }
-    // The ten are learning, due in ten minutes; the five recall cards are left, in course order.
+    // The ten are learning, due in ten minutes. Five of today's new cards are left, each phrase's
+    // first card asking for the Malay: built or said, the two in turn from phrase to phrase, in
+    // course order. The other five wait for tomorrow.
     const second = await round(me.cookie);
-    expect(second.cards.map((each) => each.cardId)).toEqual(courseOrder.map((phraseId) => card(phraseId, "recall")));
+    expect(second.cards.map((each) => each.cardId)).toEqual([
+      card("card-pagi", "recall"),
+      card("vocab-price", "speak"),
+      card("card-tandas", "recall"),
+      card("vocab-encik", "speak"),
+      card("vocab-puan", "recall"),
+    ]);
     expect(second.summary).toMatchObject({ due: 5, nextDueAt: later(10 * MINUTE).toISOString() });
     clock = later(MINUTE);
     for (const served of second.cards) {
-      const right = rightAnswer(itemOf(served.cardId)).answer;
-      expect(grade(itemOf(served.cardId), right).grade).toBe("right");
+      const right = rightOf(served.cardId).answer;
+      expect(gradeReview(itemOf(served.cardId), right, ANSWERED, {}).grade).toBe("right");
       expect((await answer(me.cookie, body(served.cardId, right))).result).toBe("right");
     }
     // Ten minutes on, the cards come back, each phrase once before twice and the kinds taking turns.
@@ -474,6 +507,7 @@ describe("a round", () => {
     expect(response.status).toBe(200);
     const text = await response.text();
     const { cards } = reviewRoundSchema.parse(JSON.parse(text));
+    expect(cards).toHaveLength(8);
     expect(cards.map((each) => each.cardId).sort()).toEqual(cardsOf("card-pagi", "vocab-price").sort());
     expectQuestions(text, cards);
     // The recall cards' questions: what the learner is shown, and no more.
@@ -498,11 +532,11 @@ describe("a round", () => {
     // Answered with the served id: graded, and the right answer and its clip come back.
     for (const served of cards) {
       const { phrase } = CARDS.get(served.cardId)!;
-      const right = rightAnswer(itemOf(served.cardId));
+      const right = rightOf(served.cardId);
       const answered = await answer(me.cookie, body(served.cardId, right.answer));
       expect(answered).toMatchObject({
         result: "right",
-        correct: { text: right.text, answer: right.answer, audio: `/media/course/chapter-1/day-1/${phrase.id}.mp3` },
+        correct: { text: right.text, answer: right.shown, audio: `/media/course/chapter-1/day-1/${phrase.id}.mp3` },
       });
     }
     const logged = await logRows(me.id);
@@ -525,6 +559,8 @@ describe("a round", () => {
     expect(pinned.status).toBe(200);
     const { cards, summary: read } = await round(me.cookie);
     expect(cards.map((each) => [each.cardId, each.fromTutor, each.isNew])).toEqual([
+      // The pinned phrase's spoken card first, then its others skill by skill.
+      [card("vocab-encik", "speak"), true, true],
       [card("vocab-encik", "recognise"), true, true],
       [card("vocab-encik", "listen"), true, true],
       [card("vocab-encik", "recall"), true, true],
@@ -533,12 +569,13 @@ describe("a round", () => {
       [card("card-pagi", "recognise"), false, false],
       [card("vocab-price", "listen"), false, true],
       [card("vocab-puan", "recognise"), false, true],
-      // Room for second cards: a phrase is asked another way than it was last.
-      [card("card-tandas", "listen"), false, true],
-      [card("card-pagi", "recall"), false, true],
-      [card("vocab-price", "recognise"), false, true],
+      // Room for second cards: a phrase is asked another way than it was last, in the skill the
+      // round has served least.
+      [card("card-tandas", "speak"), false, true],
+      [card("card-pagi", "listen"), false, true],
     ]);
-    expect(read.due).toBe(15);
+    // The 4 pinned and the 2 reviewed, and 13 of the other 14 new cards (15 a day, 2 started today).
+    expect(read.due).toBe(19);
   });
 });
 
@@ -549,6 +586,9 @@ describe("new cards a day", () => {
     const response = await call("/api/settings", { method: "PATCH", cookie, json: { newCardsPerDay } });
     expect(response.status, await response.clone().text()).toBe(200);
   };
+  /** The new cards of a round, by id, sorted. */
+  const newIn = (served: { cards: ReviewExercise[] }) =>
+    served.cards.flatMap((each) => (each.isNew ? [each.cardId] : [])).sort();
 
   it("lets 15 of a learner's new cards in on a day by default, and the rest the next day", async () => {
     const me = await learner();
@@ -556,7 +596,7 @@ describe("new cards a day", () => {
     await startPhraseCards(me.cookie, "day-5", "chapter-2");
     // Midnight in Kuala Lumpur: when the cards held back today come in.
     const midnight = "2027-03-01T16:00:00.000Z";
-    expect(await summary(me.cookie)).toMatchObject({ due: 15, deckSize: 21, nextDueAt: midnight });
+    expect(await summary(me.cookie)).toMatchObject({ due: 15, deckSize: 28, nextDueAt: midnight });
     const first = await round(me.cookie);
     expect(first.cards).toHaveLength(ROUND_SIZE);
     for (const served of first.cards) await answerRight(me.cookie, served.cardId);
@@ -573,11 +613,11 @@ describe("new cards a day", () => {
     const started = new Set([...first.cards, ...second.cards].map((each) => each.cardId));
     expect(started.size).toBe(15);
 
-    // The next day the last six new cards come in, with the reviews of the cards started, which
+    // The next day the last thirteen new cards come in, with the reviews of the cards started, which
     // the round serves first.
     clock = later(DAY);
     const next = await round(me.cookie);
-    expect(next.summary).toMatchObject({ due: 15 + 6, deckSize: 21 });
+    expect(next.summary).toMatchObject({ due: 15 + 13, deckSize: 28 });
     expect(next.cards).toHaveLength(ROUND_SIZE);
     expect(next.cards.every((each) => !each.isNew && started.has(each.cardId))).toBe(true);
   });
@@ -585,13 +625,13 @@ describe("new cards a day", () => {
   it("takes the oldest met first, never limits the cards already started, and follows the setting", async () => {
     const me = await learner();
     await completeDays(me.cookie, "day-1");
-    expect((await summary(me.cookie)).due).toBe(6);
+    expect((await summary(me.cookie)).due).toBe(8);
     clock = later(HOUR);
     await completeDays(me.cookie, "day-2", "day-3");
     await setNewCardsPerDay(me.cookie, 4);
     const today = await round(me.cookie);
-    expect(today.summary).toMatchObject({ due: 4, deckSize: 15, nextDueAt: "2027-03-01T16:00:00.000Z" });
-    // Day 1's phrases were met first: each is read and heard before either is recalled.
+    expect(today.summary).toMatchObject({ due: 4, deckSize: 20, nextDueAt: "2027-03-01T16:00:00.000Z" });
+    // Day 1's phrases were met first: each is read and heard before either is recalled or said.
     expect(today.cards.map((each) => each.cardId).sort()).toEqual(
       [
         card("card-pagi", "recognise"),
@@ -614,23 +654,32 @@ describe("new cards a day", () => {
     await setNewCardsPerDay(me.cookie, 4);
     for (const served of again.cards) await answerRight(me.cookie, served.cardId);
 
-    // The next day: day 1's recall cards, then the first cards of days 2 and 3.
+    // The next day: day 1's four cards left, recalled and said, before any card of days 2 and 3.
     clock = later(DAY);
     const tomorrow = await round(me.cookie);
-    expect(
-      tomorrow.cards
-        .filter((each) => each.isNew)
-        .map((each) => each.cardId)
-        .sort(),
-    ).toEqual(
+    expect(newIn(tomorrow)).toEqual(
       [
         card("card-pagi", "recall"),
+        card("card-pagi", "speak"),
         card("vocab-price", "recall"),
-        card("card-tandas", "recognise"),
-        card("vocab-encik", "listen"),
+        card("vocab-price", "speak"),
       ].sort(),
     );
     expect(tomorrow.summary.due).toBe(tomorrow.cards.length);
+    for (const served of tomorrow.cards) await answerRight(me.cookie, served.cardId);
+
+    // The day after: the first cards of days 2 and 3, read and heard in turn.
+    clock = later(2 * DAY);
+    const after = await round(me.cookie);
+    expect(newIn(after)).toEqual(
+      [
+        card("card-tandas", "recognise"),
+        card("card-tandas", "listen"),
+        card("vocab-encik", "listen"),
+        card("vocab-puan", "recognise"),
+      ].sort(),
+    );
+    expect(after.summary.due).toBe(after.cards.length);
   });
 });
 
@@ -671,7 +720,7 @@ describe("an answer", () => {
       clock = later(5 * MINUTE);
       const sent = body(id, given(), extra);
       const answered = await answer(me.cookie, sent);
-      const right = rightAnswer(itemOf(id));
+      const right = rightOf(id);
       const slipped = _label.includes("slip");
       expect(answered).toEqual({
         result,
@@ -749,7 +798,7 @@ describe("an answer", () => {
       servedCardId({ chapterId: "chapter-1", dayId: "day-2", phraseId: "card-pagi", skill: "recall" }),
     ],
     ["an unknown chapter", `chapter-9/day-1/${phraseToken("card-pagi")}/recall`],
-    ["an unknown skill", `chapter-1/day-1/${phraseToken("card-pagi")}/speak`],
+    ["an unknown skill", `chapter-1/day-1/${phraseToken("card-pagi")}/write`],
     ["its phrase by id rather than token (the card's own id, never served)", "chapter-1/day-1/card-pagi/recall"],
     ["an id of another form", "card-pagi"],
     ["an empty id", ""],
@@ -1004,7 +1053,7 @@ describe("the summary", () => {
     const dayOne = cardsOf("card-pagi", "vocab-price");
     for (let index = 0; index < count; index += 1) {
       clock = new Date(clock.getTime() + (extra.durationMs ?? 4_000));
-      await answerRight(cookie, dayOne[index % 6]!, extra);
+      await answerRight(cookie, dayOne[index % dayOne.length]!, extra);
     }
     return summary(cookie, extra.timeZone ? `?timeZone=${encodeURIComponent(extra.timeZone)}` : "");
   }
@@ -1279,16 +1328,19 @@ describe("a learner's struggles, for a tutor", () => {
     const pagiRecall = card("card-pagi", "recall");
     const priceListen = card("vocab-price", "listen");
     const priceRecall = card("vocab-price", "recall");
+    const pagiSpeak = card("card-pagi", "speak");
     const recogniseItem = itemOf(pagiRecognise);
     if (!("choices" in recogniseItem) || !("answer" in recogniseItem)) throw new Error("recognise has choices");
-    const [choiceX, choiceY] = recogniseItem.choices.filter((choice) => choice.id !== recogniseItem.answer);
-    const steps: Array<[number, string, Given]> = [
+    // Day 1 has two phrases, so its cards' one wrong choice is the other phrase (metBy).
+    const [choiceX] = recogniseItem.choices.filter((choice) => choice.id !== recogniseItem.answer);
+    const steps: Array<[number, string, ReviewGiven]> = [
       [0, pagiRecognise, { choiceId: choiceX!.id }],
       [1 * MINUTE, pagiRecall, { text: "Selamat malam" }],
       [2 * MINUTE, priceListen, rightGiven(priceListen)],
       [13 * MINUTE, priceListen, rightGiven(priceListen)],
       [DAY, pagiRecall, { text: "Selamat siang" }],
-      [DAY + MINUTE, pagiRecognise, { choiceId: choiceY!.id }],
+      // Said aloud and rated Again: a miss, which the tutor reads as such.
+      [DAY + MINUTE, pagiSpeak, { selfRating: "again" }],
       [DAY + 2 * MINUTE, priceRecall, wrongGiven(priceRecall)],
       [DAY + 3 * MINUTE, pagiRecognise, { choiceId: choiceX!.id }],
       // Learnt two days before: forgotten now, a lapse.
@@ -1322,7 +1374,7 @@ describe("a learner's struggles, for a tutor", () => {
           lapses: 0,
           wrong: 5,
           // Newest first, each once, at most three.
-          wrongAnswers: [choiceX!.text, choiceY!.text, "Selamat siang"],
+          wrongAnswers: [choiceX!.text, "Said aloud, rated “Again”", "Selamat siang"],
           pinned: false,
         },
         {
@@ -1339,14 +1391,14 @@ describe("a learner's struggles, for a tutor", () => {
         },
       ],
       due: own.due,
-      deckSize: 6,
+      deckSize: 8,
       streak: 1,
       lastActivityAt,
     });
     expect(own.streak).toBe(1);
   });
 
-  function choiceText(id: string, given: Given) {
+  function choiceText(id: string, given: ReviewGiven) {
     const item = itemOf(id);
     if (!("choices" in item) || !("choiceId" in given)) throw new Error("not a choice");
     return item.choices.find((choice) => choice.id === given.choiceId)!.text;
@@ -1365,8 +1417,8 @@ describe("a learner's struggles, for a tutor", () => {
       .where(eq(taskProgress.userId, me.id));
     expect(await read()).toEqual({
       weakest: [],
-      due: 6,
-      deckSize: 6,
+      due: 8,
+      deckSize: 8,
       streak: 0,
       lastActivityAt: saved!.at.toISOString(),
     });
@@ -1439,8 +1491,11 @@ describe("pins", () => {
   const pin = (cookie: string, learnerId: string, json: unknown) =>
     call(`/api/users/${learnerId}/review/pins`, { method: "POST", cookie, json });
   const pagi = { chapterId: "chapter-1", dayId: "day-1", phraseId: "card-pagi" };
+  /** A pinned phrase's cards as a round serves them: its spoken card first, then skill by skill. */
+  const pinnedCards = (phraseId: string) =>
+    (["speak", "recognise", "listen", "recall"] as const).map((skill) => card(phraseId, skill));
 
-  it("make a phrase's three cards due and first, from the tutor, until the learner reviews each", async () => {
+  it("make a phrase's four cards due and first, from the tutor, until the learner reviews each", async () => {
     const me = await learner();
     const staff = await tutor();
     await startPhraseCards(me.cookie, "day-1");
@@ -1452,16 +1507,19 @@ describe("pins", () => {
     expect(response.status).toBe(200);
     expect(pinResponseSchema.parse(await response.json())).toEqual({ pinned: { ...pagi, malay: "Selamat pagi" } });
     const pinned = await round(me.cookie);
-    expect(pinned.cards.slice(0, 3).map((each) => [each.cardId, each.fromTutor])).toEqual(
-      cardsOf("card-pagi").map((id) => [id, true]),
+    // Its spoken card first: what a tutor pins comes back as something to say.
+    expect(pinned.cards.slice(0, 4).map((each) => [each.cardId, each.fromTutor])).toEqual(
+      pinnedCards("card-pagi").map((id) => [id, true]),
     );
-    expect(pinned.cards.slice(3).every((each) => !each.fromTutor)).toBe(true);
-    expect(pinned.summary.due).toBe(6);
+    expect(pinned.cards.slice(4).every((each) => !each.fromTutor)).toBe(true);
+    // The four pinned, and day 1's other phrase's four new cards.
+    expect(pinned.summary.due).toBe(8);
     expect(await cardRow(me.id, card("card-pagi", "listen"))).toMatchObject({ pinnedAt: clock, pinnedBy: staff.id });
 
     await answerRight(me.cookie, card("card-pagi", "listen"));
     const after = await round(me.cookie);
     expect(after.cards.filter((each) => each.fromTutor).map((each) => each.cardId)).toEqual([
+      card("card-pagi", "speak"),
       card("card-pagi", "recognise"),
       card("card-pagi", "recall"),
     ]);
@@ -1480,8 +1538,10 @@ describe("pins", () => {
     const id = card("card-pagi", "recall");
     await answerRight(me.cookie, id, { reviewedAt: later(30 * MINUTE).toISOString() });
     expect(await cardRow(me.id, id)).toMatchObject({ pinnedAt: later(HOUR), pinnedBy: staff.id });
-    // Still first, from the tutor; the card already reviewed before the two new ones.
-    expect((await round(me.cookie)).cards.slice(0, 3).map((each) => [each.cardId, each.fromTutor])).toEqual([
+    // Still first, from the tutor: the spoken card, then the card already reviewed before the two
+    // other new ones.
+    expect((await round(me.cookie)).cards.slice(0, 4).map((each) => [each.cardId, each.fromTutor])).toEqual([
+      [card("card-pagi", "speak"), true],
       [id, true],
       [card("card-pagi", "recognise"), true],
       [card("card-pagi", "listen"), true],
@@ -1495,14 +1555,15 @@ describe("pins", () => {
     const puan = { chapterId: "chapter-1", dayId: "day-3", phraseId: "vocab-puan" };
     expect((await pin(staff.cookie, me.id, puan)).status).toBe(200);
     const { cards, summary: read } = await round(me.cookie);
-    expect(read.deckSize).toBe(9);
-    expect(cards.slice(0, 3).map((each) => [each.cardId, each.fromTutor, each.isNew])).toEqual(
-      cardsOf("vocab-puan").map((id) => [id, true, true]),
+    // Day 1's eight cards and the pinned phrase's four.
+    expect(read.deckSize).toBe(12);
+    expect(cards.slice(0, 4).map((each) => [each.cardId, each.fromTutor, each.isNew])).toEqual(
+      pinnedCards("vocab-puan").map((id) => [id, true, true]),
     );
     expect((await answerRight(me.cookie, card("vocab-puan", "recognise"))).result).toBe("right");
     // Meeting day 3 later adds its other phrase and keeps the pins not yet reviewed.
     await completeDays(me.cookie, "day-1", "day-2", "day-3");
-    expect((await summary(me.cookie)).deckSize).toBe(15);
+    expect((await summary(me.cookie)).deckSize).toBe(20);
     expect(await cardRow(me.id, card("vocab-puan", "listen"))).toMatchObject({ pinnedBy: staff.id });
   });
 
@@ -1560,7 +1621,9 @@ describe("pins", () => {
     expect(stored.status, await stored.clone().text()).toBe(201);
     expect(await notesOf()).toHaveLength(1);
     const { cards } = await round(me.cookie);
-    expect(cards.map((each) => [each.cardId, each.fromTutor])).toEqual(cardsOf("vocab-price").map((id) => [id, true]));
+    expect(cards.map((each) => [each.cardId, each.fromTutor])).toEqual(
+      pinnedCards("vocab-price").map((id) => [id, true]),
+    );
   });
 });
 
@@ -1614,7 +1677,9 @@ describe("a chapter's hardest cards", () => {
   it("serves them as questions, answered by their served ids", async () => {
     const me = await learner();
     await startPhraseCards(me.cookie, "day-1");
-    const missed = [...cardsOf("card-pagi"), card("vocab-price", "listen"), card("vocab-price", "recall")];
+    // WEAKEST_LIMIT cards, one of every kind: a choice read and heard, typed, said aloud, built.
+    const missed = [...cardsOf("card-pagi"), card("vocab-price", "recall")];
+    expect(missed).toHaveLength(WEAKEST_LIMIT);
     for (const id of missed) await answerWrong(me.cookie, id);
     const response = await call("/api/review/hardest/chapter-1", { cookie: me.cookie });
     expect(response.status).toBe(200);
@@ -1623,11 +1688,11 @@ describe("a chapter's hardest cards", () => {
     expect(cards.map((each) => each.cardId).sort()).toEqual(missed.sort());
     expectQuestions(text, cards);
     for (const served of cards) {
-      const right = rightAnswer(itemOf(served.cardId));
+      const right = rightOf(served.cardId);
       const answered = await answer(me.cookie, body(served.cardId, right.answer));
       expect(answered).toMatchObject({
         result: "right",
-        correct: { text: right.text, answer: right.answer, audio: expect.stringMatching(/^\/media\/course\//) },
+        correct: { text: right.text, answer: right.shown, audio: expect.stringMatching(/^\/media\/course\//) },
       });
     }
   });
@@ -1702,7 +1767,7 @@ describe("the daily reminder", () => {
     expect(sent).toEqual([
       {
         to: me.user.email,
-        subject: "6 cards are ready to review",
+        subject: "8 cards are ready to review",
         text: expect.stringContaining(`Review now: ${ORIGIN}/review`),
         link: `${ORIGIN}/review`,
       },
@@ -2008,7 +2073,7 @@ describe("the account's review data", () => {
         changedAt: START.toISOString(),
       },
     ]);
-    expect(exported.reviewCards).toHaveLength(6);
+    expect(exported.reviewCards).toHaveLength(8);
     expect(exported.reviewCards).toContainEqual({
       chapterId: "chapter-1",
       dayId: "day-1",
@@ -2044,7 +2109,7 @@ describe("the account's review data", () => {
     clock = new Date("2027-03-02T11:00:00.000Z");
     await reminders().sendDue();
     const mine = await reviewState(me.id);
-    expect([mine.cards.length, mine.log.length, mine.reminders.length, mine.goalChanges.length]).toEqual([6, 1, 1, 1]);
+    expect([mine.cards.length, mine.log.length, mine.reminders.length, mine.goalChanges.length]).toEqual([8, 1, 1, 1]);
     const theirs = await reviewState(other.id);
 
     const deleted = await t.request("/api/account", {

@@ -1,19 +1,19 @@
 import { type Chapter, courseAudioPath } from "#course/course";
-import { questionOf } from "#course/exercise-schema";
+import { reviewItem, reviewQuestionOf } from "#course/review-items";
 import { newCardRank } from "#course/review-order";
 import {
   type CardKey,
   coursePhrases,
   type Phrase,
   REVIEW_SKILLS,
-  reviewItem,
   servedCardId,
   servedCards,
 } from "#course/review-rules";
 import { newCard } from "#course/review-schedule";
-import { spokenLinePhrases } from "#course/speaking";
+import { spokenLinePhrases, takeAudioPath } from "#course/speaking";
 import type { Queryable } from "#server/db/client";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
+import type { PinNote } from "./pin-notes.repository";
 import type { ReviewExercise } from "./review.contract";
 import type { CardRow, HeldCards, NewCardRow, ReviewRepository } from "./review.repository";
 
@@ -23,6 +23,9 @@ export interface PinTarget {
   dayId: string;
   phraseId: string;
 }
+
+/** The skills whose card comes with the phrase's clip: heard to answer, or the model a take is compared with. */
+const HEARD_BEFORE_ANSWER: ReadonlySet<CardKey["skill"]> = new Set(["listen", "speak"]);
 
 export const phraseKey = (chapterId: string, dayId: string, phraseId: string) => `${chapterId}/${dayId}/${phraseId}`;
 
@@ -104,20 +107,32 @@ export function createDeck(deps: {
 
   /**
    * A card as its question: the exercise without its right answer, under an id that does not name
-   * the phrase, and the phrase's clip only when the card is listened to (a recall card's clip would
-   * say the answer). The answer's response gives the right answer and its clip.
+   * the phrase, and the phrase's clip only when the card is listened to or compared with (a recall
+   * card's clip would say the answer; a spoken card is rated by the learner against it). The answer's response gives the right answer and its clip.
    */
-  function exercise(card: CardKey & { reps: number; pinnedAt: Date | null }): ReviewExercise | null {
+  function exercise(
+    card: CardKey & { reps: number; pinnedAt: Date | null },
+    notes: ReadonlyMap<string, PinNote>,
+  ): ReviewExercise | null {
     const phrase = phraseOf(card);
     if (!phrase) return null;
+    const note = card.skill === "speak" && card.pinnedAt !== null ? notes.get(keyOf(phrase)) : undefined;
     return {
       cardId: servedCardId(card),
       skill: card.skill,
-      item: questionOf(itemOf(phrase, card.skill)),
-      audio: card.skill === "listen" ? courseAudioPath(phrase.chapterId, phrase.dayId, phrase.id) : null,
+      item: reviewQuestionOf(itemOf(phrase, card.skill)),
+      audio: HEARD_BEFORE_ANSWER.has(card.skill) ? courseAudioPath(phrase.chapterId, phrase.dayId, phrase.id) : null,
       dayNumber: phrase.dayNumber,
       dayTitle: phrase.dayTitle,
       fromTutor: card.pinnedAt !== null,
+      tutor: note
+        ? {
+            rating: note.rating,
+            comment: note.comment,
+            take: note.takeId ? takeAudioPath(note.takeId) : null,
+            line: note.takeId ? { chapterId: phrase.chapterId, dayId: phrase.dayId, lineId: phrase.id } : null,
+          }
+        : null,
       isNew: card.reps === 0,
     };
   }
@@ -174,7 +189,7 @@ export function createDeck(deps: {
     addMissing,
 
     /**
-     * The order due cards are taken in: pinned by a tutor first, then cards already reviewed (those
+     * The order due cards are taken in: pinned by a tutor first (their spoken cards before the rest), then cards already reviewed (those
      * being learnt come back first, being due soonest), then new ones, oldest met first (the order
      * the daily limit lets them in: decision 055), the first card of every phrase met together before
      * the second of any (newCardRank), in course order. The same deck is always taken in the same order.
@@ -183,6 +198,10 @@ export function createDeck(deps: {
     servingOrder(a: CardRow & { metAt: Date }, b: CardRow & { metAt: Date }): number {
       const pinned = Number(a.pinnedAt === null) - Number(b.pinnedAt === null);
       if (pinned !== 0) return pinned;
+      // A tutor's pins are asked aloud first: what they heard comes back as something to say.
+      const spoken =
+        Number(b.pinnedAt !== null && b.skill === "speak") - Number(a.pinnedAt !== null && a.skill === "speak");
+      if (spoken !== 0) return spoken;
       const fresh = Number(a.reps === 0) - Number(b.reps === 0);
       if (fresh !== 0) return fresh;
       const due = a.reps > 0 ? a.due.getTime() - b.due.getTime() : a.metAt.getTime() - b.metAt.getTime();
@@ -196,10 +215,10 @@ export function createDeck(deps: {
       return REVIEW_SKILLS.indexOf(a.skill) - REVIEW_SKILLS.indexOf(b.skill) || orderA - orderB;
     },
 
-    /** The cards as exercises, leaving out any whose phrase the course no longer has. */
-    toExercises: (rows: readonly CardRow[]) =>
+    /** The cards as exercises (a pinned spoken card with its tutor's note), leaving out any whose phrase the course no longer has. */
+    toExercises: (rows: readonly CardRow[], notes: ReadonlyMap<string, PinNote> = new Map()) =>
       rows.flatMap((row) => {
-        const served = exercise(row);
+        const served = exercise(row, notes);
         return served ? [served] : [];
       }),
   };

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, max, sql } from "drizzle-orm";
-import type { Given } from "#course/exercise-schema";
 import type { Grade } from "#course/grading";
+import type { ReviewGiven } from "#course/review-items";
 import type { CardKey } from "#course/review-rules";
 import type { ReviewCard } from "#course/review-schedule";
 import type { Database, Queryable, Transaction } from "#server/db/client";
@@ -179,7 +179,7 @@ export interface AnswerContext {
   sent_day_id: string | null;
   sent_phrase_id: string | null;
   sent_skill: string | null;
-  sent_given: Given | null;
+  sent_given: ReviewGiven | null;
   sent_grade: Grade | null;
   sent_rating: number | null;
   sent_local_date: string | null;

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { courseAudioPath } from "#course/course";
-import type { ExerciseItem } from "#course/exercise-schema";
-import { checkGiven, type Grade, grade, type RightAnswer, type Slip } from "#course/grading";
+import type { Grade, RightAnswer, Slip } from "#course/grading";
+import { checkReviewGiven, gradeReview, type ReviewItem } from "#course/review-items";
 import { roundOf } from "#course/review-order";
 import { type CardKey, cardId, countedAt, countedMs, type Phrase, ROUND_SIZE } from "#course/review-rules";
 import {
@@ -9,12 +9,12 @@ import {
   localDate,
   type ReviewCard,
   type ReviewEvent,
-  ratingFor,
   rebuildCard,
   review,
 } from "#course/review-schedule";
 import type { Database } from "#server/db/client";
 import { badRequest, HttpError, notFound } from "#server/http/errors";
+import type { PinNotes } from "./pin-notes.repository";
 import type { ReviewAnswerResponse, ReviewRound, ReviewSummary, reviewAnswerRequestSchema } from "./review.contract";
 import { type Deck, isNewCard, phraseKey } from "./review.deck";
 import { createKnownCards } from "./review.known";
@@ -69,11 +69,12 @@ export function createRounds(deps: {
   cards: ReviewRepository;
   deck: Deck;
   summaries: Summaries;
+  pinNotes: PinNotes;
   now: () => Date;
   /** The course's words (taughtWords): a recall that types another of them is wrong, not almost. */
   words: ReadonlySet<string>;
 }) {
-  const { db, cards, deck, summaries, now, words } = deps;
+  const { db, cards, deck, summaries, pinNotes, now, words } = deps;
   const known = createKnownCards(() => now().getTime());
 
   /** An answer's context from what this instance remembers (review.known.ts): no resend known. */
@@ -109,7 +110,7 @@ export function createRounds(deps: {
   async function logWithRebuild(
     userId: string,
     key: CardKey,
-    item: ExerciseItem,
+    item: ReviewItem,
     input: AnswerInput,
     timing: { at: Date; reviewedAt: Date; previousReceivedAt: Date | null },
     accountZone: string,
@@ -184,7 +185,12 @@ export function createRounds(deps: {
           round[0].learner,
           round.map((card) => [card, card.known] as const),
         );
-      return { summary, cards: deck.toExercises(round) };
+      // A pinned spoken card shows what its tutor said of the phrase.
+      const notes = await pinNotes.of(
+        userId,
+        round.filter((card) => card.pinnedAt !== null && card.skill === "speak"),
+      );
+      return { summary, cards: deck.toExercises(round, notes) };
     },
 
     /**
@@ -204,7 +210,7 @@ export function createRounds(deps: {
       if (!served) throw badRequest(`"${input.cardId}" is not a review card of the course.`);
       const { key, phrase } = served;
       const item = deck.itemOf(phrase, key.skill);
-      const issues = checkGiven(item, input.given);
+      const issues = checkReviewGiven(item, input.given);
       if (issues.length > 0) throw badRequest("This answer does not fit the card.", issues);
       const reviewedAt = input.reviewedAt ? new Date(input.reviewedAt) : at;
       if (reviewedAt.getTime() > at.getTime() + CLOCK_SKEW_MS) throw badRequest("reviewedAt cannot be in the future.");
@@ -260,7 +266,7 @@ export function createRounds(deps: {
   async function resent(
     userId: string,
     phrase: Phrase,
-    item: ExerciseItem,
+    item: ReviewItem,
     key: CardKey,
     context: AnswerContext,
     at: Date,
@@ -278,7 +284,12 @@ export function createRounds(deps: {
         "This clientId was already sent with a review of another card. Make a new one for each review.",
       );
     }
-    const replayed = grade(item, context.sent_given!, reviewGrading(words));
+    const replayed = gradeReview(
+      item,
+      context.sent_given!,
+      { hinted: false, durationMs: 0, easy: false },
+      reviewGrading(words),
+    );
     const slipped = context.sent_grade === "right" && replayed.typo;
     return answerResponse(phrase, {
       graded: {
@@ -304,20 +315,19 @@ const reviewGrading = (words: ReadonlySet<string>) => ({ forgiveSlips: true, tau
 function logRow(
   userId: string,
   key: CardKey,
-  item: ExerciseItem,
+  item: ReviewItem,
   input: AnswerInput,
   { at, reviewedAt, previousReceivedAt }: { at: Date; reviewedAt: Date; previousReceivedAt: Date | null },
   accountZone: string,
   words: ReadonlySet<string>,
 ): { row: LoggedReview; graded: Graded["graded"] } {
-  const result = grade(item, input.given, reviewGrading(words));
-  const rating = ratingFor({
-    grade: result.grade,
-    slip: result.typo,
-    hinted: input.hinted,
-    durationMs: input.durationMs,
-    easy: input.easy,
-  });
+  const result = gradeReview(
+    item,
+    input.given,
+    { hinted: input.hinted, durationMs: input.durationMs, easy: input.easy },
+    reviewGrading(words),
+  );
+  const rating = result.rating;
   const timeZone = input.timeZone ?? accountZone;
   const counted = countedAt(reviewedAt, at);
   const row: LoggedReview = {

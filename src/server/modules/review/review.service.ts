@@ -4,6 +4,7 @@ import type { Database } from "#server/db/client";
 import type { AnswersModule } from "#server/modules/answers/answers.module";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
 import type { SettingsModule } from "#server/modules/settings/settings.module";
+import { createPinNotes } from "./pin-notes.repository";
 import { createDeck } from "./review.deck";
 import { createReviewRepository } from "./review.repository";
 import { createRounds } from "./review.round";
@@ -31,8 +32,9 @@ export function createReviewService({ db, course, settings, progress, answers, n
   const cards = createReviewRepository(db);
   const deck = createDeck({ course, cards, progress });
   const summaries = createSummaries({ cards, deck, settings, progress });
-  const rounds = createRounds({ db, cards, deck, summaries, now, words: taughtWords(course) });
-  const staff = createStaffReview({ db, course, cards, deck, summaries, progress, answers, now });
+  const pinNotes = createPinNotes(db);
+  const rounds = createRounds({ db, cards, deck, summaries, pinNotes, now, words: taughtWords(course) });
+  const staff = createStaffReview({ db, course, cards, deck, summaries, pinNotes, progress, answers, now });
 
   return {
     summary: rounds.summary,

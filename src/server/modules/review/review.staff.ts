@@ -1,10 +1,12 @@
 import type { Chapter } from "#course/course";
-import { cardId, givenText, WEAKEST_LIMIT } from "#course/review-rules";
+import { givenText } from "#course/review-items";
+import { cardId, WEAKEST_LIMIT } from "#course/review-rules";
 import { requireAccount, type Staff, unlessUserVanished } from "#server/db/accounts";
 import type { Database, Queryable } from "#server/db/client";
 import { badRequest } from "#server/http/errors";
 import type { AnswersModule } from "#server/modules/answers/answers.module";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
+import type { PinNote, PinNotes } from "./pin-notes.repository";
 import type { HardestCards, PinResponse, StruggleReport, WeakPhrase } from "./review.contract";
 import { type Deck, newCards, type PinTarget, phraseKey } from "./review.deck";
 import type { CardRow, ReviewRepository } from "./review.repository";
@@ -35,11 +37,12 @@ export function createStaffReview(deps: {
   cards: ReviewRepository;
   deck: Deck;
   summaries: Summaries;
+  pinNotes: PinNotes;
   progress: Pick<ProgressModule["service"], "lastActivityAt">;
   answers: Pick<AnswersModule["service"], "lastAnswerAt">;
   now: () => Date;
 }) {
-  const { db, course, cards, deck, summaries, progress, answers, now } = deps;
+  const { db, course, cards, deck, summaries, pinNotes, progress, answers, now } = deps;
 
   /** The learner's newest review, answer or progress save: their own, never a status a tutor set for them. */
   async function lastActivity(userId: string): Promise<Date | null> {
@@ -119,16 +122,29 @@ export function createStaffReview(deps: {
     /**
      * A tutor pins a phrase into the learner's review: each of its cards is due at once, marked
      * "from your tutor", until the learner next reviews it. A phrase not met yet gets its cards now.
-     * `q`: a caller's transaction to join (a feedback note and its pin commit together).
+     * `q`: a caller's transaction to join (a feedback note and its pin commit together). `note`: what
+     * the tutor said of it after hearing it (a take's or a live session's rating), which its spoken
+     * card shows while the pin lasts.
      */
-    async pin(staff: Staff, learnerId: string, target: PinTarget, q: Queryable = db): Promise<PinResponse> {
+    async pin(
+      staff: Staff,
+      learnerId: string,
+      target: PinTarget,
+      q: Queryable = db,
+      note?: PinNote,
+    ): Promise<PinResponse> {
       const phrase = deck.phraseOf(target);
       if (!phrase) {
         throw badRequest(`Day "${target.dayId}" of "${target.chapterId}" has no phrase "${target.phraseId}".`);
       }
       await requireAccount(q, learnerId, staff);
       const at = now();
-      await unlessUserVanished(() => cards.pinCards(newCards(learnerId, phrase, at), staff.id, at, q));
+      await unlessUserVanished(async () => {
+        await cards.pinCards(newCards(learnerId, phrase, at), staff.id, at, q);
+        // A pin without a note (a feedback note's, a tutor's own) leaves none of an earlier one.
+        if (note) await pinNotes.save(q, learnerId, target, note, at);
+        else await pinNotes.clear(q, learnerId, target);
+      });
       return { pinned: { chapterId: phrase.chapterId, dayId: phrase.dayId, phraseId: phrase.id, malay: phrase.malay } };
     },
 

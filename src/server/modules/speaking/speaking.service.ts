@@ -9,6 +9,7 @@ import {
   type SelfRating,
   shadowingsWithLine,
   TAKES_QUOTA_BYTES,
+  takeAudioPath,
   WAITING_SUBMISSIONS_MAX,
 } from "#course/speaking";
 import { requireAccount } from "#server/db/accounts";
@@ -52,8 +53,6 @@ export interface SpeakingDeps {
 
 const NO_SUCH_TAKE = "There is no such recording.";
 const EXTENSIONS = { "audio/webm": "webm", "audio/mp4": "m4a" } as const;
-
-export const takeAudioPath = (takeId: string) => `/api/speaking/takes/${takeId}`;
 
 export function takeOf(row: TakeRow): Take {
   return {

@@ -155,6 +155,7 @@ export function createTutorService(deps: TutorDeps) {
               row.userId,
               { chapterId: row.chapterId, dayId: row.dayId, phraseId: take.lineId },
               tx,
+              { rating: rating.rating, comment: rating.comment || null, takeId: take.id },
             );
           }
         }

@@ -49,7 +49,7 @@ function yoursOf(item: AskedItem, given: Given): Yours {
 }
 
 /** Kinds whose right answer is Malay text. */
-const MALAY_ANSWERS = new Set<ExerciseKind>([
+const MALAY_ANSWERS = new Set<AskedItem["kind"]>([
   "build-sentence",
   "type-heard",
   "type-malay",
@@ -79,7 +79,8 @@ export const FIRST_CONTROL = "fieldset :is(button, input):not(:disabled)";
  * One item as asked: its prompt, the clip it is about, its controls, and Check; then the feedback
  * and Continue. An answer that cannot be checked (nothing given, a pair left unmatched) or could
  * not be sent is told here, and the learner tries again. `beforeCheck` is shown above Check until
- * the answer is checked (review's "I knew this instantly").
+ * the answer is checked (review's "I knew this instantly"). With `autoPlay`, a listening item plays
+ * its clip as it arrives; its button stops it and plays it again.
  */
 export function PracticeItem<T extends AskedItem>({
   item,
@@ -91,10 +92,13 @@ export function PracticeItem<T extends AskedItem>({
   playing,
   onToggleAudio,
   slow,
+  autoPlay = false,
   beforeCheck,
 }: {
   item: T;
   clip: string | null;
+  /** Play the clip as the item arrives (the learner went on to it), as the story plays its lines. */
+  autoPlay?: boolean;
   /** A slower speed for the clip (0.75x), kept across the items of a set; none when absent. */
   slow?: { on: boolean; onChange: (on: boolean) => void };
   check: (item: T, given: Given) => Promise<Feedback>;
@@ -110,6 +114,12 @@ export function PracticeItem<T extends AskedItem>({
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  // Only as the item arrives: what it arrived with, kept.
+  const playOnArrival = useRef(autoPlay && clip);
+  useEffect(() => {
+    if (playOnArrival.current) onToggleAudio(playOnArrival.current);
+    playOnArrival.current = null;
+  }, [onToggleAudio]);
 
   useEffect(() => {
     if (feedback) formRef.current?.querySelector<HTMLElement>("[data-focus='continue']")?.focus();

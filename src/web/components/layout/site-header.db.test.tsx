@@ -16,7 +16,8 @@ const summaryRequests = () => app.requests.filter((request) => request.path.star
 
 describe("the header's Review link", () => {
   it("shows a learner the number of cards due, in the menu and on the small screens' menu button", async () => {
-    expect(DAY_1_CARDS).toBe(6);
+    // Two phrases, each recognised, heard, recalled and said.
+    expect(DAY_1_CARDS).toBe(8);
     await app.signInLearner();
     await startDayOnePhraseCards(app);
     renderApp("/about");
@@ -153,6 +154,19 @@ describe("site header", () => {
       ),
     );
     expect(screen.getByRole("button", { name: "Account menu for Siti Nurhaliza" })).toHaveFocus();
+  });
+
+  it("keeps the focus on the plain buttons while their menus load: no tab stop leaves it on nothing", async () => {
+    await signInSiti();
+    renderApp("/");
+    for (const name of [/^Notices/, "Account menu for Siti Nurhaliza"]) {
+      const plain = await screen.findByRole("button", { name });
+      act(() => plain.focus());
+      // Reached by focus, the menu's code starts loading; the same button keeps the focus meanwhile.
+      expect(plain).toHaveFocus();
+      await waitFor(() => expect(screen.getByRole("button", { name })).toHaveAttribute("data-state", "closed"));
+      expect(screen.getByRole("button", { name })).toHaveFocus();
+    }
   });
 
   it("leaves focus where the user moved it while the account menu loaded", async () => {

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Given } from "#course/exercise-schema";
+import type { ReviewGiven } from "#course/review-items";
 import type { ReviewAnswerResponse, ReviewSummary } from "#server/modules/review/review.contract";
 import { summaryAfterAnswer } from "#web/features/review/summary-after-answer";
 import { apiClient, call, pathParams } from "#web/lib/api";
@@ -8,6 +8,7 @@ import {
   reviewRoundQueryKey,
   reviewSummaryQueryKey,
   settingsQueryKey,
+  speakingDayQueryKey,
 } from "#web/lib/query-keys";
 import { whereTheDeviceIs } from "#web/lib/review-summary";
 
@@ -36,7 +37,7 @@ export const hardestCardsQuery = (chapterId: string) =>
 
 export interface ReviewAnswer {
   cardId: string;
-  given: Given;
+  given: ReviewGiven;
   durationMs: number;
   hinted?: boolean;
   easy?: boolean;
@@ -82,5 +83,35 @@ export function useUnsubscribe() {
     mutationFn: (token: string) => call(apiClient.reminders.unsubscribe.$post({ json: { token } })),
     // A signed-in learner's Settings show the switch off at once.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsQueryKey }),
+  });
+}
+
+/** The line a tutor heard, as a pinned spoken card names it: a new take of it may be sent to a tutor. */
+export interface HeardLine {
+  chapterId: string;
+  dayId: string;
+  lineId: string;
+}
+
+/**
+ * Sends a take recorded in review to a tutor with the speaking API: uploaded as the line's latest
+ * take (POST /api/speaking/takes), then sent (POST /api/speaking/days/:chapterId/:dayId/sent). The
+ * line's day shows it as sent.
+ */
+export function useSendTakeToTutor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ line, take }: { line: HeardLine; take: File }) => {
+      const { chapterId, dayId, lineId } = line;
+      await call(apiClient.speaking.takes.$post({ form: { chapterId, dayId, lineId, take } }));
+      return call(
+        apiClient.speaking.days[":chapterId"][":dayId"].sent.$post({
+          param: pathParams({ chapterId, dayId }),
+          json: { lineIds: [lineId] },
+        }),
+      );
+    },
+    onSuccess: (_, { line }) =>
+      queryClient.invalidateQueries({ queryKey: speakingDayQueryKey(line.chapterId, line.dayId) }),
   });
 }

@@ -7,13 +7,14 @@ import { answersInMalay, PracticeItem } from "#web/components/exercise/practice-
 import { Label } from "#web/components/ui/label";
 import { useReviewAnswer } from "#web/features/review/api/review";
 import { mediaUrl } from "#web/lib/media";
+import { SpokenCard } from "./spoken-card";
 
 /**
  * One review card, asked as an item of its kind (the practice set's item, practice-item.tsx), with
  * the day its phrase comes from and, when a tutor pinned it, "From your tutor". Check sends the
  * answer to the server, which grades it, logs it and schedules the card; the feedback is the
- * server's. The time taken counts from when the card was drawn. Used by the review page and by a
- * review day's warm-up.
+ * server's. A spoken card is said aloud and rated by the learner (spoken-card.tsx). The time taken
+ * counts from when the card was drawn. Used by the review page and by a review day's warm-up.
  */
 export function ReviewExercise({
   exercise,
@@ -63,36 +64,40 @@ export function ReviewExercise({
           </span>
         )}
       </p>
-      <PracticeItem
-        item={item}
-        clip={exercise.audio && mediaUrl(exercise.audio)}
-        check={check}
-        checking={isPending}
-        onSaid={onSaid}
-        onContinue={onContinue}
-        playing={playing}
-        onToggleAudio={onToggleAudio}
-        beforeCheck={
-          <div className="flex items-start gap-2">
-            <input
-              id={easyId}
-              type="checkbox"
-              checked={easy}
-              onChange={(event) => setEasy(event.target.checked)}
-              aria-describedby={`${easyId}-hint`}
-              className="mt-0.5 size-4 shrink-0 accent-primary"
-            />
-            <div className="grid gap-0.5">
-              <Label htmlFor={easyId} className="cursor-pointer">
-                I knew this instantly
-              </Label>
-              <span id={`${easyId}-hint`} className="text-sm text-muted-foreground">
-                If you are right, the card waits longer before it comes back.
-              </span>
+      {item.kind === "say-malay" ? (
+        <SpokenCard exercise={exercise} item={item} onAnswered={onAnswered} onSaid={onSaid} onContinue={onContinue} />
+      ) : (
+        <PracticeItem
+          item={item}
+          clip={exercise.audio && mediaUrl(exercise.audio)}
+          check={check}
+          checking={isPending}
+          onSaid={onSaid}
+          onContinue={onContinue}
+          playing={playing}
+          onToggleAudio={onToggleAudio}
+          beforeCheck={
+            <div className="flex items-start gap-2">
+              <input
+                id={easyId}
+                type="checkbox"
+                checked={easy}
+                onChange={(event) => setEasy(event.target.checked)}
+                aria-describedby={`${easyId}-hint`}
+                className="mt-0.5 size-4 shrink-0 accent-primary"
+              />
+              <div className="grid gap-0.5">
+                <Label htmlFor={easyId} className="cursor-pointer">
+                  I knew this instantly
+                </Label>
+                <span id={`${easyId}-hint`} className="text-sm text-muted-foreground">
+                  If you are right, the card waits longer before it comes back.
+                </span>
+              </div>
             </div>
-          </div>
-        }
-      />
+          }
+        />
+      )}
     </div>
   );
 }

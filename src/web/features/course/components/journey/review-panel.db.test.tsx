@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from "@testing-library/react";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { rightAnswer } from "#course/grading";
+import { rightReviewGiven } from "#course/review-items";
 import { dailyGoalChange, reviewDay } from "#server/db/schema";
 import type { ReviewSummary } from "#server/modules/review/review.contract";
 import { connectApp } from "#web/testing/app-in-process";
@@ -25,7 +25,7 @@ async function answerReviews(count: number, durationMs = 5_000) {
     await app.send("POST", "/api/review/answers", {
       clientId: crypto.randomUUID(),
       cardId: card.cardId,
-      given: rightAnswer(itemOf(card)).answer,
+      given: rightReviewGiven(itemOf(card)),
       durationMs,
       timeZone: DEVICE_TIME_ZONE,
     });
@@ -67,7 +67,8 @@ describe("My Journey's review panel", () => {
     await answerReviews(5);
     const { panel } = await openJourney();
 
-    expect(within(panel).getByText("1 card due")).toBeInTheDocument();
+    // Day 1's eight cards (two phrases, four skills), five of them answered.
+    expect(within(panel).getByText("3 cards due")).toBeInTheDocument();
     expect(goalBar(panel, "5 of 5 reviews today")).toHaveAttribute("aria-valuenow", "5");
     expect(within(panel).getByText("Today's goal is met. Well done!")).toBeInTheDocument();
     expect(within(panel).getByText("1-day streak")).toBeInTheDocument();

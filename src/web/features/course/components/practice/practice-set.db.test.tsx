@@ -18,6 +18,7 @@ import {
   tabTo,
   type,
 } from "#web/testing/practice-test-kit";
+import { stubAudio } from "#web/testing/screen";
 import PracticeSet from "./practice-set";
 
 const app = await connectApp();
@@ -27,6 +28,8 @@ const ITEMS = DAY_ONE_PRACTICE.items;
 
 beforeEach(() => {
   stubResizeObserver();
+  // A listening item reached by Continue plays its clip as it arrives; jsdom cannot play one.
+  stubAudio();
 });
 
 /** The practice set of day 1 for the signed-in learner, with cached progress to see it invalidated. */

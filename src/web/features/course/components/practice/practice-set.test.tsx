@@ -1,5 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { fireEvent, render, screen, within } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ExerciseItem } from "#course/exercise-schema";
 import { DAY_ONE_PRACTICE } from "#tests/fixtures/course";
@@ -215,7 +215,26 @@ describe("PracticeSet for a visitor", () => {
     expect(audio.clips.at(-1)!.playbackRate).toBe(0.75);
   });
 
+  it("plays a listening item's clip as it arrives once the learner goes on, not as the set first shows", async () => {
+    const audio = stubAudio();
+    renderSet([ITEMS.comprehension, ITEMS.typeHeard]);
+    await answerRight(ITEMS.comprehension);
+    expect(audio.clips).toHaveLength(0);
+    await continueByKeyboard();
+    expect(screen.getByRole("group", { name: ITEMS.typeHeard.prompt })).toBeInTheDocument();
+    expect(audio.clips).toHaveLength(1);
+    expect(audio.clips[0]!.src).toContain(`/media/course/chapter-1/day-1/${ITEMS.typeHeard.audio}.mp3`);
+    // Focus is on its button, which stops the clip and plays it again.
+    await waitFor(() => expect(active()).toHaveAccessibleName("Stop: the recording"));
+    await press("Enter");
+    expect(active()).toHaveAccessibleName("Play: the recording");
+    await press("Enter");
+    expect(audio.clips).toHaveLength(2);
+  });
+
   it("tells a near miss of typed text 'almost', shows the right form, and asks again", async () => {
+    // A listening item asked again plays its clip as it arrives.
+    stubAudio();
     const { onCompleted } = renderSet([ITEMS.typeHeard]);
     // The clip to type comes first.
     await tab();
@@ -297,6 +316,8 @@ describe("PracticeSet for a visitor", () => {
   });
 
   it("says what is missing, without checking, when an answer is not complete", async () => {
+    // The listening item at the end plays its clip as it arrives.
+    stubAudio();
     renderSet([ITEMS.typeMalay, ITEMS.match, ITEMS.build, ITEMS.listen]);
 
     await tabTo(screen.getByRole("textbox", { name: "In Malay" }));

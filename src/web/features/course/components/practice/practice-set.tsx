@@ -85,6 +85,8 @@ export default function PracticeSet({
   // The clips of listening items at 0.75x once the learner asks, for every item of the set.
   const [slow, setSlow] = useState(false);
   const audio = useSingleAudio(slow ? 0.75 : 1);
+  // Once the learner has gone on from an item (or started again), a listening item plays as it arrives.
+  const [wentOn, setWentOn] = useState(false);
   const [run, setRun] = useState<Run | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const rootRef = useRef<HTMLDivElement>(null);
@@ -113,6 +115,7 @@ export default function PracticeSet({
   if (run === null && !completed && !waitingForResume) setRun(startRun(items, resume.data?.answeredRight ?? []));
 
   const practiseAgain = () => {
+    setWentOn(true);
     setRun(startRun(items, []));
     setAnnouncement("");
     focusNext.current = "item";
@@ -152,6 +155,7 @@ export default function PracticeSet({
   };
   const next = (right: boolean) => {
     if (!run) return;
+    setWentOn(true);
     const nextRun = afterAnswer(run, right);
     audio.stop();
     setRun(nextRun);
@@ -198,6 +202,7 @@ export default function PracticeSet({
             playing={audio.playing}
             onToggleAudio={audio.toggle}
             slow={{ on: slow, onChange: setSlow }}
+            autoPlay={wentOn}
           />
         </>
       ) : (

@@ -143,6 +143,20 @@ describe("saying each line of the Codebook's dialogue", () => {
     ]);
   });
 
+  it("says who will listen as the takes are sent: no promise of a tutor while none takes learners", async () => {
+    await signInWithProgress(app);
+    await uploadTake(app, "chapter-1", "day-1", LINES[0]!.id);
+    const panel = await openLinePractice();
+    fireEvent.click(await within(panel).findByRole("button", { name: "Send my takes to a tutor" }));
+    expect(await screen.findByText("Sent to a tutor")).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        "No tutor is taking learners yet, so nobody will rate your takes for now: they wait for the first tutor, and you will be told when one rates them.",
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/A tutor will listen/)).not.toBeInTheDocument();
+  });
+
   it("lets a visitor listen to the lines and asks them to sign in to keep takes", async () => {
     const panel = await openLinePractice();
     expect(

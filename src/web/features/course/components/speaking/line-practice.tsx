@@ -1,13 +1,17 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Check, Headphones, Mic, Play, RotateCcw, Send, Square } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
-import { SELF_RATINGS, type SelfRating } from "#course/speaking";
+import { SELF_RATING_LABELS, SELF_RATINGS } from "#course/speaking";
+import { useClipRun } from "#web/components/speaking/use-clip-run";
+import { canRecord, useRecorder } from "#web/components/speaking/use-recorder";
+import { Waveform } from "#web/components/speaking/waveform";
 import { Button } from "#web/components/ui/button";
 import { Label } from "#web/components/ui/label";
 import { Switch } from "#web/components/ui/switch";
 import {
   type DayRef,
   type LinePractice,
+  listeningQuery,
   speakingDayQuery,
   useMarkLine,
   useRateTake,
@@ -17,10 +21,8 @@ import {
 import { cn } from "#web/lib/cn";
 import { toast } from "#web/lib/toast";
 import { toastNotSent } from "./not-sent";
-import { useClipRun } from "./use-clip-run";
-import { canRecord, useRecorder } from "./use-recorder";
+import { listeningLine } from "./role-play-end";
 import { OFFLINE_TAKE, useTakeUploads } from "./use-take-uploads";
-import { Waveform } from "./waveform";
 
 /** A line the learner says, with its model clip. */
 export interface PractisedLineItem {
@@ -30,8 +32,6 @@ export interface PractisedLineItem {
   speaker?: string | undefined;
   audio: string;
 }
-
-const RATING_LABELS: Record<SelfRating, string> = { again: "Again", close: "Close", good: "Good" };
 
 /** Whether a line counts as said: its model heard, and a take recorded or the line said aloud. */
 export const lineDone = (line: LinePractice | undefined) => Boolean(line?.listened && (line.take || line.saidAloud));
@@ -65,6 +65,15 @@ export default function LinePracticePanel({
   const rateTake = useRateTake(day);
   const setQuiet = useSetQuiet(day);
   const sendLines = useSendLines(day);
+  const queryClient = useQueryClient();
+  /** Who will listen, as it is, said once the takes are sent (read then if not yet known). */
+  const toastSent = async () => {
+    const listening = await queryClient.fetchQuery(listeningQuery(day)).catch(() => undefined);
+    toast({
+      title: "Sent to a tutor",
+      description: listeningLine(listening) ?? "Your takes wait for a tutor to listen.",
+    });
+  };
   const clips = useClipRun();
   const headingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -253,7 +262,7 @@ export default function LinePracticePanel({
                       onClick={() => rateTake.mutate({ takeId: take.id, rating })}
                     >
                       {take.selfRating === rating && <Check aria-hidden />}
-                      {RATING_LABELS[rating]}
+                      {SELF_RATING_LABELS[rating]}
                     </Button>
                   ))}
                   {take.tutorRating !== null && (
@@ -282,8 +291,7 @@ export default function LinePracticePanel({
               sendLines.mutate(
                 unsentLines.map((line) => line.id),
                 {
-                  onSuccess: () =>
-                    toast({ title: "Sent to a tutor", description: "A tutor will listen and rate each line." }),
+                  onSuccess: () => void toastSent(),
                   onError: toastNotSent,
                 },
               )

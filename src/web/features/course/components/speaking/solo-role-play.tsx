@@ -2,14 +2,14 @@ import { useQuery } from "@tanstack/react-query";
 import { Check, Eye, Mic, Play, RotateCcw, Square } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { RolePlay } from "#course/course";
+import { useClipRun } from "#web/components/speaking/use-clip-run";
+import { canRecord, useRecorder } from "#web/components/speaking/use-recorder";
 import { Button } from "#web/components/ui/button";
 import { Label } from "#web/components/ui/label";
 import { Switch } from "#web/components/ui/switch";
 import { type DayRef, speakingDayQuery, useMarkLine, useSetQuiet } from "#web/features/course/api/speaking";
 import { courseAudioUrl } from "#web/lib/course-data";
 import { RolePlayEnd } from "./role-play-end";
-import { useClipRun } from "./use-clip-run";
-import { canRecord, useRecorder } from "./use-recorder";
 import { OFFLINE_TAKE, useTakeUploads } from "./use-take-uploads";
 
 type Turn =
@@ -164,7 +164,15 @@ export default function SoloRolePlay({ day, rolePlay }: { day: DayRef; rolePlay:
                   </Button>
                 )}
                 {take && !recordingThis && (
-                  <Button type="button" variant="outline" size="sm" onClick={() => play([model, take.audio])}>
+                  <Button
+                    type="button"
+                    variant="outline"
+                    size="sm"
+                    aria-pressed={clips.playing === "compare"}
+                    onClick={() =>
+                      clips.playing === "compare" ? stopAudio() : clips.play("compare", [model, take.audio])
+                    }
+                  >
                     <Play aria-hidden />
                     Model, then you
                   </Button>

@@ -1,11 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { Mic, MicOff, Play, Square } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useClipRun } from "#web/components/speaking/use-clip-run";
+import { canRecord, RECORDER_MESSAGES_WITHOUT_SWITCH, useRecorder } from "#web/components/speaking/use-recorder";
 import { Button } from "#web/components/ui/button";
 import { type DayRef, speakingDayQuery } from "#web/features/course/api/speaking";
 import { releasePlayback, takePlayback } from "#web/lib/one-sound";
-import { useClipRun } from "./use-clip-run";
-import { canRecord, RECORDER_MESSAGES_WITHOUT_SWITCH, useRecorder } from "./use-recorder";
 import { useTakeUploads } from "./use-take-uploads";
 
 /** A line of the story's dialogue, with its clip. */
