@@ -50,6 +50,18 @@ export const MAX_COUNTED_REVIEW_MS = 2 * 60_000;
 /** How far back a summary reads the learner's days of reviews: a longer streak shows as this many days. */
 export const STREAK_WINDOW_DAYS = 400;
 
+/**
+ * Whether a day's reviews meet a daily goal: its count of reviews, or its counted time to the
+ * millisecond (299,700 ms is not five minutes, though it shows as 5.0). The server's summary and
+ * the page's summary after an answer both judge by this one rule.
+ */
+export function goalMetBy(
+  goal: { unit: DailyGoalUnit; amount: number },
+  day: { reviews: number; countedMs: number },
+): boolean {
+  return goal.unit === "reviews" ? day.reviews >= goal.amount : day.countedMs >= goal.amount * 60_000;
+}
+
 /** The instant a review counts at (REVIEW_COUNT_LAG_MS): when answered, but no earlier than shortly before it arrived. */
 export function countedAt(reviewedAt: Date, receivedAt: Date): Date {
   return new Date(Math.max(reviewedAt.getTime(), receivedAt.getTime() - REVIEW_COUNT_LAG_MS));

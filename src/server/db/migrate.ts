@@ -3,11 +3,9 @@ import { fileURLToPath } from "node:url";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+import { LOCK_KEYS } from "./locks";
 
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
-
-/** Arbitrary constant shared by every instance of the app: the key of the migration lock. */
-const MIGRATION_LOCK_KEY = 7_346_214_901;
 
 /**
  * Applies the committed SQL migrations (another folder's, in tests that stop part way). A session-level advisory lock makes instances that start
@@ -17,11 +15,11 @@ export async function migrateDatabase(url: string, migrationsFolder = MIGRATIONS
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    await client.query("select pg_advisory_lock($1)", [LOCK_KEYS.migration]);
     try {
       await migrate(drizzle(client), { migrationsFolder });
     } finally {
-      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
+      await client.query("select pg_advisory_unlock($1)", [LOCK_KEYS.migration]);
     }
   } finally {
     await client.end();

@@ -1,15 +1,8 @@
 import { and, asc, eq, max, sql } from "drizzle-orm";
 import type { TaskRef } from "#course/progress-rules";
 import type { Database, Queryable, Transaction } from "#server/db/client";
+import { LOCK_CLASSES } from "#server/db/locks";
 import { answer } from "#server/db/schema";
-
-/**
- * The first half of the advisory lock an answer takes per user; the second is a hash of the user id.
- * One user's answers take turns, so two answers that finish a set at the same moment cannot each
- * miss the other's, and a resend waits for the first send to commit. Two-part keys never collide
- * with single 64-bit ones; the contact form uses class 740_214.
- */
-const ANSWER_LOCK_CLASS = 740_215;
 
 const ofTask = (userId: string, target: TaskRef) =>
   and(
@@ -22,9 +15,9 @@ const ofTask = (userId: string, target: TaskRef) =>
 /** The answers module's table: answer, one row per answer a user gave to a practice item. */
 export function createAnswersRepository(db: Database) {
   return {
-    /** Makes this user's answers take turns until the transaction ends (ANSWER_LOCK_CLASS). */
+    /** Makes this user's answers take turns until the transaction ends (LOCK_CLASSES.answers). */
     async lockUser(tx: Transaction, userId: string): Promise<void> {
-      await tx.execute(sql`select pg_advisory_xact_lock(${ANSWER_LOCK_CLASS}::int, hashtext(${userId}))`);
+      await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASSES.answers}::int, hashtext(${userId}))`);
     },
 
     /** The answer this user sent under this clientId, if any. */

@@ -1,10 +1,8 @@
 import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { BOOKING_REMINDERS, type BookingReminderKind, HOLDING_STATUSES } from "#course/bookings";
 import type { Database, Queryable, Transaction } from "#server/db/client";
+import { LOCK_CLASSES } from "#server/db/locks";
 import { booking, bookingChange, bookingReminder, tutorHours } from "#server/db/schema";
-
-/** Lock class of pg_advisory_xact_lock for one learner's bookings: their limits are checked in turn. */
-const LEARNER_BOOKINGS_LOCK_CLASS = 740_517;
 
 export type BookingRow = typeof booking.$inferSelect;
 export type TutorHoursRow = typeof tutorHours.$inferSelect;
@@ -52,7 +50,7 @@ export function createBookingsRepository(db: Database, now: () => Date) {
 
     /** Makes this learner's bookings take turns until the transaction ends (their limits are counted first). */
     async lockLearner(tx: Transaction, learnerId: string): Promise<void> {
-      await tx.execute(sql`select pg_advisory_xact_lock(${LEARNER_BOOKINGS_LOCK_CLASS}::int, hashtext(${learnerId}))`);
+      await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASSES.learnerBookings}::int, hashtext(${learnerId}))`);
     },
 
     async insert(tx: Transaction, row: typeof booking.$inferInsert): Promise<BookingRow> {

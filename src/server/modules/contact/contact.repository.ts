@@ -1,13 +1,8 @@
 import { and, asc, count, desc, eq, gt, sql } from "drizzle-orm";
 import type { Database } from "#server/db/client";
+import { LOCK_CLASSES } from "#server/db/locks";
 import { contactMessage } from "#server/db/schema";
 import type { ContactMessageInput } from "./contact.contract";
-
-/**
- * The first half of the advisory lock the contact form takes per client; the second half is a hash
- * of the client key. Two-part keys never collide with the migration lock's single 64-bit key.
- */
-const CONTACT_LOCK_CLASS = 740_214;
 
 /** The contact module's table: the messages sent through the form. */
 export function createContactRepository(db: Database) {
@@ -23,7 +18,7 @@ export function createContactRepository(db: Database) {
     ): Promise<{ sent: true; id: string } | { sent: false; retryAfterSeconds: number }> {
       const { clientKey } = message;
       return db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(${CONTACT_LOCK_CLASS}::int, hashtext(${clientKey}))`);
+        await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASSES.contact}::int, hashtext(${clientKey}))`);
         const [recent] = await tx
           .select({
             count: count(),

@@ -248,7 +248,7 @@ describe("spoken cards", () => {
         },
         rating,
         nextDueAt: expect.any(String),
-        day: { reviews: 1, minutes: 0.1 },
+        day: { reviews: 1, minutes: 0.1, countedMs: sent.durationMs },
       });
       const log = await logRows(me.id);
       expect(log).toEqual([

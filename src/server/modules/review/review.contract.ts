@@ -139,9 +139,14 @@ export const reviewAnswerResponseSchema = z.strictObject({
   nextDueAt: isoTime,
   /**
    * The day this review counts towards (by the server's clock, in the zone it was sent from), after
-   * it: reviews answered and minutes counted. The whole summary is GET /api/review/summary's.
+   * it: reviews answered and time counted, in minutes to show and milliseconds to judge the goal by. The whole summary is GET /api/review/summary's.
    */
-  day: z.strictObject({ reviews: z.number().int().positive(), minutes: z.number().nonnegative() }),
+  day: z.strictObject({
+    reviews: z.number().int().positive(),
+    minutes: z.number().nonnegative(),
+    /** The counted time to the millisecond: what a minutes goal is judged by (goalMetBy). */
+    countedMs: z.number().int().nonnegative(),
+  }),
 });
 export type ReviewAnswerResponse = z.output<typeof reviewAnswerResponseSchema>;
 

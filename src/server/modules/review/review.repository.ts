@@ -5,15 +5,9 @@ import type { CardKey } from "#course/review-rules";
 import type { ReviewCard } from "#course/review-schedule";
 import type { Database, Queryable, Transaction } from "#server/db/client";
 import type { LentRead } from "#server/db/lent-read";
+import { LOCK_CLASSES } from "#server/db/locks";
 import { reviewCard, reviewDay, reviewLog } from "#server/db/schema";
 import type { KnownCard, KnownLearner } from "./review.known";
-
-/**
- * The first half of the advisory lock a review answer takes per user (the answers module uses
- * 740_215, the contact form 740_214): one learner's reviews of a card are logged and the card
- * rebuilt one at a time, and a resend waits for the first send to commit.
- */
-const REVIEW_LOCK_CLASS = 740_216;
 
 /**
  * What a review answer reads, in one statement: the account's zone (no row: no such account), the
@@ -499,7 +493,7 @@ export function createReviewRepository(db: Database) {
 
     /** Makes the learner's reviews take turns until the transaction ends. */
     async lockLearner(tx: Transaction, userId: string): Promise<void> {
-      await tx.execute(sql`select pg_advisory_xact_lock(${REVIEW_LOCK_CLASS}::int, hashtext(${userId}))`);
+      await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASSES.review}::int, hashtext(${userId}))`);
     },
 
     /** The review the learner already sent with this clientId, if any. */

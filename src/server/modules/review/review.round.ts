@@ -59,7 +59,7 @@ function answerResponse(phrase: Phrase, { graded, rating, nextDue, day }: Graded
     },
     rating,
     nextDueAt: nextDue.toISOString(),
-    day: { reviews: day.reviews, minutes: Math.round(day.countedMs / 6_000) / 10 },
+    day: { reviews: day.reviews, minutes: Math.round(day.countedMs / 6_000) / 10, countedMs: day.countedMs },
   };
 }
 

@@ -1,5 +1,5 @@
 import { newCardsLeft, nextLocalDay } from "#course/review-order";
-import { type DailyGoalUnit, STREAK_WINDOW_DAYS } from "#course/review-rules";
+import { type DailyGoalUnit, goalMetBy, STREAK_WINDOW_DAYS } from "#course/review-rules";
 import { daysBetween, type GoalDay, localDate, streak } from "#course/review-schedule";
 import type { Queryable } from "#server/db/client";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
@@ -39,7 +39,7 @@ function sameDay(earlier: DayPlace, later: DayPlace) {
 }
 
 const metGoal = (goal: Goal, day: { reviews: number; durationMs: number }) =>
-  goal.unit === "reviews" ? day.reviews >= goal.amount : day.durationMs >= goal.amount * 60_000;
+  goalMetBy(goal, { reviews: day.reviews, countedMs: day.durationMs });
 
 /**
  * The review summary: due cards, today's reviews against the goal, and the streak of days it was

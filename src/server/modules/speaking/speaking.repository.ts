@@ -2,10 +2,8 @@ import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { SelfRating } from "#course/speaking";
 import type { Database, Queryable, Transaction } from "#server/db/client";
+import { LOCK_CLASSES } from "#server/db/locks";
 import { linePractice, notice, quietDay, recording, speakingSubmission } from "#server/db/schema";
-
-/** Lock class of pg_advisory_xact_lock for one learner's takes: saving, pruning and sending take turns. */
-const TAKES_LOCK_CLASS = 740_216;
 
 export type TakeRow = typeof recording.$inferSelect;
 export type SubmissionRow = typeof speakingSubmission.$inferSelect;
@@ -26,7 +24,7 @@ export function createSpeakingRepository(db: Database) {
   return {
     /** Makes this learner's saves, prunes and sends take turns until the transaction ends. */
     async lockUser(tx: Transaction, userId: string): Promise<void> {
-      await tx.execute(sql`select pg_advisory_xact_lock(${TAKES_LOCK_CLASS}::int, hashtext(${userId}))`);
+      await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASSES.takes}::int, hashtext(${userId}))`);
     },
 
     /** Removes the line's take not yet sent, if any (its file goes with it: migration 0009's trigger). */

@@ -2,14 +2,8 @@ import { type AnyColumn, and, asc, count, eq, inArray, or, type SQL, sql } from 
 import type { Role } from "#course/roles";
 import type { UserSummary } from "#course/users";
 import type { Database, Queryable, Transaction } from "#server/db/client";
+import { LOCK_KEYS } from "#server/db/locks";
 import { user, verification } from "#server/db/schema";
-
-/**
- * The key of the transaction lock every change to the set of Admins takes: role changes and account
- * deletions (pg_advisory_xact_lock, one 64-bit key). Any constant shared by all instances works; it
- * differs from the migration lock's key, and the contact form's two-part keys never meet single keys.
- */
-const ADMIN_CHANGE_LOCK_KEY = 7_346_214_902;
 
 const summaryColumns = {
   id: user.id,
@@ -82,7 +76,7 @@ export function createUsersRepository(db: Database) {
 
     /** Takes the lock of changes to the set of Admins, held until `tx` ends. */
     async lockAdminChanges(tx: Transaction): Promise<void> {
-      await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_CHANGE_LOCK_KEY}::bigint)`);
+      await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEYS.adminChange}::bigint)`);
     },
 
     async adminCount(q: Queryable = db): Promise<number> {

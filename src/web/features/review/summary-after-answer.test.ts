@@ -18,7 +18,7 @@ describe("summaryAfterAnswer", () => {
   it("takes today from the answer, counts the card off and adds today to the streak when the goal is met", () => {
     const after = summaryAfterAnswer(
       summary,
-      { day: { reviews: 10, minutes: 2.8 }, nextDueAt: "2026-11-28T09:10:00.000Z" },
+      { day: { reviews: 10, minutes: 2.8, countedMs: 168_000 }, nextDueAt: "2026-11-28T09:10:00.000Z" },
       NOW,
     );
     expect(after).toEqual({
@@ -35,7 +35,7 @@ describe("summaryAfterAnswer", () => {
     const met = { ...summary, today: { reviews: 12, minutes: 3 }, goalMet: true, streak: 5 };
     const after = summaryAfterAnswer(
       met,
-      { day: { reviews: 13, minutes: 3.1 }, nextDueAt: "2026-11-28T08:59:00.000Z" },
+      { day: { reviews: 13, minutes: 3.1, countedMs: 186_000 }, nextDueAt: "2026-11-28T08:59:00.000Z" },
       NOW,
     );
     expect(after.streak).toBe(5);
@@ -47,13 +47,29 @@ describe("summaryAfterAnswer", () => {
     const minutes = { ...summary, goal: { unit: "minutes" as const, amount: 5 } };
     const short = summaryAfterAnswer(
       minutes,
-      { day: { reviews: 30, minutes: 4.9 }, nextDueAt: summary.nextDueAt! },
+      { day: { reviews: 30, minutes: 4.9, countedMs: 294_000 }, nextDueAt: summary.nextDueAt! },
       NOW,
     );
     expect(short.goalMet).toBe(false);
     expect(short.streak).toBe(4);
-    const long = summaryAfterAnswer(minutes, { day: { reviews: 31, minutes: 5 }, nextDueAt: summary.nextDueAt! }, NOW);
+    const long = summaryAfterAnswer(
+      minutes,
+      { day: { reviews: 31, minutes: 5, countedMs: 300_000 }, nextDueAt: summary.nextDueAt! },
+      NOW,
+    );
     expect(long.goalMet).toBe(true);
     expect(long.streak).toBe(5);
+  });
+
+  it("judges by the exact time counted, as the server does: 299,700 ms shows as 5 minutes and is not five", () => {
+    const minutes = { ...summary, goal: { unit: "minutes" as const, amount: 5 } };
+    const almost = summaryAfterAnswer(
+      minutes,
+      { day: { reviews: 30, minutes: 5, countedMs: 299_700 }, nextDueAt: summary.nextDueAt! },
+      NOW,
+    );
+    expect(almost.today.minutes).toBe(5);
+    expect(almost.goalMet).toBe(false);
+    expect(almost.streak).toBe(4);
   });
 });

@@ -1,3 +1,4 @@
+import { goalMetBy } from "#course/review-rules";
 import type { ReviewAnswerResponse, ReviewSummary } from "#server/modules/review/review.contract";
 
 /**
@@ -12,8 +13,8 @@ export function summaryAfterAnswer(
   now = Date.now(),
 ): ReviewSummary {
   const today = { reviews: answer.day.reviews, minutes: answer.day.minutes };
-  const goalMet =
-    summary.goal.unit === "reviews" ? today.reviews >= summary.goal.amount : today.minutes >= summary.goal.amount;
+  // The server's own rule, on the answer's exact time: a rounded 5.0 minutes may be 299,700 ms.
+  const goalMet = goalMetBy(summary.goal, answer.day);
   const dueAgain = Date.parse(answer.nextDueAt) <= now;
   const nextDueAt =
     dueAgain || (summary.nextDueAt !== null && Date.parse(summary.nextDueAt) <= Date.parse(answer.nextDueAt))
