@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { finishedReviewDay, finishedTeachingDay, notesVideo, phrases } from "#tests/fixtures/finished-days.ts";
-import { checkContent } from "./content-check.ts";
+import { finishedReviewDay, finishedTeachingDay, notesVideo, phrases } from "#tests/fixtures/finished-days";
+import { checkContent } from "./content-check";
 import { courseClips, readChapters } from "./media/course-audio.mjs";
 
 const dirs: string[] = [];

@@ -27,12 +27,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ContentError, parseChapters } from "#course/content-schema.ts";
-import { type Chapter, dayBlocks, daySpokenItems, dayVideos } from "#course/course.ts";
-import { loadCourse } from "#server/course/content.ts";
-import { gradingProblems } from "./content-grading.ts";
-import { cardReuse, newFormsPerDay, priceItems, quizReach, reuseProblems } from "./course-reuse.ts";
-import { courseProblems, dayCounts } from "./course-rules.ts";
+import { ContentError, parseChapters } from "#course/content-schema";
+import { type Chapter, dayBlocks, daySpokenItems, dayVideos } from "#course/course";
+import { loadCourse } from "#server/course/content";
+import { gradingProblems } from "./content-grading";
+import { cardReuse, newFormsPerDay, priceItems, quizReach, reuseProblems } from "./course-reuse";
+import { courseProblems, dayCounts } from "./course-rules";
 import { type ChapterFile, type CourseAudioStatus, courseAudioStatus, readChapters } from "./media/course-audio.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");

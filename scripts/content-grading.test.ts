@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { dayBlocks } from "#course/day-blocks.ts";
-import { loadCourse } from "#server/course/content.ts";
-import { gradingProblems } from "./content-grading.ts";
+import { dayBlocks } from "#course/day-blocks";
+import { loadCourse } from "#server/course/content";
+import { gradingProblems } from "./content-grading";
 
 const course = loadCourse({ publicDir: null });
 

@@ -3,11 +3,11 @@
 // right by its own item; and no wrong choice of a chosen reply is the same answer as the right one
 // once compared as a Malaysian would accept it (a title, a particle, takpe for tak apa, tapau for
 // bungkus), so that a learner is never told a right reply is wrong.
-import type { Chapter } from "#course/course.ts";
-import { dayBlocks } from "#course/day-blocks.ts";
-import type { ExerciseItem } from "#course/exercise-schema.ts";
-import { grade } from "#course/grading.ts";
-import { taughtWords } from "#course/taught-words.ts";
+import type { Chapter } from "#course/course";
+import { dayBlocks } from "#course/day-blocks";
+import type { ExerciseItem } from "#course/exercise-schema";
+import { grade } from "#course/grading";
+import { taughtWords } from "#course/taught-words";
 
 /** One line per contradiction, naming the chapter, day, item and answers. */
 export function gradingProblems(chapters: readonly Chapter[]): string[] {

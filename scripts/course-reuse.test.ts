@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseChapters } from "#course/content-schema.ts";
-import { finishedReviewDay, finishedTeachingDay, phrases } from "#tests/fixtures/finished-days.ts";
-import { cardReuse, newFormsPerDay, priceItems, quizReach, reuseProblems } from "./course-reuse.ts";
+import { parseChapters } from "#course/content-schema";
+import { finishedReviewDay, finishedTeachingDay, phrases } from "#tests/fixtures/finished-days";
+import { cardReuse, newFormsPerDay, priceItems, quizReach, reuseProblems } from "./course-reuse";
 
 type Card = { id: string; malay: string; english: string; note?: string };
 

@@ -12,11 +12,11 @@
 //   FIRST_DAY.forms new word forms.
 // - A day's new word forms are the Malay words of its cards, story and role-play (as written, so takpe
 //   is not tak apa) that no earlier day has; its practice only asks for what these teach.
-import type { Chapter, Day } from "#course/course.ts";
-import { dayBlocks } from "#course/day-blocks.ts";
-import type { ExerciseItem } from "#course/exercise-schema.ts";
-import { normaliseTyped } from "#course/grading.ts";
-import { spokenCore } from "#course/malay-forms.ts";
+import type { Chapter, Day } from "#course/course";
+import { dayBlocks } from "#course/day-blocks";
+import type { ExerciseItem } from "#course/exercise-schema";
+import { normaliseTyped } from "#course/grading";
+import { spokenCore } from "#course/malay-forms";
 
 /** A Malay text of a day, and where it is ("story line-4", "codebook:practice type-bayar"). */
 interface Said {

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { daySchema, parseChapters } from "#course/content-schema.ts";
-import type { Day } from "#course/course.ts";
-import { finishedReviewDay, finishedTeachingDay, MISSION_TYPES, phrases } from "#tests/fixtures/finished-days.ts";
-import { courseProblems, dayCounts, dayProblems } from "./course-rules.ts";
+import { daySchema, parseChapters } from "#course/content-schema";
+import type { Day } from "#course/course";
+import { finishedReviewDay, finishedTeachingDay, MISSION_TYPES, phrases } from "#tests/fixtures/finished-days";
+import { courseProblems, dayCounts, dayProblems } from "./course-rules";
 
 const teachingDay = (options: Parameters<typeof finishedTeachingDay>[0] = {}): Day =>
   daySchema.parse(finishedTeachingDay(options));

@@ -2,7 +2,7 @@
 // npm run content:check beside the schema: the schema says what a day may be, these rules what a
 // finished course day is. A chapter's last day is its review day; every other day teaches.
 
-import { type Chapter, type Day, dayBlocks, sectionLines, storySections } from "#course/course.ts";
+import { type Chapter, type Day, dayBlocks, sectionLines, storySections } from "#course/course";
 
 export const RULES = {
   dialogueLines: { min: 8, max: 18 },

@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Plugin } from "vite";
-import type { Chapter } from "#course/course.ts";
-import { taughtWords } from "#course/taught-words.ts";
-import { loadCourse } from "#server/course/content.ts";
-import { courseSummary, courseVocabulary } from "#web/lib/course-outline.ts";
+import type { Chapter } from "#course/course";
+import { taughtWords } from "#course/taught-words";
+import { loadCourse } from "#server/course/content";
+import { courseSummary, courseVocabulary } from "#web/lib/course-outline";
 
 const OUTLINE_ID = "virtual:jalan-course-outline";
 const DAYS_ID = "virtual:jalan-course-days";

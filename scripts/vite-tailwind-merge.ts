@@ -1,6 +1,6 @@
 import { getDefaultConfig, validators } from "tailwind-merge";
 import type { Plugin } from "vite";
-import { CLASS_GROUPS } from "#web/lib/class-groups.ts";
+import { CLASS_GROUPS } from "#web/lib/class-groups";
 
 const CONFIG_ID = "virtual:jalan-tailwind-merge-config";
 const RESOLVED_ID = `\0${CONFIG_ID}`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { expandAnswer, MAX_FORMS, NotationError } from "./answer-notation.ts";
-import { exerciseItemSchema } from "./exercise-schema.ts";
-import { grade } from "./grading.ts";
+import { expandAnswer, MAX_FORMS, NotationError } from "./answer-notation";
+import { exerciseItemSchema } from "./exercise-schema";
+import { grade } from "./grading";
 
 describe("expandAnswer", () => {
   it("keeps a plain answer as it is", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_TYPED_LENGTH, typedAnswerProblem } from "./answer-text.ts";
-import { textGivenSchema } from "./exercise-schema.ts";
+import { MAX_TYPED_LENGTH, typedAnswerProblem } from "./answer-text";
+import { textGivenSchema } from "./exercise-schema";
 
 describe("typedAnswerProblem", () => {
   const texts = [

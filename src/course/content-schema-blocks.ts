@@ -1,7 +1,7 @@
 // What a day's pages are made of: spoken lines, glossary, video, tasks, blocks and the three pages.
 import { z } from "zod";
-import { speakable } from "./content-schema-spoken.ts";
-import { exerciseItemSchema } from "./exercise-schema.ts";
+import { speakable } from "./content-schema-spoken";
+import { exerciseItemSchema } from "./exercise-schema";
 
 /** Ids in URLs, in task_progress and in media file names: lower-case words joined by hyphens. */
 export const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be lower-case words joined by hyphens");

@@ -11,9 +11,9 @@ import {
   type taskSchema,
   text,
   vocabularyEntrySchema,
-} from "./content-schema-blocks.ts";
-import { dayBlocks, sectionLines, storySections } from "./day-blocks.ts";
-import { itemAudioReferences } from "./exercise-schema.ts";
+} from "./content-schema-blocks";
+import { dayBlocks, sectionLines, storySections } from "./day-blocks";
+import { itemAudioReferences } from "./exercise-schema";
 
 export const daySchema = z
   .strictObject({

@@ -1,5 +1,5 @@
 // The course content schema's entry: validating chapter files; the schemas are in content-schema-*.ts.
-import { type ChapterContent, chapterSchema } from "./content-schema-day.ts";
+import { type ChapterContent, chapterSchema } from "./content-schema-day";
 
 export {
   type AnyBlock,
@@ -17,10 +17,10 @@ export {
   taskSchema,
   videoSchema,
   vocabularyEntrySchema,
-} from "./content-schema-blocks.ts";
-export { type ChapterContent, chapterSchema, daySchema } from "./content-schema-day.ts";
-export { MISREAD_WORDS, misreadings } from "./content-schema-spoken.ts";
-export { PAGES, type PageName } from "./day-blocks.ts";
+} from "./content-schema-blocks";
+export { type ChapterContent, chapterSchema, daySchema } from "./content-schema-day";
+export { MISREAD_WORDS, misreadings } from "./content-schema-spoken";
+export { PAGES, type PageName } from "./day-blocks";
 
 export class ContentError extends Error {
   constructor(

@@ -1,7 +1,7 @@
-import type { ChapterContent } from "./content-schema.ts";
-import { dayBlocks, sectionLines, storySections } from "./day-blocks.ts";
-import type { OutlineDay } from "./progress-rules.ts";
-import { isSpokenTask } from "./speaking.ts";
+import type { ChapterContent } from "./content-schema";
+import { dayBlocks, sectionLines, storySections } from "./day-blocks";
+import type { OutlineDay } from "./progress-rules";
+import { isSpokenTask } from "./speaking";
 
 export type Chapter = ChapterContent;
 export type Day = Chapter["days"][number];

@@ -1,4 +1,4 @@
-import type { AnyBlock, DayPages, Section } from "./content-schema-blocks.ts";
+import type { AnyBlock, DayPages, Section } from "./content-schema-blocks";
 
 /**
  * Reading a day's blocks (decision 034). Kept apart from content-schema.ts, which imports zod: the

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { expandAnswer, NotationError } from "./answer-notation.ts";
-import { MAX_TYPED_LENGTH, parsePrice } from "./answer-text.ts";
+import { expandAnswer, NotationError } from "./answer-notation";
+import { MAX_TYPED_LENGTH, parsePrice } from "./answer-text";
 
 /**
  * Graded exercise items (/work/shared/CONTENT.md, "Exercise types") and the answers a learner gives

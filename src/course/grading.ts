@@ -1,7 +1,7 @@
-import { formatPrice, parsePrice } from "./answer-text.ts";
-import type { ExerciseItem, ExerciseQuestion, Given, PairsGiven } from "./exercise-schema.ts";
-import { titleEitherEnd } from "./malay-forms.ts";
-import { type Grade, type GradeOptions, gradeTyped, normaliseTyped, type Slip } from "./typed-answers.ts";
+import { formatPrice, parsePrice } from "./answer-text";
+import type { ExerciseItem, ExerciseQuestion, Given, PairsGiven } from "./exercise-schema";
+import { titleEitherEnd } from "./malay-forms";
+import { type Grade, type GradeOptions, gradeTyped, normaliseTyped, type Slip } from "./typed-answers";
 
 export {
   almostDistance,
@@ -14,7 +14,7 @@ export {
   type Slip,
   slipOf,
   TYPO_MIN_LETTERS,
-} from "./typed-answers.ts";
+} from "./typed-answers";
 
 /**
  * Grading of exercise items: pure, the same on the server (which records the answer) and in the

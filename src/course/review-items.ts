@@ -1,11 +1,11 @@
-import { type ExerciseItem, type ExerciseQuestion, type Given, questionOf } from "./exercise-schema.ts";
-import { checkGiven, type GivenIssue, type Graded, type GradeOptions, grade, rightAnswer } from "./grading.ts";
-import { cardId, fnv1a, type Phrase, REVIEW_SKILLS, type ReviewSkill } from "./review-rules.ts";
-import { type AnsweredReview, ratingFor } from "./review-schedule.ts";
-import { gradeSpoken, isSpokenGiven, type SpeakItem, type SpokenGiven, speakItem } from "./review-speaking.ts";
-import { tileWords } from "./review-tiles.ts";
-import { sameMalay, sameMeaning } from "./same-phrase.ts";
-import { SELF_RATING_LABELS } from "./speaking.ts";
+import { type ExerciseItem, type ExerciseQuestion, type Given, questionOf } from "./exercise-schema";
+import { checkGiven, type GivenIssue, type Graded, type GradeOptions, grade, rightAnswer } from "./grading";
+import { cardId, fnv1a, type Phrase, REVIEW_SKILLS, type ReviewSkill } from "./review-rules";
+import { type AnsweredReview, ratingFor } from "./review-schedule";
+import { gradeSpoken, isSpokenGiven, type SpeakItem, type SpokenGiven, speakItem } from "./review-speaking";
+import { tileWords } from "./review-tiles";
+import { sameMalay, sameMeaning } from "./same-phrase";
+import { SELF_RATING_LABELS } from "./speaking";
 
 /**
  * The exercise a review card asks (docs/decisions/039-review-deck.md), of the engine's kinds, and a

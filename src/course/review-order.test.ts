@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { newCardRank, newCardsLeft, nextLocalDay, type RoundCandidate, roundOf } from "./review-order.ts";
-import { REVIEW_SKILLS, type ReviewSkill } from "./review-rules.ts";
+import { newCardRank, newCardsLeft, nextLocalDay, type RoundCandidate, roundOf } from "./review-order";
+import { REVIEW_SKILLS, type ReviewSkill } from "./review-rules";
 
 const cardsOf = (phrases: readonly string[], skills: readonly ReviewSkill[], isNew = false): RoundCandidate[] =>
   skills.flatMap((skill) => phrases.map((phrase) => ({ phrase, skill, isNew })));

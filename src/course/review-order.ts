@@ -1,4 +1,4 @@
-import { type LocalDate, localDate, PRODUCING_SKILLS, REVIEW_SKILLS, type ReviewSkill } from "./review-rules.ts";
+import { type LocalDate, localDate, PRODUCING_SKILLS, REVIEW_SKILLS, type ReviewSkill } from "./review-rules";
 
 /**
  * Which due cards a review round serves, and in what order (docs/decisions/055-new-cards-per-day.md).

@@ -1,8 +1,8 @@
 import { type Card, createEmptyCard, fsrs, type Grade, Rating } from "ts-fsrs";
-import type { Grade as AnswerGrade } from "./grading.ts";
-import { daysBetween, type LocalDate, localDate } from "./review-rules.ts";
+import type { Grade as AnswerGrade } from "./grading";
+import { daysBetween, type LocalDate, localDate } from "./review-rules";
 
-export { daysBetween, isTimeZone, type LocalDate, localDate } from "./review-rules.ts";
+export { daysBetween, isTimeZone, type LocalDate, localDate } from "./review-rules";
 
 /**
  * When a phrase comes back for review: FSRS (ts-fsrs) over the learner's answers, and the days that

@@ -1,6 +1,6 @@
-import type { Grade, Graded } from "./grading.ts";
-import type { Phrase } from "./review-rules.ts";
-import { SELF_RATINGS, type SelfRating } from "./speaking.ts";
+import type { Grade, Graded } from "./grading";
+import type { Phrase } from "./review-rules";
+import { SELF_RATINGS, type SelfRating } from "./speaking";
 
 /**
  * A spoken review card (docs/decisions/069-speaking-in-review.md): the English is shown, the learner

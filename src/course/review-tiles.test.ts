@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tileWords } from "./review-tiles.ts";
+import { tileWords } from "./review-tiles";
 
 describe("review's tiles", () => {
   it("show a phrase's words without the marks or the first capital that would tell their place", () => {

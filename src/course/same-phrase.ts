@@ -1,5 +1,5 @@
-import { normaliseTyped } from "./grading.ts";
-import { sameForms } from "./malay-forms.ts";
+import { normaliseTyped } from "./grading";
+import { sameForms } from "./malay-forms";
 
 // When two phrases say the same, so that review never offers one as the other's wrong choice.
 

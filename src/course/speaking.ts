@@ -1,6 +1,6 @@
-import type { AnyBlock, DayPages, Section } from "./content-schema-blocks.ts";
-import { dayBlocks, sectionLines, storySections } from "./day-blocks.ts";
-import type { Phrase } from "./review-rules.ts";
+import type { AnyBlock, DayPages, Section } from "./content-schema-blocks";
+import { dayBlocks, sectionLines, storySections } from "./day-blocks";
+import type { Phrase } from "./review-rules";
 
 /**
  * The learner's own voice (docs/decisions/047-speaking.md): the lines a learner says into Jalan,

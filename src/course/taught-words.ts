@@ -1,7 +1,7 @@
-import { type Chapter, daySpokenItems } from "./course.ts";
-import { dayBlocks } from "./day-blocks.ts";
-import { normaliseTyped } from "./grading.ts";
-import { sameForms } from "./malay-forms.ts";
+import { type Chapter, daySpokenItems } from "./course";
+import { dayBlocks } from "./day-blocks";
+import { normaliseTyped } from "./grading";
+import { sameForms } from "./malay-forms";
 
 /**
  * Every Malay word the course teaches (its vocabulary, story and role-play lines, and its typed

@@ -1,6 +1,6 @@
-import { MAX_TYPED_LENGTH } from "./answer-text.ts";
-import type { ExerciseItem } from "./exercise-schema.ts";
-import { sameForms, spokenCore, taughtBy } from "./malay-forms.ts";
+import { MAX_TYPED_LENGTH } from "./answer-text";
+import type { ExerciseItem } from "./exercise-schema";
+import { sameForms, spokenCore, taughtBy } from "./malay-forms";
 
 /**
  * Typed answers as the grader (grading.ts) compares them: normalised, as a Malaysian would accept

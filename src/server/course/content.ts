@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { ContentError, parseChapters } from "#course/content-schema.ts";
-import { type Chapter, dayDialogueRecordings, daySpokenItems, dayVideos } from "#course/course.ts";
+import { ContentError, parseChapters } from "#course/content-schema";
+import { type Chapter, dayDialogueRecordings, daySpokenItems, dayVideos } from "#course/course";
 
 /** The repository's root, where content/ and public/ are. */
 const ROOT = path.resolve(import.meta.dirname, "../../..");
