@@ -108,6 +108,43 @@ describe("the session room", () => {
     expect(await tutorSide.next((message) => message.type === "description")).toMatchObject({ from: learner.id });
   });
 
+  it("delivers what was sent while an instance's LISTEN connection was down once it is back, in order and once", async () => {
+    const { bookingId, learner, tutor } = await session();
+    const learnerSide = join(a, bookingId, learner.cookie);
+    await learnerSide.next((message) => message.type === "welcome");
+    const tutorSide = join(b, bookingId, tutor.cookie);
+    await tutorSide.next((message) => message.type === "welcome");
+    await tutorSide.next(isPeer(learner.id, true));
+    const back = new Promise<void>((resolve) => {
+      const stop = otherNotifications.onReconnect(() => {
+        stop();
+        resolve();
+      });
+    });
+    // The other instance's LISTEN connection is cut (its database backend killed) ...
+    const { rows } = await t.pool.query<{ pid: number }>(
+      "select pid from pg_stat_activity where datname = current_database() and query like 'listen %' and pid <> pg_backend_pid()",
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    await t.pool.query("select pg_terminate_backend(pid) from unnest($1::int[]) as pid", [rows.map((row) => row.pid)]);
+    for (let waited = 0; otherNotifications.listening && waited < 5_000; waited += 10) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(otherNotifications.listening).toBe(false);
+    // ... while the learner sends an offer and a line of chat: their notifications cannot reach it.
+    learnerSide.send({ type: "description", description: { type: "offer", sdp: "v=0\r\n" } });
+    learnerSide.send({ type: "chat", text: "Are you still there?" });
+    await back;
+    // Back, it reads what it missed: the offer, then the chat, each once, before what is sent after.
+    learnerSide.send({ type: "chat", text: "Good." });
+    await tutorSide.next((each) => each.type === "chat" && each.message.text === "Good.");
+    const missed = tutorSide.received.filter((each) => each.type === "chat" || each.type === "description");
+    expect(missed.map((each) => (each.type === "chat" ? each.message.text : each.type))).toEqual([
+      "description",
+      "Are you still there?",
+    ]);
+  });
+
   it("lets in an Admin, and refuses another learner or tutor (404), another site (403) and a visitor (401)", async () => {
     const { bookingId } = await session();
     const admin = await person("Admin");

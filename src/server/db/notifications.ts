@@ -8,6 +8,8 @@ const FIRST_RETRY_MS = 250;
 const LAST_RETRY_MS = 5_000;
 
 type Handler = (payload: string) => void;
+/** Told when the connection is back, with when it was lost: what was sent since may have been missed. */
+type ReconnectHandler = (lostAt: Date) => void;
 
 /**
  * PostgreSQL's LISTEN/NOTIFY for this instance: one dedicated connection (a pooled one would lose its
@@ -16,11 +18,12 @@ type Handler = (payload: string) => void;
  * the database, itself included, once the sending transaction commits.
  *
  * While the connection is down, notifications sent meanwhile are lost: `onReconnect` handlers run
- * once it is back, so a user of the channel can catch up from its tables.
+ * once it is back, told when it was lost, so a user of the channel can catch up from its tables.
  */
 export function createNotifications(url: string, logger: Logger) {
   const handlers = new Map<string, Set<Handler>>();
-  const reconnected = new Set<() => void>();
+  const reconnected = new Set<ReconnectHandler>();
+  let lostAt: Date | null = null;
   let client: pg.Client | null = null;
   let connecting: Promise<void> | null = null;
   let closed = false;
@@ -29,32 +32,52 @@ export function createNotifications(url: string, logger: Logger) {
 
   const listen = (target: pg.Client, channel: string) => target.query(`listen ${channel}`);
 
-  async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString: url });
-    next.on("notification", ({ channel, payload }) => {
-      for (const handler of handlers.get(channel) ?? []) {
-        try {
-          handler(payload ?? "");
-        } catch (error) {
-          logger.error({ err: error, channel }, "a notification's handler failed");
-        }
+  function dispatch(channel: string, payload: string) {
+    for (const handler of handlers.get(channel) ?? []) {
+      try {
+        handler(payload);
+      } catch (error) {
+        logger.error({ err: error, channel }, "a notification's handler failed");
       }
+    }
+  }
+
+  /**
+   * Opens a connection and listens to every channel. Notifications that arrive before the caller
+   * has run what comes first (a reconnect's catch-up) are held: the function it resolves to lets
+   * them through, in the order they came.
+   */
+  async function connect(): Promise<() => void> {
+    const next = new pg.Client({ connectionString: url });
+    let held: { channel: string; payload: string }[] | null = [];
+    next.on("notification", ({ channel, payload }) => {
+      if (held) held.push({ channel, payload: payload ?? "" });
+      else dispatch(channel, payload ?? "");
     });
+    const release = () => {
+      const early = held ?? [];
+      held = null;
+      for (const each of early) dispatch(each.channel, each.payload);
+    };
     next.on("error", (error: Error & { code?: string }) => {
       logger.warn({ code: error.code, reason: error.message }, "the notifications connection was lost");
     });
     next.on("end", () => {
-      if (client === next) client = null;
+      if (client === next) {
+        client = null;
+        lostAt ??= new Date();
+      }
       if (!closed) scheduleReconnect();
     });
     await next.connect();
     for (const channel of handlers.keys()) await listen(next, channel);
     if (closed) {
       await next.end();
-      return;
+      return () => undefined;
     }
     client = next;
     retryMs = FIRST_RETRY_MS;
+    return release;
   }
 
   function scheduleReconnect() {
@@ -62,8 +85,12 @@ export function createNotifications(url: string, logger: Logger) {
     retry = setTimeout(() => {
       retry = undefined;
       connecting = connect()
-        .then(() => {
-          for (const handler of reconnected) handler();
+        .then((release) => {
+          const since = lostAt ?? new Date();
+          lostAt = null;
+          // What was missed first, then what arrived while it was being asked for.
+          for (const handler of reconnected) handler(since);
+          release();
         })
         .catch((error: Error) => {
           logger.warn({ reason: error.message }, "the notifications connection could not be made again");
@@ -81,9 +108,11 @@ export function createNotifications(url: string, logger: Logger) {
   async function ready(): Promise<void> {
     if (client || closed) return;
     if (!connecting) {
-      connecting = connect().finally(() => {
-        connecting = null;
-      });
+      connecting = connect()
+        .then((release) => release())
+        .finally(() => {
+          connecting = null;
+        });
     }
     await connecting;
   }
@@ -110,8 +139,8 @@ export function createNotifications(url: string, logger: Logger) {
       return () => subscribed.delete(handler);
     },
 
-    /** Runs `handler` each time the connection comes back after it was lost. */
-    onReconnect(handler: () => void): () => void {
+    /** Runs `handler` each time the connection comes back after it was lost, with when it was lost. */
+    onReconnect(handler: ReconnectHandler): () => void {
       reconnected.add(handler);
       return () => reconnected.delete(handler);
     },

@@ -121,6 +121,11 @@ export interface SignalRow {
   body: unknown;
 }
 
+/** A signal as stored: with its id, which its notification names. */
+export interface StoredSignal extends SignalRow {
+  id: number;
+}
+
 /** A session's record as stored: the tutor's notes and its end. */
 export type RecordRow = typeof callRecord.$inferSelect;
 /** A phrase's rating in a session. */
@@ -179,14 +184,25 @@ export function createCallsRepository(db: Database, limits: RoomLimits = ROOM_LI
       return rows[0]?.refused ?? null;
     },
 
-    async signal(id: number): Promise<SignalRow | undefined> {
-      const { rows } = await db.$client.query<SignalRow>({
+    async signal(id: number): Promise<StoredSignal | undefined> {
+      const { rows } = await db.$client.query<StoredSignal>({
         name: "call_signal_by_id",
-        text: `select booking_id as "bookingId", sender_id as "senderId", connection_id as "connectionId", kind, body
-          from call_signal where id = $1`,
+        text: `select id::int as id, booking_id as "bookingId", sender_id as "senderId", connection_id as "connectionId",
+          kind, body from call_signal where id = $1`,
         values: [id],
       });
       return rows[0];
+    },
+
+    /** A room's signals stored since `since`, in the order sent: what a listener that was away may have missed. */
+    async signalsSince(bookingId: string, since: Date): Promise<StoredSignal[]> {
+      const { rows } = await db.$client.query<StoredSignal>({
+        name: "call_signals_since",
+        text: `select id::int as id, booking_id as "bookingId", sender_id as "senderId", connection_id as "connectionId",
+          kind, body from call_signal where booking_id = $1 and created_at >= $2 order by id`,
+        values: [bookingId, since],
+      });
+      return rows;
     },
 
     async chatOf(bookingId: string): Promise<ChatMessage[]> {

@@ -1,7 +1,13 @@
 import type { Logger } from "pino";
 import type { Notifications } from "#server/db/notifications";
 import { type CallClientMessage, type CallServerMessage, type ChatMessage, ROOM_CLOSE_CODES } from "./calls.contract";
-import { CALL_ROOM_CHANNEL, type CallsRepository, type Refusal, type SignalRow } from "./calls.repository";
+import {
+  CALL_ROOM_CHANNEL,
+  type CallsRepository,
+  type Refusal,
+  type SignalRow,
+  type StoredSignal,
+} from "./calls.repository";
 
 /** A side of a room on this instance: one WebSocket. */
 export interface Side {
@@ -15,6 +21,14 @@ export interface Side {
   close(code: number, reason: string): void;
 }
 
+/** The ids of a room's signals this instance remembers delivering: enough for a call's negotiation and chat. */
+const DELIVERED_REMEMBERED = 1000;
+/**
+ * How far before the listener's connection was lost a catch-up reads: the database's clock stamps
+ * the signals, this instance's clock the loss, and the two may differ a little.
+ */
+const CATCH_UP_SLACK_MS = 10_000;
+
 /** Closed because the same user opened the room elsewhere (an application's own close code). */
 export const REPLACED_CLOSE_CODE = ROOM_CLOSE_CODES.replaced;
 
@@ -24,6 +38,9 @@ export const REPLACED_CLOSE_CODE = ROOM_CLOSE_CODES.replaced;
  * hears it whichever instance holds its socket; each instance with a side of the room reads the row
  * and passes it on. A room's signals are delivered in the order they were sent: an offer before the
  * candidates that follow it.
+ *
+ * A signal sent while this instance's LISTEN connection was down is not lost: once it is back, each
+ * room held here reads what was stored meanwhile and delivers what it had not (catchUp).
  *
  * Presence needs no table: a side that joins says `hello`, every side present answers `here`, and a
  * side that leaves says `bye`. A second socket of the same user (a reload, another tab) replaces the
@@ -41,7 +58,44 @@ export function createRooms(deps: {
   const delivering = new Map<string, Promise<void>>();
   /** Per side, its own messages in the order it sent them. */
   const sending = new WeakMap<Side, Promise<unknown>>();
+  /** Per room, the ids of the signals delivered lately, oldest first: none is delivered twice. */
+  const delivered = new Map<string, Set<number>>();
   let subscribed: Promise<unknown> | null = null;
+
+  /** Delivers a stored signal to the room's sides here, unless it was already. */
+  function deliverOnce(row: StoredSignal) {
+    let ids = delivered.get(row.bookingId);
+    if (!ids) {
+      ids = new Set();
+      delivered.set(row.bookingId, ids);
+    }
+    if (ids.has(row.id)) return;
+    ids.add(row.id);
+    if (ids.size > DELIVERED_REMEMBERED) ids.delete(ids.values().next().value!);
+    deliver(row);
+  }
+
+  /** Runs `work` for the room after its deliveries in progress, so its signals keep their order. */
+  function inTurn(bookingId: string, work: () => Promise<void>) {
+    const previous = delivering.get(bookingId) ?? Promise.resolve();
+    const next = previous
+      .then(work)
+      .catch((error: unknown) => logger.warn({ err: error, bookingId }, "a room's signal was not delivered"));
+    delivering.set(bookingId, next);
+    void next.then(() => {
+      if (delivering.get(bookingId) === next) delivering.delete(bookingId);
+    });
+  }
+
+  /** After the LISTEN connection was lost: each room held here gets what was sent meanwhile. */
+  function catchUp(lostAt: Date) {
+    const since = new Date(lostAt.getTime() - CATCH_UP_SLACK_MS);
+    for (const bookingId of rooms.keys()) {
+      inTurn(bookingId, async () => {
+        for (const row of await calls.signalsSince(bookingId, since)) deliverOnce(row);
+      });
+    }
+  }
 
   function deliver(row: SignalRow) {
     const sides = rooms.get(row.bookingId);
@@ -99,16 +153,9 @@ export function createRooms(deps: {
       return;
     }
     if (!rooms.has(note.b)) return;
-    const previous = delivering.get(note.b) ?? Promise.resolve();
-    const next = previous
-      .then(() => calls.signal(note.i))
-      .then((row) => {
-        if (row) deliver(row);
-      })
-      .catch((error: unknown) => logger.warn({ err: error, bookingId: note.b }, "a room's signal was not delivered"));
-    delivering.set(note.b, next);
-    void next.then(() => {
-      if (delivering.get(note.b) === next) delivering.delete(note.b);
+    inTurn(note.b, async () => {
+      const row = await calls.signal(note.i);
+      if (row) deliverOnce(row);
     });
   }
 
@@ -126,7 +173,9 @@ export function createRooms(deps: {
   return {
     /** Puts a side in its room, once this instance hears the room's signals, and says hello. */
     async join(side: Side): Promise<void> {
-      subscribed ??= notifications.subscribe(CALL_ROOM_CHANNEL, onNotification);
+      subscribed ??= notifications.subscribe(CALL_ROOM_CHANNEL, onNotification).then(() => {
+        notifications.onReconnect(catchUp);
+      });
       await subscribed;
       let sides = rooms.get(side.bookingId);
       if (!sides) {
@@ -142,7 +191,10 @@ export function createRooms(deps: {
     async leave(side: Side): Promise<void> {
       const sides = rooms.get(side.bookingId);
       if (!sides?.delete(side)) return;
-      if (sides.size === 0) rooms.delete(side.bookingId);
+      if (sides.size === 0) {
+        rooms.delete(side.bookingId);
+        delivered.delete(side.bookingId);
+      }
       await say(side, "bye", {});
     },
 
