@@ -63,7 +63,7 @@ describe("the course content", () => {
       // The day's vocabulary is its phrase cards: each card's back says when and how to use it.
       expect(day.vocabulary.length, day.id).toBeGreaterThan(0);
       for (const entry of day.vocabulary) expect(entry.note, `${day.id} ${entry.id}`).toBeTruthy();
-      // Issue 14: at least 12 items in at least 4 kinds.
+      // A day's practice: at least 12 items in at least 4 kinds.
       const practice = practiceSetOf(day, "codebook:practice")!;
       expect(practice.items.length, day.id).toBeGreaterThanOrEqual(12);
       expect(new Set(practice.items.map((item) => item.kind)).size, day.id).toBeGreaterThanOrEqual(4);
