@@ -1,9 +1,8 @@
 import type { DayRef } from "#course/progress-rules";
-import { DEFAULT_TIME_ZONE } from "#course/review-rules";
 import type { Transaction } from "#server/db/client";
 import { roomAccessChanged } from "#server/db/room-access";
+import type { Party } from "./bookings.kit";
 import type { BookingRow, BookingsRepository } from "./bookings.repository";
-import type { Party } from "./bookings.service";
 
 /**
  * Cancels a session in the caller's transaction, as every cancel does: its waiting proposal goes,
@@ -25,21 +24,7 @@ export async function cancelSession(
   return cancelled;
 }
 
-/**
- * A side whose account is gone (its id null since the deletion, decision 064): "A former learner",
- * "A former tutor", with no address to write to.
- */
-export const gonePerson = (id: string | null, side: "learner" | "tutor"): Party => ({
-  id: id ?? "",
-  name: `A former ${side}`,
-  photo: null,
-  email: "",
-  role: "Student",
-  timeZone: DEFAULT_TIME_ZONE,
-  summary: { id: id ?? "", firstName: "", lastName: "", nickname: null, email: "", role: "Student" },
-});
-
-/** Writes a booking's email to each side (bookings.service.ts's tellBoth). */
+/** Writes a booking's email to each side (bookings.notices.ts's tellBoth). */
 type TellBoth = (
   tx: Transaction,
   row: BookingRow,

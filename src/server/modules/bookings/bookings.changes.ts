@@ -1,0 +1,262 @@
+import { FREE_CANCEL_HOURS, type NoShowParty } from "#course/bookings";
+import { roomAccessChanged } from "#server/db/room-access";
+import type { SessionUser } from "#server/http/context";
+import { forbidden } from "#server/http/errors";
+import { cancelSession } from "./bookings.account";
+import { BOOKING_ERRORS, type BookingView, MESSAGES_PER_BOOKING_MAX } from "./bookings.contract";
+import { availabilityOf, type BookingsKit, HOUR, type Party, refused, requireConfirmed } from "./bookings.kit";
+import { markNoShow } from "./bookings.no-show";
+import type { Notices } from "./bookings.notices";
+import { assertProposable } from "./bookings.proposal";
+import { timeTaken } from "./bookings.races";
+import type { BookingRow } from "./bookings.repository";
+
+const sideName = (reader: Party, row: BookingRow) => (reader.id === row.learnerId ? "your tutor" : "your learner");
+
+/** Cancelling a session before it starts. */
+function cancelling(kit: BookingsKit, { tellBoth }: Notices) {
+  const { db, bookings, mailCaps, now, dayTitle, partiesOfBooking, lockedFor, viewOf } = kit;
+  return {
+    /**
+     * Cancels a session before it starts: the learner until FREE_CANCEL_HOURS before (inside that,
+     * 409 CANCEL_TOO_LATE: they message the tutor), the tutor or an Admin at any time. A proposal
+     * waiting goes with it. Both sides get the invite's CANCEL.
+     */
+    async cancel(user: SessionUser, bookingId: string, reason?: string): Promise<BookingView> {
+      const parties = await partiesOfBooking(bookingId);
+      const hold = await mailCaps.beforeMail(user, parties.values());
+      const row = await db.transaction(async (tx) => {
+        const { row, part } = await lockedFor(tx, user, bookingId);
+        requireConfirmed(row);
+        const at = now().getTime();
+        if (row.startsAt.getTime() <= at) throw refused(409, "NOT_UPCOMING", BOOKING_ERRORS.NOT_UPCOMING);
+        if (part === "learner" && row.startsAt.getTime() - at < FREE_CANCEL_HOURS * HOUR) {
+          throw refused(409, "CANCEL_TOO_LATE", BOOKING_ERRORS.CANCEL_TOO_LATE(FREE_CANCEL_HOURS));
+        }
+        const cancelled = await cancelSession(tx, bookings, row, user.id, reason || null);
+        await tellBoth(
+          tx,
+          cancelled,
+          parties,
+          (reader, _other, when) => ({
+            subject: `Cancelled: ${dayTitle(row)} live session, ${when(row.startsAt)}`,
+            text: [
+              `Your live session for ${dayTitle(row)} on ${when(row.startsAt)} is cancelled${
+                reader.id === user.id ? "" : part === "admin" ? " by an administrator" : ` by ${sideName(reader, row)}`
+              }.`,
+              ...(reason ? [`Why: ${reason}`] : []),
+              "The attached update removes it from your calendar. Book another time on the session's page.",
+            ].join("\n"),
+          }),
+          { method: "CANCEL", hold },
+        );
+        return cancelled;
+      });
+      return viewOf(row, user);
+    },
+  };
+}
+
+/** The tutor's proposal of another time for a session. */
+function proposing(kit: BookingsKit, { tellBoth }: Notices) {
+  const { db, bookings, mailCaps, now, dayTitle, gridFor, partiesOfBooking, lockedFor, viewOf } = kit;
+  return {
+    /**
+     * The tutor (or an Admin) proposes another time for a session that has not started: the time
+     * is held for the learner (a booking "proposed"), who accepts or declines; a proposal already
+     * waiting is replaced. Any time free for both sides, inside the tutor's hours or not.
+     */
+    async propose(
+      user: SessionUser,
+      bookingId: string,
+      input: { startsAt: Date; reason?: string },
+    ): Promise<BookingView> {
+      const parties = await partiesOfBooking(bookingId);
+      const hold = await mailCaps.beforeMail(user, parties.values());
+      try {
+        const row = await db.transaction(async (tx) => {
+          const { row, part } = await lockedFor(tx, user, bookingId);
+          if (part === "learner")
+            throw forbidden("Only the tutor can propose a new time. Send them a message instead.");
+          requireConfirmed(row);
+          const at = now().getTime();
+          if (row.startsAt.getTime() <= at) throw refused(409, "NOT_UPCOMING", BOOKING_ERRORS.NOT_UPCOMING);
+          // A confirmed booking's tutor is there: deleting an account cancels its bookings first.
+          const hours = row.tutorId ? await bookings.hoursOf(row.tutorId, tx) : undefined;
+          assertProposable(input.startsAt, hours && availabilityOf(hours), now(), gridFor);
+          if (input.startsAt.getTime() === row.startsAt.getTime()) {
+            throw refused(422, "PROPOSAL_SAME_TIME", BOOKING_ERRORS.PROPOSAL_SAME_TIME);
+          }
+          const waiting = await bookings.proposalFor(row.id, tx);
+          if (waiting) await bookings.update(tx, waiting.id, { status: "cancelled" });
+          const length = row.endsAt.getTime() - row.startsAt.getTime();
+          const proposal = await bookings.insert(tx, {
+            inviteUid: row.inviteUid,
+            sequence: row.sequence,
+            tutorId: row.tutorId,
+            learnerId: row.learnerId,
+            chapterId: row.chapterId,
+            dayId: row.dayId,
+            startsAt: input.startsAt,
+            endsAt: new Date(input.startsAt.getTime() + length),
+            status: "proposed",
+            replacesId: row.id,
+          });
+          await bookings.addChange(tx, {
+            bookingId: row.id,
+            kind: "proposed",
+            actorId: user.id,
+            reason: input.reason || null,
+          });
+          await tellBoth(
+            tx,
+            row,
+            parties,
+            (_reader, other, when) => ({
+              subject: `New time proposed: ${dayTitle(row)} live session`,
+              text: [
+                `${part === "admin" ? "An administrator" : other.name} proposes to move your live session for ${dayTitle(row)} from ${when(row.startsAt)} to ${when(proposal.startsAt)}.`,
+                ...(input.reason ? [`Why: ${input.reason}`] : []),
+                "Accept or decline it on the session's page. Until you answer, the session stays at its time.",
+              ].join("\n"),
+            }),
+            { only: "learner", hold },
+          );
+          return row;
+        });
+        return viewOf(row, user);
+      } catch (error) {
+        timeTaken(error, {
+          tutor: "You have another session at that time. Propose another.",
+          learner: "The learner has another session at that time. Propose another.",
+        });
+      }
+    },
+  };
+}
+
+/** The learner's answer to a proposed time. */
+function answering(kit: BookingsKit, { tellBoth }: Notices) {
+  const { db, bookings, mailCaps, now, dayTitle, partiesOfBooking, lockedFor, viewOf } = kit;
+  return {
+    /**
+     * The learner's answer to a proposed time: accepted, the session moves there (the invite is
+     * updated, its SEQUENCE raised, for both sides); declined, it stays where it was.
+     */
+    async answer(user: SessionUser, bookingId: string, accept: boolean): Promise<BookingView> {
+      const parties = await partiesOfBooking(bookingId);
+      const hold = await mailCaps.beforeMail(user, parties.values());
+      const row = await db.transaction(async (tx) => {
+        const { row, part } = await lockedFor(tx, user, bookingId);
+        if (part !== "learner") throw forbidden("Only the learner answers a proposed time.");
+        requireConfirmed(row);
+        const proposal = await bookings.proposalFor(row.id, tx);
+        if (!proposal) throw refused(409, "NO_PROPOSAL", BOOKING_ERRORS.NO_PROPOSAL);
+        if (!accept) {
+          await bookings.update(tx, proposal.id, { status: "declined" });
+          await bookings.addChange(tx, { bookingId: row.id, kind: "declined", actorId: user.id });
+          await tellBoth(
+            tx,
+            row,
+            parties,
+            (_reader, other, when) => ({
+              subject: `New time declined: ${dayTitle(row)} live session`,
+              text: `${other.name} declined moving the session to ${when(proposal.startsAt)}. It stays at ${when(row.startsAt)}; cancel it on its page if that time does not suit you.`,
+            }),
+            { only: "tutor", hold },
+          );
+          return row;
+        }
+        if (proposal.startsAt.getTime() <= now().getTime()) {
+          throw refused(409, "PROPOSAL_PASSED", BOOKING_ERRORS.PROPOSAL_PASSED);
+        }
+        await bookings.update(tx, row.id, { status: "moved" });
+        await roomAccessChanged(tx, { bookingId: row.id });
+        const moved = await bookings.update(tx, proposal.id, {
+          status: "confirmed",
+          sequence: row.sequence + 1,
+          confirmedAt: now(),
+        });
+        await bookings.addChange(tx, { bookingId: moved.id, kind: "accepted", actorId: user.id });
+        await tellBoth(
+          tx,
+          moved,
+          parties,
+          (_reader, _other, when) => ({
+            subject: `Moved: ${dayTitle(row)} live session, now ${when(moved.startsAt)}`,
+            text: `Your live session for ${dayTitle(row)} has moved from ${when(row.startsAt)} to ${when(moved.startsAt)}. The attached update changes it in your calendar.`,
+          }),
+          { method: "REQUEST", hold },
+        );
+        return moved;
+      });
+      return viewOf(row, user);
+    },
+  };
+}
+
+/** What the two sides note on a session: a no-show, that they met, a message to the other. */
+function noting(kit: BookingsKit, { tellBoth }: Notices) {
+  const { db, bookings, mailCaps, now, logger, dayTitle, partiesOfBooking, lockedFor, viewOf } = kit;
+  return {
+    /**
+     * One side marks that the other did not come (an Admin names which), once, when the session did
+     * not take place (bookings.no-show.ts).
+     */
+    async noShow(user: SessionUser, bookingId: string, party?: NoShowParty): Promise<BookingView> {
+      const row = await db.transaction(async (tx) => {
+        const { row, part } = await lockedFor(tx, user, bookingId);
+        requireConfirmed(row);
+        const marking = { bookings, sessionEnded: kit.sessionEnded, at: now() };
+        return markNoShow(tx, marking, row, { id: user.id, part, party });
+      });
+      return viewOf(row, user);
+    },
+
+    /** The booking's learner and tutor were in its room together (`userIds`, from the room's relay). */
+    sessionMet(bookingId: string, userIds: [string, string]): void {
+      bookings.markMet(bookingId, userIds).catch((error: unknown) => {
+        logger.warn({ err: error, bookingId }, "that a session's two sides met was not kept");
+      });
+    },
+
+    /** A message to the other side of a session, emailed to them and kept with the booking's changes. */
+    async message(user: SessionUser, bookingId: string, text: string): Promise<BookingView> {
+      const parties = await partiesOfBooking(bookingId);
+      const hold = await mailCaps.beforeMail(user, parties.values());
+      const row = await db.transaction(async (tx) => {
+        const { row, part } = await lockedFor(tx, user, bookingId);
+        if (part === "admin") throw forbidden("Only the session's learner and tutor message each other.");
+        if ((await bookings.messageCount(tx, row.inviteUid)) >= MESSAGES_PER_BOOKING_MAX) {
+          throw refused(409, "TOO_MANY_MESSAGES", BOOKING_ERRORS.TOO_MANY_MESSAGES(MESSAGES_PER_BOOKING_MAX));
+        }
+        await bookings.addChange(tx, { bookingId: row.id, kind: "message", actorId: user.id, reason: text });
+        await tellBoth(
+          tx,
+          row,
+          parties,
+          (_reader, other, when) => ({
+            subject: `Message from ${other.name} about your ${dayTitle(row)} live session`,
+            text: [`${other.name} wrote about the session on ${when(row.startsAt)}:`, "", text].join("\n"),
+          }),
+          { only: part === "learner" ? "tutor" : "learner", hold },
+        );
+        return row;
+      });
+      return viewOf(row, user);
+    },
+  };
+}
+
+/**
+ * The changes to a session once booked, each kept with who and why and told to the sides it
+ * concerns: cancelling, moving it by a proposal and its answer, a no-show, a message.
+ */
+export function createChanges(kit: BookingsKit, notices: Notices) {
+  return {
+    ...cancelling(kit, notices),
+    ...proposing(kit, notices),
+    ...answering(kit, notices),
+    ...noting(kit, notices),
+  };
+}

@@ -1,0 +1,82 @@
+import type { SessionUser } from "#server/http/context";
+import type { BookingView, TutorWeek } from "./bookings.contract";
+import { type BookingsKit, DAY, gonePerson, person } from "./bookings.kit";
+import type { Notices } from "./bookings.notices";
+import { startOfDayIn } from "./slots";
+
+/** How long past bookings stay in "my sessions". */
+const RECENT_DAYS = 14;
+/** Learners the tutor's week lists as waiting for a session, at most. */
+const WAITING_MAX = 20;
+
+/** What the sides of sessions see of them: their sessions, one booking, its invite, a tutor's week. */
+export function createViews(kit: BookingsKit, { inviteOf }: Notices) {
+  const { bookings, progress, now, dayTitle, readingZonesOf, partiesOf, viewsOf, viewOf, readBooking } = kit;
+
+  /** The learners who finished a day's self-study and have no session booked for it, at most WAITING_MAX. */
+  async function waitingLearners(at: Date): Promise<TutorWeek["waiting"]> {
+    const finished = await progress.selfStudyFinished(WAITING_MAX * 3);
+    const booked = await bookings.upcomingOfLearners(
+      finished.map((row) => row.userId),
+      at,
+    );
+    const unbooked = finished.filter(
+      (row) =>
+        !booked.some((b) => b.learnerId === row.userId && b.chapterId === row.chapterId && b.dayId === row.dayId),
+    );
+    const parties = await partiesOf(unbooked.map((row) => row.userId));
+    return unbooked
+      .flatMap((row) => {
+        const learner = parties.get(row.userId);
+        if (learner?.role !== "Student") return [];
+        return [
+          {
+            learner: person(learner),
+            account: learner.summary,
+            chapterId: row.chapterId,
+            dayId: row.dayId,
+            dayTitle: dayTitle(row),
+            since: new Date(row.since).toISOString(),
+          },
+        ];
+      })
+      .slice(0, WAITING_MAX);
+  }
+
+  return {
+    /** The caller's sessions, as learner or as tutor: upcoming and of the last two weeks, in order. */
+    async mine(user: SessionUser): Promise<{ timeZone: string; bookings: BookingView[] }> {
+      const [rows, zones] = await Promise.all([
+        bookings.bookingsOf(user.id, new Date(now().getTime() - RECENT_DAYS * DAY)),
+        readingZonesOf([user.id]),
+      ]);
+      return { timeZone: zones.get(user.id)!, bookings: await viewsOf(rows, user) };
+    },
+
+    async get(user: SessionUser, bookingId: string): Promise<BookingView> {
+      return viewOf(await readBooking(user, bookingId), user);
+    },
+
+    /** The booking's calendar event as it stands: a REQUEST, or a CANCEL once cancelled. */
+    async invite(user: SessionUser, bookingId: string): Promise<string> {
+      const row = await readBooking(user, bookingId);
+      const parties = await partiesOf([row.learnerId, row.tutorId]);
+      const learner = (row.learnerId && parties.get(row.learnerId)) || gonePerson(row.learnerId, "learner");
+      const tutor = (row.tutorId && parties.get(row.tutorId)) || gonePerson(row.tutorId, "tutor");
+      return inviteOf(row, learner, tutor, row.status !== "confirmed" ? "CANCEL" : "REQUEST");
+    },
+
+    /**
+     * The tutor's own work: their sessions from the start of their today to a week on, and the
+     * learners who finished a day's self-study and have no session booked for it.
+     */
+    async week(tutor: SessionUser): Promise<TutorWeek> {
+      const timeZone = (await readingZonesOf([tutor.id])).get(tutor.id)!;
+      const at = now();
+      const midnight = startOfDayIn(at, timeZone);
+      const sessions = await bookings.sessionsOf(tutor.id, midnight, new Date(midnight.getTime() + 8 * DAY));
+      const waiting = await waitingLearners(at);
+      return { timeZone, sessions: await viewsOf(sessions, tutor), waiting };
+    },
+  };
+}
