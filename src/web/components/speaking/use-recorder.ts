@@ -163,5 +163,15 @@ export function useRecorder(onTake: (lineId: string, take: File) => void) {
     [],
   );
 
-  return { state, start, stop };
+  /**
+   * The Record button's tap: starts a take of the line, or stops the one being recorded of it; a tap
+   * while the microphone is starting does nothing (the button stays focusable for the Stop it becomes).
+   */
+  const toggle = (lineId: string) => {
+    if (state.status === "starting") return;
+    if (state.status === "recording" && state.lineId === lineId) stop();
+    else void start(lineId);
+  };
+
+  return { state, start, stop, toggle };
 }

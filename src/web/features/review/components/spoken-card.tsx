@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import type { ExerciseQuestion } from "#course/exercise-schema";
 import { SELF_RATING_LABELS, SELF_RATINGS, type SelfRating } from "#course/speaking";
 import type { ReviewAnswerResponse, ReviewExercise } from "#server/modules/review/review.contract";
+import { toastNotSent } from "#web/components/speaking/not-sent";
 import { useClipRun } from "#web/components/speaking/use-clip-run";
 import { canRecord, useRecorder } from "#web/components/speaking/use-recorder";
 import { Waveform } from "#web/components/speaking/waveform";
@@ -91,12 +92,7 @@ export function SpokenCard({
           setSent(true);
           toast({ title: "Sent to your tutor", description: "Your new take waits in the tutors' queue." });
         },
-        onError: (error) =>
-          toast({
-            title: "Not sent",
-            description: describeError(error, "Jalan could not reach the server."),
-            variant: "destructive",
-          }),
+        onError: toastNotSent,
       },
     );
   };
@@ -137,10 +133,8 @@ export function SpokenCard({
                 variant={recording ? "destructive" : "outline"}
                 aria-disabled={recorder.state.status === "starting" || undefined}
                 onClick={() => {
-                  if (recorder.state.status === "starting") return;
                   clips.stop();
-                  if (recording) recorder.stop();
-                  else void recorder.start(item.id);
+                  recorder.toggle(item.id);
                 }}
               >
                 {recording ? <Square aria-hidden /> : <Mic aria-hidden />}

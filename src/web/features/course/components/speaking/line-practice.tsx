@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Check, Headphones, Mic, Play, RotateCcw, Send, Square } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
 import { SELF_RATING_LABELS, SELF_RATINGS } from "#course/speaking";
+import { toastNotSent } from "#web/components/speaking/not-sent";
 import { useClipRun } from "#web/components/speaking/use-clip-run";
 import { canRecord, useRecorder } from "#web/components/speaking/use-recorder";
 import { Waveform } from "#web/components/speaking/waveform";
@@ -20,7 +21,6 @@ import {
 } from "#web/features/course/api/speaking";
 import { cn } from "#web/lib/cn";
 import { toast } from "#web/lib/toast";
-import { toastNotSent } from "./not-sent";
 import { listeningLine } from "./role-play-end";
 import { OFFLINE_TAKE, useTakeUploads } from "./use-take-uploads";
 
@@ -195,10 +195,8 @@ export default function LinePracticePanel({
                     disabled={recorder.state.status === "recording" && !recordingThis}
                     aria-label={`${recordingThis ? "Stop recording" : take ? "Record again" : "Record"}: ${line.malay}`}
                     onClick={() => {
-                      if (recorder.state.status === "starting") return;
                       clips.stop();
-                      if (recordingThis) recorder.stop();
-                      else void recorder.start(line.id);
+                      recorder.toggle(line.id);
                     }}
                   >
                     {recordingThis ? <Square aria-hidden /> : <Mic aria-hidden />}

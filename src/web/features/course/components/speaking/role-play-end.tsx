@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { CheckCircle2, RotateCcw, Send } from "lucide-react";
 import type { RolePlay } from "#course/course";
+import { toastNotSent } from "#web/components/speaking/not-sent";
 import { Button } from "#web/components/ui/button";
 import { type DayRef, type Listening, listeningQuery, useSubmitRolePlay } from "#web/features/course/api/speaking";
 import { toast } from "#web/lib/toast";
-import { toastNotSent } from "./not-sent";
 
 /** When the tutors' next open hour starts, in the learner's zone: "Mon 7 Dec, 09:00". */
 function whenOf(iso: string, timeZone: string) {

@@ -153,10 +153,8 @@ export default function SoloRolePlay({ day, rolePlay }: { day: DayRef; rolePlay:
                     // Focusable while the microphone starts, so the focus stays on the Stop it becomes.
                     aria-disabled={recorder.state.status === "starting" || undefined}
                     onClick={() => {
-                      if (recorder.state.status === "starting") return;
                       stopAudio();
-                      if (recordingThis) recorder.stop();
-                      else void recorder.start(phrase.id);
+                      recorder.toggle(phrase.id);
                     }}
                   >
                     {recordingThis ? <Square aria-hidden /> : <Mic aria-hidden />}
