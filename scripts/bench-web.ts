@@ -16,8 +16,10 @@ import lighthouse from "lighthouse";
 import { loadCourse } from "#server/course/content";
 import { completeTask, type SendRequest } from "#tests/complete-day";
 import { freePort, httpClient, signUpAndIn, startServer, stopServer } from "./bench-server";
+import { CATEGORIES, goals, median, type PageFigures, TARGETS, verdicts } from "./bench-web-goals";
 import { buildWeb, webBuildIsStale } from "./build-web";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./chromium";
+import { printTable } from "./print-table";
 
 /** The JavaScript (gzip) a learner's page may load at first: what it needs later loads when asked. */
 const LEARNER_PAGE_JS_GZIP_KB = 150;
@@ -60,25 +62,12 @@ const MICROPHONE_FLAGS = ["--use-fake-device-for-media-stream", "--use-fake-ui-f
  * (src/web/components/exercise/practice-item.tsx).
  */
 const EXERCISE_CHUNK = /\/practice-item-[\w-]+\.js$/;
-/** The pages measured that ask exercises: the Codebook with Practice open, and the review. */
-const asksExercises = (page: string) => page.endsWith("/codebook") || page === "/review";
 
 /** Day 1's Codebook missions before Practice, completed so the page opens with Practice unlocked. */
 const BEFORE_PRACTICE = ["codebook:listen-shadow", "codebook:review-notes", "codebook:review-vocab"];
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 /** Where to keep each run's whole Lighthouse report and trace (its long tasks, what blocked the main thread), if anywhere. */
 const REPORTS_DIR = process.env.BENCH_LIGHTHOUSE_REPORTS;
-const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
-
-/** The targets of every page; each page's JavaScript budget is in PAGES. */
-const TARGETS = {
-  performance: 95,
-  accessibility: 100,
-  "best-practices": 100,
-  seo: 100,
-  lcpSeconds: 2.0,
-  cls: 0.1,
-};
 
 interface NetworkRequest {
   url: string;
@@ -86,35 +75,6 @@ interface NetworkRequest {
   resourceType?: string;
   transferSize?: number;
   resourceSize?: number;
-}
-
-interface PageFigures {
-  page: string;
-  /** The page's budget of JavaScript loaded at first, gzip. */
-  jsBudgetKb: number;
-  scores: Record<(typeof CATEGORIES)[number], number>;
-  lcpSeconds: number;
-  /** Cumulative layout shift. */
-  cls: number;
-  /** Total blocking time: main-thread time past 50 ms per task between first paint and interactive. */
-  tbtMs: number;
-  jsGzipKb: number;
-  jsTransferKb: number;
-  cssGzipKb: number;
-  cssTransferKb: number;
-  totalTransferKb: number;
-  jsFiles: number;
-  cssFiles: number;
-  /** Whether the page loaded the exercise code (the practice set's chunk). */
-  exerciseCode: boolean;
-  /** Whether the page loaded any of the learner's voice's code at first (it should only when asked). */
-  voiceCode: boolean;
-  /** Measured in a browser with a microphone. */
-  microphone: boolean;
-  /** Chromium as Lighthouse saw it, e.g. "HeadlessChrome/156.0.0.0". */
-  browser: string;
-  lighthouse: string;
-  failedAudits: string[];
 }
 
 const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
@@ -228,42 +188,6 @@ async function measureWithRetry(
   }
 }
 
-function median(runs: PageFigures[]): PageFigures {
-  const sorted = [...runs].sort((a, b) => a.scores.performance - b.scores.performance);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-const check = (label: string, ok: boolean) => `${ok ? "PASS" : "FAIL"} ${label}`;
-
-/** The three goals every page is held to: its JavaScript at first load, LCP and performance. */
-function goals(figures: PageFigures) {
-  return {
-    js: figures.jsGzipKb <= figures.jsBudgetKb,
-    lcp: figures.lcpSeconds <= TARGETS.lcpSeconds,
-    performance: figures.scores.performance >= TARGETS.performance,
-  };
-}
-
-function verdicts(figures: PageFigures): string[] {
-  return [
-    check(
-      `performance ${figures.scores.performance} ≥ ${TARGETS.performance}`,
-      figures.scores.performance >= TARGETS.performance,
-    ),
-    ...(["accessibility", "best-practices", "seo"] as const).map((id) =>
-      check(`${id} ${figures.scores[id]} = ${TARGETS[id]}`, figures.scores[id] >= TARGETS[id]),
-    ),
-    check(`LCP ${figures.lcpSeconds.toFixed(2)} s ≤ ${TARGETS.lcpSeconds} s`, figures.lcpSeconds <= TARGETS.lcpSeconds),
-    check(`CLS ${figures.cls.toFixed(3)} < ${TARGETS.cls}`, figures.cls < TARGETS.cls),
-    check(`JavaScript at first load ${figures.jsGzipKb} KB gzip ≤ ${figures.jsBudgetKb} KB`, goals(figures).js),
-    // The exercise code loads only on a page that asks exercises.
-    asksExercises(figures.page.replace(" (microphone)", ""))
-      ? check("exercise code loaded with exercises asked", figures.exerciseCode)
-      : check("no exercise code", !figures.exerciseCode),
-    check("no recorder code until asked", !figures.voiceCode),
-  ];
-}
-
 if (await webBuildIsStale()) {
   console.log("Building the web app (it is missing or older than its sources)…");
   await buildWeb({ logLevel: "warn" });
@@ -324,7 +248,7 @@ console.log(
   `\nJalan web benchmark — Lighthouse ${results[0]?.lighthouse} mobile (simulated slow 4G, 4x CPU), ` +
     `median of ${RUNS} run(s), ${results[0]?.browser}, ${os.cpus().length} cores, Node ${process.version}\n`,
 );
-const table = [
+printTable(
   [
     "page",
     "perf",
@@ -342,7 +266,7 @@ const table = [
     "exercises",
     "recorder",
   ],
-  ...results.map((figures) => [
+  results.map((figures) => [
     figures.page,
     figures.scores.performance,
     figures.scores.accessibility,
@@ -359,15 +283,7 @@ const table = [
     figures.exerciseCode ? "loaded" : "-",
     figures.voiceCode ? "loaded" : "-",
   ]),
-];
-const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => String(row[column]).length)));
-for (const row of table) {
-  console.log(
-    row
-      .map((cell, column) => (column === 0 ? String(cell).padEnd(widths[0]!) : String(cell).padStart(widths[column]!)))
-      .join("  "),
-  );
-}
+);
 console.log(
   "\n(JS and CSS gzip: the scripts and stylesheets the page loaded, gzip-compressed, file count in brackets; " +
     "sent: bytes on the wire. /progress, the Codebook and /review are measured signed in; exercises: the exercise items' code; " +
@@ -380,9 +296,9 @@ for (const figures of results) {
 }
 
 console.log("\nAgainst the goals (JavaScript loaded at first, gzip; LCP; performance):");
-const goalRows = [
+printTable(
   ["page", "JS gzip KB", "LCP s", "perf", ""],
-  ...results.map((figures) => {
+  results.map((figures) => {
     const met = goals(figures);
     const mark = (ok: boolean) => (ok ? "" : " ✗");
     return [
@@ -393,13 +309,8 @@ const goalRows = [
       Object.values(met).every(Boolean) ? "PASS" : "FAIL",
     ];
   }),
-];
-const goalWidths = goalRows[0]!.map((_, column) => Math.max(...goalRows.map((row) => row[column]!.length)));
-for (const row of goalRows) {
-  console.log(
-    `  ${row.map((cell, column) => (column === 0 ? cell.padEnd(goalWidths[0]!) : cell.padStart(goalWidths[column]!))).join("  ")}`,
-  );
-}
+  "  ",
+);
 
 // What the learner's voice costs once asked for: each of its chunks, gzip, as the build made them.
 const assets = path.resolve(import.meta.dirname, "../dist/web/assets");

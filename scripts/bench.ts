@@ -31,6 +31,7 @@ import {
   takeUploads,
 } from "./bench-load";
 import { freePort, httpClient, signUpAndIn, startServer, stopServer } from "./bench-server";
+import { printTable } from "./print-table";
 
 /** The goal of the issue: authenticated writes at half the raw upsert rate or more. */
 const GOAL_RATIO = 0.5;
@@ -41,19 +42,6 @@ const REVIEW_P99_GOAL_MS = 30;
 const SUMMARY_CPU_GOAL_MS = 1;
 /** CPU ms (server + PostgreSQL) of a progress write, row unchanged, on the machine the two goals above were set on. */
 const PROGRESS_WRITE_CPU_AT_GOAL = 0.88;
-
-function printTable(header: string[], rows: (string | number)[][]) {
-  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => String(row[column]).length)));
-  for (const row of [header, ...rows]) {
-    console.log(
-      row
-        .map((cell, column) =>
-          column === 0 ? String(cell).padEnd(widths[0]!) : String(cell).padStart(widths[column]!),
-        )
-        .join("  "),
-    );
-  }
-}
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), "jalan-bench-"));
 const port = await freePort();
