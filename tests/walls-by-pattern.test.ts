@@ -91,5 +91,12 @@ describe("the walls by pattern", () => {
     expect(await problemsOf("src/server/db/probe.ts", 'import { imported } from "./../http/errors";')).toEqual([
       expect.stringContaining('write a parent path as "../"'),
     ]);
+    // Tables come through schema.ts, where Biome checks which repository owns which.
+    expect(
+      await problemsOf(
+        "src/server/modules/probe/probe.repository.ts",
+        'import { imported } from "#server/db/schema-learning";',
+      ),
+    ).toEqual([expect.stringContaining("import tables from #server/db/schema")]);
   });
 });
