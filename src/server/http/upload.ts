@@ -69,14 +69,6 @@ export function uploadDeadline(ms: number): MiddlewareHandler<AppEnv> {
 }
 
 /**
- * Reads an upload's whole body (`c.var.readUpload`, set by uploadDeadline), as the pieces it arrived
- * in: each owns its memory, so a worker can be handed them without a copy (`ownedBuffers`), and the
- * event loop never gathers a megabyte into one buffer (docs/decisions/060-bounded-take-parsing.md).
- * `Buffer.concat` makes one of them where a route needs it whole.
- */
-export type ReadUpload = () => Promise<Buffer[]>;
-
-/**
  * The pieces' memory, to transfer to a worker: a piece that shares its memory (a view into a
  * pooled buffer) is copied into memory of its own; the others are handed over as they are.
  */
