@@ -9,20 +9,4 @@ import { pageQuerySchema } from "#course/page-query";
 /** `?page=&perPage=`: page from 1, 20 messages a page unless asked, at most 100. */
 export const contactMessagesQuerySchema = pageQuerySchema;
 
-/** A message sent through the contact form, as the inbox lists it. */
-export interface ContactMessage {
-  id: string;
-  fullName: string;
-  email: string;
-  message: string;
-  createdAt: Date;
-  /** The account that sent it, when the sender was signed in. */
-  userId: string | null;
-}
-
-export interface ContactMessagePage {
-  messages: ContactMessage[];
-  page: number;
-  perPage: number;
-  total: number;
-}
+export type { ContactMessage, ContactMessagePage } from "#server/modules/contact/contact.contract";

@@ -27,3 +27,21 @@ export type ContactMessageInput = z.infer<typeof contactMessageSchema>;
 export interface ContactSentResponse {
   ok: true;
 }
+
+/** A message sent through the contact form, as the admins' inbox lists it (admin.contract.ts). */
+export interface ContactMessage {
+  id: string;
+  fullName: string;
+  email: string;
+  message: string;
+  createdAt: Date;
+  /** The account that sent it, when the sender was signed in. */
+  userId: string | null;
+}
+
+export interface ContactMessagePage {
+  messages: ContactMessage[];
+  page: number;
+  perPage: number;
+  total: number;
+}

@@ -2,10 +2,9 @@ import type { Logger } from "pino";
 import type { Database } from "#server/db/client";
 import { type Mailer, singleLine } from "#server/mail/mailer";
 import type { ExportedContactMessage } from "#server/modules/account/account.contract";
-import type { ContactMessagePage } from "#server/modules/admin/admin.contract";
 import type { UsersModule } from "#server/modules/users/users.module";
 import { contactClientKey } from "./client-key";
-import type { ContactMessageInput } from "./contact.contract";
+import type { ContactMessageInput, ContactMessagePage } from "./contact.contract";
 import { createContactRepository } from "./contact.repository";
 
 /** Messages one client may send in any hour (brief, change 6). */
