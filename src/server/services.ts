@@ -10,16 +10,16 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from "./db/embedded";
 import { migrateDatabase } from "./db/migrate";
 import { createNotifications } from "./db/notifications";
 import type { Env } from "./env";
-import { startJobs } from "./jobs";
-import { createMailerFromEnv, MAIL_PRUNE_EVERY_MS } from "./mail/mailer";
+import { createMailerFromEnv } from "./mail/mailer";
 import { backfillDayCompletions } from "./modules/progress/progress.service";
 import { createModules, moduleJobs } from "./modules/registry";
+import { startQueue } from "./queue/queue";
 import { createDatabaseStorage } from "./storage/storage";
 
 /**
  * Everything the server needs, in start order: the course content, the database (embedded unless
  * DATABASE_URL is set), migrations, admin promotion, the days completed before completions were
- * recorded, the review reminders (every 5 minutes), then the app. `close` releases them in reverse
+ * recorded, the app, then the queue that runs the background work. `close` releases them in reverse
  * order. Broken content throws a ContentError before anything is started.
  */
 export async function startServices(env: Env, logger: Logger) {
@@ -62,19 +62,18 @@ export async function startServices(env: Env, logger: Logger) {
   };
   const modules = createModules(deps);
   const app = createApp(deps, modules);
-  // The modules' background work (the review reminders, every 5 minutes), and the outbox's pruning,
-  // which must run without SMTP too: nothing else ever deletes its mail then.
-  const stopJobs = startJobs(
-    [...moduleJobs(modules), { name: "outbox pruned", everyMs: MAIL_PRUNE_EVERY_MS, run: mailer.prune }],
-    logger,
-  );
+  // The modules' background work (the review reminders, every 5 minutes) and the mailer's (its
+  // delivery sweep, the outbox's pruning), each run once across all instances.
+  const queue = await startQueue({ url: databaseUrl, logger });
+  await queue.recur([...moduleJobs(modules), ...mailer.jobs]);
 
   return {
     app,
     auth,
     database,
+    queue,
     async close() {
-      await stopJobs();
+      await queue.stop();
       await notifications.close();
       await mailer.close();
       await database.close();
