@@ -25,8 +25,6 @@ export interface WorkSettings {
 export interface SendOptions {
   /** The caller's transaction: the job is inserted by it, and exists only if it commits. */
   q?: Queryable;
-  /** At most one waiting or running job with this key in the queue: a second send answers null. */
-  singletonKey?: string;
   /** Seconds from now before the job may run. */
   startAfterSeconds?: number;
 }
@@ -50,8 +48,8 @@ export interface Queue {
     handler: (data: T, job: QueuedJob) => Promise<unknown>,
     settings?: WorkSettings,
   ): Promise<void>;
-  /** Sends a one-off job to a queue some instance works; answers its id (null: a singleton already waits). */
-  send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;
+  /** Sends a one-off job to a queue some instance works; answers its id. */
+  send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string>;
   /** Runs each job every `everyMs`, once across all instances (recurring.ts has how). */
   recur(jobs: readonly Job[]): Promise<void>;
   /** Stops taking jobs, waits up to the stop timeout for the ones running, then closes its connections. */
@@ -174,18 +172,15 @@ async function send<T extends object>(
   state: QueueState,
   name: string,
   data: T,
-  { q, singletonKey, startAfterSeconds }: SendOptions,
-): Promise<string | null> {
-  const id = await state.boss.send(name, data, {
-    db: q ? executorOf(q) : undefined,
-    singletonKey,
-    startAfter: startAfterSeconds,
-  });
-  if (id === null && singletonKey === undefined) {
+  { q, startAfterSeconds }: SendOptions,
+): Promise<string> {
+  const id = await state.boss.send(name, data, { db: q ? executorOf(q) : undefined, startAfter: startAfterSeconds });
+  // pg-boss inserts nothing, silently, for a queue it does not know.
+  if (id === null) {
     throw new Error(`There is no queue named "${name}": register its handler with work() before sending to it.`);
   }
   // Sent outside a transaction, the job can be fetched at once; in one, only after the caller commits.
-  if (id !== null && !q) wake(state, name);
+  if (!q) wake(state, name);
   return id;
 }
 
