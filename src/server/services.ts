@@ -19,7 +19,7 @@ import { createDatabaseStorage } from "./storage/storage";
 /**
  * Everything the server needs, in start order: the course content, the database (embedded unless
  * DATABASE_URL is set), migrations, admin promotion, the days completed before completions were
- * recorded, the app, then the queue that runs the background work. `close` releases them in reverse
+ * recorded, the queue, the app, then the background work on the queue. `close` releases them in reverse
  * order. Broken content throws a ContentError before anything is started.
  */
 export async function startServices(env: Env, logger: Logger) {
@@ -40,6 +40,8 @@ export async function startServices(env: Env, logger: Logger) {
   if (backfilled > 0) logger.info({ days: backfilled }, "recorded days completed before completions were kept");
 
   const mailer = createMailerFromEnv(env, database.db, logger);
+  // Started before the modules, so that a module can be given it to send jobs.
+  const queue = await startQueue({ url: databaseUrl, logger });
   const notifications = createNotifications(databaseUrl, logger);
   const auth = createAuth({ db: database.db, env, mailer, logger });
   const webRoot = path.resolve("dist/web");
@@ -64,7 +66,6 @@ export async function startServices(env: Env, logger: Logger) {
   const app = createApp(deps, modules);
   // The modules' background work (the review reminders, every 5 minutes) and the mailer's (its
   // delivery sweep, the outbox's pruning), each run once across all instances.
-  const queue = await startQueue({ url: databaseUrl, logger });
   await queue.recur([...moduleJobs(modules), ...mailer.jobs]);
 
   return {

@@ -214,6 +214,7 @@ async function recur(state: QueueState, jobs: readonly Job[]): Promise<void> {
   }
 }
 
+/** Sends the job into its slot every slot (a second at the least: sending more often would only be refused). */
 function throttled(state: QueueState, job: Job): NodeJS.Timeout {
   const seconds = slotSeconds(job.everyMs);
   const timer = setInterval(() => {
@@ -223,7 +224,7 @@ function throttled(state: QueueState, job: Job): NodeJS.Timeout {
       },
       (error: unknown) => state.log.warn({ err: error, job: job.name }, `${job.name} not sent`),
     );
-  }, job.everyMs);
+  }, seconds * 1000);
   timer.unref();
   return timer;
 }
