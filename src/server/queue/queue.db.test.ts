@@ -14,8 +14,14 @@ afterAll(async () => {
 });
 
 /** A queue on this file's database that looks for work twice a second and for lost jobs every second. */
-async function queue(): Promise<Queue> {
-  const started = await startQueue({ url, logger: silent, pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1 });
+async function queue(stopTimeoutMs?: number): Promise<Queue> {
+  const started = await startQueue({
+    url,
+    logger: silent,
+    pollingIntervalSeconds: 0.5,
+    maintenanceIntervalSeconds: 1,
+    stopTimeoutMs,
+  });
   queues.push(started);
   return started;
 }
@@ -177,5 +183,32 @@ describe("recurring jobs", () => {
     const name = unique("twice");
     const job = { name, everyMs: 1000, run: async () => undefined };
     await expect(q.recur([job, job])).rejects.toThrow(`The queue "${name}" already has a handler on this instance.`);
+  });
+});
+
+describe("stop", () => {
+  it("waits for a job in progress to finish, and leaves one that outlasts the wait for another instance", async () => {
+    const q = await queue(1000);
+    const [quick, slow] = [unique("quick"), unique("slow")];
+    const started = new Set<string>();
+    let finished = false;
+    await q.work(quick, async () => {
+      started.add(quick);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      finished = true;
+    });
+    await q.work(slow, async () => {
+      started.add(slow);
+      await new Promise((resolve) => setTimeout(resolve, 60_000).unref());
+    });
+    await q.send(quick, {});
+    await q.send(slow, {});
+    await until(() => (started.size === 2 ? true : undefined), "both jobs run");
+
+    await q.stop();
+    expect(finished).toBe(true);
+    expect((await jobsOf(quick)).map((job) => job.state)).toEqual(["completed"]);
+    // Failed with tries left: back in the queue for any instance.
+    expect((await jobsOf(slow)).map((job) => job.state)).toEqual(["retry"]);
   });
 });

@@ -67,6 +67,9 @@ export interface QueueOptions {
   stopTimeoutMs?: number;
 }
 
+const DEFAULT_RETRY_LIMIT = 3;
+const DEFAULT_RETRY_DELAY_SECONDS = 5;
+const DEFAULT_EXPIRE_SECONDS = 5 * 60;
 /** Completed jobs are archived after this (their history, not their work); failed ones stay visible a week. */
 const COMPLETED_KEPT_SECONDS = 60 * 60;
 export const QUEUE_FAILED_KEPT_SECONDS = 7 * 24 * 60 * 60;
@@ -132,10 +135,10 @@ async function work<T extends object>(
   const queue = {
     name,
     policy,
-    retryLimit: settings.retryLimit ?? 3,
-    retryDelay: settings.retryDelaySeconds ?? 5,
+    retryLimit: settings.retryLimit ?? DEFAULT_RETRY_LIMIT,
+    retryDelay: settings.retryDelaySeconds ?? DEFAULT_RETRY_DELAY_SECONDS,
     retryBackoff: true,
-    expireInSeconds: settings.expireInSeconds ?? 300,
+    expireInSeconds: settings.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS,
   };
   await createQueue(boss, queue);
   // Its settings are brought up to this code's on every start.

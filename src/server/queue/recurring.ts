@@ -23,20 +23,14 @@ export function slotSeconds(everyMs: number): number {
   return Math.max(1, Math.round(everyMs / 1000));
 }
 
-/** Tries after a recurring job's first failure, unless it says otherwise. */
-export const RECURRING_RETRY_LIMIT = 3;
-/** Seconds before a failed run's first retry; each retry waits about twice the one before. */
-export const RECURRING_RETRY_DELAY_SECONDS = 5;
-/** How long a run may take before it counts as lost (its instance died) and another instance tries it. */
-export const RECURRING_EXPIRE_SECONDS = 5 * 60;
-
-/** Queue settings of a recurring job: its own where it gives them, the defaults above otherwise. */
+/**
+ * Queue settings of a recurring job: the tries and expiry it gives, if it does (the queue's defaults
+ * otherwise), and a worker that asks for it as often as it is due, up to pg-boss's every 2 s.
+ */
 export function recurringSettings(job: Job) {
   return {
-    retryLimit: job.retryLimit ?? RECURRING_RETRY_LIMIT,
-    retryDelaySeconds: RECURRING_RETRY_DELAY_SECONDS,
-    expireInSeconds: job.expireInSeconds ?? RECURRING_EXPIRE_SECONDS,
-    // A short job is fetched as often as it is due, up to pg-boss's default of every 2 s.
+    retryLimit: job.retryLimit,
+    expireInSeconds: job.expireInSeconds,
     pollingIntervalSeconds: Math.min(2, Math.max(0.5, job.everyMs / 1000)),
   };
 }

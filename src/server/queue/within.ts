@@ -17,7 +17,7 @@ export function executorOf(q: Queryable): PgBoss.Db {
   };
 }
 
-export function statementOf(text: string, values: readonly unknown[]): SQL {
+function statementOf(text: string, values: readonly unknown[]): SQL {
   const parts = text.split(/\$(\d+)(?!\d)/);
   const chunks = parts.map((part, index) => (index % 2 === 0 ? sql.raw(part) : sql.param(values[Number(part) - 1])));
   return sql.join(chunks);
