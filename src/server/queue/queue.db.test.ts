@@ -77,6 +77,23 @@ describe("send", () => {
   });
 });
 
+describe("work", () => {
+  it("creates the queue once, and a later start with other settings brings them up to date", async () => {
+    const name = unique("settings");
+    const settings = async () =>
+      (
+        await t.db.execute<{ retry_limit: number; expire_seconds: number }>(
+          sql`select retry_limit, expire_seconds from pgboss.queue where name = ${name}`,
+        )
+      ).rows;
+    await (await queue()).work(name, async () => undefined, { retryLimit: 1, expireInSeconds: 60 });
+    expect(await settings()).toEqual([{ retry_limit: 1, expire_seconds: 60 }]);
+
+    await (await queue()).work(name, async () => undefined, { retryLimit: 4 });
+    expect(await settings()).toEqual([{ retry_limit: 4, expire_seconds: 300 }]);
+  });
+});
+
 describe("a failing job", () => {
   it("is retried with growing pauses, then kept failed and listed in /healthz?detail", async () => {
     const q = await queue();

@@ -141,8 +141,6 @@ async function work<T extends object>(
     expireInSeconds: settings.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS,
   };
   await createQueue(boss, queue);
-  // Its settings are brought up to this code's on every start.
-  await boss.updateQueue(name, queue);
   const pollingIntervalSeconds = settings.pollingIntervalSeconds ?? state.pollingIntervalSeconds;
   const worker = await boss.work<T>(name, { pollingIntervalSeconds }, async ([job]) => {
     if (!job) return;
@@ -157,12 +155,20 @@ async function work<T extends object>(
 }
 
 /**
- * Creates the queue unless it exists. pg-boss makes each queue a partition of its job table, and two
- * instances creating queues at once can deadlock, so creations take turns on an advisory lock (held
- * until the statement's transaction ends); a queue made meanwhile by another is left as it is.
+ * Creates the queue unless it exists, or brings an existing one's settings up to this code's.
+ * pg-boss makes each queue a partition of its job table, and two instances creating queues at once
+ * can deadlock, so creations take turns on an advisory lock (held until the statement's transaction
+ * ends); a queue made meanwhile by another is left as it is.
  */
 async function createQueue(boss: PgBoss, queue: PgBoss.Queue & { name: string }) {
-  if (await boss.getQueue(queue.name)) return;
+  const existing = await boss.getQueue(queue.name);
+  if (existing) {
+    const changed = (["policy", "retryLimit", "retryDelay", "retryBackoff", "expireInSeconds"] as const).some(
+      (setting) => existing[setting] !== queue[setting],
+    );
+    if (changed) await boss.updateQueue(queue.name, queue);
+    return;
+  }
   const { name, ...options } = queue;
   await boss.getDb().executeSql(
     `with turn as (select pg_advisory_xact_lock(${LOCK_KEYS.queueCreation}))
