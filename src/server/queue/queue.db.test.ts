@@ -195,6 +195,15 @@ describe("recurring jobs", () => {
     expect(await schedules()).toEqual([]);
   });
 
+  it("refuses an interval over an hour that cron cannot say, before it makes its queue", async () => {
+    const q = await queue();
+    const name = unique("every-five-hours");
+    await expect(q.recur([{ name, everyMs: 5 * 60 * 60_000, run: async () => undefined }])).rejects.toThrow(
+      `"${name}" runs every 18000000 ms: an interval over an hour must be whole hours dividing a day, or a day.`,
+    );
+    expect((await t.db.execute(sql`select 1 from pgboss.queue where name = ${name}`)).rows).toEqual([]);
+  });
+
   it("refuses two jobs of one name on one instance", async () => {
     const q = await queue();
     const name = unique("twice");

@@ -208,8 +208,14 @@ function wake(state: QueueState, name: string) {
 async function recur(state: QueueState, jobs: readonly Job[]): Promise<void> {
   const { boss } = state;
   for (const job of jobs) {
-    await work(state, job.name, () => job.run(), recurringSettings(job), "stately");
     const cron = cronOf(job.everyMs);
+    // pg-boss keeps a throttled slot's job only while completed jobs are kept.
+    if (!cron && slotSeconds(job.everyMs) > COMPLETED_KEPT_SECONDS) {
+      throw new Error(
+        `"${job.name}" runs every ${job.everyMs} ms: an interval over an hour must be whole hours dividing a day, or a day.`,
+      );
+    }
+    await work(state, job.name, () => job.run(), recurringSettings(job), "stately");
     if (cron) {
       await boss.schedule(job.name, cron, {}, { tz: "UTC" });
       state.scheduled.add(job.name);
