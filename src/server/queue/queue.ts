@@ -247,6 +247,10 @@ function throttled(state: QueueState, job: Job): NodeJS.Timeout {
 async function stop(state: QueueState): Promise<void> {
   for (const timer of state.timers) clearInterval(timer);
   state.timers = [];
-  // Jobs still running at the timeout are failed, so another instance retries them.
-  await state.boss.stop({ graceful: true, timeout: state.stopTimeoutMs, wait: true });
+  // Jobs still running at the timeout are failed, so another instance retries them. Without the
+  // database they cannot be: their expiry gives them to another instance instead, and the shutdown
+  // goes on.
+  await state.boss
+    .stop({ graceful: true, timeout: state.stopTimeoutMs, wait: true })
+    .catch((error: unknown) => state.log.warn({ err: error }, "queue stopped without the database"));
 }
