@@ -7,7 +7,7 @@ import { QUEUE_SCHEMA } from "./install";
 import { cronOf, recurringSettings, slotSeconds } from "./recurring";
 import { executorOf } from "./within";
 
-/** How a queue's jobs are tried: what `work` takes, and a recurring job's defaults (recurring.ts). */
+/** How a queue's jobs are tried: what `work` takes, and what a recurring job's queue gets (recurring.ts). */
 export interface WorkSettings {
   /** Tries after the first failure; 3 unless given. Then the job stays failed, listed in /healthz?detail. */
   retryLimit?: number;
@@ -72,7 +72,7 @@ const DEFAULT_RETRY_DELAY_SECONDS = 5;
 const DEFAULT_EXPIRE_SECONDS = 5 * 60;
 /** Completed jobs are archived after this (their history, not their work); failed ones stay visible a week. */
 const COMPLETED_KEPT_SECONDS = 60 * 60;
-export const QUEUE_FAILED_KEPT_SECONDS = 7 * 24 * 60 * 60;
+const FAILED_KEPT_SECONDS = 7 * 24 * 60 * 60;
 
 interface QueueState {
   boss: PgBoss;
@@ -98,7 +98,7 @@ export async function startQueue(options: QueueOptions): Promise<Queue> {
     pollingIntervalSeconds,
     maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
     archiveCompletedAfterSeconds: COMPLETED_KEPT_SECONDS,
-    archiveFailedAfterSeconds: QUEUE_FAILED_KEPT_SECONDS,
+    archiveFailedAfterSeconds: FAILED_KEPT_SECONDS,
     deleteAfterDays: 7,
   });
   const log = options.logger.child({ component: "queue" });

@@ -7,7 +7,7 @@ export interface QueueLine {
   /** Jobs waiting to run: new, or waiting for their next try. */
   queued: number;
   active: number;
-  /** Jobs that used up their tries, kept until they are archived (QUEUE_FAILED_KEPT_SECONDS). */
+  /** Jobs that used up their tries, counted for a week, until they are archived (queue.ts). */
   failed: number;
   /** Seconds since the oldest waiting job was sent; 0 when none waits. */
   oldestQueuedSeconds: number;
