@@ -15,6 +15,7 @@ import { createErrorHandler, errorJson, forbidden } from "./http/errors";
 import { steadyAnswer } from "./http/steady-answer";
 import { JSON_BODY_LIMIT } from "./modules/module";
 import { API_PREFIX, createModules, type ModuleDeps, type Modules, mountModules } from "./modules/registry";
+import { queueLines } from "./queue/stats";
 
 export interface AppDeps extends ModuleDeps {
   /** The built web app (dist/web). When absent, only the API is served (tests, `npm run dev`). */
@@ -98,10 +99,14 @@ export function createApp(deps: AppDeps, modules: Modules = createModules(deps))
   );
   app.onError(createErrorHandler(logger));
 
+  // `?detail` adds a line per queue of background work (queue/stats.ts), null when it cannot be read.
   app.get("/healthz", async (c) => {
     const ok = await databaseAnswers(deps.pool);
     c.header("cache-control", "no-store");
-    return c.json({ status: ok ? "ok" : "unavailable", database: ok }, ok ? 200 : 503);
+    const health = { status: ok ? "ok" : "unavailable", database: ok };
+    if (c.req.query("detail") === undefined) return c.json(health, ok ? 200 : 503);
+    const jobs = ok ? await queueLines(deps.pool).catch(() => null) : null;
+    return c.json({ ...health, jobs }, ok ? 200 : 503);
   });
 
   const api = new Hono<AppEnv>();

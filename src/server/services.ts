@@ -10,16 +10,16 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from "./db/embedded";
 import { migrateDatabase } from "./db/migrate";
 import { createNotifications } from "./db/notifications";
 import type { Env } from "./env";
-import { startJobs } from "./jobs";
-import { createMailerFromEnv, MAIL_PRUNE_EVERY_MS } from "./mail/mailer";
+import { createMailerFromEnv } from "./mail/mailer";
 import { backfillDayCompletions } from "./modules/progress/progress.service";
 import { createModules, moduleJobs } from "./modules/registry";
+import { startQueue } from "./queue/queue";
 import { createDatabaseStorage } from "./storage/storage";
 
 /**
  * Everything the server needs, in start order: the course content, the database (embedded unless
  * DATABASE_URL is set), migrations, admin promotion, the days completed before completions were
- * recorded, the review reminders (every 5 minutes), then the app. `close` releases them in reverse
+ * recorded, the queue, the app, then the background work on the queue. `close` releases them in reverse
  * order. Broken content throws a ContentError before anything is started.
  */
 export async function startServices(env: Env, logger: Logger) {
@@ -40,6 +40,8 @@ export async function startServices(env: Env, logger: Logger) {
   if (backfilled > 0) logger.info({ days: backfilled }, "recorded days completed before completions were kept");
 
   const mailer = createMailerFromEnv(env, database.db, logger);
+  // Started before the modules, so that a module can be given it to send jobs.
+  const queue = await startQueue({ url: databaseUrl, logger });
   const notifications = createNotifications(databaseUrl, logger);
   const auth = createAuth({ db: database.db, env, mailer, logger });
   const webRoot = path.resolve("dist/web");
@@ -62,19 +64,17 @@ export async function startServices(env: Env, logger: Logger) {
   };
   const modules = createModules(deps);
   const app = createApp(deps, modules);
-  // The modules' background work (the review reminders, every 5 minutes), and the outbox's pruning,
-  // which must run without SMTP too: nothing else ever deletes its mail then.
-  const stopJobs = startJobs(
-    [...moduleJobs(modules), { name: "outbox pruned", everyMs: MAIL_PRUNE_EVERY_MS, run: mailer.prune }],
-    logger,
-  );
+  // The modules' background work (the review reminders, every 5 minutes) and the mailer's (its
+  // delivery sweep, the outbox's pruning), each run once across all instances.
+  await queue.recur([...moduleJobs(modules), ...mailer.jobs]);
 
   return {
     app,
     auth,
     database,
+    queue,
     async close() {
-      await stopJobs();
+      await queue.stop();
       await notifications.close();
       await mailer.close();
       await database.close();

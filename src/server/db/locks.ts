@@ -24,4 +24,6 @@ export const LOCK_KEYS = {
   migration: 7_346_214_901,
   /** Every change to the set of Admins (role changes, account deletions): the last Admin stays. */
   adminChange: 7_346_214_902,
+  /** Instances starting at once create the queue's queues one after another (queue/queue.ts). */
+  queueCreation: 7_346_214_903,
 } as const;

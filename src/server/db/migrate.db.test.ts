@@ -22,6 +22,7 @@ describe("migrateDatabase", () => {
       "select table_name from information_schema.tables where table_schema = 'public' order by table_name",
     );
     const applied = await client.query("select count(*)::int as count from drizzle.__drizzle_migrations");
+    const queueTables = await client.query("select version from pgboss.version");
     await client.end();
     expect(tables.rows.map((row) => row.table_name)).toEqual([
       "account",
@@ -59,6 +60,8 @@ describe("migrateDatabase", () => {
       "verification",
     ]);
     expect(applied.rows[0].count).toBeGreaterThan(0);
+    // The queue's tables (pg-boss), installed once with the migrations.
+    expect(queueTables.rows).toHaveLength(1);
   });
 });
 

@@ -119,6 +119,11 @@ describe("without SMTP", () => {
     await mailer.close();
   });
 
+  it("has only the outbox's pruning to run on the queue: nothing is delivered", () => {
+    const mailer = createMailer({ db, from: "Jalan <a@b.c>", logger: silent });
+    expect(mailer.jobs.map((job) => job.name)).toEqual(["outbox pruned"]);
+  });
+
   it("logs the link only when links may be logged", async () => {
     for (const logLinks of [true, false]) {
       const lines: string[] = [];
@@ -239,6 +244,26 @@ describe("with SMTP", () => {
     const smtp = fakeSmtp();
     const mailer = createMailer({ db, from: "Jalan <a@b.c>", logger: silent, transport: smtp.transport });
     await until(async () => (await rowsFor([recipient]))[0]?.sentAt != null, "the orphan is sent");
+    expect(smtp.delivered.filter((mail) => mail.to === recipient)).toHaveLength(1);
+    await mailer.close();
+  });
+
+  it("leaves a message written in a transaction to its sweep job, which the queue runs", async () => {
+    const smtp = fakeSmtp();
+    const mailer = createMailer({ db, from: "Jalan <a@b.c>", logger: silent, transport: smtp.transport });
+    expect(mailer.jobs.map((job) => [job.name, job.everyMs])).toEqual([
+      ["outbox pruned", 60 * 60_000],
+      ["mail swept", 30_000],
+    ]);
+    const sweep = mailer.jobs.find((job) => job.name === "mail swept")!;
+    // The pass the mailer starts with is over once a sweep ends.
+    await sweep.run();
+    const recipient = to("within");
+    await db.transaction((tx) => mailer.send({ to: recipient, subject: "Booked", text: "b" }, tx));
+    expect((await rowsFor([recipient]))[0]?.sentAt).toBeNull();
+
+    await sweep.run();
+    expect((await rowsFor([recipient]))[0]?.sentAt).not.toBeNull();
     expect(smtp.delivered.filter((mail) => mail.to === recipient)).toHaveLength(1);
     await mailer.close();
   });

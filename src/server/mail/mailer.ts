@@ -3,6 +3,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import type { Logger } from "pino";
 import type { Database } from "#server/db/client";
 import { mailOutbox } from "#server/db/schema";
+import type { Job } from "#server/modules/module";
 
 export interface MailMessage {
   to: string;
@@ -43,11 +44,21 @@ export interface Mailer {
   /**
    * Deletes the messages older than the retention period: sent ones by when they were sent and,
    * without SMTP, where nothing is ever sent, every one by when it was written. Answers how many.
-   * A job runs it on every instance (MAIL_PRUNE_EVERY_MS); with SMTP each delivery pass runs it too.
+   * A job runs it (MAIL_PRUNE_EVERY_MS, `jobs`); with SMTP each delivery pass runs it too.
    */
   prune(): Promise<number>;
   /** Stops delivering (at shutdown); waiting messages stay in the outbox for another instance. */
   close(): Promise<void>;
+}
+
+/** The app's mailer, as the server starts it: a Mailer with the background work the queue runs for it. */
+export interface OutboxMailer extends Mailer {
+  /**
+   * Run on the queue once across all instances: the outbox's pruning (without SMTP too: nothing
+   * else deletes its mail then) and, with SMTP, the delivery sweep of the messages left waiting
+   * (written in a transaction, refused for now, or left by a process that died).
+   */
+  jobs: readonly Job[];
 }
 
 /** Header values must be one line: a CR or LF could otherwise start a new header. */
@@ -69,15 +80,15 @@ function headerFields(headers: Record<string, string> | undefined): Record<strin
   );
 }
 
-/** How often each instance looks for messages left waiting (by a failure, or a process that died). */
-const SWEEP_INTERVAL_MS = 30_000;
+/** How often the queue looks for messages left waiting (in a transaction, by a failure, or by a process that died). */
+export const MAIL_SWEEP_EVERY_MS = 30_000;
 /** How long an instance has a claimed message to itself before another may try it. */
 const CLAIM_SECONDS = 120;
 /** Messages taken in one delivery pass. */
 const BATCH = 10;
 /** After this many failed tries a message stays in the outbox, with its last error, for a person to read. */
 export const MAX_ATTEMPTS = 8;
-/** How often each instance deletes the mail kept past its retention period (Mailer.prune). */
+/** How often the mail kept past its retention period is deleted (Mailer.prune). */
 export const MAIL_PRUNE_EVERY_MS = 60 * 60_000;
 /**
  * How long a message is kept: a sent one from when it was sent (its recipient, subject and text, its
@@ -89,8 +100,8 @@ export const LINK_REMOVED = "[link removed once sent]";
 
 /**
  * Every message is first a row of `mail_outbox` (docs/decisions/026-several-instances.md). With SMTP (the
- * `transport`), every instance delivers waiting rows: right after it writes one, and every 30 s for
- * rows another instance left behind. A row is claimed for a while with `for update skip locked`, so
+ * `transport`), the instance that writes a row delivers it right away, and the queue's sweep (every
+ * 30 s, on one instance) delivers the rows left behind. A row is claimed for a while with `for update skip locked`, so
  * two instances never send it at the same time, and it is marked sent once the SMTP server accepts
  * it; a failure is retried later, with a growing pause. Without SMTP the table is the outbox a
  * developer reads (`npm run outbox`), and the log line carries the link.
@@ -105,7 +116,7 @@ export function createMailer(options: {
   logLinks?: boolean;
   /** Days a sent message is kept before it is deleted. */
   retentionDays?: number;
-}): Mailer {
+}): OutboxMailer {
   const { db, from, logger, transport, logLinks = true, retentionDays = DEFAULT_MAIL_RETENTION_DAYS } = options;
   const log = logger.child({ component: "mail" });
   let delivering: Promise<void> | null = null;
@@ -210,8 +221,14 @@ export function createMailer(options: {
     })();
   }
 
-  const sweep = transport ? setInterval(kick, SWEEP_INTERVAL_MS) : null;
-  sweep?.unref();
+  /** A delivery pass, and the one it asked for, if it did, when it ends. */
+  async function sweep() {
+    kick();
+    await delivering;
+  }
+
+  const jobs: Job[] = [{ name: "outbox pruned", everyMs: MAIL_PRUNE_EVERY_MS, run: prune }];
+  if (transport) jobs.push({ name: "mail swept", everyMs: MAIL_SWEEP_EVERY_MS, run: sweep });
   kick();
 
   return {
@@ -241,9 +258,9 @@ export function createMailer(options: {
       return removed.length;
     },
     prune,
+    jobs,
     async close() {
       closed = true;
-      if (sweep) clearInterval(sweep);
       await delivering;
       transport?.close();
     },
@@ -268,7 +285,7 @@ export function createMailerFromEnv(
   env: { SMTP_URL?: string; MAIL_FROM: string; NODE_ENV: string; MAIL_RETENTION_DAYS: number },
   db: Database,
   logger: Logger,
-): Mailer {
+): OutboxMailer {
   return createMailer({
     db,
     from: env.MAIL_FROM,

@@ -4,11 +4,19 @@ import type { AppEnv } from "#server/http/context";
 /** The JSON bodies a module accepts unless its face says otherwise. */
 export const JSON_BODY_LIMIT = 64 * 1024;
 
-/** Work a module runs in the background on every instance, every `everyMs` (src/server/jobs.ts). */
+/**
+ * Work a module runs in the background every `everyMs`, once across all instances, on the queue
+ * (src/server/queue/queue.ts): a failed run is retried with backoff, and one whose instance died is
+ * run again by another. A run may so happen twice: `run` must be safe to repeat.
+ */
 export interface Job {
   name: string;
   everyMs: number;
   run: () => Promise<unknown>;
+  /** Tries after a failed run before it is kept failed; 3 unless given. */
+  retryLimit?: number;
+  /** Seconds a run may take before it counts as lost and another instance runs it; 300 unless given. */
+  expireInSeconds?: number;
 }
 
 /**

@@ -23,4 +23,20 @@ describe("GET /healthz", () => {
     expect(await response.json()).toEqual({ status: "unavailable", database: false });
     await unreachable.end();
   });
+
+  it("lists each queue of background work when asked for detail, and nothing when the database is down", async () => {
+    const detail = await t.request("/healthz?detail");
+    expect(detail.status).toBe(200);
+    expect(await detail.json()).toEqual({ status: "ok", database: true, jobs: expect.any(Array) });
+
+    const unreachable = new pg.Pool({
+      connectionString: "postgres://postgres@127.0.0.1:1/none",
+      connectionTimeoutMillis: 500,
+    });
+    unreachable.on("error", () => undefined);
+    const response = await t.appWith({ pool: unreachable }).request("/healthz?detail");
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ status: "unavailable", database: false, jobs: null });
+    await unreachable.end();
+  });
 });
