@@ -76,7 +76,12 @@ describe("booking a slot", () => {
       learner: { id: alex.id, name: "Alex Tan" },
       changes: [{ kind: "booked", by: "You" }],
     });
-    expect((await t.outbox()).slice(before).map((mail) => mail.to).sort()).toEqual([alex.email, siti.email].sort());
+    expect(
+      (await t.outbox())
+        .slice(before)
+        .map((mail) => mail.to)
+        .sort(),
+    ).toEqual([alex.email, siti.email].sort());
     expect(booked.statements.length, booked.statements.join("\n")).toBeLessThanOrEqual(BOOKING_STATEMENTS_MAX);
   });
 });
