@@ -1,13 +1,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
+import { pageTasks } from "#course/course";
 import type { Role } from "#course/roles";
 import { createAuth } from "#server/auth/auth";
 import { connectDatabase } from "#server/db/client";
-import { speakingSubmission, user } from "#server/db/schema";
+import { speakingSubmission, taskProgress, user } from "#server/db/schema";
 import type { SpeakingQueue } from "#server/modules/speaking/speaking.contract";
 import { statementCounter } from "#tests/statement-count";
 import { createTestApp } from "#tests/test-app";
-import type { BookingView, DaySlots, TutorHoursInput } from "./bookings.contract";
+import type { BookingView, DaySlots, TutorHoursInput, TutorWeek } from "./bookings.contract";
 
 /**
  * How many SQL statements the busiest reads and writes of sessions send (decision 073): booking a
@@ -113,6 +114,34 @@ describe("reads that list people", () => {
     const many = await queue();
     expect((many.body as SpeakingQueue).waiting.length).toBe((few.body as SpeakingQueue).waiting.length + 7);
     expect((many.body as SpeakingQueue).waiting.map((entry) => entry.learner.name)).toContain("Learner6 Tan");
+    expect(many.statements.length, many.statements.join("\n")).toBe(few.statements.length);
+  });
+
+  it("show a tutor their week and the learners waiting for a session in the same number of statements for one learner as for eight", async () => {
+    const tutor = await tutorWithHours("Zainab");
+    const day = t.course.find((chapter) => chapter.id === "chapter-1")!.days.find((each) => each.id === "day-1")!;
+    const live = new Set(pageTasks(day, "liveSession").map((task) => task.id));
+    const selfStudy = day.tasks.filter((task) => !live.has(task.id)).map((task) => task.id);
+    const finishFrom = async (count: number) => {
+      for (let learner = 0; learner < count; learner += 1) {
+        const { id } = await account("Student", `Waiting${learner}`);
+        await t.db.insert(taskProgress).values(
+          selfStudy.map((taskId) => ({
+            userId: id,
+            chapterId: "chapter-1",
+            sectionId: "day-1",
+            taskId,
+            status: "completed" as const,
+          })),
+        );
+      }
+    };
+    const week = () => statementsOf("/api/bookings/week", { cookie: tutor.cookie });
+    await finishFrom(1);
+    const few = await week();
+    await finishFrom(7);
+    const many = await week();
+    expect((many.body as TutorWeek).waiting.length).toBe((few.body as TutorWeek).waiting.length + 7);
     expect(many.statements.length, many.statements.join("\n")).toBe(few.statements.length);
   });
 });
