@@ -6,6 +6,9 @@
 //   - booking under contention: learners racing in groups of RACERS for the same slots, all at
 //     once; how many bookings a second the server settles, their latency, and that exactly one of
 //     each group won (PostgreSQL's exclusion constraint decides)
+//   - the SQL statements of booking a slot, of the slots of every tutor and of the tutors' speaking
+//     queue, at 1, 10 and 50 tutors and learners (bench-statements.ts): booking against its goal,
+//     the two lists against their count at 1 (they must not grow with the people listed)
 
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -15,6 +18,8 @@ import { runningEmbeddedPostgres } from "#server/db/embedded";
 import { cpuMeter } from "./bench-cpu";
 import { CONNECTIONS, load } from "./bench-load";
 import { freePort, httpClient, signUpAndIn, startServer, stopServer } from "./bench-server";
+import { countStatements, type StatementCounts } from "./bench-statements";
+import { printTable } from "./print-table";
 
 /** The issue's goal for the slot query's p99. */
 const SLOTS_P99_GOAL_MS = 20;
@@ -22,6 +27,10 @@ const SLOTS_P99_GOAL_MS = 20;
 const RACERS = 5;
 const RACED_SLOTS = 40;
 const SEQUENTIAL_REQUESTS = 200;
+/** The issue's goal for the SQL statements of booking one slot. */
+const BOOKING_STATEMENTS_GOAL = 10;
+/** The numbers of tutors and learners the statements are counted at. */
+const PEOPLE_STEPS = [1, 10, 50];
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
@@ -136,6 +145,7 @@ try {
   const unexpected = results.filter((result) => result.status !== 201 && result.status !== 409);
   const others = unexpected.length;
   const firstOther = unexpected[0] ? ` (the first: ${unexpected[0].status} ${unexpected[0].body.slice(0, 200)})` : "";
+  const statements = await countStatements(databaseUrl, PEOPLE_STEPS);
   client.close();
   await db.end();
   await stopServer(server.child);
@@ -162,6 +172,34 @@ try {
     `  winners: ${winners.size} of ${raced.length} slots won, ${oneEach ? "exactly one each" : "NOT one each"};` +
       ` rows held ${held.rows[0]!.rows} for ${held.rows[0]!.slots} slots; 409 SLOT_TAKEN ${results.filter((r) => r.status === 409).length}; other answers ${others}${firstOther}`,
   );
+  printStatements(statements);
 } finally {
   await rm(dataDir, { recursive: true, force: true });
+}
+
+/** The statements table, and whether booking meets its goal and the lists stay as they were at one person. */
+function printStatements(counts: StatementCounts[]) {
+  console.log("\nSQL statements a request sends (BEGIN and COMMIT counted), on the app in process:");
+  printTable(
+    ["tutors and learners added", "tutors listed", "learners queued", "book a slot", "slots", "speaking queue"],
+    counts.map((row) => [row.people, row.tutors, row.learners, row.booking, row.slots, row.queue]),
+    "  ",
+  );
+  const first = counts[0]!;
+  const booking = Math.max(...counts.map((row) => row.booking));
+  const flat = (key: "slots" | "queue") => counts.every((row) => row[key] === first[key]);
+  console.log(
+    `  booking a slot: at most ${booking} statements (goal ≤ ${BOOKING_STATEMENTS_GOAL}):` +
+      ` ${booking <= BOOKING_STATEMENTS_GOAL ? "met" : "NOT met"}`,
+  );
+  for (const [key, name] of [
+    ["slots", "slots"],
+    ["queue", "speaking queue"],
+  ] as const) {
+    const ratios = counts.map((row) => (row[key] / first[key]).toFixed(2)).join(", ");
+    console.log(
+      `  ${name}: ${counts.map((row) => row[key]).join(", ")} statements, ${ratios} x the count at ${first.people}:` +
+        ` ${flat(key) ? "constant (met)" : "GROWS (NOT met)"}`,
+    );
+  }
 }

@@ -14,6 +14,8 @@ import path from "node:path";
  *   another module (its tables, its service) to set a scene.
  * - One spelling of an import: no ".ts" or ".tsx" at the end, and no "./../" (a parent is "../" or,
  *   better, an alias). Tables come from #server/db/schema, never from the files it gathers.
+ * - SQL text in a module reads "user" only in its owners' modules (USER_OWNERS); any other reads the
+ *   person view, or asks the users module's people (docs/decisions/073-one-owner-of-people.md).
  *
  * `npm run lint` runs it; tests/walls-by-pattern.test.ts proves it on probe folders.
  */
@@ -70,6 +72,17 @@ export function wallBroken(importer: string, specifier: string): string | null {
   return `"${specifier}": the ${from.name} module reaches the ${to.place.name} module only through its face (${to.place.name}.module) and contract.`;
 }
 
+/** The modules that own columns of "user" and may name it in SQL text. */
+const USER_OWNERS = new Set(["users", "profile", "settings", "account"]);
+const READS_USER = /\b(?:from|join)\s+(?:public\.)?"user"(?=[\s)`]|$)/i;
+
+/** Whether a module's file reads "user" in SQL text it does not own, as a problem, or null. */
+export function userReadBroken(file: string, text: string): string | null {
+  const place = placeOf(file);
+  if (place?.kind !== "module" || USER_OWNERS.has(place.name) || !READS_USER.test(text)) return null;
+  return `the ${place.name} module reads "user" in SQL: read the person view, or the users module's people.`;
+}
+
 const SOURCE = /\.(ts|tsx|mts)$/;
 /** What a file imports: `import … from`, `export … from`, a bare `import "x"` and `import("x")` (Biome keeps the semicolons). */
 const IMPORTS =
@@ -95,6 +108,8 @@ export async function checkWalls(root: string): Promise<string[]> {
       const problem = wallBroken(file, specifier);
       if (problem) problems.push(`${file}: ${problem}`);
     }
+    const userRead = TEST.test(file) ? null : userReadBroken(file, text);
+    if (userRead) problems.push(`${file}: ${userRead}`);
   }
   return problems;
 }

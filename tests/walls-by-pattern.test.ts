@@ -99,4 +99,20 @@ describe("the walls by pattern", () => {
       ),
     ).toEqual([expect.stringContaining("import tables from #server/db/schema")]);
   });
+
+  it('refuse SQL text reading "user" in a module that does not own it, and allow its owners and the person view', async () => {
+    const sql = (text: string) => `const imported = \`${text}\`;`;
+    expect(
+      await problemsOf("src/server/modules/probe/probe.sql.ts", sql('select role from "user" where id = $1')),
+    ).toEqual([expect.stringContaining('the probe module reads "user" in SQL')]);
+    expect(
+      await problemsOf("src/server/modules/probe/probe.sql.ts", sql('select 1 from review_card join "user" u on true')),
+    ).toEqual([expect.stringContaining('the probe module reads "user" in SQL')]);
+    expect(
+      await problemsOf("src/server/modules/probe/probe.sql.ts", sql("select role from person where id = $1")),
+    ).toEqual([]);
+    expect(
+      await problemsOf("src/server/modules/users/users.sql.ts", sql('select role from "user" where id = $1')),
+    ).toEqual([]);
+  });
 });

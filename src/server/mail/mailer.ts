@@ -32,9 +32,10 @@ export interface Mailer {
    * Writes the message to the outbox table. Once this resolves the message is in PostgreSQL, so no
    * process that dies afterwards loses it; with SMTP it is delivered in the background. Written
    * `within` a transaction, it is kept only if that commits, and delivered by the next sweep (it
-   * cannot be seen before the commit).
+   * cannot be seen before the commit). Several messages (a booking's mail to both its sides) are
+   * written in one statement.
    */
-  send(message: MailMessage, within?: MailTransaction): Promise<void>;
+  send(message: MailMessage | readonly MailMessage[], within?: MailTransaction): Promise<void>;
   /**
    * Deletes every message to this address, sent or waiting, in the caller's transaction (an
    * account's deletion): nothing of it stays, and a message not yet sent never goes out. Answers how
@@ -221,6 +222,28 @@ export function createMailer(options: {
     })();
   }
 
+  const send: Mailer["send"] = async (message, within) => {
+    const messages: readonly MailMessage[] = "to" in message ? [message] : message;
+    if (messages.length === 0) return;
+    const rows = messages.map((message) => ({
+      recipient: singleLine(message.to),
+      subject: singleLine(message.subject),
+      body: message.text,
+      link: message.link,
+      headers: headerFields(message.headers),
+      calendar: message.calendar,
+    }));
+    await (within ?? db).insert(mailOutbox).values(rows);
+    if (transport) {
+      if (!within) kick();
+      return;
+    }
+    for (const [index, row] of rows.entries()) {
+      const link = logLinks ? messages[index]!.link : undefined;
+      log.info({ to: row.recipient, subject: row.subject, link }, "email written to the outbox");
+    }
+  };
+
   /** A delivery pass, and the one it asked for, if it did, when it ends. */
   async function sweep() {
     kick();
@@ -232,24 +255,7 @@ export function createMailer(options: {
   kick();
 
   return {
-    async send(message, within) {
-      const to = singleLine(message.to);
-      const subject = singleLine(message.subject);
-      const headers = headerFields(message.headers);
-      await (within ?? db).insert(mailOutbox).values({
-        recipient: to,
-        subject,
-        body: message.text,
-        link: message.link,
-        headers,
-        calendar: message.calendar,
-      });
-      if (transport) {
-        if (!within) kick();
-        return;
-      }
-      log.info({ to, subject, link: logLinks ? message.link : undefined }, "email written to the outbox");
-    },
+    send,
     async forget(address, within) {
       const removed = await within
         .delete(mailOutbox)

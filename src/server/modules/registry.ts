@@ -103,7 +103,6 @@ export function createModules(deps: ModuleDeps) {
     now: deps.now,
     progress: progress.service,
     review: review.service,
-    profile: profile.service,
     users: users.service,
     settings: settings.service,
     takeReader: deps.takeReader,
@@ -112,7 +111,7 @@ export function createModules(deps: ModuleDeps) {
     db,
     course,
     review: review.service,
-    profile: profile.service,
+    users: users.service,
   });
   const contact = contactModule({ db, mailer, secret, publicUrl, logger, users: users.service });
   const bookings = bookingsModule({
@@ -124,9 +123,7 @@ export function createModules(deps: ModuleDeps) {
     logger,
     now: deps.now,
     progress: progress.service,
-    profile: profile.service,
     users: users.service,
-    settings: settings.service,
     limiter,
     // The calls module is made next, with this one's service: it answers only once requests come.
     sessionEnded: (bookingId, q) => calls.service.sessionEnded(bookingId, q),

@@ -1,7 +1,7 @@
 import type { DayRef } from "#course/progress-rules";
 import type { Transaction } from "#server/db/client";
 import { roomAccessChanged } from "#server/db/room-access";
-import type { Party } from "./bookings.kit";
+import type { Party } from "./bookings.parties";
 import type { BookingRow, BookingsRepository } from "./bookings.repository";
 
 /**

@@ -37,7 +37,7 @@ function openSlotAt(
 
 /** Booking a tutor's open slot for a day's live session. */
 export function createBook(kit: BookingsKit, { tellBoth }: Notices) {
-  const { db, bookings, progress, mailCaps, now, dayOf, dayTitle, tutorHoursOf, partiesOf, viewOf, gridFor } = kit;
+  const { db, bookings, progress, mailCaps, now, dayOf, dayTitle, tutorHoursOf, viewOfNew, gridFor } = kit;
 
   return {
     /**
@@ -53,13 +53,12 @@ export function createBook(kit: BookingsKit, { tellBoth }: Notices) {
         throw refused(422, "NO_LIVE_SESSION", BOOKING_ERRORS.NO_LIVE_SESSION);
       if (input.tutorId === user.id) throw refused(422, "OWN_SESSION", BOOKING_ERRORS.OWN_SESSION);
       await progress.assertDayOpen(user, target);
-      const { row: hours, party: tutor } = await tutorHoursOf(input.tutorId);
+      const { row: hours, party: tutor, parties } = await tutorHoursOf(input.tutorId, [user.id]);
       const at = now();
       const slot = openSlotAt(input.startsAt, tutor.name, availabilityOf(hours), at, gridFor);
-      const parties = await partiesOf([user.id, tutor.id]);
       const hold = await mailCaps.beforeMail(user, parties.values());
       try {
-        const row = await retryingDeadlocks(() =>
+        const { booked, bookedAt } = await retryingDeadlocks(() =>
           db.transaction(async (tx) => {
             await bookings.lockLearner(tx, user.id);
             const upcoming = await bookings.upcomingOf(user.id, at, tx);
@@ -69,18 +68,21 @@ export function createBook(kit: BookingsKit, { tellBoth }: Notices) {
             if (upcoming.length >= UPCOMING_BOOKINGS_MAX) {
               throw refused(409, "TOO_MANY_BOOKINGS", BOOKING_ERRORS.TOO_MANY_BOOKINGS(UPCOMING_BOOKINGS_MAX));
             }
-            const booked = await bookings.insert(tx, {
-              inviteUid: randomUUID(),
-              tutorId: tutor.id,
-              learnerId: user.id,
-              chapterId: target.chapterId,
-              dayId: target.dayId,
-              startsAt: slot.startsAt,
-              endsAt: slot.endsAt,
-              status: "confirmed",
-              confirmedAt: at,
-            });
-            await bookings.addChange(tx, { bookingId: booked.id, kind: "booked", actorId: user.id });
+            const { row: booked, at: bookedAt } = await bookings.insertWithChange(
+              tx,
+              {
+                inviteUid: randomUUID(),
+                tutorId: tutor.id,
+                learnerId: user.id,
+                chapterId: target.chapterId,
+                dayId: target.dayId,
+                startsAt: slot.startsAt,
+                endsAt: slot.endsAt,
+                status: "confirmed",
+                confirmedAt: at,
+              },
+              { kind: "booked", actorId: user.id },
+            );
             await tellBoth(
               tx,
               booked,
@@ -94,10 +96,11 @@ export function createBook(kit: BookingsKit, { tellBoth }: Notices) {
               }),
               { method: "REQUEST", hold },
             );
-            return booked;
+            return { booked, bookedAt };
           }),
         );
-        return viewOf(row, user);
+        const change = { inviteUid: booked.inviteUid, kind: "booked" as const, actorId: user.id, reason: null };
+        return viewOfNew(booked, user, { ...change, at: bookedAt }, parties);
       } catch (error) {
         timeTaken(error, { tutor: BOOKING_ERRORS.SLOT_TAKEN, learner: BOOKING_ERRORS.LEARNER_BUSY });
       }

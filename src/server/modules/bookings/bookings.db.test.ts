@@ -38,9 +38,7 @@ const bookingsOn = (db = t.db) =>
     logger: t.logger,
     now,
     progress: t.modules.progress.service,
-    profile: t.modules.profile.service,
     users: t.modules.users.service,
-    settings: t.modules.settings.service,
     limiter: createRequestLimiter(db, { secret: t.env.AUTH_SECRET, enabled: false }),
     sessionEnded: t.modules.calls.service.sessionEnded,
   });

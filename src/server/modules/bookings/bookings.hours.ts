@@ -1,6 +1,5 @@
 import { DEFAULT_HORIZON_DAYS, DEFAULT_NOTICE_HOURS, DEFAULT_SESSION_MINUTES } from "#course/bookings";
 import type { DayRef } from "#course/progress-rules";
-import { DEFAULT_TIME_ZONE } from "#course/review-rules";
 import type { SessionUser } from "#server/http/context";
 import { notFound } from "#server/http/errors";
 import {
@@ -61,18 +60,15 @@ function firstFree(
 
 /** Tutors' hours and profiles, and the open slots learners choose a session from. */
 export function createHours(kit: BookingsKit) {
-  const { bookings, profile, settings, now, dayOf, publishedTutors, readingZonesOf, gridFor } = kit;
+  const { bookings, users, now, dayOf, publishedTutors, readingZonesOf, gridFor } = kit;
 
   /** The signed-in tutor's hours and profile; the defaults (in their settings' zone) until they save. */
   async function hours(tutor: SessionUser): Promise<TutorHours> {
-    const [row, people, zones] = await Promise.all([
-      bookings.hoursOf(tutor.id),
-      profile.peopleOf([tutor.id]),
-      settings.timeZonesOf([tutor.id]),
-    ]);
-    if (!people.has(tutor.id)) throw notFound("This account no longer exists.");
-    const photo = people.get(tutor.id)?.avatar?.large ?? null;
-    if (!row) return unsavedHours(zones.get(tutor.id) ?? DEFAULT_TIME_ZONE, photo);
+    const [row, people] = await Promise.all([bookings.hoursOf(tutor.id), users.people([tutor.id])]);
+    const shown = people.get(tutor.id);
+    if (!shown) throw notFound("This account no longer exists.");
+    const photo = shown.avatar?.large ?? null;
+    if (!row) return unsavedHours(shown.timeZone, photo);
     return {
       saved: true,
       profile: { bio: row.bio, languages: row.languages, photo },

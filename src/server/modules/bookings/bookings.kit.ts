@@ -1,30 +1,18 @@
 import type { Logger } from "pino";
-import { displayName } from "#course/account-rules";
 import { type Availability, FREE_CANCEL_HOURS } from "#course/bookings";
 import { type Chapter, lookUpDay } from "#course/course";
 import type { DayRef } from "#course/progress-rules";
-import { DEFAULT_TIME_ZONE } from "#course/review-rules";
-import { can, type Role } from "#course/roles";
-import type { UserSummary } from "#course/users";
 import type { Database, Transaction } from "#server/db/client";
 import type { SessionUser } from "#server/http/context";
 import { badRequest, HttpError, notFound } from "#server/http/errors";
 import type { RequestLimiter } from "#server/http/request-limit";
 import type { Mailer } from "#server/mail/mailer";
-import type { ProfileModule } from "#server/modules/profile/profile.module";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
-import type { SettingsModule } from "#server/modules/settings/settings.module";
 import type { UsersModule } from "#server/modules/users/users.module";
-import {
-  BOOKING_ERRORS,
-  type BookingChange,
-  type BookingPerson,
-  type BookingSide,
-  type BookingView,
-  type TutorCard,
-} from "./bookings.contract";
+import { BOOKING_ERRORS, type BookingChange, type BookingSide, type BookingView } from "./bookings.contract";
 import { createSessionMailCaps } from "./bookings.limits";
 import type { SessionEnded } from "./bookings.no-show";
+import { createParties, gonePerson, type Party, person } from "./bookings.parties";
 import {
   type BookingRow,
   type BookingsRepository,
@@ -48,23 +36,14 @@ export interface BookingsDeps {
   mailFrom: string;
   logger: Logger;
   progress: Pick<ProgressModule["service"], "assertDayOpen" | "selfStudyFinished">;
-  profile: Pick<ProfileModule["service"], "peopleOf">;
-  users: Pick<UsersModule["service"], "summaryOf">;
-  settings: Pick<SettingsModule["service"], "timeZonesOf">;
+  /** The one owner of people: names, avatars, roles, zones and addresses, read in one statement. */
+  users: Pick<UsersModule["service"], "people">;
   /** RATE_LIMIT's counts: the mail one person's changes send another (bookings.limits.ts). */
   limiter: RequestLimiter;
   /** The calls module's word on whether a session's tutor ended it: then nobody was a no-show. */
   sessionEnded: SessionEnded;
   /** The clock slots, notice and reminders go by: tests move it. */
   now?: () => Date;
-}
-
-/** A side of a booking, with what its emails need. */
-export interface Party extends BookingPerson {
-  email: string;
-  role: Role;
-  timeZone: string;
-  summary: UserSummary;
 }
 
 export const refused = (status: 409 | 422, code: keyof typeof BOOKING_ERRORS, message: string) =>
@@ -83,22 +62,6 @@ export function availabilityOf(row: TutorHoursRow): Availability {
     exceptions: row.exceptions,
   };
 }
-
-export const person = ({ id, name, photo }: Party): BookingPerson => ({ id, name, photo });
-
-/**
- * A side whose account is gone (its id null since the deletion, decision 064): "A former learner",
- * "A former tutor", with no address to write to.
- */
-export const gonePerson = (id: string | null, side: "learner" | "tutor"): Party => ({
-  id: id ?? "",
-  name: `A former ${side}`,
-  photo: null,
-  email: "",
-  role: "Student",
-  timeZone: DEFAULT_TIME_ZONE,
-  summary: { id: id ?? "", firstName: "", lastName: "", nickname: null, email: "", role: "Student" },
-});
 
 /** The viewer's part in a booking; 404 when they have none (nobody learns it exists). */
 export function partOf(row: BookingRow, user: SessionUser): BookingView["youAre"] {
@@ -148,110 +111,13 @@ function createGrids() {
   };
 }
 
-/** A person's names and avatar, as their profile shows them. */
-type Shown = NonNullable<ReturnType<Awaited<ReturnType<BookingsDeps["profile"]["peopleOf"]>>["get"]>>;
-
-/** A published tutor's card as learners see it, from their hours, account and profile. */
-function cardOf(row: TutorHoursRow, summary: UserSummary, shown: Shown | undefined): TutorCard {
-  return {
-    id: row.userId,
-    name: displayName(shown ?? summary) || "A Jalan user",
-    photo: shown?.avatar?.small ?? null,
-    photoLarge: shown?.avatar?.large ?? null,
-    bio: row.bio,
-    languages: row.languages,
-    timeZone: row.timeZone,
-    sessionMinutes: row.sessionMinutes,
-  };
-}
-
-type PartiesDeps = Pick<BookingsDeps, "profile" | "users" | "settings"> & { bookings: BookingsRepository };
-
-/** The people of bookings: where they read times, what their emails need, the tutors who take bookings. */
-function createParties({ bookings, profile, users, settings }: PartiesDeps) {
-  /**
-   * Where these people read times, by id: a tutor in the zone of their hours, anyone else in their
-   * settings' zone (the review reminder's too).
-   */
-  async function readingZonesOf(ids: string[]): Promise<Map<string, string>> {
-    const [settingsZones, hoursZones] = await Promise.all([settings.timeZonesOf(ids), bookings.hoursZonesOf(ids)]);
-    return new Map(ids.map((id) => [id, hoursZones.get(id) ?? settingsZones.get(id) ?? DEFAULT_TIME_ZONE]));
-  }
-
-  /** The people of these ids as a booking shows them, with their address, role and zone. */
-  async function partiesOf(ids: (string | null)[]): Promise<Map<string, Party>> {
-    const unique = [...new Set(ids.filter((id) => id !== null))];
-    const [people, zones, summaries] = await Promise.all([
-      profile.peopleOf(unique),
-      readingZonesOf(unique),
-      Promise.all(unique.map((id) => users.summaryOf(id))),
-    ]);
-    const parties = new Map<string, Party>();
-    for (const summary of summaries) {
-      if (!summary) continue;
-      const person = people.get(summary.id);
-      parties.set(summary.id, {
-        id: summary.id,
-        name: displayName(person ?? summary) || "A Jalan user",
-        photo: person?.avatar?.small ?? null,
-        email: summary.email,
-        role: summary.role,
-        timeZone: zones.get(summary.id)!,
-        summary,
-      });
-    }
-    return parties;
-  }
-
-  return {
-    readingZonesOf,
-    partiesOf,
-
-    /**
-     * The two sides of a booking, read before its transaction: a transaction holds one of the pool's
-     * connections, and asking the pool for another inside it could wait on itself under load.
-     */
-    async partiesOfBooking(bookingId: string): Promise<Map<string, Party>> {
-      const row = isBookingId(bookingId) ? await bookings.byId(bookingId) : undefined;
-      return row ? partiesOf([row.learnerId, row.tutorId]) : new Map();
-    },
-
-    /** The tutors who take bookings, by name: their cards as learners see them, and their hours. */
-    async publishedTutors(): Promise<{ card: TutorCard; row: TutorHoursRow }[]> {
-      const rows = await bookings.publishedHours();
-      const ids = rows.map((row) => row.userId);
-      const [people, summaries] = await Promise.all([
-        profile.peopleOf(ids),
-        Promise.all(ids.map((id) => users.summaryOf(id))),
-      ]);
-      return rows
-        .flatMap((row, index) => {
-          const summary = summaries[index];
-          if (!summary || !can(summary.role, "tutor:view")) return [];
-          return [{ card: cardOf(row, summary, people.get(row.userId)), row }];
-        })
-        .sort((a, b) => a.card.name.localeCompare(b.card.name));
-    },
-
-    /** The tutor's hours, if they take bookings: a member of staff with hours saved. */
-    async tutorHoursOf(tutorId: string): Promise<{ row: TutorHoursRow; party: Party }> {
-      const [row, parties] = await Promise.all([bookings.hoursOf(tutorId), partiesOf([tutorId])]);
-      const party = parties.get(tutorId);
-      if (!row || !party || !can(party.role, "tutor:view")) {
-        throw refused(422, "NOT_A_TUTOR", BOOKING_ERRORS.NOT_A_TUTOR);
-      }
-      return { row, party };
-    },
-  };
-}
-
 /** One booking as the viewer sees it: its sides, its proposal waiting, and its changes (`changes` of its invite). */
 function viewOfRow(
   row: BookingRow,
   user: SessionUser,
   facts: {
     proposal: BookingRow | undefined;
-    changes: Awaited<ReturnType<BookingsRepository["changesOf"]>>;
+    changes: Changes;
     sideOf: (id: string | null, side: "learner" | "tutor") => BookingSide;
     dayTitle: (target: DayRef) => string;
   },
@@ -297,6 +163,8 @@ function viewOfRow(
   };
 }
 
+type Changes = Awaited<ReturnType<BookingsRepository["changesOf"]>>;
+
 /** Bookings as the viewer sees them, and a booking read or locked for its viewer. */
 function createBookingReads({
   bookings,
@@ -307,22 +175,33 @@ function createBookingReads({
   partiesOf: (ids: (string | null)[]) => Promise<Map<string, Party>>;
   dayTitle: (target: DayRef) => string;
 }) {
-  /** Bookings as the viewer sees them, with each one's pending proposal and changes. */
-  async function viewsOf(rows: BookingRow[], user: SessionUser): Promise<BookingView[]> {
-    if (rows.length === 0) return [];
-    const proposals = new Map<string, BookingRow>();
-    await Promise.all(
-      rows.map(async (row) => {
-        const proposal = row.status === "confirmed" ? await bookings.proposalFor(row.id) : undefined;
-        if (proposal) proposals.set(row.id, proposal);
-      }),
-    );
-    const changes = await bookings.changesOf([...new Set(rows.map((row) => row.inviteUid))]);
-    const ids = [...rows.flatMap((row) => [row.tutorId, row.learnerId]), ...changes.flatMap((c) => c.actorId ?? [])];
-    const parties = await partiesOf(ids);
+  /** The views of bookings from what is known of them: their proposals waiting, changes and people. */
+  function viewsFrom(
+    rows: BookingRow[],
+    user: SessionUser,
+    {
+      proposals,
+      changes,
+      parties,
+    }: { proposals: Map<string, BookingRow>; changes: Changes; parties: Map<string, Party> },
+  ): BookingView[] {
     const sideOf = (id: string | null, side: "learner" | "tutor") =>
       id && parties.has(id) ? person(parties.get(id)!) : { ...person(gonePerson(id, side)), id: null };
     return rows.map((row) => viewOfRow(row, user, { proposal: proposals.get(row.id), changes, sideOf, dayTitle }));
+  }
+
+  /**
+   * Bookings as the viewer sees them, with each one's pending proposal and changes: three reads
+   * and one of people, whatever the number of bookings.
+   */
+  async function viewsOf(rows: BookingRow[], user: SessionUser): Promise<BookingView[]> {
+    if (rows.length === 0) return [];
+    const [proposals, changes] = await Promise.all([
+      bookings.proposalsFor(rows.filter((row) => row.status === "confirmed").map((row) => row.id)),
+      bookings.changesOf([...new Set(rows.map((row) => row.inviteUid))]),
+    ]);
+    const ids = [...rows.flatMap((row) => [row.tutorId, row.learnerId]), ...changes.flatMap((c) => c.actorId ?? [])];
+    return viewsFrom(rows, user, { proposals, changes, parties: await partiesOf(ids) });
   }
 
   return {
@@ -332,12 +211,28 @@ function createBookingReads({
       return (await viewsOf([row], user))[0]!;
     },
 
-    /** A booking locked for a change in `tx`, with the viewer's part in it; 404 when they have none. */
+    /**
+     * A booking just made, as its maker sees it, from what the request already holds: its one
+     * change, no proposal, and its sides' parties (read nothing again).
+     */
+    viewOfNew(row: BookingRow, user: SessionUser, change: Changes[number], parties: Map<string, Party>): BookingView {
+      return viewsFrom([row], user, { proposals: new Map(), changes: [change], parties })[0]!;
+    },
+
     async lockedFor(tx: Transaction, user: SessionUser, bookingId: string) {
       if (!isBookingId(bookingId)) throw noSuchBooking();
       const row = await bookings.byId(bookingId, tx, { forUpdate: true });
       if (!row || row.status === "proposed") throw noSuchBooking();
       return { row, part: partOf(row, user) };
+    },
+
+    /**
+     * The two sides of a booking, read before its transaction: a transaction holds one of the pool's
+     * connections, and asking the pool for another inside it could wait on itself under load.
+     */
+    async partiesOfBooking(bookingId: string): Promise<Map<string, Party>> {
+      const row = isBookingId(bookingId) ? await bookings.byId(bookingId) : undefined;
+      return row ? partiesOf([row.learnerId, row.tutorId]) : new Map();
     },
 
     async readBooking(user: SessionUser, bookingId: string): Promise<BookingRow> {
@@ -358,7 +253,7 @@ export function createKit(deps: BookingsDeps) {
   const now = deps.now ?? (() => new Date());
   const bookings = createBookingsRepository(deps.db, now);
   const days = courseDays(deps.course, deps.publicUrl);
-  const parties = createParties({ ...deps, bookings });
+  const parties = createParties({ bookings, users: deps.users });
   return {
     ...deps,
     now,

@@ -1,6 +1,8 @@
 import type { Transaction } from "#server/db/client";
-import type { BookingsKit, Party } from "./bookings.kit";
+import type { MailMessage } from "#server/mail/mailer";
+import type { BookingsKit } from "./bookings.kit";
 import { HELD_BACK_NOTICE, type MailHold } from "./bookings.limits";
+import type { Party } from "./bookings.parties";
 import type { BookingRow } from "./bookings.repository";
 import { calendarInvite } from "./invite";
 import { timeIn } from "./slots";
@@ -26,7 +28,7 @@ export function createNotices(kit: Pick<BookingsKit, "mailer" | "organizer" | "n
     });
 
   /**
-   * Writes one email to each side, in the caller's transaction: `write` makes each reader's text,
+   * Writes one email to each side, in the caller's transaction and one statement: `write` makes each reader's text,
    * with times in their zone; `method` adds the calendar invite at the booking's current sequence.
    */
   async function tellBoth(
@@ -49,20 +51,19 @@ export function createNotices(kit: Pick<BookingsKit, "mailer" | "organizer" | "n
       [learner, tutor, "learner"],
       [tutor, learner, "tutor"],
     ];
+    const messages: MailMessage[] = [];
     for (const [reader, other, side] of readers) {
       const held = options.hold?.get(reader.id);
       if ((options.only && options.only !== side) || held === "held") continue;
       const { subject, text } = held ? HELD_BACK_NOTICE : write(reader, other, (at) => timeIn(at, reader.timeZone));
-      await mailer.send(
-        {
-          to: reader.email,
-          subject,
-          text: [`Hi ${reader.name},`, "", text, "", `The session's page: ${sessionUrl(row)}`].join("\n"),
-          calendar: held ? undefined : calendar,
-        },
-        tx,
-      );
+      messages.push({
+        to: reader.email,
+        subject,
+        text: [`Hi ${reader.name},`, "", text, "", `The session's page: ${sessionUrl(row)}`].join("\n"),
+        calendar: held ? undefined : calendar,
+      });
     }
+    await mailer.send(messages, tx);
   }
 
   return { inviteOf, tellBoth };

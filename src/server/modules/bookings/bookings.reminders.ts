@@ -27,9 +27,11 @@ export function createReminders(kit: BookingsKit, { tellBoth }: Notices) {
      */
     async sendReminders(): Promise<number> {
       const due = await bookings.dueReminders(now());
+      if (due.length === 0) return 0;
+      // Everyone the due reminders go to, read once.
+      const parties = await partiesOf(due.flatMap(({ booking }) => [booking.learnerId, booking.tutorId]));
       let sent = 0;
       for (const { booking: row, kind } of due) {
-        const parties = await partiesOf([row.learnerId, row.tutorId]);
         const claimed = await db.transaction(async (tx) => {
           if (!(await bookings.claimReminder(tx, row.id, kind))) return false;
           await tellBoth(tx, row, parties, (_reader, other, when) =>

@@ -29,6 +29,16 @@ export function createBookingsRepository(db: Database, now: () => Date) {
       return row!;
     },
 
+    /** The hours of those of these users who have saved some, by id. */
+    async hoursOfEach(userIds: readonly string[]): Promise<Map<string, TutorHoursRow>> {
+      if (userIds.length === 0) return new Map();
+      const rows = await db
+        .select()
+        .from(tutorHours)
+        .where(inArray(tutorHours.userId, [...userIds]));
+      return new Map(rows.map((row) => [row.userId, row]));
+    },
+
     /** The zones these tutors set their hours in, by id: where a tutor reads times. */
     async hoursZonesOf(userIds: string[]): Promise<Map<string, string>> {
       if (userIds.length === 0) return new Map();
@@ -56,6 +66,27 @@ export function createBookingsRepository(db: Database, now: () => Date) {
     async insert(tx: Transaction, row: typeof booking.$inferInsert): Promise<BookingRow> {
       const [stored] = await tx.insert(booking).values(row).returning();
       return stored!;
+    },
+
+    /**
+     * Writes a new booking and its first change (`kind`, by `actorId`) in one statement: the change
+     * row is written from the booking's. Answers the booking as stored and the change's moment.
+     */
+    async insertWithChange(
+      tx: Transaction,
+      row: typeof booking.$inferInsert,
+      change: Pick<BookingChangeRow, "kind" | "actorId">,
+    ): Promise<{ row: BookingRow; at: Date }> {
+      const at = now();
+      const inserted = tx.$with("inserted").as(tx.insert(booking).values(row).returning());
+      const changed = tx.$with("changed").as(
+        tx
+          .insert(bookingChange)
+          .values({ bookingId: sql`(select ${inserted.id} from ${inserted})`, ...change, at })
+          .returning({ id: bookingChange.id }),
+      );
+      const [stored] = await tx.with(inserted, changed).select().from(inserted);
+      return { row: stored!, at };
     },
 
     async update(tx: Transaction, id: string, changes: Partial<typeof booking.$inferInsert>): Promise<BookingRow> {
@@ -88,6 +119,16 @@ export function createBookingsRepository(db: Database, now: () => Date) {
     },
 
     /** The tutor's proposal of a new time for a booking, waiting for the learner. */
+    /** The new times proposed for these bookings and waiting, by the booking they would replace. */
+    async proposalsFor(bookingIds: readonly string[]): Promise<Map<string, BookingRow>> {
+      if (bookingIds.length === 0) return new Map();
+      const rows = await db
+        .select()
+        .from(booking)
+        .where(and(inArray(booking.replacesId, [...bookingIds]), eq(booking.status, "proposed")));
+      return new Map(rows.map((row) => [row.replacesId!, row]));
+    },
+
     async proposalFor(bookingId: string, q: Queryable = db): Promise<BookingRow | undefined> {
       const [row] = await q
         .select()

@@ -37,5 +37,6 @@ export function createBookings(deps: BookingsDeps) {
 }
 
 export type BookingsService = ReturnType<typeof createBookings>;
-export type { BookingsDeps, Party } from "./bookings.kit";
+export type { BookingsDeps } from "./bookings.kit";
+export type { Party } from "./bookings.parties";
 export type { TutorHoursInput };

@@ -1,7 +1,8 @@
 import type { SessionUser } from "#server/http/context";
 import type { BookingView, TutorWeek } from "./bookings.contract";
-import { type BookingsKit, DAY, gonePerson, person } from "./bookings.kit";
+import { type BookingsKit, DAY } from "./bookings.kit";
 import type { Notices } from "./bookings.notices";
+import { gonePerson, person } from "./bookings.parties";
 import { startOfDayIn } from "./slots";
 
 /** How long past bookings stay in "my sessions". */

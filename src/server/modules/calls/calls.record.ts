@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { displayName } from "#course/account-rules";
 import { type Chapter, type Day, dayBlocks, findDay } from "#course/course";
 import { PINNED_AT_OR_BELOW } from "#course/speaking";
 import { requireAccount, type Staff } from "#server/db/accounts";
@@ -30,7 +29,7 @@ export interface RecordDeps {
   speaking: Pick<SpeakingModule["service"], "latestTakesOf">;
   speakingTutor: Pick<SpeakingModule["tutor"], "noticeSessionRated">;
   feedback: Pick<FeedbackModule["service"], "fromSession" | "sessionNote">;
-  users: Pick<UsersModule["service"], "summaryOf">;
+  users: Pick<UsersModule["service"], "people">;
   settings: Pick<SettingsModule["service"], "get">;
 }
 
@@ -201,7 +200,11 @@ export function createSessionRecords(deps: RecordDeps & { calls: CallsRepository
       const cards = cueCardsOf(day);
       const learnerId = learnerOf(booking);
       const target = { chapterId: booking.chapterId, dayId: booking.dayId };
-      const [owner, settings] = await Promise.all([deps.users.summaryOf(learnerId), deps.settings.get(learnerId)]);
+      const [people, settings] = await Promise.all([
+        deps.users.people([learnerId], { email: true }),
+        deps.settings.get(learnerId),
+      ]);
+      const owner = people.get(learnerId);
       const at = now();
       const ended = await db.transaction(async (tx) => {
         if (!(await calls.holdOpenRecord(tx, booking.id))) throw new HttpError(409, "SESSION_ENDED", ENDED);
@@ -236,7 +239,7 @@ export function createSessionRecords(deps: RecordDeps & { calls: CallsRepository
               to: owner.email,
               subject: `Your tutor has rated your Day ${day.number} session`,
               text: [
-                `Hi ${displayName(owner) || "there"},`,
+                `Hi ${owner.name || "there"},`,
                 "",
                 `Your tutor has rated how you said the lines of Day ${day.number}'s role-plays${notes ? " and left you notes" : ""}.`,
                 ...(pinned.size > 0 ? ["Lines that need more work are waiting in your review."] : []),

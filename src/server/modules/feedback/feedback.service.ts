@@ -1,10 +1,9 @@
-import { displayName } from "#course/account-rules";
 import { type Chapter, lookUpDay } from "#course/course";
 import { requireAccount, type Staff, unlessUserVanished } from "#server/db/accounts";
 import type { Database, Transaction } from "#server/db/client";
 import { badRequest, forbidden, notFound } from "#server/http/errors";
-import type { ProfileModule } from "#server/modules/profile/profile.module";
 import type { ReviewModule } from "#server/modules/review/review.module";
+import type { UsersModule } from "#server/modules/users/users.module";
 import type { FeedbackInput, FeedbackRecord, SentFeedbackRecord } from "./feedback.contract";
 import { createFeedbackRepository } from "./feedback.repository";
 
@@ -15,8 +14,8 @@ export interface FeedbackDeps {
   db: Database;
   course: readonly Chapter[];
   review: Pick<ReviewModule["service"], "hasPhrase" | "pin">;
-  /** The tutors' names. */
-  profile: Pick<ProfileModule["service"], "namesOf">;
+  /** The tutors' names, from the one owner of people. */
+  users: Pick<UsersModule["service"], "people">;
 }
 
 const NO_SUCH_FEEDBACK = "There is no such feedback.";
@@ -38,17 +37,14 @@ function courseDay(course: readonly Chapter[], chapterId: string, dayId: string)
 }
 
 /** Tutor feedback (brief, change 1): stored for the learner the tutor chose, read by that learner only. */
-export function createFeedbackService({ db, course, review, profile }: FeedbackDeps) {
+export function createFeedbackService({ db, course, review, users }: FeedbackDeps) {
   const notes = createFeedbackRepository(db);
 
   /** Each note with its tutor's display name in place of the id: null once their account is gone. */
   async function withTutorNames<T extends { tutorId: string | null }>(rows: readonly T[]) {
     const tutorIds = [...new Set(rows.flatMap((row) => (row.tutorId ? [row.tutorId] : [])))];
-    const names = tutorIds.length > 0 ? await profile.namesOf(tutorIds) : new Map();
-    return rows.map(({ tutorId, ...note }) => {
-      const name = tutorId ? names.get(tutorId) : undefined;
-      return { ...note, tutorName: name ? displayName(name) : null };
-    });
+    const people = await users.people(tutorIds);
+    return rows.map(({ tutorId, ...note }) => ({ ...note, tutorName: (tutorId && people.get(tutorId)?.name) ?? null }));
   }
 
   /** The note, once `staff` may change it: 404 when there is none, 403 when it is not theirs to change. */

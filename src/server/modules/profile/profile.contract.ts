@@ -13,6 +13,19 @@ import { personNameField, singleLineText } from "#course/text-fields";
 
 export type { Profile };
 
+/** The storage keys of an avatar's two files, from the prefix `user.avatar_path` holds. */
+export const avatarKeys = (avatarPath: string) => ({
+  small: `${avatarPath}-100.webp`,
+  large: `${avatarPath}-200.webp`,
+});
+
+/** The URLs an account's avatar is served at (/media), or null when it has none: wherever a person shows. */
+export function avatarUrls(avatarPath: string | null): Profile["avatar"] {
+  if (!avatarPath) return null;
+  const keys = avatarKeys(avatarPath);
+  return { small: `/media/${keys.small}`, large: `/media/${keys.large}` };
+}
+
 export const profileUpdateSchema = z
   .object({
     firstName: personNameField("First name"),

@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Database, Queryable } from "#server/db/client";
 import { user } from "#server/db/schema";
 
@@ -71,20 +71,6 @@ export function createProfileRepository(db: Database) {
         .from(user)
         .where(eq(user.id, userId));
       return row;
-    },
-
-    async names(userIds: string[]) {
-      if (userIds.length === 0) return [];
-      return db
-        .select({
-          id: user.id,
-          firstName: user.firstName,
-          lastName: user.lastName,
-          nickname: user.nickname,
-          avatarPath: user.avatarPath,
-        })
-        .from(user)
-        .where(inArray(user.id, userIds));
     },
   };
 }

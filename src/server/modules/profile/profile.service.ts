@@ -5,16 +5,10 @@ import { notFound } from "#server/http/errors";
 import type { ExportedProfile } from "#server/modules/account/account.contract";
 import type { FileStorage } from "#server/storage/storage";
 import { type EncodedAvatar, encodeAvatar } from "./avatar-image";
-import type { ProfileUpdate } from "./profile.contract";
+import { avatarKeys, avatarUrls, type ProfileUpdate } from "./profile.contract";
 import { createProfileRepository, type ProfileRepository } from "./profile.repository";
 
 const AVATAR_PREFIX = "avatars/";
-/** The storage keys of an avatar's two files, from the prefix `user.avatar_path` holds. */
-export const avatarKeys = (avatarPath: string) => ({
-  small: `${avatarPath}-100.webp`,
-  large: `${avatarPath}-200.webp`,
-});
-const mediaUrl = (key: string) => `/media/${key}`;
 
 /** Hex digits of the content hash in an avatar's names: 64 bits, so two pictures of one account practically never share them. */
 const HASH_LENGTH = 16;
@@ -32,24 +26,10 @@ async function removeAvatarFiles(storage: FileStorage, avatarPath: string): Prom
   await Promise.all([storage.remove(keys.small), storage.remove(keys.large)]);
 }
 
-/** The URLs of an account's avatar, or null when it has none. */
-function avatarUrls(avatarPath: string | null): Profile["avatar"] {
-  if (!avatarPath) return null;
-  const keys = avatarKeys(avatarPath);
-  return { small: mediaUrl(keys.small), large: mediaUrl(keys.large) };
-}
-
 type ProfileRow = NonNullable<Awaited<ReturnType<ProfileRepository["find"]>>>;
 
 function toProfile({ avatarPath, ...row }: ProfileRow): Profile {
   return { ...row, avatar: avatarUrls(avatarPath) };
-}
-
-/** A person's names, as other modules show them (displayName, src/course/account-rules.ts). */
-export interface Names {
-  firstName: string;
-  lastName: string;
-  nickname: string | null;
 }
 
 const gone = () => notFound("This account no longer exists.");
@@ -95,18 +75,6 @@ export function createProfileService(db: Database, storage: FileStorage) {
       if (!row) throw gone();
       const { avatarPath, ...profile } = row;
       return { ...profile, avatar: avatarUrls(avatarPath) };
-    },
-
-    /** The names of these accounts, by id; an id with no account is left out. */
-    async namesOf(userIds: string[]): Promise<Map<string, Names>> {
-      const rows = await profiles.names([...new Set(userIds)]);
-      return new Map(rows.map(({ id, avatarPath: _, ...names }) => [id, names]));
-    },
-
-    /** The names and avatar URLs of these accounts, by id, as another person sees them; an id with no account is left out. */
-    async peopleOf(userIds: string[]): Promise<Map<string, Names & { avatar: Profile["avatar"] }>> {
-      const rows = await profiles.names([...new Set(userIds)]);
-      return new Map(rows.map(({ id, avatarPath, ...names }) => [id, { ...names, avatar: avatarUrls(avatarPath) }]));
     },
 
     /** The account's avatar path (the prefix of its stored files), in the caller's transaction if given. */

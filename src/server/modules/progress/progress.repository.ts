@@ -128,25 +128,35 @@ export function createProgressRepository(db: Database) {
       return rows[0]!.started;
     },
 
-    /** The tasks a user has a status for other than not-started, with it. */
-    recordedTasks(userId: string, q: Queryable = db) {
-      return q
+    /**
+     * The tasks a user has a status for other than not-started, with it, and the days they
+     * completed once, in one statement: what judges whether a day is open to them.
+     */
+    async openingFacts(userId: string, q: Queryable = db) {
+      const rows = await q
         .select({
           chapterId: taskProgress.chapterId,
           dayId: taskProgress.sectionId,
-          taskId: taskProgress.taskId,
-          status: taskProgress.status,
+          taskId: sql<string | null>`${taskProgress.taskId}`,
+          status: sql<TaskStatus | null>`${taskProgress.status}`,
         })
         .from(taskProgress)
-        .where(and(eq(taskProgress.userId, userId), ne(taskProgress.status, "not-started")));
-    },
-
-    /** The days a user has completed once. */
-    completedDays(userId: string, q: Queryable = db) {
-      return q
-        .select({ chapterId: dayCompletion.chapterId, dayId: dayCompletion.dayId })
-        .from(dayCompletion)
-        .where(eq(dayCompletion.userId, userId));
+        .where(and(eq(taskProgress.userId, userId), ne(taskProgress.status, "not-started")))
+        .unionAll(
+          q
+            .select({
+              chapterId: dayCompletion.chapterId,
+              dayId: dayCompletion.dayId,
+              taskId: sql<string | null>`null`,
+              status: sql<TaskStatus | null>`null`,
+            })
+            .from(dayCompletion)
+            .where(eq(dayCompletion.userId, userId)),
+        );
+      return {
+        recorded: rows.flatMap(({ taskId, status, ...day }) => (taskId && status ? [{ ...day, taskId, status }] : [])),
+        completed: rows.filter((row) => row.taskId === null).map(({ chapterId, dayId }) => ({ chapterId, dayId })),
+      };
     },
 
     /** The task's stored status; undefined without a record. */

@@ -221,7 +221,7 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
       const found = lookUpDay(course, target.chapterId, target.dayId);
       if ("unknown" in found) throw badRequest(found.unknown);
       const { day } = found;
-      const [recorded, completed] = await Promise.all([rows.recordedTasks(user.id, q), rows.completedDays(user.id, q)]);
+      const { recorded, completed } = await rows.openingFacts(user.id, q);
       const progress: ProgressMap = {};
       for (const row of recorded) setStatus(progress, row, row.status);
       if (isDayUnlocked(outline, progress, target, viewer, completed)) return;

@@ -115,7 +115,7 @@ export const RECORD_FOR_LEARNER = `
  */
 export const SET_FOR_USER = `
   with target as (
-    select role::text as role, role::text = any($7::text[]) as open from "user" where id = $1
+    select role::text as role, role::text = any($7::text[]) as open from person where id = $1
   ),
   prior as (
     select chapter_id, section_id, task_id, status from task_progress

@@ -14,7 +14,7 @@ export const ANSWER_CONTEXT = `
     sent.skill as sent_skill, sent.given as sent_given, sent.grade as sent_grade, sent.rating as sent_rating,
     sent.local_date as sent_local_date, sent.time_zone as sent_time_zone,
     (select max(received_at) from review_log where user_id = $1) as previous_received_at
-  from "user" account
+  from person account
   left join review_card card
     on card.user_id = account.id and card.chapter_id = $2 and card.day_id = $3 and card.phrase_id = $4 and card.skill = $5
   left join review_log sent on sent.user_id = account.id and sent.client_id = $6
@@ -33,7 +33,7 @@ export const LOG_IN_ORDER = `
     select 1 from review_card
     where user_id = $1 and chapter_id = $2 and day_id = $3 and phrase_id = $4 and skill = $5
       and reps = $7 and last_reviewed_at is not distinct from $8::timestamptz and met_at = $25
-      and ($26::text is null or exists (select from "user" where id = $1 and time_zone = $26))
+      and ($26::text is null or exists (select from person where id = $1 and time_zone = $26))
       and (select max(received_at) from review_log where user_id = $1) is not distinct from $27::timestamptz
     for update
   ),
@@ -79,7 +79,7 @@ export const ROUND_CARDS = `
       where sibling.user_id = $1 and sibling.chapter_id = card.chapter_id and sibling.day_id = card.day_id
         and sibling.phrase_id = card.phrase_id and sibling.last_reviewed_at is not null
       order by sibling.last_reviewed_at desc limit 1) as phrase_last_skill
-  from review_card card join "user" account on account.id = card.user_id
+  from review_card card join person account on account.id = card.user_id
   where card.user_id = $1 and (card.due <= $2 or card.pinned_at is not null)`;
 
 /**

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, ne, or, type SQL, sql } from "drizzle-orm";
 import type { DailyGoalUnit } from "#course/review-rules";
 import type { Database, Queryable, Transaction } from "#server/db/client";
 import type { LentRead } from "#server/db/lent-read";
@@ -161,16 +161,6 @@ export function createSettingsRepository(db: Database) {
         .where(eq(user.unsubscribeKey, unsubscribeKey))
         .returning({ id: user.id });
       return updated.length > 0;
-    },
-
-    /** The time zones of these accounts, by id; an id with no account is left out. */
-    async timeZonesOf(userIds: string[]): Promise<Map<string, string>> {
-      if (userIds.length === 0) return new Map();
-      const rows = await db
-        .select({ id: user.id, timeZone: user.timeZone })
-        .from(user)
-        .where(inArray(user.id, [...new Set(userIds)]));
-      return new Map(rows.map((row) => [row.id, row.timeZone]));
     },
 
     /** Gives the account a new unsubscribe key: every link made with the old one stops working. */

@@ -98,9 +98,6 @@ export function createSettingsService(db: Database, now: () => Date = () => new 
      */
     reminderCandidates: (at: Date): Promise<ReminderCandidate[]> => settings.reminderCandidates(at),
 
-    /** Where these accounts read times (their settings' zone), by id: a booking's emails are written in each reader's. */
-    timeZonesOf: (userIds: string[]): Promise<Map<string, string>> => settings.timeZonesOf(userIds),
-
     /** A reminder's unsubscribe link: email notifications off. False when no account has this key. */
     turnOffEmailsByKey: (unsubscribeKey: string): Promise<boolean> => settings.turnOffEmailsByKey(unsubscribeKey),
 

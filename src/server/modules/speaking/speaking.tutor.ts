@@ -1,12 +1,10 @@
-import { displayName } from "#course/account-rules";
 import { type Chapter, courseAudioPath, type Day, findDay } from "#course/course";
-import { mayActOn } from "#course/roles";
+import { mayActOn, type Role } from "#course/roles";
 import { PINNED_AT_OR_BELOW, practisedLine, rolePlayOf } from "#course/speaking";
 import { requireAccount, type Staff } from "#server/db/accounts";
 import type { Database, Transaction } from "#server/db/client";
 import { badRequest, HttpError, notFound } from "#server/http/errors";
 import type { Mailer } from "#server/mail/mailer";
-import type { ProfileModule } from "#server/modules/profile/profile.module";
 import type { ReviewModule } from "#server/modules/review/review.module";
 import type { SettingsModule } from "#server/modules/settings/settings.module";
 import type { UsersModule } from "#server/modules/users/users.module";
@@ -28,8 +26,8 @@ export interface TutorDeps {
   mailer: Mailer;
   publicUrl: string;
   review: Pick<ReviewModule["service"], "pin">;
-  profile: Pick<ProfileModule["service"], "namesOf">;
-  users: Pick<UsersModule["service"], "summaryOf">;
+  /** The one owner of people: the learners' names and roles, and the address a review's email goes to. */
+  users: Pick<UsersModule["service"], "people">;
   settings: Pick<SettingsModule["service"], "get">;
   now?: () => Date;
 }
@@ -46,7 +44,7 @@ const NO_SUCH_SUBMISSION = "There is no such submission.";
  * notice, and an email when their notifications are on), all in one transaction.
  */
 export function createTutorService(deps: TutorDeps) {
-  const { db, course, mailer, review, profile, users, settings, now = () => new Date() } = deps;
+  const { db, course, mailer, review, users, settings, now = () => new Date() } = deps;
   const rows = createSpeakingRepository(db);
 
   function dayOf(row: { chapterId: string; dayId: string }): Day | undefined {
@@ -58,9 +56,15 @@ export function createTutorService(deps: TutorDeps) {
     return (row.taskId && day && rolePlayOf(day, row.taskId)?.title) || "Lines";
   }
 
-  async function learnersOf(ids: string[]): Promise<Map<string, Learner>> {
-    const names = ids.length > 0 ? await profile.namesOf([...new Set(ids)]) : new Map();
-    return new Map(ids.map((id) => [id, { id, name: names.get(id) ? displayName(names.get(id)!) : "A learner" }]));
+  /** The learners of these ids as tutors see them, with their role; "A learner" for one with no name. */
+  async function learnersOf(ids: string[]): Promise<Map<string, Learner & { role?: Role }>> {
+    const people = await users.people(ids);
+    return new Map(
+      ids.map((id) => {
+        const shown = people.get(id);
+        return [id, { id, name: shown?.name || "A learner", role: shown?.role }];
+      }),
+    );
   }
 
   const entryOf = (row: SubmissionRow, learner: Learner, takes: number): QueueEntry => ({
@@ -86,7 +90,7 @@ export function createTutorService(deps: TutorDeps) {
     const [takes, learners] = await Promise.all([rows.takesOfSubmission(row.id), learnersOf([row.userId])]);
     const day = dayOf(row);
     return {
-      ...entryOf(row, learners.get(row.userId)!, takes.length),
+      ...entryOf(row, { id: row.userId, name: learners.get(row.userId)!.name }, takes.length),
       reviewedAt: row.reviewedAt,
       lines: takes.map((take) => {
         const line = day ? practisedLine(day, take.lineId) : undefined;
@@ -104,20 +108,12 @@ export function createTutorService(deps: TutorDeps) {
     /** What waits for a tutor, oldest first: only learners this member of staff may act on. */
     async queue(staff: Staff): Promise<SpeakingQueue> {
       const waiting = await rows.waiting(QUEUE_LENGTH);
-      const owners = new Map(
-        await Promise.all(
-          [...new Set(waiting.map(({ submission }) => submission.userId))].map(
-            async (id) => [id, (await users.summaryOf(id))?.role] as const,
-          ),
-        ),
-      );
-      const visible = waiting.filter(({ submission }) => {
-        const role = owners.get(submission.userId);
-        return role !== undefined && mayActOn(staff.role, role);
-      });
-      const learners = await learnersOf(visible.map(({ submission }) => submission.userId));
+      const learners = await learnersOf(waiting.map(({ submission }) => submission.userId));
       return {
-        waiting: visible.map(({ submission, takes }) => entryOf(submission, learners.get(submission.userId)!, takes)),
+        waiting: waiting.flatMap(({ submission, takes }) => {
+          const { role, ...learner } = learners.get(submission.userId)!;
+          return role !== undefined && mayActOn(staff.role, role) ? [entryOf(submission, learner, takes)] : [];
+        }),
       };
     },
 
@@ -138,7 +134,7 @@ export function createTutorService(deps: TutorDeps) {
         throw badRequest("Rate every line of the submission once, and only its lines.");
       }
       const at = now();
-      const owner = await users.summaryOf(row.userId);
+      const owner = (await users.people([row.userId], { email: true })).get(row.userId);
       if (!owner) throw notFound(NO_SUCH_SUBMISSION);
       const { emailNotifications } = await settings.get(row.userId);
       const dayNumber = dayOf(row)?.number ?? 0;
@@ -167,7 +163,7 @@ export function createTutorService(deps: TutorDeps) {
               to: owner.email,
               subject: `Your tutor has heard your Day ${dayNumber} recordings`,
               text: [
-                `Hi ${displayName(owner) || "there"},`,
+                `Hi ${owner.name || "there"},`,
                 "",
                 `A tutor has listened to what you sent from Day ${dayNumber} (${titleOf(row)}) and rated each line.`,
                 "Lines that need more work are waiting in your review.",

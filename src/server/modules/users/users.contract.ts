@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { pageQuerySchema } from "#course/page-query";
-import { ROLES } from "#course/roles";
+import type { Profile } from "#course/profile";
+import { ROLES, type Role } from "#course/roles";
 import type { UserPage, UserSummary } from "#course/users";
 
 /**
@@ -39,4 +40,26 @@ export interface RoleChangeResponse {
 /** What resetting a learner's progress answers: how many task records went. */
 export interface ProgressResetResponse {
   deleted: number;
+}
+
+/**
+ * What any module may show of a user (UsersService.people): their names as they chose them, the
+ * name others see (displayName: the nickname, else first and last name; empty when they gave
+ * none, for the caller's own stand-in), their role, the zone their settings read times in, and
+ * their avatar's URLs.
+ */
+export interface Person {
+  id: string;
+  firstName: string;
+  lastName: string;
+  nickname: string | null;
+  name: string;
+  role: Role;
+  timeZone: string;
+  avatar: Profile["avatar"];
+}
+
+/** A person with their address: only for a caller that writes to them (mail, invites). */
+export interface PersonWithEmail extends Person {
+  email: string;
 }

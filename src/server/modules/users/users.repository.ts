@@ -14,6 +14,17 @@ const summaryColumns = {
   role: user.role,
 };
 
+/** A person's display facts, as their account, profile and settings hold them (users.contract.ts Person). */
+const personColumns = {
+  id: user.id,
+  firstName: user.firstName,
+  lastName: user.lastName,
+  nickname: user.nickname,
+  role: user.role,
+  timeZone: user.timeZone,
+  avatarPath: user.avatarPath,
+};
+
 /** `%`, `_` and `\` in a search are themselves, not LIKE wildcards. */
 function likePattern(search: string): string {
   return `%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
@@ -57,6 +68,21 @@ export function createUsersRepository(db: Database) {
         db.select({ total: count() }).from(user).where(where),
       ]);
       return { users, total: totals?.total ?? 0 };
+    },
+
+    /**
+     * The display facts of these accounts (UsersService.people), in one statement whatever their
+     * number; the address only when `withEmail`. An id with no account has no row.
+     */
+    async people(userIds: readonly string[], withEmail: boolean, q: Queryable = db) {
+      if (userIds.length === 0) return [];
+      return q
+        .select({
+          ...personColumns,
+          email: withEmail ? user.email : sql<string>`''`,
+        })
+        .from(user)
+        .where(inArray(user.id, [...new Set(userIds)]));
     },
 
     async summaryOf(userId: string, q: Queryable = db): Promise<UserSummary | undefined> {
