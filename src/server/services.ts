@@ -75,6 +75,7 @@ export async function startServices(env: Env, logger: Logger) {
     database,
     async close() {
       await stopJobs();
+      await modules.events.close();
       await notifications.close();
       await mailer.close();
       await database.close();
