@@ -169,11 +169,40 @@ export function createModules(deps: ModuleDeps) {
     now: deps.now,
   });
   const admin = adminModule({ contact: contact.service });
-  const owners = [profile, settings, progress, answers, review, speaking, bookings, calls, reminders, users, feedback];
-  const parts = [...owners, contact, admin].flatMap((face) => (face.account ? [face.account] : []));
+  // The account is made last: it receives every other face's part of an account, in this order.
+  const others = [
+    profile,
+    settings,
+    progress,
+    answers,
+    review,
+    speaking,
+    bookings,
+    calls,
+    reminders,
+    users,
+    feedback,
+    contact,
+    admin,
+  ];
+  const parts = others.flatMap((face) => (face.account ? [face.account] : []));
   const account = accountModule({ db, auth: deps.auth, limiter, mailer, parts });
-  const faces = { profile, settings, account, progress, answers, review, speaking, bookings, calls, reminders };
-  const modules = { ...faces, users, feedback, contact, admin };
+  const modules = {
+    profile,
+    settings,
+    account,
+    progress,
+    answers,
+    review,
+    speaking,
+    bookings,
+    calls,
+    reminders,
+    users,
+    feedback,
+    contact,
+    admin,
+  };
   events.register(Object.values(modules));
   events.listen(deps.notifications).catch((error: unknown) => logger.error({ err: error }, "events cannot wake up"));
   return { ...modules, events };
