@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, isNull, lt, sql } from "drizzle-orm";
 import type { Database, Queryable, Transaction } from "#server/db/client";
 import { eventDelivery, eventOutbox } from "#server/db/schema";
 
@@ -127,6 +127,35 @@ export function createEventRows(db: Database) {
         )
         .returning({ id: eventOutbox.id });
       return removed.length;
+    },
+
+    /** The newest `limit` deliveries not done, waiting or given up, with their event: what `npm run events` shows. */
+    async undone(limit: number) {
+      return db
+        .select({
+          name: eventOutbox.name,
+          payload: eventOutbox.payload,
+          emittedAt: eventOutbox.createdAt,
+          handler: eventDelivery.handler,
+          attempts: eventDelivery.attempts,
+          claimedUntil: eventDelivery.claimedUntil,
+          lastError: eventDelivery.lastError,
+        })
+        .from(eventDelivery)
+        .innerJoin(eventOutbox, eq(eventOutbox.id, eventDelivery.eventId))
+        .where(isNull(eventDelivery.deliveredAt))
+        .orderBy(desc(eventDelivery.createdAt))
+        .limit(limit);
+    },
+
+    /** Gives the deliveries that failed `maxAttempts` times their attempts back (once their cause is fixed); answers how many. */
+    async retryGivenUp(maxAttempts: number): Promise<number> {
+      const retried = await db
+        .update(eventDelivery)
+        .set({ attempts: 0, claimedUntil: null })
+        .where(and(isNull(eventDelivery.deliveredAt), gte(eventDelivery.attempts, maxAttempts)))
+        .returning({ eventId: eventDelivery.eventId });
+      return retried.length;
     },
 
     /** How the outbox stands: deliveries waiting, given up (`maxAttempts` tried), and the oldest waiting's age. */

@@ -110,8 +110,18 @@ describe("the event outbox", () => {
       deliveredAt: null,
       lastError: "always broken",
     });
-    // The outbox's figures count it as given up, not waiting (a page or /healthz shows them).
+    // The outbox's figures count it as given up, not waiting, and a person reads why (npm run events).
     expect((await outbox.stats()).failed).toBeGreaterThanOrEqual(1);
+    expect(await outbox.undone(50)).toContainEqual(
+      expect.objectContaining({ name: probed.name, payload: { n: 4000 }, lastError: "always broken" }),
+    );
+
+    // Its cause fixed, `npm run events -- retry` gives it its attempts back: it is done, once.
+    const fixed = dispatcher();
+    expect(await fixed.retryGivenUp()).toBeGreaterThanOrEqual(1);
+    await fixed.deliverAll();
+    expect(await deliveryOf(4000)).toMatchObject({ attempts: 1, lastError: null });
+    expect(await probeMails(4000)).toHaveLength(1);
   });
 
   it("waits the backoff after a failure before trying again", async () => {

@@ -184,6 +184,10 @@ export function createEventOutbox(options: {
     job,
     /** Deliveries waiting, given up, and the oldest waiting's age in seconds: for health and admin pages. */
     stats: () => rows.stats(MAX_EVENT_ATTEMPTS),
+    /** The newest deliveries not done, for a person to read (`npm run events`). */
+    undone: (limit: number) => rows.undone(limit),
+    /** Tries the given-up deliveries again from their first attempt (`npm run events -- retry`). */
+    retryGivenUp: () => rows.retryGivenUp(MAX_EVENT_ATTEMPTS),
     /** Stops waking up and waits for the pass in progress; waiting deliveries stay for another instance. */
     async close() {
       closed = true;
