@@ -2,7 +2,19 @@ import type { Logger } from "pino";
 import type { Database, Queryable } from "#server/db/client";
 import type { Notifications } from "#server/db/notifications";
 import type { Job } from "#server/modules/module";
-import { type ClaimedDelivery, createEventRows, EVENTS_CHANNEL } from "./event-rows";
+import {
+  type ClaimedDelivery,
+  claimDeliveries,
+  EVENTS_CHANNEL,
+  insertEvent,
+  lockUndelivered,
+  markDelivered,
+  markFailed,
+  outboxStats,
+  pruneEvents,
+  retryGivenUp,
+  undoneDeliveries,
+} from "./event-rows";
 import type { Emitter, EventHandler, EventType } from "./events";
 
 /** How often each instance looks for deliveries left waiting (a wake-up lost, a failure's backoff over). */
@@ -61,6 +73,85 @@ function handlerTable(faces: readonly EventDeclarations[]) {
   return { emitted, byEvent, byKey };
 }
 
+/** What delivering needs: the database, the log, the handlers by key and the pause after a failure. */
+interface Delivering {
+  db: Database;
+  log: Logger;
+  byKey: ReadonlyMap<string, EventHandler>;
+  retryDelayMs: (attempts: number) => number;
+}
+
+/**
+ * Runs one claimed delivery's handler in a transaction that first locks its row (skipping it if
+ * another dispatcher delivered it meanwhile) and then marks it delivered: the handler's writes and
+ * the mark commit together. A failure rolls both back and holds the delivery back for its pause.
+ */
+async function deliver({ db, log, byKey, retryDelayMs }: Delivering, claimed: ClaimedDelivery): Promise<void> {
+  const handler = byKey.get(claimed.handler)!;
+  const { eventId, handler: key, attempts } = claimed;
+  try {
+    const payload = handler.event.payload.parse(claimed.payload);
+    await db.transaction(async (tx) => {
+      if (!(await lockUndelivered(tx, eventId, key))) return;
+      await handler.run(payload, tx, { eventId, emittedAt: claimed.emittedAt });
+      await markDelivered(tx, eventId, key);
+    });
+  } catch (error) {
+    const message = failureOf(error);
+    await markFailed(db, eventId, key, message, retryDelayMs(attempts));
+    const gaveUp = attempts >= MAX_EVENT_ATTEMPTS;
+    log[gaveUp ? "error" : "warn"](
+      { event: claimed.name, eventId, handler: key, attempts, err: message },
+      gaveUp ? "an event's handler failed for the last time" : "an event's handler failed; it will be tried again",
+    );
+  }
+}
+
+/** Claims and delivers batches of these handlers' deliveries until fewer than a batch wait; answers how many were tried. */
+async function deliverWaiting(delivering: Delivering): Promise<number> {
+  const handlers = [...delivering.byKey.keys()];
+  if (handlers.length === 0) return 0;
+  let tried = 0;
+  for (;;) {
+    const options = { handlers, batch: BATCH, claimSeconds: CLAIM_SECONDS, maxAttempts: MAX_EVENT_ATTEMPTS };
+    const claimed = await claimDeliveries(delivering.db, options);
+    for (const each of claimed) await deliver(delivering, each);
+    tried += claimed.length;
+    if (claimed.length < BATCH) return tried;
+  }
+}
+
+/**
+ * One pass at a time: `run` starts a pass, or asks the one under way to look again once it ends,
+ * and resolves when the passes are over. A pass's error is logged; the next one tries again.
+ */
+function onePassAtATime(pass: () => Promise<unknown>, log: Logger) {
+  let passing: Promise<void> | null = null;
+  let again = false;
+  let closed = false;
+  return {
+    run(): Promise<void> {
+      if (closed) return Promise.resolve();
+      if (passing) {
+        again = true;
+        return passing;
+      }
+      passing = (async () => {
+        do {
+          again = false;
+          await pass().catch((error: unknown) => log.warn({ err: error }, "event delivery failed"));
+        } while (again && !closed);
+        passing = null;
+      })();
+      return passing;
+    },
+    async close() {
+      closed = true;
+      await passing;
+    },
+  };
+}
+
 /**
  * The transactional outbox of events (docs/decisions/075-events.md). `emit` writes an event and one
  * delivery per handler in the caller's transaction, and a NOTIFY that wakes every instance's
@@ -76,94 +167,16 @@ export function createEventOutbox(options: {
   retryDelayMs?: (attempts: number) => number;
 }) {
   const { db, retryDelayMs = backoffMs } = options;
-  const rows = createEventRows(db);
   const log = options.logger.child({ component: "events" });
   let table = handlerTable([]);
-  let handlerKeys: string[] = [];
-  let passing: Promise<void> | null = null;
-  let again = false;
-  let closed = false;
   let unsubscribe: (() => void) | null = null;
-
-  async function deliver(claimed: ClaimedDelivery): Promise<void> {
-    const handler = table.byKey.get(claimed.handler)!;
-    const { eventId, handler: key, attempts } = claimed;
-    try {
-      const payload = handler.event.payload.parse(claimed.payload);
-      await db.transaction(async (tx) => {
-        if (!(await rows.lockUndelivered(tx, eventId, key))) return;
-        await handler.run(payload, tx, { eventId, emittedAt: claimed.emittedAt });
-        await rows.markDelivered(tx, eventId, key);
-      });
-    } catch (error) {
-      const message = failureOf(error);
-      await rows.markFailed(eventId, key, message, retryDelayMs(attempts));
-      const gaveUp = attempts >= MAX_EVENT_ATTEMPTS;
-      log[gaveUp ? "error" : "warn"](
-        { event: claimed.name, eventId, handler: key, attempts, err: message },
-        gaveUp ? "an event's handler failed for the last time" : "an event's handler failed; it will be tried again",
-      );
-    }
-  }
-
-  /** Claims and delivers batches until none is waiting; answers how many were tried. */
-  async function pass(): Promise<number> {
-    if (handlerKeys.length === 0) return 0;
-    let tried = 0;
-    for (;;) {
-      const claimed = await rows.claim({
-        handlers: handlerKeys,
-        batch: BATCH,
-        claimSeconds: CLAIM_SECONDS,
-        maxAttempts: MAX_EVENT_ATTEMPTS,
-      });
-      for (const each of claimed) await deliver(each);
-      tried += claimed.length;
-      if (claimed.length < BATCH) return tried;
-    }
-  }
-
-  /** Runs a pass, or asks the running one to look again when it ends (the wake-up). */
-  function kick(): Promise<void> {
-    if (closed) return Promise.resolve();
-    if (passing) {
-      again = true;
-      return passing;
-    }
-    passing = (async () => {
-      do {
-        again = false;
-        await pass().catch((error: unknown) => log.warn({ err: error }, "event delivery failed"));
-      } while (again && !closed);
-      passing = null;
-    })();
-    return passing;
-  }
-
-  /**
-   * Delivers every waiting event this instance handles, now, in turn with the wake-ups' passes (a
-   * pass under way looks again once it ends): resolves once none is left to try. Tests call it to
-   * deliver deterministically; the sweep job runs it.
-   */
-  function deliverAll(): Promise<void> {
-    return kick();
-  }
+  let closed = false;
+  const passes = onePassAtATime(() => deliverWaiting({ db, log, byKey: table.byKey, retryDelayMs }), log);
 
   const emitter: Emitter = {
     async emit(q: Queryable, event, payload) {
       if (!table.emitted.has(event.name)) throw new Error(`No module declares the event "${event.name}".`);
-      const parsed = event.payload.parse(payload);
-      await rows.insert(q, event.name, parsed, table.byEvent.get(event.name) ?? []);
-    },
-  };
-
-  /** The sweep, a job in the modules' shape: late deliveries, then the pruning of old events. */
-  const job: Job = {
-    name: "events delivered",
-    everyMs: EVENTS_SWEEP_MS,
-    run: async () => {
-      await deliverAll();
-      await rows.prune(RETENTION_DAYS);
+      await insertEvent(q, event.name, event.payload.parse(payload), table.byEvent.get(event.name) ?? []);
     },
   };
 
@@ -172,27 +185,39 @@ export function createEventOutbox(options: {
     /** The modules' declarations: what each emits and handles (their faces); done once, before any emit. */
     register(faces: readonly EventDeclarations[]) {
       table = handlerTable(faces);
-      handlerKeys = [...table.byKey.keys()];
     },
     /** Wakes this dispatcher when any instance commits an event (this instance's LISTEN connection). */
     async listen(notifications: Pick<Notifications, "subscribe">) {
-      const stop = await notifications.subscribe(EVENTS_CHANNEL, () => void kick());
+      const stop = await notifications.subscribe(EVENTS_CHANNEL, () => void passes.run());
       if (closed) stop();
       else unsubscribe = stop;
     },
-    deliverAll,
-    job,
+    /**
+     * Delivers every waiting event this instance handles, now, in turn with the wake-ups' passes (a
+     * pass under way looks again once it ends): resolves once none is left to try. Tests call it to
+     * deliver deterministically; the sweep job runs it.
+     */
+    deliverAll: () => passes.run(),
+    /** The sweep, a job in the modules' shape: late deliveries, then the pruning of old events. */
+    job: {
+      name: "events delivered",
+      everyMs: EVENTS_SWEEP_MS,
+      run: async () => {
+        await passes.run();
+        await pruneEvents(db, RETENTION_DAYS);
+      },
+    } satisfies Job,
     /** Deliveries waiting, given up, and the oldest waiting's age in seconds: for health and admin pages. */
-    stats: () => rows.stats(MAX_EVENT_ATTEMPTS),
+    stats: () => outboxStats(db, MAX_EVENT_ATTEMPTS),
     /** The newest deliveries not done, for a person to read (`npm run events`). */
-    undone: (limit: number) => rows.undone(limit),
+    undone: (limit: number) => undoneDeliveries(db, limit),
     /** Tries the given-up deliveries again from their first attempt (`npm run events -- retry`). */
-    retryGivenUp: () => rows.retryGivenUp(MAX_EVENT_ATTEMPTS),
+    retryGivenUp: () => retryGivenUp(db, MAX_EVENT_ATTEMPTS),
     /** Stops waking up and waits for the pass in progress; waiting deliveries stay for another instance. */
     async close() {
       closed = true;
       unsubscribe?.();
-      await passing;
+      await passes.close();
     },
   };
 }
