@@ -1,9 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createNotifications } from "#server/db/notifications";
 import { eventDelivery, eventOutbox, mailOutbox } from "#server/db/schema";
 import { createTestApp } from "#tests/test-app";
+import { claimDeliveries } from "./event-rows";
 import { type EventHandler, on } from "./events";
 import { createEventOutbox, MAX_EVENT_ATTEMPTS } from "./outbox";
 
@@ -59,6 +60,27 @@ describe("the event outbox", () => {
       expect(await probeMails(n)).toHaveLength(1);
       expect((await deliveryOf(n))?.deliveredAt).toBeInstanceOf(Date);
     }
+  });
+
+  it("delivers, once, what a dispatcher claimed before its instance died, when the claim runs out", async () => {
+    const outbox = dispatcher();
+    await t.db.transaction((tx) => outbox.emit(tx, probed, { n: 1500 }));
+    // Another instance claims it and dies (kill -9) before its handler's transaction commits.
+    const handlers = ["probe:probe.happened"];
+    const claimed = await claimDeliveries(t.db, { handlers, batch: 100, claimSeconds: 120, maxAttempts: 8 });
+    expect(claimed.map((each) => each.payload)).toContainEqual({ n: 1500 });
+
+    await outbox.deliverAll();
+    expect(await probeMails(1500)).toEqual([]);
+
+    // Its claim runs out: the living instance takes it.
+    await t.db
+      .update(eventDelivery)
+      .set({ claimedUntil: new Date(Date.now() - 1000) })
+      .where(isNull(eventDelivery.deliveredAt));
+    await outbox.deliverAll();
+    expect(await probeMails(1500)).toHaveLength(1);
+    expect(await deliveryOf(1500)).toMatchObject({ attempts: 2, lastError: null });
   });
 
   it("records nothing, and runs nothing, when the emitting transaction rolls back", async () => {
