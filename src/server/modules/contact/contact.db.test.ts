@@ -267,6 +267,23 @@ describe("staff email", () => {
     expect(sent).toHaveLength(1);
   });
 
+  it("stores no message and emails no one when its event cannot be recorded: the two commit together", async () => {
+    await makeRole((await t.signUp()).email, "Admin");
+    await t.db.execute(sql`
+      create function refuse_event() returns trigger language plpgsql as $$
+      begin raise exception 'the event outbox could not be written'; end $$;
+      create trigger refuse_event before insert on event_outbox for each row execute function refuse_event()`);
+    const before = await storedCount();
+    try {
+      expect((await send({ ...good, fullName: "Rosli Hamid" })).status).toBe(500);
+    } finally {
+      await t.db.execute(sql`drop trigger refuse_event on event_outbox; drop function refuse_event()`);
+    }
+    await t.modules.events.deliverAll();
+    expect(await storedCount()).toBe(before);
+    expect((await t.outbox()).filter((mail) => mail.subject.includes("Rosli Hamid"))).toEqual([]);
+  });
+
   it("emails each Admin once when two instances deliver at the same time, and nothing when the message is refused", async () => {
     const admins = [await t.signUp(), await t.signUp()];
     for (const admin of admins) await makeRole(admin.email, "Admin");
