@@ -205,6 +205,25 @@ describe("the event outbox", () => {
     expect(row!.lastError).toMatch(/expected number/i);
   });
 
+  it("deletes, in its sweep, the events handled more than 7 days ago, and keeps those not done", async () => {
+    const outbox = dispatcher();
+    const weekAgo = new Date(Date.now() - 8 * 24 * 60 * 60_000);
+    const [done, undone, recent] = await t.db
+      .insert(eventOutbox)
+      .values([8000, 8001, 8002].map((n) => ({ name: probed.name, payload: { n }, createdAt: weekAgo })))
+      .returning({ id: eventOutbox.id });
+    await t.db.insert(eventDelivery).values([
+      { eventId: done!.id, handler: "probe:probe.happened", deliveredAt: weekAgo },
+      { eventId: undone!.id, handler: "probe:probe.happened", attempts: MAX_EVENT_ATTEMPTS, lastError: "gave up" },
+    ]);
+    await t.db.update(eventOutbox).set({ createdAt: new Date() }).where(eq(eventOutbox.id, recent!.id));
+
+    await outbox.job.run();
+    const left = await t.db.select({ id: eventOutbox.id }).from(eventOutbox);
+    expect(left.map((row) => row.id)).not.toContain(done!.id);
+    expect(left.map((row) => row.id)).toEqual(expect.arrayContaining([undone!.id, recent!.id]));
+  });
+
   it("refuses modules whose declarations do not add up", () => {
     const outbox = createEventOutbox({ db: t.db, logger: t.logger });
     expect(() => outbox.register([{ name: "probe", handles: [mailProbe] }])).toThrow(

@@ -27,6 +27,8 @@ const BATCH = 20;
 export const MAX_EVENT_ATTEMPTS = 8;
 /** Days a handled event is kept. */
 const RETENTION_DAYS = 7;
+/** How often the sweep also deletes the handled events past their days. */
+const PRUNE_EVERY_MS = 60 * 60_000;
 
 /** The pause before the next try after `attempts` failed ones: 5 s, doubling, at most an hour. */
 export function backoffMs(attempts: number): number {
@@ -171,6 +173,7 @@ export function createEventOutbox(options: {
   let table = handlerTable([]);
   let unsubscribe: (() => void) | null = null;
   let closed = false;
+  let prunedAt = 0;
   const passes = onePassAtATime(() => deliverWaiting({ db, log, byKey: table.byKey, retryDelayMs }), log);
 
   const emitter: Emitter = {
@@ -198,12 +201,14 @@ export function createEventOutbox(options: {
      * deliver deterministically; the sweep job runs it.
      */
     deliverAll: () => passes.run(),
-    /** The sweep, a job in the modules' shape: late deliveries, then the pruning of old events. */
+    /** The sweep, a job in the modules' shape: late deliveries, and hourly the pruning of old events. */
     job: {
       name: "events delivered",
       everyMs: EVENTS_SWEEP_MS,
       run: async () => {
         await passes.run();
+        if (Date.now() - prunedAt < PRUNE_EVERY_MS) return;
+        prunedAt = Date.now();
         await pruneEvents(db, RETENTION_DAYS);
       },
     } satisfies Job,
