@@ -97,6 +97,7 @@ export async function createTestApp(
   const appWith = (changes: Partial<AppDeps>) => createApp({ ...deps, ...changes });
 
   afterAll(async () => {
+    await modules.events.close();
     await notifications.close();
     await mailer.close();
     await database.close();

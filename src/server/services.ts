@@ -75,6 +75,7 @@ export async function startServices(env: Env, logger: Logger) {
     queue,
     async close() {
       await queue.stop();
+      await modules.events.close();
       await notifications.close();
       await mailer.close();
       await database.close();

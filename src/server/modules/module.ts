@@ -1,5 +1,8 @@
 import type { Hono, Schema } from "hono";
+import type { Transaction } from "#server/db/client";
+import type { EventHandler, EventType } from "#server/events/events";
 import type { AppEnv } from "#server/http/context";
+import type { AccountExport } from "#server/modules/account/account.contract";
 
 /** The JSON bodies a module accepts unless its face says otherwise. */
 export const JSON_BODY_LIMIT = 64 * 1024;
@@ -21,7 +24,8 @@ export interface Job {
 
 /**
  * A server module's one face: where its routes sit under /api, the largest JSON body they accept,
- * the routes themselves and the jobs it runs. `ownBodyLimit` lists the module's routes (relative to
+ * the routes themselves, the jobs it runs, the events it emits and handles (src/server/events) and its
+ * part of an account's export and deletion (AccountPart). `ownBodyLimit` lists the module's routes (relative to
  * `path`) that set a limit of their own, such as an upload, and so skip the module's. The registry
  * (registry.ts) mounts every face; nothing else mounts routes.
  */
@@ -32,6 +36,9 @@ export interface ModuleFace<Path extends `/${string}`, Routes extends Hono<AppEn
   ownBodyLimit?: readonly string[];
   routes: Routes;
   jobs?: readonly Job[];
+  emits?: readonly EventType[];
+  handles?: readonly EventHandler[];
+  account?: AccountPart;
 }
 
 export function defineModule<const Path extends `/${string}`, Routes extends Hono<AppEnv, Schema, string>>(
@@ -42,3 +49,54 @@ export function defineModule<const Path extends `/${string}`, Routes extends Hon
 
 /** Any module's face, as the registry and the authorization table list them. */
 export type AnyModuleFace = ModuleFace<`/${string}`, Hono<AppEnv, Schema, string>>;
+
+/** The parts of Export My Data a module may keep: every key of AccountExport but when it was made. */
+export type ExportSectionName = Exclude<keyof AccountExport, "exportedAt">;
+
+/** A section's value; a list may come as its items one at a time (the takes, each with its audio). */
+export type ExportSectionValue<K extends ExportSectionName> = AccountExport[K] extends readonly (infer Item)[]
+  ? AccountExport[K] | AsyncIterable<Item>
+  : AccountExport[K];
+
+/**
+ * One export's reading of one user: `once` shares a read between the sections made from it (the
+ * settings and their goal changes), for the length of that export.
+ */
+export interface ExportReading {
+  userId: string;
+  /** The session the export was asked from (the account's list of sessions marks it current). */
+  sessionId: string | null;
+  once<T>(name: string, read: () => Promise<T>): Promise<T>;
+}
+
+/** The sections a module keeps, each read when the export reaches it. */
+export type ExportSections = {
+  [K in ExportSectionName]?: (reading: ExportReading) => Promise<AccountExport[K]> | ExportSectionValue<K>;
+};
+
+/** The account being deleted, once it is locked and allowed to go. */
+export interface ClosingAccount {
+  id: string;
+  email: string;
+}
+
+/**
+ * A module's part in deleting one account, made before the deletion's transaction (reads there ask
+ * the pool for connections, which a transaction holds one of). In the transaction, in this order:
+ * `admit` (the owner of people: takes the lock role changes take, reads the account, refuses the
+ * last Admin; null when the account is gone), then every part's `inTransaction` in the registry's
+ * order, then `remove` (the account's row itself). `afterCommit` runs once it committed: what lives
+ * outside the database (files), where a failure leaves only what nobody can reach.
+ */
+export interface AccountClosing {
+  admit?: (tx: Transaction) => Promise<ClosingAccount | null>;
+  inTransaction?: (tx: Transaction, account: ClosingAccount) => Promise<void>;
+  remove?: (tx: Transaction, account: ClosingAccount) => Promise<void>;
+  afterCommit?: () => Promise<void>;
+}
+
+/** What a module keeps of an account: its sections of the export and its part of the deletion. */
+export interface AccountPart {
+  export?: ExportSections;
+  close?: (userId: string) => Promise<AccountClosing>;
+}

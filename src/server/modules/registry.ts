@@ -5,6 +5,7 @@ import type { Chapter } from "#course/course";
 import type { Auth } from "#server/auth/auth";
 import type { Database } from "#server/db/client";
 import type { Notifications } from "#server/db/notifications";
+import { createEventOutbox } from "#server/events/outbox";
 import { limitBody } from "#server/http/body-limit";
 import type { AppEnv } from "#server/http/context";
 import { createRequestLimiter } from "#server/http/request-limit";
@@ -68,14 +69,19 @@ export interface ModuleDeps {
   roomLimits?: RoomLimits;
   /** Reads takes off the event loop (speaking/take-reader.ts); the process's own unless a test gives one. */
   takeReader?: TakeReader;
+  /** The pause before an event's handler is tried again (events/outbox.ts backoffMs); tests make it 0. */
+  eventRetryDelayMs?: (attempts: number) => number;
 }
 
 /**
  * Every module, made in the order their services need each other: a module receives the services
- * of the modules it calls, never their repositories or tables.
+ * of the modules it calls, never their repositories or tables. The account receives the modules'
+ * parts of it (their faces' `account`), and the instance's event outbox what each face emits and
+ * handles; `events` is that outbox (its dispatcher, woken by this instance's LISTEN connection).
  */
 export function createModules(deps: ModuleDeps) {
   const { db, course, storage, mailer, logger, publicUrl } = deps;
+  const events = createEventOutbox({ db, logger, retryDelayMs: deps.eventRetryDelayMs });
   const secret = deps.authSecret;
   const limiter = createRequestLimiter(db, { secret, enabled: deps.rateLimit ?? false });
   const progress = progressModule({ db, course });
@@ -113,7 +119,7 @@ export function createModules(deps: ModuleDeps) {
     review: review.service,
     users: users.service,
   });
-  const contact = contactModule({ db, mailer, secret, publicUrl, logger, users: users.service });
+  const contact = contactModule({ db, mailer, secret, publicUrl, users: users.service, events });
   const bookings = bookingsModule({
     db,
     course,
@@ -149,57 +155,66 @@ export function createModules(deps: ModuleDeps) {
     users: users.service,
     settings: settings.service,
   });
-  return {
+  const reminders = remindersModule({
+    db,
+    settings: settings.service,
+    review: review.service,
+    mailer,
+    publicUrl,
+    secret,
+    logger,
+    now: deps.now,
+  });
+  const admin = adminModule({ contact: contact.service });
+  // The account is made last: it receives every other face's part of an account, in this order.
+  const others = [
     profile,
     settings,
-    account: accountModule({
-      db,
-      auth: deps.auth,
-      limiter,
-      mailer,
-      users: users.service,
-      profile: profile.service,
-      settings: settings.service,
-      progress: progress.service,
-      answers: answers.service,
-      feedback: feedback.service,
-      contact: contact.service,
-      review: review.service,
-      speaking: speaking.service,
-      bookings: bookings.service,
-      calls: calls.service,
-    }),
     progress,
     answers,
     review,
     speaking,
     bookings,
     calls,
-    reminders: remindersModule({
-      db,
-      settings: settings.service,
-      review: review.service,
-      mailer,
-      publicUrl,
-      secret,
-      logger,
-      now: deps.now,
-    }),
+    reminders,
     users,
     feedback,
     contact,
-    admin: adminModule({ contact: contact.service }),
+    admin,
+  ];
+  const parts = others.flatMap((face) => (face.account ? [face.account] : []));
+  const account = accountModule({ db, auth: deps.auth, limiter, mailer, parts });
+  const modules = {
+    profile,
+    settings,
+    account,
+    progress,
+    answers,
+    review,
+    speaking,
+    bookings,
+    calls,
+    reminders,
+    users,
+    feedback,
+    contact,
+    admin,
   };
+  events.register(Object.values(modules));
+  events.listen(deps.notifications).catch((error: unknown) => logger.error({ err: error }, "events cannot wake up"));
+  return { ...modules, events };
 }
 
 export type Modules = ReturnType<typeof createModules>;
 
 export function moduleFaces(modules: Modules): AnyModuleFace[] {
-  return Object.values(modules);
+  const { events: _, ...faces } = modules;
+  return Object.values(faces);
 }
 
+/** Every face's jobs, and the sweep that delivers the events a wake-up missed. */
 export function moduleJobs(modules: Modules): Job[] {
-  return moduleFaces(modules).flatMap((face) => face.jobs ?? []);
+  return [...moduleFaces(modules).flatMap((face) => face.jobs ?? []), modules.events.job];
 }
 
 /** Every API route the modules serve, as `app.routes` lists them (the authorization table's rows). */

@@ -1,38 +1,58 @@
 import { HttpError } from "#server/http/errors";
-import type { AccountExport, ExportedBooking, ExportedTutorHours, SessionSummary } from "./account.contract";
-import type { AccountDeps } from "./account.service";
+import type { AccountPart, ExportReading, ExportSectionName, ExportSectionValue } from "#server/modules/module";
+import type { AccountExport } from "./account.contract";
 
 export const EXPORT_IN_PROGRESS_MESSAGE =
   "Your data is already being exported. Wait until that download has finished, then try again.";
 
-/** A part of the export: a list may come as its items one at a time (the takes, with their audio). */
-type Section = {
-  [K in keyof AccountExport]: [
-    K,
-    AccountExport[K] extends readonly (infer Item)[] ? AccountExport[K] | AsyncIterable<Item> : AccountExport[K],
-  ];
-}[keyof AccountExport];
+/**
+ * The export's sections in the order the file has them (AccountExport's): `satisfies` makes tsc
+ * refuse a section missing here or one AccountExport does not have.
+ */
+const SECTION_ORDER = {
+  profile: true,
+  settings: true,
+  progress: true,
+  completedDays: true,
+  answers: true,
+  feedbackReceived: true,
+  contactMessages: true,
+  reviewLog: true,
+  reviewCards: true,
+  dailyGoalChanges: true,
+  recordings: true,
+  speakingSubmissions: true,
+  linePractice: true,
+  tutorHours: true,
+  bookings: true,
+  bookingMessages: true,
+  callMessages: true,
+  sessionRecords: true,
+  notices: true,
+  quietDays: true,
+  sessions: true,
+  twoFactorEnabled: true,
+} as const satisfies Record<ExportSectionName, true>;
 
-type BookingsExport = Awaited<ReturnType<AccountDeps["bookings"]["exportFor"]>>;
+const SECTIONS = Object.keys(SECTION_ORDER) as ExportSectionName[];
 
-function tutorHoursOf(hours: BookingsExport["hours"]): ExportedTutorHours | null {
-  if (!hours) return null;
-  const { timeZone, bio, languages, sessionMinutes, noticeHours, horizonDays, weekly, exceptions, updatedAt } = hours;
-  return { timeZone, bio, languages, sessionMinutes, noticeHours, horizonDays, weekly, exceptions, updatedAt };
-}
+/** A section as it is written: its key and its value, or its items one at a time. */
+type Section = { [K in ExportSectionName]: [K, ExportSectionValue<K>] }[ExportSectionName];
 
-function bookingsOf(rows: BookingsExport["bookings"], userId: string): ExportedBooking[] {
-  return rows.map((row) => ({
-    id: row.id,
-    role: row.learnerId === userId ? "learner" : "tutor",
-    chapterId: row.chapterId,
-    dayId: row.dayId,
-    startsAt: row.startsAt,
-    endsAt: row.endsAt,
-    status: row.status,
-    noShow: row.noShow,
-    createdAt: row.createdAt,
-  }));
+type Reader = (reading: ExportReading) => unknown;
+
+/** Each section's one reader, from the parts the modules registered; a section with none, or two, is refused. */
+function readersOf(parts: readonly AccountPart[]): Map<ExportSectionName, Reader> {
+  const readers = new Map<ExportSectionName, Reader>();
+  for (const part of parts) {
+    for (const [name, reader] of Object.entries(part.export ?? {}) as [ExportSectionName, Reader][]) {
+      if (readers.has(name)) throw new Error(`Two modules export the account's "${name}".`);
+      readers.set(name, reader);
+    }
+  }
+  const missing = SECTIONS.filter((name) => !readers.has(name));
+  if (missing.length > 0) throw new Error(`No module exports the account's ${missing.join(", ")}.`);
+  return readers;
 }
 
 const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
@@ -57,59 +77,35 @@ async function* jsonOf(head: Pick<AccountExport, "exportedAt" | "profile">, sect
   yield "}";
 }
 
+/** One export's reading: the user, the session that asked, and reads shared by sections until it ends. */
+function readingOf(userId: string, sessionId: string | null): ExportReading {
+  const shared = new Map<string, Promise<unknown>>();
+  return {
+    userId,
+    sessionId,
+    once<T>(name: string, read: () => Promise<T>): Promise<T> {
+      if (!shared.has(name)) shared.set(name, read());
+      return shared.get(name) as Promise<T>;
+    },
+  };
+}
+
 /**
- * Export My Data (docs/decisions/016 and 064), written as it is read: every module's part in turn,
- * in AccountExport's order, and the takes one at a time, so a large export is never one string in
- * memory. One export at a time per user on an instance (a second one is 429 until the first is
- * over); the routes also count them per user across instances (LIMITS.exportsPerUser).
+ * Export My Data (docs/decisions/016, 064 and 075), written as it is read: each module's sections
+ * (its face's `account.export`), in AccountExport's order, and the takes one at a time, so a large
+ * export is never one string in memory. One export at a time per user on an instance (a second one
+ * is 429 until the first is over); the routes also count them per user across instances
+ * (LIMITS.exportsPerUser).
  */
-export function createAccountExport(
-  deps: AccountDeps,
-  sessions: (userId: string, currentSessionId: string | null) => Promise<SessionSummary[]>,
-) {
+export function createAccountExport(parts: readonly AccountPart[]) {
+  const readers = readersOf(parts);
   const inProgress = new Set<string>();
 
-  async function* sectionsOf(userId: string, currentSessionId: string | null): AsyncGenerator<Section> {
-    const preferences = await deps.settings.exportFor(userId);
-    const twoFactorEnabled = await deps.users.twoFactorEnabled(userId);
-    const { theme, emailNotifications, dailyGoalUnit, dailyGoal, timeZone, reminderHour, newCardsPerDay } =
-      preferences.settings;
-    yield [
-      "settings",
-      { theme, emailNotifications, twoFactorEnabled, dailyGoalUnit, dailyGoal, timeZone, reminderHour, newCardsPerDay },
-    ];
-    const progress = await deps.progress.exportFor(userId);
-    yield ["progress", progress.progress];
-    yield ["completedDays", progress.completedDays];
-    yield ["answers", (await deps.answers.exportFor(userId)).answers];
-    yield ["feedbackReceived", (await deps.feedback.exportFor(userId)).feedbackReceived];
-    yield ["contactMessages", (await deps.contact.exportFor(userId)).contactMessages];
-    const reviews = await deps.review.exportFor(userId);
-    yield ["reviewLog", reviews.reviewLog];
-    yield ["reviewCards", reviews.reviewCards];
-    yield ["dailyGoalChanges", preferences.dailyGoalChanges];
-    yield ["recordings", deps.speaking.exportTakesOf(userId)];
-    const speaking = await deps.speaking.exportFor(userId);
-    yield ["speakingSubmissions", speaking.speakingSubmissions];
-    yield ["linePractice", speaking.linePractice];
-    const booked = await deps.bookings.exportFor(userId);
-    yield ["tutorHours", tutorHoursOf(booked.hours)];
-    yield ["bookings", bookingsOf(booked.bookings, userId)];
-    yield [
-      "bookingMessages",
-      booked.written.map((row) => ({
-        bookingId: row.bookingId,
-        kind: row.kind as "message" | "cancelled" | "proposed",
-        text: row.text ?? "",
-        at: row.at,
-      })),
-    ];
-    yield ["callMessages", await deps.calls.exportFor(userId)];
-    yield ["sessionRecords", await deps.calls.recordsExportFor(userId)];
-    yield ["notices", speaking.notices];
-    yield ["quietDays", speaking.quietDays];
-    yield ["sessions", await sessions(userId, currentSessionId)];
-    yield ["twoFactorEnabled", twoFactorEnabled];
+  async function* sectionsOf(reading: ExportReading): AsyncGenerator<Section> {
+    for (const name of SECTIONS) {
+      if (name === "profile") continue;
+      yield [name, await readers.get(name)!(reading)] as Section;
+    }
   }
 
   return {
@@ -124,8 +120,9 @@ export function createAccountExport(
       const finish = () => inProgress.delete(userId);
       try {
         const exportedAt = new Date();
-        const profile = await deps.profile.exportFor(userId);
-        return { exportedAt, chunks: jsonOf({ exportedAt, profile }, sectionsOf(userId, currentSessionId)), finish };
+        const reading = readingOf(userId, currentSessionId);
+        const profile = (await readers.get("profile")!(reading)) as AccountExport["profile"];
+        return { exportedAt, chunks: jsonOf({ exportedAt, profile }, sectionsOf(reading)), finish };
       } catch (error) {
         finish();
         throw error;

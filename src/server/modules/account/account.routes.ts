@@ -16,40 +16,40 @@ import {
 } from "./account.contract";
 import { type AccountService, passwordRequired } from "./account.service";
 
+/**
+ * The caller, when their session is fresh (signed in or password entered again within minutes,
+ * isFreshSession); otherwise 403 PASSWORD_REQUIRED, which the web app answers by asking for it.
+ */
+async function requireFreshSession(account: AccountService, c: Context<AppEnv>) {
+  const me = requireUser(c);
+  const sessionId = c.get("sessionId");
+  if (!sessionId || !(await account.isSessionFresh(sessionId))) throw passwordRequired();
+  return me;
+}
+
+/**
+ * Counts one password check against the caller and against their address, as Better Auth limits
+ * its own password routes. Past either limit the check is refused before the password is looked
+ * at, so a right password changes nothing either: guessing is capped per account even across
+ * addresses, and per address even across accounts.
+ */
+async function limitPasswordChecks(limiter: RequestLimiter, c: Context<AppEnv>, userId: string) {
+  const verdicts = await Promise.all([
+    limiter.hit("password-checks-per-user", userId, LIMITS.passwordChecksPerUser),
+    limiter.hit("password-checks-per-address", clientIp(c), LIMITS.passwordChecksPerAddress),
+  ]);
+  const waits = verdicts.flatMap((verdict) => (verdict.allowed ? [] : [verdict.retryAfterSeconds]));
+  if (waits.length === 0) return;
+  const retryAfterSeconds = Math.max(...waits);
+  c.header("retry-after", String(retryAfterSeconds));
+  throw tooManyRequests(retryAfterSeconds, "Too many password attempts.");
+}
+
 /** The signed-in account's own data, devices and deletion; no route here takes another account's id. */
 export function accountRoutes(account: AccountService, auth: Auth, limiter: RequestLimiter) {
-  /**
-   * The caller, when their session is fresh (signed in or password entered again within minutes,
-   * isFreshSession); otherwise 403 PASSWORD_REQUIRED, which the web app answers by asking for it.
-   */
-  async function requireFreshSession(c: Context<AppEnv>) {
-    const me = requireUser(c);
-    const sessionId = c.get("sessionId");
-    if (!sessionId || !(await account.isSessionFresh(sessionId))) throw passwordRequired();
-    return me;
-  }
-
-  /**
-   * Counts one password check against the caller and against their address, as Better Auth limits
-   * its own password routes. Past either limit the check is refused before the password is looked
-   * at, so a right password changes nothing either: guessing is capped per account even across
-   * addresses, and per address even across accounts.
-   */
-  async function limitPasswordChecks(c: Context<AppEnv>, userId: string) {
-    const verdicts = await Promise.all([
-      limiter.hit("password-checks-per-user", userId, LIMITS.passwordChecksPerUser),
-      limiter.hit("password-checks-per-address", clientIp(c), LIMITS.passwordChecksPerAddress),
-    ]);
-    const waits = verdicts.flatMap((verdict) => (verdict.allowed ? [] : [verdict.retryAfterSeconds]));
-    if (waits.length === 0) return;
-    const retryAfterSeconds = Math.max(...waits);
-    c.header("retry-after", String(retryAfterSeconds));
-    throw tooManyRequests(retryAfterSeconds, "Too many password attempts.");
-  }
-
   return new Hono<AppEnv>()
     .get("/export", async (c) => {
-      const me = await requireFreshSession(c);
+      const me = await requireFreshSession(account, c);
       const verdict = await limiter.hit("exports-per-user", me.id, LIMITS.exportsPerUser);
       if (!verdict.allowed) {
         c.header("retry-after", String(verdict.retryAfterSeconds));
@@ -78,7 +78,7 @@ export function accountRoutes(account: AccountService, auth: Auth, limiter: Requ
       );
     })
     .get("/sessions", async (c) => {
-      const me = await requireFreshSession(c);
+      const me = await requireFreshSession(account, c);
       const body: SessionsResponse = { sessions: await account.sessions(me.id, c.get("sessionId")) };
       return c.json(body);
     })
@@ -89,7 +89,7 @@ export function accountRoutes(account: AccountService, auth: Auth, limiter: Requ
       const { password } = c.req.valid("json");
       let confirmed: boolean;
       try {
-        await limitPasswordChecks(c, me.id);
+        await limitPasswordChecks(limiter, c, me.id);
         confirmed = await account.confirmPassword(me.id, sessionId, password);
       } catch (error) {
         if (error instanceof HttpError) {
@@ -114,7 +114,7 @@ export function accountRoutes(account: AccountService, auth: Auth, limiter: Requ
       const { password } = c.req.valid("json");
       const log = c.get("logger");
       try {
-        await limitPasswordChecks(c, me.id);
+        await limitPasswordChecks(limiter, c, me.id);
         await account.delete(me.id, password);
       } catch (error) {
         if (error instanceof HttpError) log.warn({ userId: me.id, code: error.code }, "account deletion refused");

@@ -1,19 +1,9 @@
 import type { PasswordCheck } from "#server/auth/password-check";
 import { isFreshSession } from "#server/auth/session";
-import type { Database } from "#server/db/client";
+import type { Database, Transaction } from "#server/db/client";
 import { HttpError, unauthorized } from "#server/http/errors";
 import type { Mailer } from "#server/mail/mailer";
-import type { AnswersModule } from "#server/modules/answers/answers.module";
-import type { BookingsModule } from "#server/modules/bookings/bookings.module";
-import type { CallsModule } from "#server/modules/calls/calls.module";
-import type { ContactModule } from "#server/modules/contact/contact.module";
-import type { FeedbackModule } from "#server/modules/feedback/feedback.module";
-import type { ProfileModule } from "#server/modules/profile/profile.module";
-import type { ProgressModule } from "#server/modules/progress/progress.module";
-import type { ReviewModule } from "#server/modules/review/review.module";
-import type { SettingsModule } from "#server/modules/settings/settings.module";
-import type { SpeakingModule } from "#server/modules/speaking/speaking.module";
-import type { UsersModule } from "#server/modules/users/users.module";
+import type { AccountClosing, AccountPart, ClosingAccount } from "#server/modules/module";
 import { type SessionSummary, WRONG_PASSWORD_MESSAGE } from "./account.contract";
 import { createAccountExport } from "./account.export";
 import { createAccountRepository } from "./account.repository";
@@ -24,26 +14,24 @@ const wrongPassword = () => new HttpError(400, "INVALID_PASSWORD", WRONG_PASSWOR
 export const passwordRequired = () =>
   new HttpError(403, "PASSWORD_REQUIRED", "Please enter your password again to continue.");
 
-/** The services the account reads its export from, and deletes itself through. */
+/** What the account is made of: its sessions' table, and every module's part of it (their faces' `account`). */
 export interface AccountDeps {
   db: Database;
   checkPassword: PasswordCheck;
-  users: Pick<
-    UsersModule["service"],
-    "lockAdminChanges" | "assertNotLastAdmin" | "summaryOf" | "twoFactorEnabled" | "removeAccount"
-  >;
   /** The outbox: an account's mail goes with it. */
   mailer: Pick<Mailer, "forget">;
-  profile: Pick<ProfileModule["service"], "exportFor" | "avatarPathOf" | "removeAvatarFiles">;
-  settings: Pick<SettingsModule["service"], "exportFor">;
-  progress: Pick<ProgressModule["service"], "exportFor">;
-  answers: Pick<AnswersModule["service"], "exportFor">;
-  feedback: Pick<FeedbackModule["service"], "exportFor">;
-  contact: Pick<ContactModule["service"], "exportFor">;
-  review: Pick<ReviewModule["service"], "exportFor">;
-  speaking: Pick<SpeakingModule["service"], "exportFor" | "exportTakesOf">;
-  bookings: Pick<BookingsModule["service"], "exportFor" | "prepareAccountClosing" | "closeAccount">;
-  calls: Pick<CallsModule["service"], "exportFor" | "recordsExportFor">;
+  /** Each module's sections of the export and part of the deletion, in the registry's order. */
+  parts: readonly AccountPart[];
+}
+
+/** The account the one part that admits it (the owner of people) answers; exactly one must. */
+async function admitted(tx: Transaction, closings: readonly AccountClosing[]): Promise<ClosingAccount> {
+  const admitting = closings.filter((closing) => closing.admit);
+  if (admitting.length !== 1)
+    throw new Error(`An account's deletion needs one module to admit it, not ${admitting.length}.`);
+  const account = await admitting[0]!.admit!(tx);
+  if (!account) throw unauthorized();
+  return account;
 }
 
 /**
@@ -51,7 +39,7 @@ export interface AccountDeps {
  * deletion after the password is entered again.
  */
 export function createAccountService(deps: AccountDeps) {
-  const { db, checkPassword, users, profile, mailer } = deps;
+  const { db, checkPassword, mailer } = deps;
   const sessionRows = createAccountRepository(db);
 
   /** The account's unexpired sessions, most recently active first. */
@@ -87,11 +75,16 @@ export function createAccountService(deps: AccountDeps) {
       return deleted.filter((row) => row.expiresAt.getTime() > now).length;
     },
 
-    /** Export My Data, streamed (account.export.ts). */
-    ...createAccountExport(deps, sessions),
+    /** Export My Data, streamed (account.export.ts); the sessions are the account module's own section. */
+    ...createAccountExport([
+      ...deps.parts,
+      { export: { sessions: (reading) => sessions(reading.userId, reading.sessionId) } },
+    ]),
 
     /**
-     * Deletes the account once its password is confirmed. The user row goes in one transaction, and
+     * Deletes the account once its password is confirmed, each module doing its part (its face's
+     * `account.close`, AccountClosing: users admits and removes the account, profile lets go of the
+     * avatar, bookings cancels the sessions to come). The user row goes in one transaction, and
      * the foreign keys take with it its sessions, its credential, its two-factor secret, its
      * progress, its answers, its review log, cards and reminders, the feedback it received and the
      * contact messages it sent; feedback it wrote as a tutor stays, without its author. Every email
@@ -106,19 +99,15 @@ export function createAccountService(deps: AccountDeps) {
      */
     async delete(userId: string, password: string): Promise<void> {
       if (!(await checkPassword(userId, password))) throw wrongPassword();
-      const closing = await deps.bookings.prepareAccountClosing(userId);
-      const avatarPath = await db.transaction(async (tx) => {
-        await users.lockAdminChanges(tx);
-        const account = await users.summaryOf(userId, tx);
-        if (!account) throw unauthorized();
-        await users.assertNotLastAdmin(tx, account.role);
-        const avatarPath = await profile.avatarPathOf(userId, tx);
+      const closings: AccountClosing[] = [];
+      for (const part of deps.parts) if (part.close) closings.push(await part.close(userId));
+      await db.transaction(async (tx) => {
+        const account = await admitted(tx, closings);
         await mailer.forget(account.email, tx);
-        await deps.bookings.closeAccount(tx, closing);
-        await users.removeAccount(tx, userId);
-        return avatarPath;
+        for (const closing of closings) await closing.inTransaction?.(tx, account);
+        for (const closing of closings) await closing.remove?.(tx, account);
       });
-      if (avatarPath) await profile.removeAvatarFiles(avatarPath);
+      for (const closing of closings) await closing.afterCommit?.();
     },
   };
 }

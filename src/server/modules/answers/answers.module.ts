@@ -21,6 +21,7 @@ export function answersModule(deps: {
       path: "/answers",
       bodyLimit: JSON_BODY_LIMIT,
       routes: answersRoutes(service, deps.limiter),
+      account: { export: { answers: async ({ userId }) => (await service.exportFor(userId)).answers } },
     }),
   };
 }

@@ -1,4 +1,5 @@
 import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
+import { bookingsAccountPart } from "./bookings.account-part";
 import { bookingRoutes } from "./bookings.routes";
 import { type BookingsDeps, createBookings } from "./bookings.service";
 
@@ -15,6 +16,7 @@ export function bookingsModule(deps: BookingsDeps) {
       path: "/bookings",
       bodyLimit: JSON_BODY_LIMIT,
       routes: bookingRoutes(service, deps.limiter),
+      account: bookingsAccountPart(service),
       jobs: [{ name: "session reminders", everyMs: BOOKING_REMINDER_SCAN_MS, run: service.sendReminders }],
     }),
   };

@@ -15,6 +15,12 @@ export function callsModule(deps: CallsDeps) {
       path: "/calls",
       bodyLimit: JSON_BODY_LIMIT,
       routes: callRoutes(service),
+      account: {
+        export: {
+          callMessages: ({ userId }) => service.exportFor(userId),
+          sessionRecords: ({ userId }) => service.recordsExportFor(userId),
+        },
+      },
       jobs: [{ name: "call signals pruned", everyMs: PRUNE_EVERY_MS, run: service.prune }],
     }),
   };

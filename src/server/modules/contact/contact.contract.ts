@@ -45,3 +45,13 @@ export interface ContactMessagePage {
   perPage: number;
   total: number;
 }
+
+/**
+ * What the contact module records as it happens (src/server/events; docs/decisions/075-events.md).
+ * `contact.message-received`: a message was stored; the contact module's own handler emails every
+ * Admin. The payload names the message only: the handler reads it, and finds none once its sender's
+ * account was deleted with it.
+ */
+export const contactEvents = {
+  messageReceived: { name: "contact.message-received", payload: z.object({ messageId: z.uuid() }).strict() },
+};

@@ -1,8 +1,11 @@
-import { count, eq, sql } from "drizzle-orm";
+import { count, desc, eq, isNull, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { contactMessage, user as userTable } from "#server/db/schema";
+import { contactMessage, eventDelivery, user as userTable } from "#server/db/schema";
+import { createEventOutbox } from "#server/events/outbox";
+import { moduleFaces } from "#server/modules/registry";
 import { createTestApp } from "#tests/test-app";
 import { contactClientKey } from "./client-key";
+import { CONTACT_MESSAGES_PER_HOUR } from "./contact.service";
 
 const t = await createTestApp();
 
@@ -210,6 +213,7 @@ describe("staff email", () => {
 
     const name = "Mallory Bcc: x@evil.example";
     expect((await send({ ...good, fullName: name, message: "Line one\r\nLine two" })).status).toBe(201);
+    await t.modules.events.deliverAll();
 
     const everyAdmin = await t.db.select({ email: userTable.email }).from(userTable).where(eq(userTable.role, "Admin"));
     const sent = await fromMallory();
@@ -226,28 +230,80 @@ describe("staff email", () => {
     }
   });
 
-  it("keeps the message and answers 201 when the email cannot be sent", async () => {
-    await makeRole((await t.signUp()).email, "Admin");
-    const app = t.appWith({
-      mailer: {
-        send: async () => {
-          throw new Error("the outbox could not be written");
-        },
-        forget: t.mailer.forget,
-        prune: t.mailer.prune,
-        close: async () => undefined,
-      },
-    });
-
-    const before = await storedCount();
-    const response = await app.request(
-      "/api/contact",
-      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(good) },
-      { incoming: { socket: { remoteAddress: newAddress() } } },
-    );
-    expect(response.status).toBe(201);
-    expect(await storedCount()).toBe(before + 1);
-    expect(t.logLines.some((line) => line.includes("could not email staff a contact message"))).toBe(true);
+  it("keeps the message and answers 201 when the email cannot be written, and emails the Admins once it can", async () => {
+    const admin = await t.signUp();
+    await makeRole(admin.email, "Admin");
+    const toAdmin = async () => (await t.outbox()).filter((mail) => mail.to === admin.email);
+    const already = (await toAdmin()).length;
+    // The outbox refuses every email for a while (a full disk, a broken table): a real failure of the handler's transaction.
+    await t.db.execute(sql`
+      create function refuse_mail() returns trigger language plpgsql as $$
+      begin raise exception 'the outbox could not be written'; end $$;
+      create trigger refuse_mail before insert on mail_outbox for each row execute function refuse_mail()`);
+    try {
+      const before = await storedCount();
+      expect((await send({ ...good, fullName: "Farid Ismail" })).status).toBe(201);
+      expect(await storedCount()).toBe(before + 1);
+      await t.modules.events.deliverAll();
+    } finally {
+      await t.db.execute(sql`drop trigger refuse_mail on mail_outbox; drop function refuse_mail()`);
+    }
+    const [delivery] = await t.db
+      .select()
+      .from(eventDelivery)
+      .where(eq(eventDelivery.handler, "contact:contact.message-received"))
+      .orderBy(desc(eventDelivery.createdAt))
+      .limit(1);
+    expect(delivery).toMatchObject({ deliveredAt: null, lastError: "the outbox could not be written" });
+    expect(await toAdmin()).toHaveLength(already);
+    expect(t.logLines.some((line) => line.includes("an event's handler failed; it will be tried again"))).toBe(true);
     expect(t.logLines.join("")).not.toContain(good.message);
+
+    // Its pause is over: the next pass writes the email, once.
+    await t.db.update(eventDelivery).set({ claimedUntil: null }).where(isNull(eventDelivery.deliveredAt));
+    await t.modules.events.deliverAll();
+    await t.modules.events.deliverAll();
+    const sent = (await toAdmin()).filter((mail) => mail.subject === "New contact message from Farid Ismail");
+    expect(sent).toHaveLength(1);
+  });
+
+  it("stores no message and emails no one when its event cannot be recorded: the two commit together", async () => {
+    await makeRole((await t.signUp()).email, "Admin");
+    await t.db.execute(sql`
+      create function refuse_event() returns trigger language plpgsql as $$
+      begin raise exception 'the event outbox could not be written'; end $$;
+      create trigger refuse_event before insert on event_outbox for each row execute function refuse_event()`);
+    const before = await storedCount();
+    try {
+      expect((await send({ ...good, fullName: "Rosli Hamid" })).status).toBe(500);
+    } finally {
+      await t.db.execute(sql`drop trigger refuse_event on event_outbox; drop function refuse_event()`);
+    }
+    await t.modules.events.deliverAll();
+    expect(await storedCount()).toBe(before);
+    expect((await t.outbox()).filter((mail) => mail.subject.includes("Rosli Hamid"))).toEqual([]);
+  });
+
+  it("emails each Admin once when two instances deliver at the same time, and nothing when the message is refused", async () => {
+    const admins = [await t.signUp(), await t.signUp()];
+    for (const admin of admins) await makeRole(admin.email, "Admin");
+    const second = createEventOutbox({ db: t.db, logger: t.logger });
+    second.register(moduleFaces(t.modules));
+    const clientIp = newAddress();
+    for (let i = 0; i < CONTACT_MESSAGES_PER_HOUR + 1; i++) {
+      await send({ ...good, fullName: `Nadia ${i}` }, { clientIp });
+    }
+
+    await Promise.all([t.modules.events.deliverAll(), second.deliverAll(), t.modules.events.deliverAll()]);
+
+    const fromNadia = (await t.outbox()).filter((mail) => mail.subject.startsWith("New contact message from Nadia"));
+    for (const admin of admins) {
+      const theirs = fromNadia.filter((mail) => mail.to === admin.email).map((mail) => mail.subject);
+      const expected = Array.from(
+        { length: CONTACT_MESSAGES_PER_HOUR },
+        (_, i) => `New contact message from Nadia ${i}`,
+      );
+      expect(theirs.sort()).toEqual(expected.sort());
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, sql } from "drizzle-orm";
-import type { Database } from "#server/db/client";
+import type { Database, Queryable, Transaction } from "#server/db/client";
 import { LOCK_CLASSES } from "#server/db/locks";
 import { contactMessage } from "#server/db/schema";
 import type { ContactMessageInput } from "./contact.contract";
@@ -10,11 +10,13 @@ export function createContactRepository(db: Database) {
     /**
      * Stores the message unless the client has sent `perHour` in the last hour. The count and the
      * insert run under a per-client transaction lock, so concurrent requests (on any instance) take
-     * turns and cannot both slip under the limit.
+     * turns and cannot both slip under the limit. `stored` runs in the insert's transaction (the
+     * event that it happened).
      */
     async insertWithinLimit(
       message: ContactMessageInput & { userId: string | null; clientKey: string },
       perHour: number,
+      stored: (tx: Transaction, id: string) => Promise<void>,
     ): Promise<{ sent: true; id: string } | { sent: false; retryAfterSeconds: number }> {
       const { clientKey } = message;
       return db.transaction(async (tx) => {
@@ -35,8 +37,23 @@ export function createContactRepository(db: Database) {
           return { sent: false, retryAfterSeconds: Math.max(1, recent.retryAfterSeconds ?? 3600) };
         }
         const [row] = await tx.insert(contactMessage).values(message).returning({ id: contactMessage.id });
+        await stored(tx, row!.id);
         return { sent: true, id: row!.id };
       });
+    },
+
+    /** One message, in the caller's transaction; undefined when it is gone (with its sender's account). */
+    async byId(id: string, q: Queryable = db) {
+      const [row] = await q
+        .select({
+          fullName: contactMessage.fullName,
+          email: contactMessage.email,
+          message: contactMessage.message,
+          userId: contactMessage.userId,
+        })
+        .from(contactMessage)
+        .where(eq(contactMessage.id, id));
+      return row;
     },
 
     /** Newest first. */

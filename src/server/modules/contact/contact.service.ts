@@ -1,10 +1,10 @@
-import type { Logger } from "pino";
-import type { Database } from "#server/db/client";
+import type { Database, Transaction } from "#server/db/client";
+import type { Emitter } from "#server/events/events";
 import { type Mailer, singleLine } from "#server/mail/mailer";
 import type { ExportedContactMessage } from "#server/modules/account/account.contract";
 import type { UsersModule } from "#server/modules/users/users.module";
 import { contactClientKey } from "./client-key";
-import type { ContactMessageInput, ContactMessagePage } from "./contact.contract";
+import { type ContactMessageInput, type ContactMessagePage, contactEvents } from "./contact.contract";
 import { createContactRepository } from "./contact.repository";
 
 /** Messages one client may send in any hour (brief, change 6). */
@@ -24,56 +24,47 @@ export function createContactService(deps: {
   /** The key of the client-address HMAC (AUTH_SECRET), the same on every instance. */
   secret: string;
   publicUrl: string;
-  logger: Logger;
   /** Who hears of a message: every Admin. */
   users: Pick<UsersModule["service"], "adminEmails">;
+  /** Records that a message arrived, in the transaction that stores it. */
+  events: Emitter;
 }) {
-  const { mailer, secret, publicUrl, users } = deps;
+  const { mailer, secret, publicUrl, users, events } = deps;
   const messages = createContactRepository(deps.db);
-  const log = deps.logger.child({ module: "contact" });
-
-  /**
-   * One email per Admin account. A failure is logged, never thrown: the message is already stored
-   * and Admins can read it in the inbox.
-   */
-  async function notifyStaff(messageId: string, input: ContactMessageInput, userId: string | null) {
-    try {
-      const admins = await users.adminEmails();
-      // singleLine: a CR or LF in the sender's name or address must never start a new mail header.
-      const subject = `New contact message from ${singleLine(input.fullName)}`;
-      const text = [
-        `${singleLine(input.fullName)} <${singleLine(input.email)}> wrote through the contact form${userId ? " while signed in" : ""}:`,
-        "",
-        input.message,
-        "",
-        `All messages are in the Admin Dashboard: ${publicUrl}/admin`,
-      ].join("\n");
-      const results = await Promise.allSettled(admins.map((to) => mailer.send({ to, subject, text })));
-      const failed = results.filter((result) => result.status === "rejected");
-      if (failed.length > 0) {
-        log.error(
-          { messageId, failed: failed.length, err: failed[0]?.reason },
-          "could not email staff a contact message",
-        );
-      }
-    } catch (error) {
-      log.error({ messageId, err: error }, "could not email staff a contact message");
-    }
-  }
 
   return {
     /**
      * Stores the message unless the client has sent CONTACT_MESSAGES_PER_HOUR in the last hour
-     * (counted under a per-client lock, on every instance), then tells the Admins.
+     * (counted under a per-client lock, on every instance), with the event that it arrived: the
+     * Admins hear of it from that event's handler (tellStaff), once, whatever becomes of this request.
      */
     async submit(input: ContactMessageInput, from: { userId: string | null; address: string }): Promise<SubmitResult> {
       const clientKey = contactClientKey(secret, from.address);
-      const result = await messages.insertWithinLimit(
+      return messages.insertWithinLimit(
         { ...input, userId: from.userId, clientKey },
         CONTACT_MESSAGES_PER_HOUR,
+        (tx, messageId) => events.emit(tx, contactEvents.messageReceived, { messageId }),
       );
-      if (result.sent) await notifyStaff(result.id, input, from.userId);
-      return result;
+    },
+
+    /**
+     * contact.message-received's handler: one email per Admin account, written in the handler's
+     * transaction (so each goes once), or nothing when the message went with its sender's account.
+     * A failure is tried again later (the event outbox); the message is already in the Admins' inbox.
+     */
+    async tellStaff({ messageId }: { messageId: string }, tx: Transaction): Promise<void> {
+      const message = await messages.byId(messageId, tx);
+      if (!message) return;
+      // singleLine: a CR or LF in the sender's name or address must never start a new mail header.
+      const subject = `New contact message from ${singleLine(message.fullName)}`;
+      const text = [
+        `${singleLine(message.fullName)} <${singleLine(message.email)}> wrote through the contact form${message.userId ? " while signed in" : ""}:`,
+        "",
+        message.message,
+        "",
+        `All messages are in the Admin Dashboard: ${publicUrl}/admin`,
+      ].join("\n");
+      for (const to of await users.adminEmails()) await mailer.send({ to, subject, text }, tx);
     },
 
     /** The inbox: newest first. */

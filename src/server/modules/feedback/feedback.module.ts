@@ -12,6 +12,9 @@ export function feedbackModule(deps: FeedbackDeps) {
       path: "/feedback",
       bodyLimit: JSON_BODY_LIMIT,
       routes: feedbackRoutes(service),
+      account: {
+        export: { feedbackReceived: async ({ userId }) => (await service.exportFor(userId)).feedbackReceived },
+      },
     }),
   };
 }

@@ -1,6 +1,7 @@
 import type { Database } from "#server/db/client";
 import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
 import type { FileStorage } from "#server/storage/storage";
+import { profileAccountPart } from "./profile.account-part";
 import { profileRoutes } from "./profile.routes";
 import { createProfileService } from "./profile.service";
 
@@ -15,6 +16,7 @@ export function profileModule(deps: { db: Database; storage: FileStorage }) {
       bodyLimit: JSON_BODY_LIMIT,
       ownBodyLimit: ["/avatar"],
       routes: profileRoutes(service),
+      account: profileAccountPart(service),
     }),
   };
 }

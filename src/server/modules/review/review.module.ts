@@ -2,6 +2,7 @@ import type { Chapter } from "#course/course";
 import type { Database } from "#server/db/client";
 import type { RequestLimiter } from "#server/http/request-limit";
 import type { AnswersModule } from "#server/modules/answers/answers.module";
+import type { ExportReading } from "#server/modules/module";
 import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
 import type { SettingsModule } from "#server/modules/settings/settings.module";
@@ -24,6 +25,8 @@ export function reviewModule(deps: {
   service?: ReviewService;
 }) {
   const service = deps.service ?? createReviewService(deps);
+  /** Its part of Export My Data, read once for both its sections. */
+  const exported = (reading: ExportReading) => reading.once("review", () => service.exportFor(reading.userId));
   return {
     service,
     ...defineModule({
@@ -31,6 +34,12 @@ export function reviewModule(deps: {
       path: "/review",
       bodyLimit: JSON_BODY_LIMIT,
       routes: reviewRoutes(service, deps.limiter),
+      account: {
+        export: {
+          reviewLog: async (reading) => (await exported(reading)).reviewLog,
+          reviewCards: async (reading) => (await exported(reading)).reviewCards,
+        },
+      },
     }),
   };
 }

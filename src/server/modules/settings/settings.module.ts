@@ -1,5 +1,6 @@
 import type { Database } from "#server/db/client";
 import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
+import { settingsAccountPart } from "./settings.account-part";
 import { settingsRoutes } from "./settings.routes";
 import { createSettingsService } from "./settings.service";
 
@@ -16,6 +17,7 @@ export function settingsModule(deps: { db: Database; now?: () => Date }) {
       path: "/settings",
       bodyLimit: JSON_BODY_LIMIT,
       routes: settingsRoutes(service),
+      account: settingsAccountPart(service),
     }),
   };
 }

@@ -104,11 +104,7 @@ export function createSettingsService(db: Database, now: () => Date = () => new 
     /** The account's settings and its goal changes, for Export My Data. */
     async exportFor(userId: string) {
       const [current, dailyGoalChanges] = await Promise.all([get(userId), settings.exportGoalChanges(userId)]);
-      const { theme, emailNotifications, dailyGoalUnit, dailyGoal, timeZone, reminderHour, newCardsPerDay } = current;
-      return {
-        settings: { theme, emailNotifications, dailyGoalUnit, dailyGoal, timeZone, reminderHour, newCardsPerDay },
-        dailyGoalChanges,
-      };
+      return { settings: current, dailyGoalChanges };
     },
   };
 }

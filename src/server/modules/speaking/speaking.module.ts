@@ -1,9 +1,9 @@
 import type { RequestLimiter } from "#server/http/request-limit";
 import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
+import { speakingAccountPart } from "./speaking.account-part";
 import { speakingRoutes } from "./speaking.routes";
 import { createSpeakingService, type SpeakingDeps } from "./speaking.service";
 import { createTutorService, type TutorDeps } from "./speaking.tutor";
-
 import { sharedTakeReader } from "./take-reader";
 
 export type { TakeReader } from "./take-reader";
@@ -28,6 +28,7 @@ export function speakingModule(deps: SpeakingDeps & TutorDeps & { limiter: Reque
       bodyLimit: JSON_BODY_LIMIT,
       ownBodyLimit: ["/takes"],
       routes: speakingRoutes(service, tutor, deps.limiter, takeReader),
+      account: speakingAccountPart(service),
     }),
   };
 }

@@ -2,6 +2,7 @@ import type { Database } from "#server/db/client";
 import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
 import type { ReviewModule } from "#server/modules/review/review.module";
+import { usersAccountPart } from "./users.account-part";
 import { usersRoutes } from "./users.routes";
 import { createUsersService } from "./users.service";
 
@@ -24,6 +25,7 @@ export function usersModule(deps: {
       path: "/users",
       bodyLimit: JSON_BODY_LIMIT,
       routes: usersRoutes(service, deps.progress, deps.review),
+      account: usersAccountPart(service),
     }),
   };
 }
