@@ -72,6 +72,16 @@ export function createSpeakingRepository(db: Database) {
       return removed.map((row) => row.fileKey);
     },
 
+    /** Which of these file keys a take still holds (the orphan sweep's question). */
+    async heldFileKeys(keys: string[]): Promise<Set<string>> {
+      if (keys.length === 0) return new Set();
+      const rows = await db
+        .select({ fileKey: recording.fileKey })
+        .from(recording)
+        .where(inArray(recording.fileKey, keys));
+      return new Set(rows.map((row) => row.fileKey));
+    },
+
     async takeById(takeId: string, q: Queryable = db): Promise<TakeRow | undefined> {
       const [row] = await q.select().from(recording).where(eq(recording.id, takeId));
       return row;

@@ -37,7 +37,7 @@ import {
   type TakeRow,
 } from "./speaking.repository";
 import type { TakeAudio } from "./take-audio";
-import { takeFiles } from "./take-files";
+import { TAKES_PREFIX, takeFiles } from "./take-files";
 import { readTake, sharedTakeReader, type TakeReader } from "./take-reader";
 
 export interface SpeakingDeps {
@@ -191,7 +191,7 @@ export function createSpeakingService({
       const audio = await readTake(takeReader, bytes, read);
       const dayOf = { chapterId: target.chapterId, dayId: target.dayId };
       const id = randomUUID();
-      const fileKey = `takes/${user.id}/${id}.${EXTENSIONS[audio.type]}`;
+      const fileKey = `${TAKES_PREFIX}${user.id}/${id}.${EXTENSIONS[audio.type]}`;
       return files.saveWith(fileKey, bytes, (putFile) =>
         db.transaction(async (tx) => {
           await takes.lockUser(tx, user.id);

@@ -1,6 +1,9 @@
 import type { Logger } from "pino";
-import type { Transaction } from "#server/db/client";
+import type { Database, Transaction } from "#server/db/client";
+import type { Job } from "#server/modules/module";
+import { ORPHAN_SWEEP_EVERY_MS, sweepOrphans } from "#server/storage/orphan-sweep";
 import type { FileStorage } from "#server/storage/storage";
+import { createSpeakingRepository } from "./speaking.repository";
 
 /** What a take's transaction did: its answer, and the files of the takes it deleted. */
 export interface TakeWrite<T> {
@@ -50,4 +53,25 @@ export function takeFiles(storage: FileStorage, logger?: Pick<Logger, "warn">) {
       return done.value;
     },
   };
+}
+
+/** Where every take's file lives, under the learner's id. */
+export const TAKES_PREFIX = "takes/";
+
+/**
+ * The speaking module's background work where takes' files live outside PostgreSQL: every ten
+ * minutes, the objects under takes/ that no take holds and are older than a quarter of an hour
+ * are removed (a crash between an object's put and its row's commit, a failed removal, an account
+ * deleted with its takes). In PostgreSQL the trigger of migration 0009 leaves none.
+ */
+export function orphanTakesJobs(storage: FileStorage, db: Database, now = () => new Date()): Job[] {
+  if (storage.joinsTransactions) return [];
+  const takes = createSpeakingRepository(db);
+  return [
+    {
+      name: "takes' orphan files swept",
+      everyMs: ORPHAN_SWEEP_EVERY_MS,
+      run: () => sweepOrphans(storage, { prefix: TAKES_PREFIX, kept: takes.heldFileKeys, now: now() }),
+    },
+  ];
 }
