@@ -127,6 +127,8 @@ export function createS3Storage(config: S3Config, client: S3Client = createS3Cli
 
   return {
     ...storage,
+    /** The object's size in bytes, or null when there is none (the move's check of what it copied). */
+    sizeOf: (key: string) => (isSafeKey(key) ? sizeOf(key) : Promise.resolve(null)),
     /** Checks at start that the bucket is there and these credentials reach it: a clear error rather than a failed upload later. */
     async verify(): Promise<void> {
       try {
