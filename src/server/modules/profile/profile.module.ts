@@ -1,11 +1,15 @@
 import type { Database } from "#server/db/client";
 import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
 import type { FileStorage } from "#server/storage/storage";
+import { orphanAvatarsJob } from "./avatar-sweep";
 import { profileRoutes } from "./profile.routes";
 import { createProfileService } from "./profile.service";
 
-/** The signed-in user's name and avatar: /api/profile. The avatar upload sets its own limit (1 MB). */
-export function profileModule(deps: { db: Database; storage: FileStorage }) {
+/**
+ * The signed-in user's name and avatar: /api/profile. The avatar upload sets its own limit (1 MB);
+ * a job sweeps avatar files no account holds.
+ */
+export function profileModule(deps: { db: Database; storage: FileStorage; now?: () => Date }) {
   const service = createProfileService(deps.db, deps.storage);
   return {
     service,
@@ -15,6 +19,7 @@ export function profileModule(deps: { db: Database; storage: FileStorage }) {
       bodyLimit: JSON_BODY_LIMIT,
       ownBodyLimit: ["/avatar"],
       routes: profileRoutes(service),
+      jobs: [orphanAvatarsJob(deps.storage, deps.db, deps.now)],
     }),
   };
 }

@@ -48,6 +48,16 @@ export function createProfileRepository(db: Database) {
       });
     },
 
+    /**
+     * The avatar paths the accounts of `userIds` hold now (the orphan sweep's question), read by
+     * the accounts' ids, which are in each path.
+     */
+    async avatarPathsOf(userIds: string[]): Promise<Set<string>> {
+      if (userIds.length === 0) return new Set();
+      const rows = await db.select({ avatarPath: user.avatarPath }).from(user).where(inArray(user.id, userIds));
+      return new Set(rows.flatMap((row) => (row.avatarPath ? [row.avatarPath] : [])));
+    },
+
     async avatarPathOf(userId: string, q: Queryable = db): Promise<string | null> {
       const [row] = await q.select({ avatarPath: user.avatarPath }).from(user).where(eq(user.id, userId));
       return row?.avatarPath ?? null;
