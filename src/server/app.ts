@@ -124,7 +124,7 @@ export function createApp(deps: AppDeps, modules: Modules = createModules(deps))
     const file = await deps.storage.open(`avatars/${c.req.param("file")}`, range);
     if (!file) return errorJson(c, 404, { code: "NOT_FOUND", message: "No such image." });
     // Only WebP made by the server is stored under avatars/, so the type is never taken from the data.
-    return fileResponse(file, range !== undefined, {
+    return fileResponse({ method: c.req.method, ranged: range !== undefined }, file, {
       "content-type": "image/webp",
       "cache-control": IMMUTABLE,
       "x-content-type-options": "nosniff",

@@ -16,11 +16,13 @@ export function byteRangeOf(header: string | undefined): ByteRange | undefined {
 
 /**
  * A stored file as an answer: 200 with the whole of it, 206 with the range asked for (Content-Range),
- * or 416 for a range past its end. `headers` are the caller's (type, caching, nosniff...).
+ * or 416 for a range past its end. `headers` are the caller's (type, caching, nosniff...). A HEAD
+ * request gets the headers only, and the stream opened for it is closed: Hono drops a HEAD answer's
+ * body without reading it, which would leave a bucket's response unread.
  */
 export function fileResponse(
+  request: { method: string; ranged: boolean },
   file: OpenedFile | UnsatisfiableRange,
-  ranged: boolean,
   headers: Record<string, string>,
 ): Response {
   const common = { ...headers, "accept-ranges": "bytes" };
@@ -28,8 +30,13 @@ export function fileResponse(
     return new Response(null, { status: 416, headers: { ...common, "content-range": `bytes */${file.size}` } });
   }
   const length = String(file.end - file.start + 1);
-  if (!ranged) return new Response(file.body, { status: 200, headers: { ...common, "content-length": length } });
-  return new Response(file.body, {
+  let body: OpenedFile["body"] | null = file.body;
+  if (request.method === "HEAD") {
+    if (body instanceof ReadableStream) void body.cancel();
+    body = null;
+  }
+  if (!request.ranged) return new Response(body, { status: 200, headers: { ...common, "content-length": length } });
+  return new Response(body, {
     status: 206,
     headers: { ...common, "content-range": `bytes ${file.start}-${file.end}/${file.size}`, "content-length": length },
   });

@@ -40,7 +40,7 @@ export function speakingRoutes(
     .get("/takes/:takeId", signedIn, async (c) => {
       const range = takeRangeOf(c);
       const { take, file } = await speaking.takeAudio(requireUser(c), c.req.param("takeId"), range);
-      return audioResponse(take, file, range);
+      return audioResponse(c, take, file, range);
     })
     .put("/takes/:takeId/self-rating", signedIn, jsonBody(selfRatingSchema), async (c) => {
       const take: Take = await speaking.rateOwnTake(requireUser(c), c.req.param("takeId"), c.req.valid("json").rating);

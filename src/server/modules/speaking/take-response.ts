@@ -14,11 +14,12 @@ export const takeRangeOf = (c: Context<AppEnv>): ByteRange | undefined => byteRa
  * cache, shared or the browser's, keeps it.
  */
 export function audioResponse(
+  c: Context<AppEnv>,
   take: TakeRow,
   file: OpenedFile | UnsatisfiableRange,
   range: ByteRange | undefined,
 ): Response {
-  return fileResponse(file, range !== undefined, {
+  return fileResponse({ method: c.req.method, ranged: range !== undefined }, file, {
     "content-type": take.contentType,
     "x-content-type-options": "nosniff",
   });

@@ -92,6 +92,19 @@ describe("takes in an S3-compatible bucket", () => {
     expect(Buffer.from(await heard.arrayBuffer())).toEqual(WEBM.subarray(0, 10));
   });
 
+  it("answers HEAD with the headers alone, and plays the take after", async () => {
+    const me = await learner();
+    const { take } = (await (await upload(me.cookie)).json()) as TakeSaved;
+    for (let i = 0; i < 3; i += 1) {
+      const head = await t.request(take.audio, { method: "HEAD", cookie: me.cookie });
+      expect(head.status).toBe(200);
+      expect(head.headers.get("content-length")).toBe(String(WEBM.length));
+      expect(await head.text()).toBe("");
+    }
+    const played = await t.request(take.audio, { cookie: me.cookie, headers: { range: "bytes=0-99" } });
+    expect(Buffer.from(await played.arrayBuffer())).toEqual(WEBM.subarray(0, 100));
+  });
+
   it("removes the object of a take recorded again once the new one is committed", async () => {
     const me = await learner();
     const first = (await (await upload(me.cookie)).json()) as TakeSaved;
