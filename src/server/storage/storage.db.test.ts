@@ -139,5 +139,11 @@ describe("the database storage's ranges and listing", () => {
     };
     expect(await listed(new Date(Date.now() + 60_000))).toEqual(keys);
     expect(await listed(new Date(Date.now() - 60_000))).toEqual([]);
+
+    // A file put again is as young as the put, whatever its row's age: a sweep leaves it be.
+    await t.db.update(storedFile).set({ createdAt: new Date(Date.now() - 3_600_000) });
+    expect(await listed(new Date(Date.now() - 60_000))).toEqual(keys);
+    await one!.storage.put(keys[0]!, AUDIO.subarray(0, 5));
+    expect(await listed(new Date(Date.now() - 60_000))).toEqual(keys.slice(1));
   });
 });

@@ -155,7 +155,8 @@ export function createDatabaseStorage(db: Database, options: { legacyDir: string
       await q
         .insert(storedFile)
         .values({ key, contentType, data })
-        .onConflictDoUpdate({ target: storedFile.key, set: { contentType, data } });
+        // A file put again is new again: the orphan sweeps go by its age (storage/orphan-sweep.ts).
+        .onConflictDoUpdate({ target: storedFile.key, set: { contentType, data, createdAt: sql`now()` } });
     },
     async remove(key) {
       assertSafeKey(key);
