@@ -14,6 +14,7 @@ import {
   contentTypeOf,
   type FileStorage,
   isSafeKey,
+  type OpenedFile,
   resolveRange,
   type UnsatisfiableRange,
 } from "./storage";
@@ -39,6 +40,93 @@ export function createS3Client(config: S3Config): S3Client {
   });
 }
 
+/** A bucket as the SDK reaches it. */
+interface BucketClient {
+  client: S3Client;
+  Bucket: string;
+}
+
+async function sizeOf({ client, Bucket }: BucketClient, Key: string): Promise<number | null> {
+  try {
+    const head = await client.send(new HeadObjectCommand({ Bucket, Key }));
+    return head.ContentLength ?? 0;
+  } catch (error) {
+    if (statusOf(error) === 404) return null;
+    throw error;
+  }
+}
+
+/** The Range header to send, or null when the file is missing, or that the range names none of it. */
+async function rangeHeader(
+  bucket: BucketClient,
+  key: string,
+  range: ByteRange | undefined,
+): Promise<{ header: string | undefined } | UnsatisfiableRange | null> {
+  if (!range) return { header: undefined };
+  if (!("suffix" in range)) return { header: `bytes=${range.start}-${range.end ?? ""}` };
+  // Not every S3-compatible service answers "bytes=-N": the range is made absolute from the size.
+  const size = await sizeOf(bucket, key);
+  if (size === null) return null;
+  const part = resolveRange(range, size);
+  return part ? { header: `bytes=${part.start}-${part.end}` } : { unsatisfiable: true, size };
+}
+
+async function openObject(
+  bucket: BucketClient,
+  Key: string,
+  range: ByteRange | undefined,
+): Promise<OpenedFile | UnsatisfiableRange | null> {
+  if (!isSafeKey(Key)) return null;
+  const asked = await rangeHeader(bucket, Key, range);
+  if (!asked || "unsatisfiable" in asked) return asked;
+  try {
+    const object = await bucket.client.send(new GetObjectCommand({ Bucket: bucket.Bucket, Key, Range: asked.header }));
+    const part = partOf(object.ContentRange, object.ContentLength ?? 0);
+    return { contentType: contentTypeOf(Key), ...part, body: object.Body!.transformToWebStream() };
+  } catch (error) {
+    if (statusOf(error) === 404) return null;
+    if (statusOf(error) !== 416) throw error;
+    const size = await sizeOf(bucket, Key);
+    return size === null ? null : { unsatisfiable: true, size };
+  }
+}
+
+async function readObject({ client, Bucket }: BucketClient, Key: string): Promise<Buffer | null> {
+  if (!isSafeKey(Key)) return null;
+  try {
+    const object = await client.send(new GetObjectCommand({ Bucket, Key }));
+    return Buffer.from(await object.Body!.transformToByteArray());
+  } catch (error) {
+    if (statusOf(error) === 404) return null;
+    throw error;
+  }
+}
+
+async function* listObjects({ client, Bucket }: BucketClient, Prefix: string, before: Date) {
+  let ContinuationToken: string | undefined;
+  do {
+    const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }));
+    const keys = (page.Contents ?? [])
+      .filter((object) => object.Key && object.LastModified && object.LastModified < before)
+      .map((object) => object.Key!);
+    if (keys.length > 0) yield keys;
+    ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (ContinuationToken);
+}
+
+/** Checks that the bucket is there and these credentials reach it: a clear error at start rather than a failed upload later. */
+async function verifyBucket({ client, Bucket }: BucketClient, config: S3Config): Promise<void> {
+  try {
+    await client.send(new HeadBucketCommand({ Bucket }));
+  } catch (error) {
+    const where = config.endpoint ? ` at ${config.endpoint}` : "";
+    const status = statusOf(error);
+    throw new Error(
+      `Cannot reach the media bucket "${Bucket}"${where}${status ? ` (HTTP ${status})` : ""}: ${(error as Error).message || (error as Error).name}. Check S3_URL or S3_BUCKET, S3_ENDPOINT and the keys.`,
+    );
+  }
+}
+
 /**
  * Files as objects of an S3-compatible bucket (AWS S3, MinIO, Garage, R2...), chosen by S3_URL or
  * S3_BUCKET (src/server/env.ts). Objects are named by their keys and never public: the app checks
@@ -47,100 +135,30 @@ export function createS3Client(config: S3Config): S3Client {
  * rolled-back write put, and a sweep removes what a crash left behind (src/server/storage/orphan-sweep.ts).
  */
 export function createS3Storage(config: S3Config, client: S3Client = createS3Client(config)) {
-  const Bucket = config.bucket;
-
-  async function sizeOf(Key: string): Promise<number | null> {
-    try {
-      const head = await client.send(new HeadObjectCommand({ Bucket, Key }));
-      return head.ContentLength ?? 0;
-    } catch (error) {
-      if (statusOf(error) === 404) return null;
-      throw error;
-    }
-  }
-
-  /** The Range header to send, or null when the file is missing or the range names none of it. */
-  async function rangeHeader(
-    key: string,
-    range: ByteRange | undefined,
-  ): Promise<{ header: string | undefined } | UnsatisfiableRange | null> {
-    if (!range) return { header: undefined };
-    if (!("suffix" in range)) return { header: `bytes=${range.start}-${range.end ?? ""}` };
-    // Not every S3-compatible service answers "bytes=-N": the range is made absolute from the size.
-    const size = await sizeOf(key);
-    if (size === null) return null;
-    const part = resolveRange(range, size);
-    return part ? { header: `bytes=${part.start}-${part.end}` } : { unsatisfiable: true, size };
-  }
-
+  const bucket: BucketClient = { client, Bucket: config.bucket };
   const storage: FileStorage = {
     joinsTransactions: false,
     async put(Key, data) {
       assertSafeKey(Key);
+      const ContentType = contentTypeOf(Key);
       await client.send(
-        new PutObjectCommand({ Bucket, Key, Body: data, ContentType: contentTypeOf(Key), ContentLength: data.length }),
+        new PutObjectCommand({ Bucket: bucket.Bucket, Key, Body: data, ContentType, ContentLength: data.length }),
       );
     },
     async remove(Key) {
       assertSafeKey(Key);
       // Deleting a missing object succeeds: removing twice is harmless.
-      await client.send(new DeleteObjectCommand({ Bucket, Key }));
+      await client.send(new DeleteObjectCommand({ Bucket: bucket.Bucket, Key }));
     },
-    async read(Key) {
-      if (!isSafeKey(Key)) return null;
-      try {
-        const object = await client.send(new GetObjectCommand({ Bucket, Key }));
-        return Buffer.from(await object.Body!.transformToByteArray());
-      } catch (error) {
-        if (statusOf(error) === 404) return null;
-        throw error;
-      }
-    },
-    async open(Key, range) {
-      if (!isSafeKey(Key)) return null;
-      const asked = await rangeHeader(Key, range);
-      if (!asked) return null;
-      if ("unsatisfiable" in asked) return asked;
-      try {
-        const object = await client.send(new GetObjectCommand({ Bucket, Key, Range: asked.header }));
-        const part = partOf(object.ContentRange, object.ContentLength ?? 0);
-        return { contentType: contentTypeOf(Key), ...part, body: object.Body!.transformToWebStream() };
-      } catch (error) {
-        if (statusOf(error) === 404) return null;
-        if (statusOf(error) !== 416) throw error;
-        const size = await sizeOf(Key);
-        return size === null ? null : { unsatisfiable: true, size };
-      }
-    },
-    async *list(Prefix, before) {
-      let ContinuationToken: string | undefined;
-      do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }));
-        const keys = (page.Contents ?? [])
-          .filter((object) => object.Key && object.LastModified && object.LastModified < before)
-          .map((object) => object.Key!);
-        if (keys.length > 0) yield keys;
-        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (ContinuationToken);
-    },
+    read: (key) => readObject(bucket, key),
+    open: (key, range) => openObject(bucket, key, range),
+    list: (prefix, before) => listObjects(bucket, prefix, before),
   };
-
   return {
     ...storage,
     /** The object's size in bytes, or null when there is none (the move's check of what it copied). */
-    sizeOf: (key: string) => (isSafeKey(key) ? sizeOf(key) : Promise.resolve(null)),
-    /** Checks at start that the bucket is there and these credentials reach it: a clear error rather than a failed upload later. */
-    async verify(): Promise<void> {
-      try {
-        await client.send(new HeadBucketCommand({ Bucket }));
-      } catch (error) {
-        const where = config.endpoint ? ` at ${config.endpoint}` : "";
-        const status = statusOf(error);
-        throw new Error(
-          `Cannot reach the media bucket "${Bucket}"${where}${status ? ` (HTTP ${status})` : ""}: ${(error as Error).message || (error as Error).name}. Check S3_URL or S3_BUCKET, S3_ENDPOINT and the keys.`,
-        );
-      }
-    },
+    sizeOf: (key: string) => (isSafeKey(key) ? sizeOf(bucket, key) : Promise.resolve(null)),
+    verify: () => verifyBucket(bucket, config),
     /** Closes the client's connections. */
     close: () => client.destroy(),
   };

@@ -137,14 +137,8 @@ export function createDatabaseStorage(db: Database, options: { legacyDir: string
     if (!row) return sliceOf(key, await moveIn(key), range);
     const part = resolveRange(range, row.size);
     if (!part) return { unsatisfiable: true, size: row.size };
-    const [slice] = await db
-      .select({
-        bytes: sql<Buffer>`substring(${storedFile.data} from ${part.start + 1} for ${part.end - part.start + 1})`,
-      })
-      .from(storedFile)
-      .where(eq(storedFile.key, key));
-    if (!slice) return null;
-    return { contentType: row.contentType, size: row.size, ...part, body: new Uint8Array(slice.bytes) };
+    const bytes = await bytesOfRow(db, key, part);
+    return bytes && { contentType: row.contentType, size: row.size, ...part, body: new Uint8Array(bytes) };
   }
 
   return {
@@ -169,27 +163,41 @@ export function createDatabaseStorage(db: Database, options: { legacyDir: string
       if (range) return openPart(key, range);
       return sliceOf(key, await read(key), undefined);
     },
-    async *list(prefix, before) {
-      let after = "";
-      for (;;) {
-        const rows = await db
-          .select({ key: storedFile.key })
-          .from(storedFile)
-          .where(
-            and(
-              like(storedFile.key, `${prefix.replace(/[\\%_]/g, "\\$&")}%`),
-              lt(storedFile.createdAt, before),
-              sql`${storedFile.key} > ${after}`,
-            ),
-          )
-          .orderBy(storedFile.key)
-          .limit(LIST_PAGE);
-        if (rows.length === 0) return;
-        yield rows.map((row) => row.key);
-        after = rows.at(-1)!.key;
-      }
-    },
+    list: (prefix, before) => listStoredKeys(db, prefix, before),
   };
+}
+
+/** Bytes `start` to `end` of a stored file, cut out by PostgreSQL: only those leave the database. */
+async function bytesOfRow(db: Database, key: string, part: { start: number; end: number }): Promise<Buffer | null> {
+  const [row] = await db
+    .select({
+      bytes: sql<Buffer>`substring(${storedFile.data} from ${part.start + 1} for ${part.end - part.start + 1})`,
+    })
+    .from(storedFile)
+    .where(eq(storedFile.key, key));
+  return row?.bytes ?? null;
+}
+
+/** The keys under `prefix` stored before `before`, in key order, a page at a time. */
+async function* listStoredKeys(db: Database, prefix: string, before: Date): AsyncIterable<string[]> {
+  let after = "";
+  for (;;) {
+    const rows = await db
+      .select({ key: storedFile.key })
+      .from(storedFile)
+      .where(
+        and(
+          like(storedFile.key, `${prefix.replace(/[\\%_]/g, "\\$&")}%`),
+          lt(storedFile.createdAt, before),
+          sql`${storedFile.key} > ${after}`,
+        ),
+      )
+      .orderBy(storedFile.key)
+      .limit(LIST_PAGE);
+    if (rows.length === 0) return;
+    yield rows.map((row) => row.key);
+    after = rows.at(-1)!.key;
+  }
 }
 
 /** A file held whole in memory (at most the 1 MB of a take), served whole or in the range asked for. */
