@@ -52,7 +52,7 @@ export interface SpeakingDeps {
   /** Reads takes off the event loop; the process's shared reader unless a test gives its own. */
   takeReader?: TakeReader;
   /** Where a take's file that could not be removed is told (the orphan sweep removes it later). */
-  logger?: Pick<Logger, "warn">;
+  logger?: Pick<Logger, "warn" | "error">;
 }
 
 const NO_SUCH_TAKE = "There is no such recording.";

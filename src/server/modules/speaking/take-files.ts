@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Database, Transaction } from "#server/db/client";
+import { HttpError } from "#server/http/errors";
 import type { Job } from "#server/modules/module";
 import { ORPHAN_SWEEP_EVERY_MS, sweepOrphans } from "#server/storage/orphan-sweep";
 import type { FileStorage } from "#server/storage/storage";
@@ -19,7 +20,7 @@ export interface TakeWrite<T> {
  * deleted are removed once it has committed. A crash between the two leaves an object without a
  * row, which the orphan sweep (speaking.module.ts) removes.
  */
-export function takeFiles(storage: FileStorage, logger?: Pick<Logger, "warn">) {
+export function takeFiles(storage: FileStorage, logger?: Pick<Logger, "warn" | "error">) {
   async function removeAll(keys: readonly string[]) {
     const removeOne = (key: string) =>
       storage.remove(key).catch((error: unknown) => {
@@ -41,7 +42,14 @@ export function takeFiles(storage: FileStorage, logger?: Pick<Logger, "warn">) {
       if (storage.joinsTransactions) {
         return (await write((tx) => storage.put(key, bytes, tx))).value;
       }
-      await storage.put(key, bytes);
+      await storage.put(key, bytes).catch((error: unknown) => {
+        logger?.error({ err: error, key }, "a take could not be put in the bucket");
+        throw new HttpError(
+          503,
+          "STORAGE_UNAVAILABLE",
+          "Your recording could not be kept just now. Please try again in a moment.",
+        );
+      });
       let done: TakeWrite<T>;
       try {
         done = await write(async () => {});

@@ -121,6 +121,21 @@ describe("takes in an S3-compatible bucket", () => {
     expect(await t.db.select().from(recording).where(eq(recording.userId, me.id))).toEqual([]);
   });
 
+  it("says the recording could not be kept when the bucket is unreachable, and writes nothing", async () => {
+    const me = await learner();
+    const unreachable = createS3Storage({ ...s3.config, endpoint: "http://127.0.0.1:9" });
+    const speaking = createSpeakingService({
+      db: t.db,
+      course: t.course,
+      storage: unreachable,
+      progress: t.modules.progress.service,
+    });
+    const saving = speaking.saveTake({ id: me.id, role: "Student" } as never, { ...DAY_1, lineId: "card-pagi" }, WEBM);
+    await expect(saving).rejects.toMatchObject({ status: 503, code: "STORAGE_UNAVAILABLE" });
+    expect(await t.db.select().from(recording).where(eq(recording.userId, me.id))).toEqual([]);
+    unreachable.close();
+  });
+
   it("removes the objects of takes pruned to fit the learner's space", async () => {
     const me = await learner();
     const small = createSpeakingService({
