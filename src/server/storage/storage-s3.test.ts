@@ -93,7 +93,7 @@ describe("the bucket storage, against a real S3-compatible server", () => {
     await expect(storage.verify()).resolves.toBeUndefined();
     const missing = createS3Storage({ ...s3.config, bucket: "no-such-bucket" });
     await expect(missing.verify()).rejects.toThrow(
-      `Cannot reach the media bucket "no-such-bucket" at ${s3.endpoint} (HTTP 404)`,
+      `Cannot reach the media bucket "no-such-bucket" at ${s3.endpoint} (HTTP 404): there is no such bucket.`,
     );
     const nobodyThere = createS3Storage({ ...s3.config, endpoint: "http://127.0.0.1:9" });
     await expect(nobodyThere.verify()).rejects.toThrow(

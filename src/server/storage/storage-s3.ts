@@ -121,8 +121,15 @@ async function verifyBucket({ client, Bucket }: BucketClient, config: S3Config):
   } catch (error) {
     const where = config.endpoint ? ` at ${config.endpoint}` : "";
     const status = statusOf(error);
+    // HEAD answers carry no body, so the SDK's message for them says little: the status says more.
+    const reason =
+      status === 404
+        ? "there is no such bucket"
+        : status === 401 || status === 403
+          ? "the keys are refused, or may not list it (s3:ListBucket)"
+          : (error as Error).message || (error as Error).name;
     throw new Error(
-      `Cannot reach the media bucket "${Bucket}"${where}${status ? ` (HTTP ${status})` : ""}: ${(error as Error).message || (error as Error).name}. Check S3_URL or S3_BUCKET, S3_ENDPOINT and the keys.`,
+      `Cannot reach the media bucket "${Bucket}"${where}${status ? ` (HTTP ${status})` : ""}: ${reason}. Check S3_URL or S3_BUCKET, S3_ENDPOINT and the keys.`,
     );
   }
 }
