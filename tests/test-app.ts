@@ -17,6 +17,7 @@ import { createLogger } from "#server/logger";
 import { createMailer } from "#server/mail/mailer";
 import { createModules } from "#server/modules/registry";
 import { createDatabaseStorage } from "#server/storage/storage";
+import { createS3Storage } from "#server/storage/storage-s3";
 
 export const ORIGIN = "http://localhost:3000";
 
@@ -81,7 +82,8 @@ export async function createTestApp(
     db: database.db,
     pool: database.pool,
     auth,
-    storage: createDatabaseStorage(database.db, { legacyDir: uploadsDir }),
+    // S3_URL in envOverrides: media in that bucket (tests/s3-server.ts), as services.ts chooses.
+    storage: env.S3 ? createS3Storage(env.S3) : createDatabaseStorage(database.db, { legacyDir: uploadsDir }),
     mailer,
     logger,
     publicUrl: env.PUBLIC_URL,

@@ -12,6 +12,7 @@ import { limitBody } from "./http/body-limit";
 import { clientIp, resolveClientIp, withClientIp } from "./http/client-ip";
 import type { AppEnv } from "./http/context";
 import { createErrorHandler, errorJson, forbidden } from "./http/errors";
+import { byteRangeOf, fileResponse } from "./http/file-response";
 import { steadyAnswer } from "./http/steady-answer";
 import { JSON_BODY_LIMIT } from "./modules/module";
 import { API_PREFIX, createModules, type ModuleDeps, type Modules, mountModules } from "./modules/registry";
@@ -124,12 +125,12 @@ export function createApp(deps: AppDeps, modules: Modules = createModules(deps))
   app.route(API_PREFIX, api);
 
   app.get("/media/avatars/:file", async (c) => {
-    const file = await deps.storage.read(`avatars/${c.req.param("file")}`);
+    const range = byteRangeOf(c.req.header("range"));
+    const file = await deps.storage.open(`avatars/${c.req.param("file")}`, range);
     if (!file) return errorJson(c, 404, { code: "NOT_FOUND", message: "No such image." });
     // Only WebP made by the server is stored under avatars/, so the type is never taken from the data.
-    return c.body(new Uint8Array(file), 200, {
+    return fileResponse({ method: c.req.method, ranged: range !== undefined }, file, {
       "content-type": "image/webp",
-      "content-length": String(file.length),
       "cache-control": IMMUTABLE,
       "x-content-type-options": "nosniff",
       "content-security-policy": "default-src 'none'; sandbox",

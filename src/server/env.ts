@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { writeFileAtomic } from "./fs/atomic-write";
+import { type S3Config, s3ConfigFrom } from "./storage/s3-config";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", ""])
@@ -76,6 +77,8 @@ export type Env = Omit<z.infer<typeof envSchema>, "RATE_LIMIT"> & {
   PUBLIC_URL: string;
   AUTH_SECRET: string;
   DATA_DIR: string;
+  /** The bucket media is kept in (S3_URL, or S3_BUCKET and the rest); absent: in PostgreSQL. */
+  S3?: S3Config;
 };
 
 export class EnvError extends Error {
@@ -114,6 +117,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       "TURN_URL and TURN_SECRET: give both (the TURN server and the secret it shares with Jalan) or neither",
     );
   }
+  const s3 = s3ConfigFrom(values);
+  problems.push(...s3.problems);
   if (!parsed.success || problems.length > 0) throw new EnvError(problems);
   const env = parsed.data;
   const dataDir = path.resolve(env.DATA_DIR);
@@ -124,6 +129,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     RATE_LIMIT: env.RATE_LIMIT ?? env.NODE_ENV === "production",
     PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
     AUTH_SECRET: env.AUTH_SECRET ?? persistedSecret(dataDir),
+    ...(s3.config ? { S3: s3.config } : {}),
   };
 }
 

@@ -15,6 +15,7 @@ import { backfillDayCompletions } from "./modules/progress/progress.service";
 import { createModules, moduleJobs } from "./modules/registry";
 import { startQueue } from "./queue/queue";
 import { createDatabaseStorage } from "./storage/storage";
+import { createS3Storage } from "./storage/storage-s3";
 
 /**
  * Everything the server needs, in start order: the course content, the database (embedded unless
@@ -24,6 +25,12 @@ import { createDatabaseStorage } from "./storage/storage";
  */
 export async function startServices(env: Env, logger: Logger) {
   const course = loadCourse();
+  // Media in the operator's bucket when one is configured, checked before anything starts; else in PostgreSQL.
+  const bucket = env.S3 ? createS3Storage(env.S3) : null;
+  await bucket?.verify().catch((error: unknown) => {
+    bucket.close();
+    throw error;
+  });
   let embedded: EmbeddedDatabase | null = null;
   if (!env.DATABASE_URL) embedded = await startEmbeddedPostgres(env.DATA_DIR, logger);
   const databaseUrl = env.DATABASE_URL ?? embedded!.url;
@@ -49,7 +56,7 @@ export async function startServices(env: Env, logger: Logger) {
     db: database.db,
     pool: database.pool,
     auth,
-    storage: createDatabaseStorage(database.db, { legacyDir: path.join(env.DATA_DIR, "uploads") }),
+    storage: bucket ?? createDatabaseStorage(database.db, { legacyDir: path.join(env.DATA_DIR, "uploads") }),
     mailer,
     logger,
     publicUrl: env.PUBLIC_URL,
@@ -79,6 +86,7 @@ export async function startServices(env: Env, logger: Logger) {
       await notifications.close();
       await mailer.close();
       await database.close();
+      bucket?.close();
       await embedded?.stop();
     },
   };

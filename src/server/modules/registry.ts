@@ -112,6 +112,7 @@ export function createModules(deps: ModuleDeps) {
     users: users.service,
     settings: settings.service,
     takeReader: deps.takeReader,
+    logger,
   });
   const feedback = feedbackModule({
     db,

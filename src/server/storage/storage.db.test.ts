@@ -88,3 +88,62 @@ describe("the database storage", () => {
     expect(existsSync(outside)).toBe(true);
   });
 });
+
+describe("the database storage's ranges and listing", () => {
+  const AUDIO = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
+  const bytesOf = async (file: Awaited<ReturnType<ReturnType<typeof createDatabaseStorage>["open"]>>) => {
+    if (!file || "unsatisfiable" in file) throw new Error(`not a file: ${JSON.stringify(file)}`);
+    return Buffer.from(await new Response(file.body).arrayBuffer());
+  };
+
+  it("cuts the range asked for out in PostgreSQL, and says when it names no byte", async () => {
+    const [one] = twoInstances();
+    counter += 1;
+    const key = `takes/storage-test-${counter}/take.webm`;
+    await one!.storage.put(key, AUDIO);
+
+    const whole = await one!.storage.open(key);
+    expect(whole).toMatchObject({ contentType: "audio/webm", size: 1000, start: 0, end: 999 });
+    expect(await bytesOf(whole)).toEqual(AUDIO);
+    const middle = await one!.storage.open(key, { start: 100, end: 199 });
+    expect(middle).toMatchObject({ size: 1000, start: 100, end: 199 });
+    expect(await bytesOf(middle)).toEqual(AUDIO.subarray(100, 200));
+    expect(await bytesOf(await one!.storage.open(key, { suffix: 10 }))).toEqual(AUDIO.subarray(990));
+    expect(await bytesOf(await one!.storage.open(key, { start: 995, end: 5000 }))).toEqual(AUDIO.subarray(995));
+    expect(await one!.storage.open(key, { start: 1000 })).toEqual({ unsatisfiable: true, size: 1000 });
+    expect(await one!.storage.open(`${key}.missing.webm`, { start: 0 })).toBeNull();
+    expect(await one!.storage.open("../secret.webm")).toBeNull();
+  });
+
+  it("serves a range of a file still in the old uploads directory, moving it in", async () => {
+    const [one] = twoInstances();
+    const key = newKey();
+    const legacyFile = path.join(one!.legacyDir, key);
+    await mkdir(path.dirname(legacyFile), { recursive: true });
+    await writeFile(legacyFile, AUDIO);
+    expect(await bytesOf(await one!.storage.open(key, { start: 10, end: 19 }))).toEqual(AUDIO.subarray(10, 20));
+    expect(await rowOf(key)).toMatchObject({ data: AUDIO });
+  });
+
+  it("lists the keys under a prefix stored before a time, and only those", async () => {
+    const [one] = twoInstances();
+    const prefix = `takes/lister_${counter}/`;
+    const keys = [`${prefix}a.webm`, `${prefix}b.webm`];
+    for (const key of keys) await one!.storage.put(key, AUDIO.subarray(0, 5));
+    // An underscore in the prefix is a character, not LIKE's wildcard.
+    await one!.storage.put(`takes/listerX${counter}/c.webm`, AUDIO.subarray(0, 5));
+    const listed = async (before: Date) => {
+      const found: string[] = [];
+      for await (const page of one!.storage.list(prefix, before)) found.push(...page);
+      return found;
+    };
+    expect(await listed(new Date(Date.now() + 60_000))).toEqual(keys);
+    expect(await listed(new Date(Date.now() - 60_000))).toEqual([]);
+
+    // A file put again is as young as the put, whatever its row's age: a sweep leaves it be.
+    await t.db.update(storedFile).set({ createdAt: new Date(Date.now() - 3_600_000) });
+    expect(await listed(new Date(Date.now() - 60_000))).toEqual(keys);
+    await one!.storage.put(keys[0]!, AUDIO.subarray(0, 5));
+    expect(await listed(new Date(Date.now() - 60_000))).toEqual(keys.slice(1));
+  });
+});

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Database, Queryable } from "#server/db/client";
 import { user } from "#server/db/schema";
 
@@ -46,6 +46,16 @@ export function createProfileRepository(db: Database) {
         const [row] = await tx.update(user).set({ avatarPath }).where(eq(user.id, userId)).returning(profileColumns);
         return { row: row!, previous: old.avatarPath };
       });
+    },
+
+    /**
+     * The avatar paths the accounts of `userIds` hold now (the orphan sweep's question), read by
+     * the accounts' ids, which are in each path.
+     */
+    async avatarPathsOf(userIds: string[]): Promise<Set<string>> {
+      if (userIds.length === 0) return new Set();
+      const rows = await db.select({ avatarPath: user.avatarPath }).from(user).where(inArray(user.id, userIds));
+      return new Set(rows.flatMap((row) => (row.avatarPath ? [row.avatarPath] : [])));
     },
 
     async avatarPathOf(userId: string, q: Queryable = db): Promise<string | null> {

@@ -4,6 +4,7 @@ import { speakingAccountPart } from "./speaking.account-part";
 import { speakingRoutes } from "./speaking.routes";
 import { createSpeakingService, type SpeakingDeps } from "./speaking.service";
 import { createTutorService, type TutorDeps } from "./speaking.tutor";
+import { orphanTakesJobs } from "./take-files";
 import { sharedTakeReader } from "./take-reader";
 
 export type { TakeReader } from "./take-reader";
@@ -11,7 +12,7 @@ export type { TakeReader } from "./take-reader";
 /**
  * The learner's voice: takes of the lines they practise, the day's shadowing, a role-play done
  * alone, and the tutors who listen to what learners send: /api/speaking. The take upload sets its
- * own limit (1 MB).
+ * own limit (1 MB). Where takes' files live in a bucket, a job sweeps the objects no take holds.
  */
 export function speakingModule(deps: SpeakingDeps & TutorDeps & { limiter: RequestLimiter }) {
   // One reader for the process unless a test gives its own: its workers bound the takes read at once.
@@ -29,6 +30,7 @@ export function speakingModule(deps: SpeakingDeps & TutorDeps & { limiter: Reque
       ownBodyLimit: ["/takes"],
       routes: speakingRoutes(service, tutor, deps.limiter, takeReader),
       account: speakingAccountPart(service),
+      jobs: orphanTakesJobs(deps.storage, deps.db, deps.now),
     }),
   };
 }

@@ -27,11 +27,16 @@ export function createSpeakingRepository(db: Database) {
       await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASSES.takes}::int, hashtext(${userId}))`);
     },
 
-    /** Removes the line's take not yet sent, if any (its file goes with it: migration 0009's trigger). */
-    async removeUnsent(tx: Transaction, day: DayOf, lineId: string): Promise<void> {
-      await tx
+    /**
+     * Removes the line's take not yet sent, if any, and answers its file's key. In the database the
+     * file goes with it (migration 0009's trigger); a bucket's object is removed after the commit.
+     */
+    async removeUnsent(tx: Transaction, day: DayOf, lineId: string): Promise<string[]> {
+      const removed = await tx
         .delete(recording)
-        .where(and(ofDay(recording, day), eq(recording.lineId, lineId), isNull(recording.submissionId)));
+        .where(and(ofDay(recording, day), eq(recording.lineId, lineId), isNull(recording.submissionId)))
+        .returning({ fileKey: recording.fileKey });
+      return removed.map((row) => row.fileKey);
     },
 
     async insert(tx: Transaction, row: typeof recording.$inferInsert): Promise<TakeRow> {
@@ -57,8 +62,24 @@ export function createSpeakingRepository(db: Database) {
         .orderBy(asc(recording.createdAt), asc(recording.id));
     },
 
-    async removeTakes(tx: Transaction, ids: string[]): Promise<void> {
-      if (ids.length > 0) await tx.delete(recording).where(inArray(recording.id, ids));
+    /** Removes these takes and answers their files' keys (as removeUnsent). */
+    async removeTakes(tx: Transaction, ids: string[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const removed = await tx
+        .delete(recording)
+        .where(inArray(recording.id, ids))
+        .returning({ fileKey: recording.fileKey });
+      return removed.map((row) => row.fileKey);
+    },
+
+    /** Which of these file keys a take still holds (the orphan sweep's question). */
+    async heldFileKeys(keys: string[]): Promise<Set<string>> {
+      if (keys.length === 0) return new Set();
+      const rows = await db
+        .select({ fileKey: recording.fileKey })
+        .from(recording)
+        .where(inArray(recording.fileKey, keys));
+      return new Set(rows.map((row) => row.fileKey));
     },
 
     async takeById(takeId: string, q: Queryable = db): Promise<TakeRow | undefined> {

@@ -21,7 +21,7 @@ import {
 import type { SpeakingService } from "./speaking.service";
 import type { TutorService } from "./speaking.tutor";
 import type { TakeReader } from "./take-reader";
-import { audioResponse } from "./take-response";
+import { audioResponse, takeRangeOf } from "./take-response";
 import { takeBodyLimit, takeForm } from "./take-upload";
 
 /** The signed-in learner's voice: the user always comes from the session, never the URL or the form. */
@@ -38,8 +38,9 @@ export function speakingRoutes(
       return c.json(body, 201);
     })
     .get("/takes/:takeId", signedIn, async (c) => {
-      const { take, bytes } = await speaking.takeAudio(requireUser(c), c.req.param("takeId"));
-      return audioResponse(c, take, bytes);
+      const range = takeRangeOf(c);
+      const { take, file } = await speaking.takeAudio(requireUser(c), c.req.param("takeId"), range);
+      return audioResponse(c, take, file, range);
     })
     .put("/takes/:takeId/self-rating", signedIn, jsonBody(selfRatingSchema), async (c) => {
       const take: Take = await speaking.rateOwnTake(requireUser(c), c.req.param("takeId"), c.req.valid("json").rating);

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
 import { type Chapter, courseAudioPath, type Day, lookUpDay } from "#course/course";
 import type { DayRef } from "#course/progress-rules";
 import { can } from "#course/roles";
@@ -17,7 +18,7 @@ import type { Database, Transaction } from "#server/db/client";
 import type { SessionUser } from "#server/http/context";
 import { badRequest, HttpError, notFound } from "#server/http/errors";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
-import type { FileStorage } from "#server/storage/storage";
+import type { ByteRange, FileStorage } from "#server/storage/storage";
 import type {
   LineForTutor,
   LineMarked,
@@ -36,6 +37,7 @@ import {
   type TakeRow,
 } from "./speaking.repository";
 import type { TakeAudio } from "./take-audio";
+import { TAKES_PREFIX, takeFiles } from "./take-files";
 import { readTake, sharedTakeReader, type TakeReader } from "./take-reader";
 
 export interface SpeakingDeps {
@@ -49,9 +51,17 @@ export interface SpeakingDeps {
   quotaBytes?: number;
   /** Reads takes off the event loop; the process's shared reader unless a test gives its own. */
   takeReader?: TakeReader;
+  /** Where a take's file that could not be removed is told (the orphan sweep removes it later). */
+  logger?: Pick<Logger, "warn" | "error">;
 }
 
 const NO_SUCH_TAKE = "There is no such recording.";
+const tooManyWaiting = () =>
+  new HttpError(
+    429,
+    "TOO_MANY_WAITING",
+    `You have ${WAITING_SUBMISSIONS_MAX} sets of recordings waiting for a tutor. Please wait until a tutor has heard one.`,
+  );
 const EXTENSIONS = { "audio/webm": "webm", "audio/mp4": "m4a" } as const;
 
 export function takeOf(row: TakeRow): Take {
@@ -94,8 +104,10 @@ export function createSpeakingService({
   now = () => new Date(),
   quotaBytes = TAKES_QUOTA_BYTES,
   takeReader = sharedTakeReader(),
+  logger,
 }: SpeakingDeps) {
   const takes = createSpeakingRepository(db);
+  const files = takeFiles(storage, logger);
 
   function findDay(target: DayRef): Day {
     const found = lookUpDay(course as Chapter[], target.chapterId, target.dayId);
@@ -146,9 +158,9 @@ export function createSpeakingService({
   }
 
   /** Removes the learner's oldest takes not sent to a tutor until their takes fit the quota, or says they cannot. */
-  async function fitQuota(tx: Transaction, userId: string, keep: string) {
+  async function fitQuota(tx: Transaction, userId: string, keep: string): Promise<string[]> {
     let used = await takes.usedBytes(tx, userId);
-    if (used <= quotaBytes) return;
+    if (used <= quotaBytes) return [];
     const pruned: string[] = [];
     for (const candidate of await takes.unsentOldestFirst(tx, userId, keep)) {
       pruned.push(candidate.id);
@@ -162,7 +174,7 @@ export function createSpeakingService({
         "Your recordings waiting for a tutor fill the space Jalan keeps for you. Please wait for your tutor to hear them.",
       );
     }
-    await takes.removeTakes(tx, pruned);
+    return takes.removeTakes(tx, pruned);
   }
 
   return {
@@ -178,43 +190,46 @@ export function createSpeakingService({
       findLine(day, target.lineId);
       const audio = await readTake(takeReader, bytes, read);
       const dayOf = { chapterId: target.chapterId, dayId: target.dayId };
-      return db.transaction(async (tx): Promise<TakeSaved> => {
-        await takes.lockUser(tx, user.id);
-        await progress.assertDayOpen(user, dayOf, tx);
-        await takes.removeUnsent(tx, { userId: user.id, ...dayOf }, target.lineId);
-        const id = randomUUID();
-        const fileKey = `takes/${user.id}/${id}.${EXTENSIONS[audio.type]}`;
-        await storage.put(fileKey, bytes, tx);
-        const row = await takes.insert(tx, {
-          id,
-          userId: user.id,
-          ...dayOf,
-          lineId: target.lineId,
-          fileKey,
-          contentType: audio.type,
-          byteSize: bytes.length,
-          durationMs: audio.durationMs,
-        });
-        await fitQuota(tx, user.id, id);
-        const completedTasks = await completeShadowing(tx, user, dayOf, day, target.lineId);
-        return { take: takeOf(row), completedTasks };
-      });
+      const id = randomUUID();
+      const fileKey = `${TAKES_PREFIX}${user.id}/${id}.${EXTENSIONS[audio.type]}`;
+      return files.saveWith(fileKey, bytes, (putFile) =>
+        db.transaction(async (tx) => {
+          await takes.lockUser(tx, user.id);
+          await progress.assertDayOpen(user, dayOf, tx);
+          const replaced = await takes.removeUnsent(tx, { userId: user.id, ...dayOf }, target.lineId);
+          await putFile(tx);
+          const row = await takes.insert(tx, {
+            id,
+            userId: user.id,
+            ...dayOf,
+            lineId: target.lineId,
+            fileKey,
+            contentType: audio.type,
+            byteSize: bytes.length,
+            durationMs: audio.durationMs,
+          });
+          const pruned = await fitQuota(tx, user.id, id);
+          const completedTasks = await completeShadowing(tx, user, dayOf, day, target.lineId);
+          const value: TakeSaved = { take: takeOf(row), completedTasks };
+          return { value, removedKeys: [...replaced, ...pruned] };
+        }),
+      );
     },
 
     /**
      * A take's audio for its owner, or for staff who may act on its owner (a Tutor on Students).
      * Anyone else, like a take that is not there, gets 404: a take's id tells nobody it exists.
      */
-    async takeAudio(user: SessionUser, takeId: string): Promise<{ take: TakeRow; bytes: Buffer }> {
+    async takeAudio(user: SessionUser, takeId: string, range?: ByteRange) {
       const take = /^[0-9a-f-]{36}$/i.test(takeId) ? await takes.takeById(takeId) : undefined;
       if (!take) throw notFound(NO_SUCH_TAKE);
       if (take.userId !== user.id) {
         if (!can(user.role, "tutor:view")) throw notFound(NO_SUCH_TAKE);
         await requireAccount(db, take.userId, { id: user.id, role: user.role });
       }
-      const bytes = await storage.read(take.fileKey);
-      if (!bytes) throw notFound(NO_SUCH_TAKE);
-      return { take, bytes };
+      const file = await storage.open(take.fileKey, range);
+      if (!file) throw notFound(NO_SUCH_TAKE);
+      return { take, file };
     },
 
     /** The learner's own rating of their take (again, close, good); 404 for anyone else's take. */
@@ -311,11 +326,7 @@ export function createSpeakingService({
         let submission: SubmissionSummary | null = null;
         if (takeIds.length > 0) {
           if ((await takes.waitingCount(tx, user.id)) >= WAITING_SUBMISSIONS_MAX) {
-            throw new HttpError(
-              429,
-              "TOO_MANY_WAITING",
-              `You have ${WAITING_SUBMISSIONS_MAX} sets of recordings waiting for a tutor. Please wait until a tutor has heard one.`,
-            );
+            throw tooManyWaiting();
           }
           const sent = await takes.submit(tx, owner, target.taskId, takeIds);
           submission = submissionOf(sent.submission, sent.takes);
@@ -349,11 +360,7 @@ export function createSpeakingService({
           throw new HttpError(409, "NO_TAKE", `Record these lines before sending them: ${missing.join(", ")}.`);
         }
         if ((await takes.waitingCount(tx, user.id)) >= WAITING_SUBMISSIONS_MAX) {
-          throw new HttpError(
-            429,
-            "TOO_MANY_WAITING",
-            `You have ${WAITING_SUBMISSIONS_MAX} sets of recordings waiting for a tutor. Please wait until a tutor has heard one.`,
-          );
+          throw tooManyWaiting();
         }
         const ids = [...new Set(lineIds)].map((lineId) => unsent.get(lineId)!.id);
         const sent = await takes.submit(tx, owner, null, ids);
