@@ -4,7 +4,7 @@ import { speakingAccountPart } from "./speaking.account-part";
 import { speakingRoutes } from "./speaking.routes";
 import { createSpeakingService, type SpeakingDeps } from "./speaking.service";
 import { createTutorService, type TutorDeps } from "./speaking.tutor";
-import { orphanTakesJobs } from "./take-files";
+import { orphanTakesJobs, takeFiles } from "./take-files";
 import { sharedTakeReader } from "./take-reader";
 
 export type { TakeReader } from "./take-reader";
@@ -29,7 +29,7 @@ export function speakingModule(deps: SpeakingDeps & TutorDeps & { limiter: Reque
       bodyLimit: JSON_BODY_LIMIT,
       ownBodyLimit: ["/takes"],
       routes: speakingRoutes(service, tutor, deps.limiter, takeReader),
-      account: speakingAccountPart(service),
+      account: speakingAccountPart(service, takeFiles(deps.storage, deps.logger)),
       jobs: orphanTakesJobs(deps.storage, deps.db, deps.now),
     }),
   };

@@ -60,8 +60,21 @@ export function takeFiles(storage: FileStorage, logger?: Pick<Logger, "warn" | "
       await removeAll(done.removedKeys);
       return done.value;
     },
+
+    /**
+     * Removes every file of a learner's takes outside PostgreSQL (an account deleted, once its rows
+     * are gone); in PostgreSQL the rows' trigger took them already. What fails to go, the orphan
+     * sweep removes.
+     */
+    async removeAllOf(userId: string): Promise<void> {
+      if (storage.joinsTransactions) return;
+      const until = new Date(Date.now() + 60_000);
+      for await (const keys of storage.list(`${TAKES_PREFIX}${userId}/`, until)) await removeAll(keys);
+    },
   };
 }
+
+export type TakeFiles = ReturnType<typeof takeFiles>;
 
 /** Where every take's file lives, under the learner's id. */
 export const TAKES_PREFIX = "takes/";
