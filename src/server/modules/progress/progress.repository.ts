@@ -3,7 +3,6 @@ import type { DayRef, TaskRef } from "#course/progress-rules";
 import type { TaskStatus } from "#course/progress-status";
 import type { Database, Queryable } from "#server/db/client";
 import type { LentRead } from "#server/db/lent-read";
-import { dayCompletion, taskProgress } from "#server/db/schema";
 import {
   BACKFILL_DAY_COMPLETIONS,
   CLEAR_FOR_USER,
@@ -16,6 +15,7 @@ import {
   STARTED_TASKS,
   type TaskColumns,
 } from "./progress.sql";
+import { dayCompletion, taskProgress } from "./progress.tables";
 
 export type { ProgressRow, TaskColumns } from "./progress.sql";
 

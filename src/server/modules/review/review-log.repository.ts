@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, max, sql } from "drizzle-orm";
 import type { CardKey } from "#course/review-rules";
 import type { Database, Queryable, Transaction } from "#server/db/client";
-import { type reviewCard, reviewDay, reviewLog } from "#server/db/schema";
+import { type reviewCard, reviewDay, reviewLog } from "./review.tables";
 
 /** A review as it is logged, with what it adds to its day. */
 export interface LoggedReview extends NewLogRow {

@@ -4,7 +4,6 @@ import type { ReviewCard } from "#course/review-schedule";
 import type { Database, Queryable, Transaction } from "#server/db/client";
 import type { LentRead } from "#server/db/lent-read";
 import { LOCK_CLASSES } from "#server/db/locks";
-import { reviewCard } from "#server/db/schema";
 import type { KnownCard, KnownLearner } from "./review.known";
 import {
   ANSWER_CONTEXT,
@@ -19,6 +18,7 @@ import {
   type StoredCounts,
   summaryReadsSql,
 } from "./review.sql";
+import { reviewCard } from "./review.tables";
 import { cardWhere, createReviewLogRepository, type LoggedReview } from "./review-log.repository";
 
 export type { AnswerContext, DeckCounts, HeldCards, ReviewDayRow } from "./review.sql";
