@@ -36,6 +36,16 @@ const ofTask = (userId: string, { chapterId, dayId, taskId }: TaskRef) =>
  */
 export function createProgressRepository(db: Database) {
   return {
+    ...preparedChanges(db),
+    ...courseWideReads(db),
+    ...dayChanges(db),
+    ...learnerRecord(db),
+  };
+}
+
+/** The prepared statements of a learner's save and of staff's changes, and the rows they read back. */
+function preparedChanges(db: Database) {
+  return {
     /** A user's progress and completed days (PROGRESS_OF_USER). */
     async rowsOf(userId: string): Promise<ProgressRow[]> {
       const { rows } = await db.$client.query<ProgressRow>({
@@ -99,7 +109,12 @@ export function createProgressRepository(db: Database) {
       });
       return result.rowCount ?? 0;
     },
+  };
+}
 
+/** Reads over every task of the course: the start's backfill, the days waiting on a session, the tasks started. */
+function courseWideReads(db: Database) {
+  return {
     /** The start's backfill (BACKFILL_DAY_COMPLETIONS) over every task of the course; answers how many rows it added. */
     async backfillCompletions(tasks: TaskColumns): Promise<number> {
       const result = await db.$client.query(BACKFILL_DAY_COMPLETIONS, tasks);
@@ -127,32 +142,30 @@ export function createProgressRepository(db: Database) {
       });
       return rows[0]!.started;
     },
+  };
+}
 
-    /** The tasks a user has a status for other than not-started, with it. */
-    recordedTasks(userId: string, q: Queryable = db) {
-      return q
-        .select({
-          chapterId: taskProgress.chapterId,
-          dayId: taskProgress.sectionId,
-          taskId: taskProgress.taskId,
-          status: taskProgress.status,
-        })
-        .from(taskProgress)
-        .where(and(eq(taskProgress.userId, userId), ne(taskProgress.status, "not-started")));
-    },
-
-    /** The days a user has completed once. */
-    completedDays(userId: string, q: Queryable = db) {
-      return q
-        .select({ chapterId: dayCompletion.chapterId, dayId: dayCompletion.dayId })
-        .from(dayCompletion)
-        .where(eq(dayCompletion.userId, userId));
-    },
-
+/** A day's statuses read and moved forward in the caller's transaction, and its completion recorded. */
+function dayChanges(db: Database) {
+  return {
     /** The task's stored status; undefined without a record. */
     async statusOf(userId: string, target: TaskRef, q: Queryable = db): Promise<TaskStatus | undefined> {
       const [row] = await q.select({ status: taskProgress.status }).from(taskProgress).where(ofTask(userId, target));
       return row?.status;
+    },
+
+    /** The statuses the user has recorded for the day's tasks. */
+    statusesOfDay(userId: string, { chapterId, dayId }: DayRef, q: Queryable = db) {
+      return q
+        .select({ taskId: taskProgress.taskId, status: taskProgress.status })
+        .from(taskProgress)
+        .where(
+          and(
+            eq(taskProgress.userId, userId),
+            eq(taskProgress.chapterId, chapterId),
+            eq(taskProgress.sectionId, dayId),
+          ),
+        );
     },
 
     /**
@@ -185,23 +198,35 @@ export function createProgressRepository(db: Database) {
         });
     },
 
-    /** The statuses the user has recorded for the day's tasks. */
-    statusesOfDay(userId: string, { chapterId, dayId }: DayRef, q: Queryable = db) {
-      return q
-        .select({ taskId: taskProgress.taskId, status: taskProgress.status })
-        .from(taskProgress)
-        .where(
-          and(
-            eq(taskProgress.userId, userId),
-            eq(taskProgress.chapterId, chapterId),
-            eq(taskProgress.sectionId, dayId),
-          ),
-        );
-    },
-
     /** Records the day as completed once by the user; nothing when it already is. */
     async recordDayCompleted(userId: string, { chapterId, dayId }: DayRef, q: Queryable = db): Promise<void> {
       await q.insert(dayCompletion).values({ userId, chapterId, dayId }).onConflictDoNothing();
+    },
+  };
+}
+
+/** What a learner's record holds: tasks recorded, days completed, their last activity, the export. */
+function learnerRecord(db: Database) {
+  return {
+    /** The tasks a user has a status for other than not-started, with it. */
+    recordedTasks(userId: string, q: Queryable = db) {
+      return q
+        .select({
+          chapterId: taskProgress.chapterId,
+          dayId: taskProgress.sectionId,
+          taskId: taskProgress.taskId,
+          status: taskProgress.status,
+        })
+        .from(taskProgress)
+        .where(and(eq(taskProgress.userId, userId), ne(taskProgress.status, "not-started")));
+    },
+
+    /** The days a user has completed once. */
+    completedDays(userId: string, q: Queryable = db) {
+      return q
+        .select({ chapterId: dayCompletion.chapterId, dayId: dayCompletion.dayId })
+        .from(dayCompletion)
+        .where(eq(dayCompletion.userId, userId));
     },
 
     /**
