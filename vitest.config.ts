@@ -34,7 +34,7 @@ export default defineConfig({
         },
       },
       {
-        // Component tests against the real app in process (src/web/testing/app-in-process.ts), each
+        // Component tests against the real app in process (tests/web/app-in-process.ts), each
         // file on its own database, with the page and the server holding the same fixture course.
         plugins: [
           react(),
@@ -47,7 +47,7 @@ export default defineConfig({
         test: {
           name: "web-db",
           environment: "jsdom",
-          include: ["src/web/**/*.db.test.tsx"],
+          include: ["src/web/**/*.db.test.tsx", "tests/web/**/*.db.test.tsx"],
           globalSetup: ["tests/db-global-setup.ts"],
           setupFiles: ["tests/setup-db.ts", "tests/setup-web.ts"],
           // Each test starts with the real globals and no spies; the app's fetch bridge is installed

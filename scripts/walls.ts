@@ -4,16 +4,22 @@ import path from "node:path";
 /**
  * The walls between modules and between features, by pattern (docs/decisions/070-walls-by-pattern.md):
  * they hold for every folder under src/server/modules and src/web/features, the next one too,
- * without a line of configuration naming it. Biome's overrides (biome.json) keep the rules that name
- * things on purpose: which tables a module's repository owns, what the web may take of the server.
+ * without a line of configuration naming it. Biome's overrides (biome.json) keep the rules by kind of
+ * folder: what the web may take of the server, what a contract may import, src/course's purity.
  *
  * - A server module reaches another only through its face (<name>.module) and contract, never its
  *   service, routes, repository or any other file.
  * - A web feature never imports another feature, in its code or its tests (shared code lives in
- *   src/web/components and lib, test kits in src/web/testing). A module's tests may reach into
- *   another module (its tables, its service) to set a scene.
+ *   src/web/components and lib, test kits in tests/web). A module's tests may reach into another
+ *   module (its tables, its service) to set a scene.
+ * - Tables by owner (docs/decisions/074-tables-beside-their-owners.md): a module's tables are in its
+ *   `<name>.tables.ts`, and only its repositories (`*.repository.ts`) import them; another module's
+ *   tables are imported only by a tables file, for a foreign key. Better Auth's tables
+ *   (db/auth.tables.ts) are read by the repositories of the modules that keep a person's facts there
+ *   (PEOPLE); the other tables of db/ belong to no module. No module's code imports the gathering
+ *   #server/db/schema, which is for drizzle, the scripts and the tests.
  * - One spelling of an import: no ".ts" or ".tsx" at the end, and no "./../" (a parent is "../" or,
- *   better, an alias). Tables come from #server/db/schema, never from the files it gathers.
+ *   better, an alias).
  * - SQL text in a module reads "user" only in its owners' modules (USER_OWNERS); any other reads the
  *   person view, or asks the users module's people (docs/decisions/073-one-owner-of-people.md).
  *
@@ -22,6 +28,13 @@ import path from "node:path";
 
 /** A module's files that others may import: its face and its contract. */
 const FACE = /^(?<name>[a-z-]+)\.(module|contract)$/;
+/** A module's tables, or the tables of db/ that no module owns. */
+const MODULE_TABLES = /^(?<name>[a-z-]+)\.tables$/;
+const DB_TABLES = /^#server\/db\/(?<name>[a-z-]+)\.tables$/;
+/** The modules whose repositories read and write a person's facts in Better Auth's tables (db/auth.tables.ts). */
+export const PEOPLE = new Set(["account", "profile", "settings", "users"]);
+const REPOSITORY = /\.repository\.ts$/;
+const TABLES_FILE = /\.tables\.ts$/;
 
 interface Place {
   kind: "module" | "feature";
@@ -54,13 +67,12 @@ export function wallBroken(importer: string, specifier: string): string | null {
     return `"${specifier}": import without the .ts suffix.`;
   }
   if (specifier.startsWith("./../")) return `"${specifier}": write a parent path as "../", or use an alias.`;
-  // The tables are defined by area in db/schema-*.ts and gathered in db/schema.ts, where Biome's
-  // walls check which module's repository may take which table.
-  if (/^#server\/db\/schema-/.test(specifier)) {
-    return `"${specifier}": import tables from #server/db/schema, where the walls check who owns them.`;
-  }
   const from = placeOf(importer);
   const to = targetOf(specifier, importer);
+  if (from?.kind === "module" && !TEST.test(importer)) {
+    const tables = tablesWallBroken(importer, specifier, from.name, to);
+    if (tables !== undefined) return tables;
+  }
   if (!from || !to || from.kind !== to.place.kind || from.name === to.place.name) return null;
   // A module's tests may read another module's tables and services; a feature's tests stay in it.
   if (from.kind === "module" && TEST.test(importer)) return null;
@@ -81,6 +93,36 @@ export function userReadBroken(file: string, text: string): string | null {
   const place = placeOf(file);
   if (place?.kind !== "module" || USER_OWNERS.has(place.name) || !READS_USER.test(text)) return null;
   return `the ${place.name} module reads "user" in SQL: read the person view, or the users module's people.`;
+}
+
+/**
+ * What is wrong with a module's (non-test) file importing tables, null when it may, or undefined when
+ * the import names no tables.
+ */
+function tablesWallBroken(
+  importer: string,
+  specifier: string,
+  module: string,
+  to: ReturnType<typeof targetOf>,
+): string | null | undefined {
+  if (specifier === "#server/db/schema") {
+    return `"${specifier}": the ${module} module imports its own tables from ./${module}.tables, never the gathering of all.`;
+  }
+  const isTablesFile = TABLES_FILE.test(importer);
+  const dbTables = DB_TABLES.exec(specifier);
+  if (dbTables) {
+    if (isTablesFile) return null;
+    if (dbTables.groups!.name === "auth" && PEOPLE.has(module) && REPOSITORY.test(importer)) return null;
+    return `"${specifier}": the ${module} module's code does not query db/${dbTables.groups!.name}.tables; ask the service that owns those rows (the users module's face for a person's facts).`;
+  }
+  const owner = to?.place.kind === "module" && to.rest.length === 1 ? MODULE_TABLES.exec(to.rest[0]!) : null;
+  if (!owner || owner.groups!.name !== to!.place.name) return undefined;
+  if (to!.place.name !== module) {
+    if (isTablesFile) return null;
+    return `"${specifier}": the ${module} module queries only its own tables; ask the ${to!.place.name} module's service, through its face.`;
+  }
+  if (REPOSITORY.test(importer) || isTablesFile) return null;
+  return `"${specifier}": only the ${module} module's repositories (*.repository.ts) query its tables.`;
 }
 
 const SOURCE = /\.(ts|tsx|mts)$/;

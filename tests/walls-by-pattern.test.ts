@@ -91,13 +91,69 @@ describe("the walls by pattern", () => {
     expect(await problemsOf("src/server/db/probe.ts", 'import { imported } from "./../http/errors";')).toEqual([
       expect.stringContaining('write a parent path as "../"'),
     ]);
-    // Tables come through schema.ts, where Biome checks which repository owns which.
+  });
+
+  it("let a module's tables be imported only by its own repositories, and by another tables file for a foreign key", async () => {
+    const repository = "src/server/modules/probe/probe.repository.ts";
+    const service = "src/server/modules/probe/probe.service.ts";
+    expect(await problemsOf(repository, 'import { imported } from "./probe.tables";')).toEqual([]);
+    expect(await problemsOf(repository, 'import { imported } from "#server/modules/probe/probe.tables";')).toEqual([]);
+    expect(await problemsOf(service, 'import { imported } from "./probe.tables";')).toEqual([
+      expect.stringContaining("only the probe module's repositories (*.repository.ts) query its tables"),
+    ]);
+    expect(await problemsOf(repository, 'import { imported } from "#server/modules/review/review.tables";')).toEqual([
+      expect.stringContaining("the probe module queries only its own tables; ask the review module's service"),
+    ]);
+    expect(await problemsOf(repository, 'import { imported } from "../review/review.tables";')).toEqual([
+      expect.stringContaining("the probe module queries only its own tables"),
+    ]);
     expect(
       await problemsOf(
-        "src/server/modules/probe/probe.repository.ts",
-        'import { imported } from "#server/db/schema-learning";',
+        "src/server/modules/probe/probe.tables.ts",
+        'import { imported } from "#server/modules/review/review.tables";',
       ),
-    ).toEqual([expect.stringContaining("import tables from #server/db/schema")]);
+    ).toEqual([]);
+    // A test sets its scene with any module's tables.
+    expect(
+      await problemsOf(
+        "src/server/modules/probe/probe.db.test.ts",
+        'import { imported } from "#server/modules/review/review.tables";',
+      ),
+    ).toEqual([]);
+  });
+
+  it("keep the gathering of all tables and the tables no module owns out of a module's code", async () => {
+    const repository = "src/server/modules/probe/probe.repository.ts";
+    expect(await problemsOf(repository, 'import { imported } from "#server/db/schema";')).toEqual([
+      expect.stringContaining("imports its own tables from ./probe.tables, never the gathering of all"),
+    ]);
+    expect(await problemsOf(repository, 'import { imported } from "#server/db/auth.tables";')).toEqual([
+      expect.stringContaining("does not query db/auth.tables"),
+    ]);
+    expect(await problemsOf(repository, 'import { imported } from "#server/db/mail.tables";')).toEqual([
+      expect.stringContaining("does not query db/mail.tables"),
+    ]);
+    // The modules that keep a person's facts in Better Auth's rows read them in their repositories only.
+    expect(
+      await problemsOf(
+        "src/server/modules/profile/profile.repository.ts",
+        'import { imported } from "#server/db/auth.tables";',
+      ),
+    ).toEqual([]);
+    expect(
+      await problemsOf(
+        "src/server/modules/profile/profile.service.ts",
+        'import { imported } from "#server/db/auth.tables";',
+      ),
+    ).toEqual([expect.stringContaining("does not query db/auth.tables")]);
+    expect(
+      await problemsOf(
+        "src/server/modules/probe/probe.tables.ts",
+        'import { imported } from "#server/db/auth.tables";',
+      ),
+    ).toEqual([]);
+    // Code outside the modules (Better Auth's adapter, the mailer) takes the tables it serves from db/.
+    expect(await problemsOf("src/server/auth/probe.ts", 'import { imported } from "#server/db/schema";')).toEqual([]);
   });
 
   it('refuse SQL text reading "user" in a module that does not own it, and allow its owners and the person view', async () => {

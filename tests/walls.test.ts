@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
- * The walls of biome.json (docs/decisions/041-module-faces-and-walls.md), proved on files written at
+ * The walls of biome.json (docs/decisions/041-module-faces-and-walls.md, 074), proved on files written at
  * the paths they guard: each import that breaks a wall fails `biome lint`, and the same import where
  * the wall allows it passes. The files go to a scratch copy of the configuration, never into src.
  */
@@ -52,11 +52,16 @@ async function lint(file: string, importLine: string): Promise<string[]> {
 describe("the walls the lint enforces", { timeout: 30_000 }, () => {
   const reviewPage = 'import { ReviewPage as imported } from "#web/features/review/components/review-page";';
 
-  it("refuses a feature importing another feature, and allows the same import inside that feature", async () => {
-    expect(await lint("src/web/features/course/components/x.tsx", reviewPage)).toEqual([
-      expect.stringContaining("A feature never imports another feature"),
+  // The walls between features and between modules, and who imports which tables, are scripts/walls.ts's
+  // (docs/decisions/070 and 074, proved in tests/walls-by-pattern.test.ts); Biome keeps those by kind of folder.
+  it("keeps the routes out of a feature, whichever feature it is", async () => {
+    const route = 'import { ReviewRoute as imported } from "#web/routes/review";';
+    expect(await lint("src/web/features/course/components/x.tsx", route)).toEqual([
+      expect.stringContaining("Only the app's entry files compose routes"),
     ]);
-    expect(await lint("src/web/features/review/components/x.tsx", reviewPage)).toEqual([]);
+    expect(await lint("src/web/features/probe/components/x.tsx", route)).toEqual([
+      expect.stringContaining("Only the app's entry files compose routes"),
+    ]);
   });
 
   it("refuses shared web code importing a feature, and lets a route compose it", async () => {
@@ -81,30 +86,23 @@ describe("the walls the lint enforces", { timeout: 30_000 }, () => {
     ).toEqual([]);
   });
 
-  it("refuses a module reaching into another module's service, and allows its face", async () => {
+  it("keeps the web and the gathering of all tables out of every module, the next one too", async () => {
+    const schema = 'import { reviewLog as imported } from "#server/db/schema";';
+    expect(await lint("src/server/modules/review/review.repository.ts", schema)).toEqual([
+      expect.stringContaining("A module imports its own tables from ./<name>.tables"),
+    ]);
+    expect(await lint("src/server/modules/probe/probe.repository.ts", schema)).toEqual([
+      expect.stringContaining("A module imports its own tables from ./<name>.tables"),
+    ]);
+    expect(
+      await lint("src/server/modules/probe/probe.service.ts", 'import { api as imported } from "#web/lib/api";'),
+    ).toEqual([expect.stringContaining("The server never imports the web app")]);
     expect(
       await lint(
-        "src/server/modules/feedback/x.ts",
-        'import { createReviewService as imported } from "#server/modules/review/review.service";',
-      ),
-    ).toEqual([expect.stringContaining("A module reaches another only through its face")]);
-    expect(
-      await lint(
-        "src/server/modules/feedback/x.ts",
-        'import type { ReviewModule as imported } from "#server/modules/review/review.module";',
+        "src/server/modules/probe/probe.repository.ts",
+        'import { reviewLog as imported } from "#server/modules/review/review.tables";',
       ),
     ).toEqual([]);
-  });
-
-  it("lets only a repository query tables, and only its module's own", async () => {
-    const reviewLog = 'import { reviewLog as imported } from "#server/db/schema";';
-    expect(await lint("src/server/modules/review/review.service.ts", reviewLog)).toEqual([
-      expect.stringContaining("Only a module's repository"),
-    ]);
-    expect(await lint("src/server/modules/feedback/feedback.repository.ts", reviewLog)).toEqual([
-      expect.stringContaining("The feedback module's repository queries only the tables it owns"),
-    ]);
-    expect(await lint("src/server/modules/review/review.repository.ts", reviewLog)).toEqual([]);
   });
 
   it("keeps src/course free of the server and contracts free of server code (other contracts allowed), and parent paths out", async () => {

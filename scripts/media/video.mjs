@@ -13,6 +13,9 @@ const H = 720;
 const MAX_VIDEO_BYTES = 2_000_000;
 const CROSSFADE = 0.4;
 
+// Where the road's middle is on a slide (slides.mjs draws the road): the marker travels along it.
+const ROAD_MID = H - 116 + 22 + 32;
+
 function encodeUnder(label, out, attempts) {
   for (const args of attempts) {
     run("ffmpeg", args);
@@ -42,7 +45,31 @@ export function generateVideo(specPath, name, { outDir = path.join(MEDIA_DIR, na
     `Video "${name}" from ${path.relative(ROOT, specPath)} into ${path.relative(ROOT, outDir)}/ (${spec.slides.length} slides)`,
   );
 
-  // 1. narration, slide by slide, with exact sample-level timings
+  const narration = narrate(spec, tmp, { fps, leadIn, tail, gap });
+  const { cues, total } = narration;
+  writeCaptions(spec, cues, path.join(outDir, `${name}.vtt`));
+  const { master, pngs, marker } = renderMaster(narration, tmp, fps, fonts);
+  const webm = path.join(outDir, `${name}.webm`);
+  const mp4 = path.join(outDir, `${name}.mp4`);
+  encodeDeliveries(master, fps, webm, mp4);
+  writePosters(pngs[0], marker, tmp, path.join(outDir, `${name}-poster.webp`), path.join(outDir, `${name}-poster.jpg`));
+
+  fs.rmSync(tmp, { recursive: true, force: true });
+  for (const f of [webm, mp4]) {
+    const p = probe(f);
+    console.log(
+      `  ${path.relative(ROOT, f)}  ${fs.statSync(f).size} bytes  ${p.duration.toFixed(2)} s  ${p.streams.join(", ")}`,
+    );
+  }
+  for (const f of [`${name}.vtt`, `${name}-poster.webp`, `${name}-poster.jpg`]) {
+    console.log(`  ${path.relative(ROOT, path.join(outDir, f))}  ${fs.statSync(path.join(outDir, f)).size} bytes`);
+  }
+  console.log(`  ${cues.length} caption cues, narration ${total.toFixed(2)} s`);
+  return { duration: total, cues };
+}
+
+// 1. The narration, slide by slide, with exact sample-level timings: its WAV file, its caption cues and each slide's duration.
+function narrate(spec, tmp, { fps, leadIn, tail, gap }) {
   const audio = [];
   const cues = [];
   const slides = [];
@@ -77,11 +104,13 @@ export function generateVideo(specPath, name, { outDir = path.join(MEDIA_DIR, na
     slides.push({ ...slide, dur });
     t0 += dur;
   });
-  const total = t0;
   const wav = path.join(tmp, "narration.wav");
   fs.writeFileSync(wav, wavFile(Buffer.concat(audio)));
+  return { wav, cues, slides, total: t0 };
+}
 
-  // 2. captions
+// 2. The captions (WebVTT), checked for overlapping or empty cues.
+function writeCaptions(spec, cues, file) {
   const vtt = ["WEBVTT", ""];
   if (spec.title) vtt.splice(0, 1, `WEBVTT - ${spec.title}`);
   cues.forEach((c, i) => {
@@ -91,32 +120,17 @@ export function generateVideo(specPath, name, { outDir = path.join(MEDIA_DIR, na
     if (!(c.end > c.start) || (i > 0 && c.start < cues[i - 1].end))
       throw new Error(`caption cue ${i + 1} overlaps or is empty`);
   });
-  fs.writeFileSync(path.join(outDir, `${name}.vtt`), vtt.join("\n"));
+  fs.writeFileSync(file, vtt.join("\n"));
+}
 
-  // 3. slide images, the travelling marker, and a lossless master
+// 3. The slide images, the travelling marker over them, and a lossless master with the narration.
+function renderMaster({ slides, wav, total }, tmp, fps, fonts) {
   const pngs = slides.map((s, i) => {
     const png = path.join(tmp, `slide${i}.png`);
     renderCard(s, W, H, tmp, `slide${i}`, png, fonts);
     return png;
   });
-  const mk = new Canvas(32, 32, "#000000");
-  const alpha = new Canvas(32, 32, "#000000");
-  alpha.circle(16, 16, 13, C.white);
-  mk.circle(16, 16, 13, C.white);
-  mk.circle(16, 16, 8, C.amber);
-  const rgba = Buffer.alloc(32 * 32 * 4);
-  const [m, a] = [mk.toRgb24(), alpha.toRgb24()];
-  for (let i = 0; i < 32 * 32; i++) {
-    rgba[i * 4] = m[i * 3];
-    rgba[i * 4 + 1] = m[i * 3 + 1];
-    rgba[i * 4 + 2] = m[i * 3 + 2];
-    rgba[i * 4 + 3] = a[i * 3];
-  }
-  const markerRaw = path.join(tmp, "marker.rgba");
-  fs.writeFileSync(markerRaw, rgba);
-  const marker = path.join(tmp, "marker.png");
-  run("ffmpeg", ["-y", "-v", "error", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "32x32", "-i", markerRaw, marker]);
-  const roadMid = H - 116 + 22 + 32;
+  const marker = writeMarker(tmp);
   const markerX = (t) => `${80}+${W - 192}*${t}/${total.toFixed(4)}`;
 
   const inputs = [];
@@ -135,7 +149,7 @@ export function generateVideo(specPath, name, { outDir = path.join(MEDIA_DIR, na
   }
   const mi = slides.length;
   inputs.push("-loop", "1", "-framerate", String(fps), "-t", total.toFixed(4), "-i", marker, "-i", wav);
-  graph.push(`[${prev}][${mi}:v]overlay=x='${markerX("t")}':y=${roadMid - 16}:format=auto,format=yuv420p[out]`);
+  graph.push(`[${prev}][${mi}:v]overlay=x='${markerX("t")}':y=${ROAD_MID - 16}:format=auto,format=yuv420p[out]`);
   const master = path.join(tmp, "master.mkv");
   run("ffmpeg", [
     ...["-y", "-v", "error", ...inputs, "-filter_complex", graph.join(";")],
@@ -143,10 +157,34 @@ export function generateVideo(specPath, name, { outDir = path.join(MEDIA_DIR, na
     ...["-c:a", "pcm_s16le", "-t", total.toFixed(4), master],
   ]);
 
-  // 4. delivery encodes, each kept under MAX_VIDEO_BYTES
+  return { master, pngs, marker };
+}
+
+// The travelling marker: an amber dot on white, with its own transparency.
+function writeMarker(tmp) {
+  const mk = new Canvas(32, 32, "#000000");
+  const alpha = new Canvas(32, 32, "#000000");
+  alpha.circle(16, 16, 13, C.white);
+  mk.circle(16, 16, 13, C.white);
+  mk.circle(16, 16, 8, C.amber);
+  const rgba = Buffer.alloc(32 * 32 * 4);
+  const [m, a] = [mk.toRgb24(), alpha.toRgb24()];
+  for (let i = 0; i < 32 * 32; i++) {
+    rgba[i * 4] = m[i * 3];
+    rgba[i * 4 + 1] = m[i * 3 + 1];
+    rgba[i * 4 + 2] = m[i * 3 + 2];
+    rgba[i * 4 + 3] = a[i * 3];
+  }
+  const markerRaw = path.join(tmp, "marker.rgba");
+  fs.writeFileSync(markerRaw, rgba);
+  const marker = path.join(tmp, "marker.png");
+  run("ffmpeg", ["-y", "-v", "error", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "32x32", "-i", markerRaw, marker]);
+  return marker;
+}
+
+// 4. The delivery encodes (WebM and MP4), each kept under MAX_VIDEO_BYTES.
+function encodeDeliveries(master, fps, webm, mp4) {
   const common = ["-y", "-v", "error", "-i", master, "-map_metadata", "-1", "-fflags", "+bitexact", "-r", String(fps)];
-  const webm = path.join(outDir, `${name}.webm`);
-  const mp4 = path.join(outDir, `${name}.mp4`);
   const g = String(fps * 5);
   encodeUnder(
     "webm",
@@ -182,15 +220,15 @@ export function generateVideo(specPath, name, { outDir = path.join(MEDIA_DIR, na
       ],
     ]),
   );
+}
 
-  // 5. poster: the first slide as it appears once faded in (marker at the start of the road)
+// 5. The posters (WebP and JPEG): the first slide as it appears once faded in, the marker at the start of the road.
+function writePosters(firstSlide, marker, tmp, webp, jpg) {
   const posterPng = path.join(tmp, "poster.png");
   run("ffmpeg", [
-    ...["-y", "-v", "error", "-i", pngs[0], "-i", marker, "-filter_complex", `overlay=x=80:y=${roadMid - 16}`],
+    ...["-y", "-v", "error", "-i", firstSlide, "-i", marker, "-filter_complex", `overlay=x=80:y=${ROAD_MID - 16}`],
     ...["-frames:v", "1", posterPng],
   ]);
-  const webp = path.join(outDir, `${name}-poster.webp`);
-  const jpg = path.join(outDir, `${name}-poster.jpg`);
   run("ffmpeg", [
     "-y",
     "-v",
@@ -221,17 +259,4 @@ export function generateVideo(specPath, name, { outDir = path.join(MEDIA_DIR, na
     "+bitexact",
     jpg,
   ]);
-
-  fs.rmSync(tmp, { recursive: true, force: true });
-  for (const f of [webm, mp4]) {
-    const p = probe(f);
-    console.log(
-      `  ${path.relative(ROOT, f)}  ${fs.statSync(f).size} bytes  ${p.duration.toFixed(2)} s  ${p.streams.join(", ")}`,
-    );
-  }
-  for (const f of [`${name}.vtt`, `${name}-poster.webp`, `${name}-poster.jpg`]) {
-    console.log(`  ${path.relative(ROOT, path.join(outDir, f))}  ${fs.statSync(path.join(outDir, f)).size} bytes`);
-  }
-  console.log(`  ${cues.length} caption cues, narration ${total.toFixed(2)} s`);
-  return { duration: total, cues };
 }

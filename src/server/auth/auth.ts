@@ -1,4 +1,4 @@
-import type { BetterAuthPlugin } from "better-auth";
+import type { BetterAuthOptions, BetterAuthPlugin } from "better-auth";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
@@ -86,59 +86,8 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
         avatarPath: { type: "string", required: false, input: false },
       },
     },
-    emailAndPassword: {
-      enabled: true,
-      minPasswordLength: MIN_PASSWORD_LENGTH,
-      maxPasswordLength: MAX_PASSWORD_LENGTH,
-      autoSignIn: false,
-      requireEmailVerification: env.REQUIRE_EMAIL_VERIFICATION,
-      revokeSessionsOnPasswordReset: true,
-      // Signing up with a taken email answers like a new sign-up (no account enumeration); the
-      // owner of the address is told instead.
-      async onExistingUserSignUp({ user }) {
-        await mailer.send({
-          to: user.email,
-          subject: "Someone tried to sign up to Jalan with your email",
-          text: `Hello ${oneLine(user.name)},\n\nSomeone tried to create a Jalan account with this email address, which already has one. If it was you, sign in at ${env.PUBLIC_URL}/login, or reset your password at ${env.PUBLIC_URL}/forgot-password.\n\nIf it was not you, nothing has changed and you can ignore this email.`,
-        });
-      },
-      customSyntheticUser: ({ coreFields, additionalFields, id }) => ({
-        ...coreFields,
-        ...additionalFields,
-        nickname: null,
-        role: "Student",
-        avatarPath: null,
-        twoFactorEnabled: false,
-        id,
-      }),
-      async sendResetPassword({ user, url }) {
-        await mailer.send({
-          to: user.email,
-          subject: "Reset your Jalan password",
-          text: `Hello ${oneLine(user.name)},\n\nSomeone asked to reset the password of your Jalan account. If it was you, open this link within an hour:\n\n${url}\n\nIf it was not you, ignore this email; your password stays as it is.`,
-          link: url,
-        });
-      },
-    },
-    emailVerification: {
-      sendOnSignUp: true,
-      // The link proves the address is the learner's: it signs them in and lands on the web's
-      // welcome (the callbackURL the sign-up form sends), rather than asking for the password again.
-      autoSignInAfterVerification: true,
-      // ADMIN_EMAILS names addresses, and an address is only someone's once they have opened a link
-      // sent to it: until then a sign-up with it is a Student like any other (docs/decisions/027).
-      async afterEmailVerification(user) {
-        if (env.ADMIN_EMAILS.includes(user.email.toLowerCase())) await promoteVerifiedAdmin(db, user.id);
-      },
-      async sendVerificationEmail({ user, url }) {
-        await mailer.send({
-          to: user.email,
-          subject: "Confirm your email for Jalan",
-          text: `Selamat datang, ${oneLine(user.name)}!\n\nConfirm your email address to finish setting up your Jalan account:\n\n${url}\n\nIf you did not sign up, ignore this email.`,
-          link: url,
-        });
-      },
-    },
+    emailAndPassword: emailAndPassword({ env, mailer }),
+    emailVerification: emailVerification({ db, env, mailer }),
     session: {
       expiresIn: 30 * DAY_SECONDS,
       // A session used at least once a day keeps being extended: active learners stay signed in.
@@ -154,34 +103,7 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
     // In PostgreSQL (the rate_limit table): every instance counts in one place, and a restart
     // forgets nothing (docs/decisions/018).
     rateLimit: { enabled: env.RATE_LIMIT, storage: "database", customRules: AUTH_RATE_LIMITS },
-    databaseHooks: {
-      // A session gone (signed out, revoked, or every other one at a password change or reset):
-      // its open session-room sockets close at once, on every instance.
-      session: {
-        delete: {
-          async after(session) {
-            await roomAccessChanged(db, { userId: session.userId });
-          },
-        },
-      },
-      user: {
-        create: {
-          async before(user) {
-            const firstName = requiredName((user as Record<string, unknown>).firstName, "First name");
-            const lastName = requiredName((user as Record<string, unknown>).lastName, "Last name");
-            return {
-              data: {
-                ...user,
-                firstName,
-                lastName,
-                name: `${firstName} ${lastName}`,
-                role: "Student",
-              },
-            };
-          },
-        },
-      },
-    },
+    databaseHooks: databaseHooks(db),
     logger: {
       level: "warn",
       log(level, message, ...args) {
@@ -191,6 +113,99 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
       },
     },
   });
+}
+
+/** Sign-up, sign-in and password reset by email and password, and what each mails. */
+function emailAndPassword({ env, mailer }: Pick<AuthDeps, "env" | "mailer">): BetterAuthOptions["emailAndPassword"] {
+  return {
+    enabled: true,
+    minPasswordLength: MIN_PASSWORD_LENGTH,
+    maxPasswordLength: MAX_PASSWORD_LENGTH,
+    autoSignIn: false,
+    requireEmailVerification: env.REQUIRE_EMAIL_VERIFICATION,
+    revokeSessionsOnPasswordReset: true,
+    // Signing up with a taken email answers like a new sign-up (no account enumeration); the
+    // owner of the address is told instead.
+    async onExistingUserSignUp({ user }) {
+      await mailer.send({
+        to: user.email,
+        subject: "Someone tried to sign up to Jalan with your email",
+        text: `Hello ${oneLine(user.name)},\n\nSomeone tried to create a Jalan account with this email address, which already has one. If it was you, sign in at ${env.PUBLIC_URL}/login, or reset your password at ${env.PUBLIC_URL}/forgot-password.\n\nIf it was not you, nothing has changed and you can ignore this email.`,
+      });
+    },
+    customSyntheticUser: ({ coreFields, additionalFields, id }) => ({
+      ...coreFields,
+      ...additionalFields,
+      nickname: null,
+      role: "Student",
+      avatarPath: null,
+      twoFactorEnabled: false,
+      id,
+    }),
+    async sendResetPassword({ user, url }) {
+      await mailer.send({
+        to: user.email,
+        subject: "Reset your Jalan password",
+        text: `Hello ${oneLine(user.name)},\n\nSomeone asked to reset the password of your Jalan account. If it was you, open this link within an hour:\n\n${url}\n\nIf it was not you, ignore this email; your password stays as it is.`,
+        link: url,
+      });
+    },
+  };
+}
+
+/** The link that proves an address is the learner's, and what opening it does. */
+function emailVerification({ db, env, mailer }: Omit<AuthDeps, "logger">): BetterAuthOptions["emailVerification"] {
+  return {
+    sendOnSignUp: true,
+    // The link proves the address is the learner's: it signs them in and lands on the web's
+    // welcome (the callbackURL the sign-up form sends), rather than asking for the password again.
+    autoSignInAfterVerification: true,
+    // ADMIN_EMAILS names addresses, and an address is only someone's once they have opened a link
+    // sent to it: until then a sign-up with it is a Student like any other (docs/decisions/027).
+    async afterEmailVerification(user) {
+      if (env.ADMIN_EMAILS.includes(user.email.toLowerCase())) await promoteVerifiedAdmin(db, user.id);
+    },
+    async sendVerificationEmail({ user, url }) {
+      await mailer.send({
+        to: user.email,
+        subject: "Confirm your email for Jalan",
+        text: `Selamat datang, ${oneLine(user.name)}!\n\nConfirm your email address to finish setting up your Jalan account:\n\n${url}\n\nIf you did not sign up, ignore this email.`,
+        link: url,
+      });
+    },
+  };
+}
+
+/** What Jalan does beside Better Auth's own writes: a sign-up's names checked, a session's end told to its rooms. */
+function databaseHooks(db: Database): BetterAuthOptions["databaseHooks"] {
+  return {
+    // A session gone (signed out, revoked, or every other one at a password change or reset):
+    // its open session-room sockets close at once, on every instance.
+    session: {
+      delete: {
+        async after(session) {
+          await roomAccessChanged(db, { userId: session.userId });
+        },
+      },
+    },
+    user: {
+      create: {
+        async before(user) {
+          const firstName = requiredName((user as Record<string, unknown>).firstName, "First name");
+          const lastName = requiredName((user as Record<string, unknown>).lastName, "Last name");
+          return {
+            data: {
+              ...user,
+              firstName,
+              lastName,
+              name: `${firstName} ${lastName}`,
+              role: "Student",
+            },
+          };
+        },
+      },
+    },
+  };
 }
 
 /**

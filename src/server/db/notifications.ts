@@ -23,14 +23,6 @@ type ReconnectHandler = (lostAt: Date) => void;
 export function createNotifications(url: string, logger: Logger) {
   const handlers = new Map<string, Set<Handler>>();
   const reconnected = new Set<ReconnectHandler>();
-  let lostAt: Date | null = null;
-  let client: pg.Client | null = null;
-  let connecting: Promise<void> | null = null;
-  let closed = false;
-  let retryMs = FIRST_RETRY_MS;
-  let retry: NodeJS.Timeout | undefined;
-
-  const listen = (target: pg.Client, channel: string) => target.query(`listen ${channel}`);
 
   function dispatch(channel: string, payload: string) {
     for (const handler of handlers.get(channel) ?? []) {
@@ -42,27 +34,79 @@ export function createNotifications(url: string, logger: Logger) {
     }
   }
 
+  const connection = createConnection(url, logger, {
+    channels: () => handlers.keys(),
+    dispatch,
+    reconnected: (lostAt) => {
+      for (const handler of reconnected) handler(lostAt);
+    },
+  });
+
+  return {
+    /**
+     * Calls `handler` with each payload sent on `channel`, once the channel is listened to (when
+     * this resolves); the function it resolves to unsubscribes.
+     */
+    async subscribe(channel: string, handler: Handler): Promise<() => void> {
+      if (!CHANNEL.test(channel)) throw new Error(`"${channel}" is not a channel name.`);
+      let channelHandlers = handlers.get(channel);
+      const added = !channelHandlers;
+      if (!channelHandlers) {
+        channelHandlers = new Set();
+        handlers.set(channel, channelHandlers);
+      }
+      channelHandlers.add(handler);
+      // A connection made now listens to every channel it finds; one already open needs telling.
+      const open = connection.client;
+      await connection.ready();
+      if (added && open && connection.client === open) await listen(open, channel);
+      const subscribed = channelHandlers;
+      return () => subscribed.delete(handler);
+    },
+
+    /** Runs `handler` each time the connection comes back after it was lost, with when it was lost. */
+    onReconnect(handler: ReconnectHandler): () => void {
+      reconnected.add(handler);
+      return () => reconnected.delete(handler);
+    },
+
+    /** Whether notifications reach this instance now. */
+    get listening(): boolean {
+      return connection.client !== null;
+    },
+
+    close: connection.close,
+  };
+}
+
+const listen = (target: pg.Client, channel: string) => target.query(`listen ${channel}`);
+
+/** What the listening connection serves: the channels to listen to, where payloads go, who hears of a reconnect. */
+interface Listeners {
+  channels: () => Iterable<string>;
+  dispatch: (channel: string, payload: string) => void;
+  reconnected: (lostAt: Date) => void;
+}
+
+/**
+ * The dedicated connection: made on first use (an instance whose rooms stay empty never opens it),
+ * made again after it is lost, waiting longer after each failed try, until closed.
+ */
+function createConnection(url: string, logger: Logger, listeners: Listeners) {
+  let lostAt: Date | null = null;
+  let client: pg.Client | null = null;
+  let connecting: Promise<void> | null = null;
+  let closed = false;
+  let retryMs = FIRST_RETRY_MS;
+  let retry: NodeJS.Timeout | undefined;
+
   /**
    * Opens a connection and listens to every channel. Notifications that arrive before the caller
    * has run what comes first (a reconnect's catch-up) are held: the function it resolves to lets
    * them through, in the order they came.
    */
   async function connect(): Promise<() => void> {
-    const next = new pg.Client({ connectionString: url });
-    let held: { channel: string; payload: string }[] | null = [];
-    next.on("notification", ({ channel, payload }) => {
-      if (held) held.push({ channel, payload: payload ?? "" });
-      else dispatch(channel, payload ?? "");
-    });
-    const release = () => {
-      const early = held ?? [];
-      held = null;
-      for (const each of early) dispatch(each.channel, each.payload);
-    };
-    next.on("error", (error: Error & { code?: string }) => {
-      logger.warn({ code: error.code, reason: error.message }, "the notifications connection was lost");
-    });
-    next.on("end", () => {
+    const { next, release } = openClient(url, logger, listeners.dispatch, () => {
       if (client === next) {
         client = null;
         lostAt ??= new Date();
@@ -70,7 +114,7 @@ export function createNotifications(url: string, logger: Logger) {
       if (!closed) scheduleReconnect();
     });
     await next.connect();
-    for (const channel of handlers.keys()) await listen(next, channel);
+    for (const channel of listeners.channels()) await listen(next, channel);
     if (closed) {
       await next.end();
       return () => undefined;
@@ -89,7 +133,7 @@ export function createNotifications(url: string, logger: Logger) {
           const since = lostAt ?? new Date();
           lostAt = null;
           // What was missed first, then what arrived while it was being asked for.
-          for (const handler of reconnected) handler(since);
+          listeners.reconnected(since);
           release();
         })
         .catch((error: Error) => {
@@ -104,50 +148,23 @@ export function createNotifications(url: string, logger: Logger) {
     retry.unref();
   }
 
-  /** The connection, made on first use (an instance whose rooms stay empty never opens it). */
-  async function ready(): Promise<void> {
-    if (client || closed) return;
-    if (!connecting) {
-      connecting = connect()
-        .then((release) => release())
-        .finally(() => {
-          connecting = null;
-        });
-    }
-    await connecting;
-  }
-
   return {
-    /**
-     * Calls `handler` with each payload sent on `channel`, once the channel is listened to (when
-     * this resolves); the function it resolves to unsubscribes.
-     */
-    async subscribe(channel: string, handler: Handler): Promise<() => void> {
-      if (!CHANNEL.test(channel)) throw new Error(`"${channel}" is not a channel name.`);
-      let channelHandlers = handlers.get(channel);
-      const added = !channelHandlers;
-      if (!channelHandlers) {
-        channelHandlers = new Set();
-        handlers.set(channel, channelHandlers);
+    /** The connection, made on first use. */
+    async ready(): Promise<void> {
+      if (client || closed) return;
+      if (!connecting) {
+        connecting = connect()
+          .then((release) => release())
+          .finally(() => {
+            connecting = null;
+          });
       }
-      channelHandlers.add(handler);
-      // A connection made now listens to every channel it finds; one already open needs telling.
-      const open = client;
-      await ready();
-      if (added && open && client === open) await listen(open, channel);
-      const subscribed = channelHandlers;
-      return () => subscribed.delete(handler);
+      await connecting;
     },
 
-    /** Runs `handler` each time the connection comes back after it was lost, with when it was lost. */
-    onReconnect(handler: ReconnectHandler): () => void {
-      reconnected.add(handler);
-      return () => reconnected.delete(handler);
-    },
-
-    /** Whether notifications reach this instance now. */
-    get listening(): boolean {
-      return client !== null;
+    /** The open connection; null while there is none. */
+    get client(): pg.Client | null {
+      return client;
     },
 
     async close(): Promise<void> {
@@ -159,6 +176,29 @@ export function createNotifications(url: string, logger: Logger) {
       await open?.end().catch(() => undefined);
     },
   };
+}
+
+/**
+ * A client whose notifications are held until `release` is called, then dispatched as they come;
+ * `onEnd` runs when its connection ends, lost or closed.
+ */
+function openClient(url: string, logger: Logger, dispatch: Listeners["dispatch"], onEnd: () => void) {
+  const next = new pg.Client({ connectionString: url });
+  let held: { channel: string; payload: string }[] | null = [];
+  next.on("notification", ({ channel, payload }) => {
+    if (held) held.push({ channel, payload: payload ?? "" });
+    else dispatch(channel, payload ?? "");
+  });
+  const release = () => {
+    const early = held ?? [];
+    held = null;
+    for (const each of early) dispatch(each.channel, each.payload);
+  };
+  next.on("error", (error: Error & { code?: string }) => {
+    logger.warn({ code: error.code, reason: error.message }, "the notifications connection was lost");
+  });
+  next.on("end", onEnd);
+  return { next, release };
 }
 
 export type Notifications = ReturnType<typeof createNotifications>;

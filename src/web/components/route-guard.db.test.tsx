@@ -2,8 +2,8 @@ import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { session as sessionTable } from "#server/db/schema";
-import { connectApp } from "#web/testing/app-in-process";
-import { renderApp } from "#web/testing/render-app";
+import { connectApp } from "#tests/web/app-in-process";
+import { renderApp } from "#tests/web/render-app";
 
 const app = await connectApp();
 

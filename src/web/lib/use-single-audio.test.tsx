@@ -1,6 +1,6 @@
 import { act, fireEvent, renderHook } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { stubAudio } from "#web/testing/screen";
+import { stubAudio } from "#tests/web/screen";
 import { useSingleAudio } from "./use-single-audio";
 
 const paused = () => vi.mocked(HTMLMediaElement.prototype.pause).mock.contexts;

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, ne } from "drizzle-orm";
+import { session } from "#server/db/auth.tables";
 import type { Database } from "#server/db/client";
 import { roomAccessChanged } from "#server/db/room-access";
-import { session } from "#server/db/schema";
 
 /** The account module's table: the sessions Better Auth keeps, one per signed-in device. */
 export function createAccountRepository(db: Database) {

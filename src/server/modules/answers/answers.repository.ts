@@ -2,7 +2,7 @@ import { and, asc, eq, max, sql } from "drizzle-orm";
 import type { TaskRef } from "#course/progress-rules";
 import type { Database, Queryable, Transaction } from "#server/db/client";
 import { LOCK_CLASSES } from "#server/db/locks";
-import { answer } from "#server/db/schema";
+import { answer } from "./answers.tables";
 
 const ofTask = (userId: string, target: TaskRef) =>
   and(

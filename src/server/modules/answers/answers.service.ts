@@ -36,47 +36,28 @@ export interface AnswersDeps {
  * once per user and client-made id; the set's task is completed, through the progress service, in
  * the transaction of the answer that leaves every item answered right at least once.
  */
-export function createAnswersService({ db, course, progress }: AnswersDeps) {
+export function createAnswersService(deps: AnswersDeps) {
+  const ctx: AnswersContext = {
+    ...deps,
+    answers: createAnswersRepository(deps.db),
+    grading: { forgiveSlips: true, taughtWords: taughtWords(deps.course) },
+  };
+  return { ...answering(ctx), ...practiceReads(ctx) };
+}
+
+export type AnswersService = ReturnType<typeof createAnswersService>;
+
+interface AnswersContext extends AnswersDeps {
+  answers: ReturnType<typeof createAnswersRepository>;
   /**
    * Practice sets take a one-letter slip in a long typed answer as right (decision 053), unless it
    * types another word the course teaches (decision 065).
    */
-  const PRACTICE = { forgiveSlips: true, taughtWords: taughtWords(course) } as const;
-  const answers = createAnswersRepository(db);
+  grading: { forgiveSlips: true; taughtWords: ReadonlySet<string> };
+}
 
-  /** The day and practice set under these ids; an unknown one is a 400 naming it, as progress does. */
-  function findPracticeSet(target: PracticeTarget): { day: Day; set: PracticeSet } {
-    const found = lookUpTask(course, target);
-    if ("unknown" in found) throw badRequest(found.unknown);
-    const { day } = found;
-    const set = practiceSetOf(day, target.taskId);
-    if (!set) throw badRequest(`"${target.taskId}" of day ${day.number} is not a practice set.`);
-    return { day, set };
-  }
-
-  /** The right answer as the API sends it: with its clip's path. */
-  const feedback = (target: PracticeTarget, correct: RightAnswer): AnswerResponse["correct"] => ({
-    text: correct.text,
-    answer: correct.answer,
-    audio: correct.audioId ? courseAudioPath(target.chapterId, target.dayId, correct.audioId) : null,
-    explain: correct.explain,
-    accepted: correct.accepted,
-  });
-
-  /**
-   * A resend's answer, from what was stored: right when it was judged right, else graded again to tell
-   * almost from wrong (only right is stored). An answer the item no longer fits is wrong.
-   */
-  function regrade(item: ExerciseItem, stored: { given: unknown; correct: boolean }): Graded {
-    const parsed = givenSchema.safeParse(stored.given);
-    const graded: Graded =
-      parsed.success && checkGiven(item, parsed.data).length === 0
-        ? grade(item, parsed.data, PRACTICE)
-        : { grade: "wrong", typo: false, slip: null, correct: rightAnswer(item) };
-    if (stored.correct) return { grade: "right", typo: graded.typo, slip: graded.slip, correct: graded.correct };
-    return { grade: graded.grade === "almost" ? "almost" : "wrong", typo: false, slip: null, correct: graded.correct };
-  }
-
+/** Answering an item: graded, stored once, and the set's task moved forward. */
+function answering({ db, course, progress, answers, grading }: AnswersContext) {
   return {
     /**
      * Grades and stores one answer. Refused before anything is written: unknown ids (400), an answer
@@ -86,7 +67,7 @@ export function createAnswersService({ db, course, progress }: AnswersDeps) {
      */
     async answer(user: SessionUser, input: AnswerInput): Promise<AnswerResponse> {
       const target = { chapterId: input.chapterId, dayId: input.dayId, taskId: input.taskId };
-      const { day, set } = findPracticeSet(target);
+      const { day, set } = findPracticeSet(course, target);
       const item = set.items.find((candidate) => candidate.id === input.itemId);
       if (!item) {
         throw badRequest(`The practice set "${input.taskId}" of day ${day.number} has no item "${input.itemId}".`);
@@ -98,30 +79,12 @@ export function createAnswersService({ db, course, progress }: AnswersDeps) {
         await answers.lockUser(tx, user.id);
         const stored = await answers.byClientId(tx, user.id, input.clientId);
         if (stored) {
-          const sameItem =
-            stored.chapterId === input.chapterId &&
-            stored.dayId === input.dayId &&
-            stored.taskId === input.taskId &&
-            stored.itemId === input.itemId;
-          if (!sameItem) {
-            throw new HttpError(
-              409,
-              "CLIENT_ID_REUSED",
-              "This clientId was already sent with an answer to another item. Make a new one for each answer.",
-            );
-          }
-          const replayed = regrade(item, stored);
-          return {
-            result: replayed.grade,
-            typo: replayed.typo,
-            slip: replayed.slip,
-            correct: feedback(target, replayed.correct),
-            taskCompleted: await progress.isTaskCompleted(user.id, target, tx),
-          };
+          const replayed = resent(item, input, stored, grading);
+          return { ...replayed, taskCompleted: await progress.isTaskCompleted(user.id, target, tx) };
         }
 
         await progress.assertDayOpen(user, target, tx);
-        const graded = grade(item, input.given, PRACTICE);
+        const graded = grade(item, input.given, grading);
         const right = graded.grade === "right";
         await answers.insert(tx, {
           userId: user.id,
@@ -145,10 +108,15 @@ export function createAnswersService({ db, course, progress }: AnswersDeps) {
         };
       });
     },
+  };
+}
 
+/** What the learner and their tutors read of the answers: a set's progress, a day's mistakes, the last answer, the export. */
+function practiceReads({ course, progress, answers }: AnswersContext) {
+  return {
     /** Which items of a practice set the user has answered right, and whether its task is completed. */
     async practiceProgress(user: SessionUser, target: PracticeTarget): Promise<PracticeProgress> {
-      const { set } = findPracticeSet(target);
+      const { set } = findPracticeSet(course, target);
       const [right, taskCompleted] = await Promise.all([
         answers.itemsAnsweredRight(user.id, target),
         progress.isTaskCompleted(user.id, target),
@@ -167,29 +135,7 @@ export function createAnswersService({ db, course, progress }: AnswersDeps) {
         answers.wrongOfDay(userId, target),
         answers.rightOfDay(userId, target),
       ]);
-      const mistakes = new Map<string, PracticeMistake>();
-      for (const row of wrongs) {
-        const item = practiceSetOf(found.day, row.taskId)?.items.find((each) => each.id === row.itemId);
-        if (!item) continue;
-        const key = `${row.taskId}/${row.itemId}`;
-        const mistake = mistakes.get(key) ?? {
-          taskId: row.taskId,
-          itemId: row.itemId,
-          prompt: item.prompt,
-          answer: rightAnswer(item).text,
-          wrongAnswers: [],
-          wrong: 0,
-          rightSince: right.has(key),
-        };
-        mistake.wrong += 1;
-        const parsed = givenSchema.safeParse(row.given);
-        const given = parsed.success ? givenText(item, parsed.data) : null;
-        if (given && mistake.wrongAnswers.length < 3 && !mistake.wrongAnswers.includes(given)) {
-          mistake.wrongAnswers.push(given);
-        }
-        mistakes.set(key, mistake);
-      }
-      return [...mistakes.values()];
+      return mistakesOf(found.day, wrongs, right);
     },
 
     /** When the user last answered a practice item, if ever. */
@@ -202,4 +148,100 @@ export function createAnswersService({ db, course, progress }: AnswersDeps) {
   };
 }
 
-export type AnswersService = ReturnType<typeof createAnswersService>;
+/** The day and practice set under these ids; an unknown one is a 400 naming it, as progress does. */
+function findPracticeSet(course: readonly Chapter[], target: PracticeTarget): { day: Day; set: PracticeSet } {
+  const found = lookUpTask(course, target);
+  if ("unknown" in found) throw badRequest(found.unknown);
+  const { day } = found;
+  const set = practiceSetOf(day, target.taskId);
+  if (!set) throw badRequest(`"${target.taskId}" of day ${day.number} is not a practice set.`);
+  return { day, set };
+}
+
+/** The right answer as the API sends it: with its clip's path. */
+const feedback = (target: PracticeTarget, correct: RightAnswer): AnswerResponse["correct"] => ({
+  text: correct.text,
+  answer: correct.answer,
+  audio: correct.audioId ? courseAudioPath(target.chapterId, target.dayId, correct.audioId) : null,
+  explain: correct.explain,
+  accepted: correct.accepted,
+});
+
+type StoredAnswer = NonNullable<Awaited<ReturnType<AnswersContext["answers"]["byClientId"]>>>;
+
+/** A resend of a stored answer: answered as the first send was; 409 when its clientId was sent for another item. */
+function resent(
+  item: ExerciseItem,
+  input: AnswerInput,
+  stored: StoredAnswer,
+  grading: AnswersContext["grading"],
+): Omit<AnswerResponse, "taskCompleted"> {
+  const sameItem =
+    stored.chapterId === input.chapterId &&
+    stored.dayId === input.dayId &&
+    stored.taskId === input.taskId &&
+    stored.itemId === input.itemId;
+  if (!sameItem) {
+    throw new HttpError(
+      409,
+      "CLIENT_ID_REUSED",
+      "This clientId was already sent with an answer to another item. Make a new one for each answer.",
+    );
+  }
+  const replayed = regrade(item, stored, grading);
+  return {
+    result: replayed.grade,
+    typo: replayed.typo,
+    slip: replayed.slip,
+    correct: feedback({ chapterId: input.chapterId, dayId: input.dayId, taskId: input.taskId }, replayed.correct),
+  };
+}
+
+/**
+ * A resend's answer, from what was stored: right when it was judged right, else graded again to tell
+ * almost from wrong (only right is stored). An answer the item no longer fits is wrong.
+ */
+function regrade(
+  item: ExerciseItem,
+  stored: { given: unknown; correct: boolean },
+  grading: AnswersContext["grading"],
+): Graded {
+  const parsed = givenSchema.safeParse(stored.given);
+  const graded: Graded =
+    parsed.success && checkGiven(item, parsed.data).length === 0
+      ? grade(item, parsed.data, grading)
+      : { grade: "wrong", typo: false, slip: null, correct: rightAnswer(item) };
+  if (stored.correct) return { grade: "right", typo: graded.typo, slip: graded.slip, correct: graded.correct };
+  return { grade: graded.grade === "almost" ? "almost" : "wrong", typo: false, slip: null, correct: graded.correct };
+}
+
+/** A day's mistakes from its wrong answers (oldest first) and the items since answered right. */
+function mistakesOf(
+  day: Day,
+  wrongs: readonly { taskId: string; itemId: string; given: unknown }[],
+  right: ReadonlySet<string>,
+): PracticeMistake[] {
+  const mistakes = new Map<string, PracticeMistake>();
+  for (const row of wrongs) {
+    const item = practiceSetOf(day, row.taskId)?.items.find((each) => each.id === row.itemId);
+    if (!item) continue;
+    const key = `${row.taskId}/${row.itemId}`;
+    const mistake = mistakes.get(key) ?? {
+      taskId: row.taskId,
+      itemId: row.itemId,
+      prompt: item.prompt,
+      answer: rightAnswer(item).text,
+      wrongAnswers: [],
+      wrong: 0,
+      rightSince: right.has(key),
+    };
+    mistake.wrong += 1;
+    const parsed = givenSchema.safeParse(row.given);
+    const given = parsed.success ? givenText(item, parsed.data) : null;
+    if (given && mistake.wrongAnswers.length < 3 && !mistake.wrongAnswers.includes(given)) {
+      mistake.wrongAnswers.push(given);
+    }
+    mistakes.set(key, mistake);
+  }
+  return [...mistakes.values()];
+}

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { BOOKING_REMINDERS, type BookingReminderKind, HOLDING_STATUSES } from "#course/bookings";
 import type { Database, Queryable, Transaction } from "#server/db/client";
 import { LOCK_CLASSES } from "#server/db/locks";
-import { booking, bookingChange, bookingReminder, tutorHours } from "#server/db/schema";
+import { booking, bookingChange, bookingReminder, tutorHours } from "./bookings.tables";
 
 export type BookingRow = typeof booking.$inferSelect;
 export type TutorHoursRow = typeof tutorHours.$inferSelect;

@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { CallSignalKind } from "#course/calls";
 import type { Database, Queryable, Transaction } from "#server/db/client";
-import { callRating, callRecord } from "#server/db/schema";
 import type { ChatMessage } from "./calls.contract";
+import { callRating, callRecord } from "./calls.tables";
 
 /** The channel every instance listens on for its rooms' signals (src/server/db/notifications.ts). */
 export const CALL_ROOM_CHANNEL = "call_room";

@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, gt, sql } from "drizzle-orm";
 import type { Database, Queryable, Transaction } from "#server/db/client";
 import { LOCK_CLASSES } from "#server/db/locks";
-import { contactMessage } from "#server/db/schema";
 import type { ContactMessageInput } from "./contact.contract";
+import { contactMessage } from "./contact.tables";
 
 /** The contact module's table: the messages sent through the form. */
 export function createContactRepository(db: Database) {

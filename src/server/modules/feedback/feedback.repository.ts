@@ -1,6 +1,6 @@
 import { asc, desc, eq, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#server/db/client";
-import { tutorFeedback } from "#server/db/schema";
+import { tutorFeedback } from "./feedback.tables";
 
 /** The feedback module's table: tutor_feedback. A tutor's name is the profile module's. */
 export function createFeedbackRepository(db: Database) {

@@ -822,7 +822,7 @@ describe("memory of the largest pictures, uploaded at once", () => {
       // decoding at once (sharp runs its work there; the default of 4 would hide a missing cap).
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        ["--import", "tsx", path.join(import.meta.dirname, "avatar-memory-probe.ts"), file, "12"],
+        ["--import", "tsx", path.resolve("tests/avatar-memory-probe.ts"), file, "12"],
         { env: { ...process.env, UV_THREADPOOL_SIZE: "16" } },
       );
       const { before, peak, encoded } = JSON.parse(stdout);

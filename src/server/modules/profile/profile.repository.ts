@@ -1,6 +1,6 @@
 import { eq, inArray } from "drizzle-orm";
+import { user } from "#server/db/auth.tables";
 import type { Database, Queryable } from "#server/db/client";
-import { user } from "#server/db/schema";
 
 /** What a profile is made from: the account's identity, as it shows, and its name and avatar columns. */
 const profileColumns = {

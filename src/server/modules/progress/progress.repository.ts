@@ -3,7 +3,6 @@ import type { DayRef, TaskRef } from "#course/progress-rules";
 import type { TaskStatus } from "#course/progress-status";
 import type { Database, Queryable } from "#server/db/client";
 import type { LentRead } from "#server/db/lent-read";
-import { dayCompletion, taskProgress } from "#server/db/schema";
 import {
   BACKFILL_DAY_COMPLETIONS,
   CLEAR_FOR_USER,
@@ -16,6 +15,7 @@ import {
   STARTED_TASKS,
   type TaskColumns,
 } from "./progress.sql";
+import { dayCompletion, taskProgress } from "./progress.tables";
 
 export type { ProgressRow, TaskColumns } from "./progress.sql";
 
@@ -35,6 +35,16 @@ const ofTask = (userId: string, { chapterId, dayId, taskId }: TaskRef) =>
  * which take the caller's transaction where one is given.
  */
 export function createProgressRepository(db: Database) {
+  return {
+    ...preparedChanges(db),
+    ...courseWideReads(db),
+    ...dayChanges(db),
+    ...learnerRecord(db),
+  };
+}
+
+/** The prepared statements of a learner's save and of staff's changes, and the rows they read back. */
+function preparedChanges(db: Database) {
   return {
     /** A user's progress and completed days (PROGRESS_OF_USER). */
     async rowsOf(userId: string): Promise<ProgressRow[]> {
@@ -99,7 +109,12 @@ export function createProgressRepository(db: Database) {
       });
       return result.rowCount ?? 0;
     },
+  };
+}
 
+/** Reads over every task of the course: the start's backfill, the days waiting on a session, the tasks started. */
+function courseWideReads(db: Database) {
+  return {
     /** The start's backfill (BACKFILL_DAY_COMPLETIONS) over every task of the course; answers how many rows it added. */
     async backfillCompletions(tasks: TaskColumns): Promise<number> {
       const result = await db.$client.query(BACKFILL_DAY_COMPLETIONS, tasks);
@@ -127,7 +142,12 @@ export function createProgressRepository(db: Database) {
       });
       return rows[0]!.started;
     },
+  };
+}
 
+/** A day's statuses read and moved forward in the caller's transaction, and its completion recorded. */
+function dayChanges(db: Database) {
+  return {
     /**
      * The tasks a user has a status for other than not-started, with it, and the days they
      * completed once, in one statement: what judges whether a day is open to them.
@@ -165,6 +185,20 @@ export function createProgressRepository(db: Database) {
       return row?.status;
     },
 
+    /** The statuses the user has recorded for the day's tasks. */
+    statusesOfDay(userId: string, { chapterId, dayId }: DayRef, q: Queryable = db) {
+      return q
+        .select({ taskId: taskProgress.taskId, status: taskProgress.status })
+        .from(taskProgress)
+        .where(
+          and(
+            eq(taskProgress.userId, userId),
+            eq(taskProgress.chapterId, chapterId),
+            eq(taskProgress.sectionId, dayId),
+          ),
+        );
+    },
+
     /**
      * Upserts a task's status, only forward: a completed task is never changed (statusAfterSave),
      * and an unchanged status is not rewritten. `byStaff`: staff made the change, not the learner.
@@ -195,23 +229,35 @@ export function createProgressRepository(db: Database) {
         });
     },
 
-    /** The statuses the user has recorded for the day's tasks. */
-    statusesOfDay(userId: string, { chapterId, dayId }: DayRef, q: Queryable = db) {
-      return q
-        .select({ taskId: taskProgress.taskId, status: taskProgress.status })
-        .from(taskProgress)
-        .where(
-          and(
-            eq(taskProgress.userId, userId),
-            eq(taskProgress.chapterId, chapterId),
-            eq(taskProgress.sectionId, dayId),
-          ),
-        );
-    },
-
     /** Records the day as completed once by the user; nothing when it already is. */
     async recordDayCompleted(userId: string, { chapterId, dayId }: DayRef, q: Queryable = db): Promise<void> {
       await q.insert(dayCompletion).values({ userId, chapterId, dayId }).onConflictDoNothing();
+    },
+  };
+}
+
+/** What a learner's record holds: tasks recorded, days completed, their last activity, the export. */
+function learnerRecord(db: Database) {
+  return {
+    /** The tasks a user has a status for other than not-started, with it. */
+    recordedTasks(userId: string, q: Queryable = db) {
+      return q
+        .select({
+          chapterId: taskProgress.chapterId,
+          dayId: taskProgress.sectionId,
+          taskId: taskProgress.taskId,
+          status: taskProgress.status,
+        })
+        .from(taskProgress)
+        .where(and(eq(taskProgress.userId, userId), ne(taskProgress.status, "not-started")));
+    },
+
+    /** The days a user has completed once. */
+    completedDays(userId: string, q: Queryable = db) {
+      return q
+        .select({ chapterId: dayCompletion.chapterId, dayId: dayCompletion.dayId })
+        .from(dayCompletion)
+        .where(eq(dayCompletion.userId, userId));
     },
 
     /**

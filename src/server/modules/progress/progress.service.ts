@@ -104,24 +104,33 @@ export async function backfillDayCompletions(db: Database, course: readonly Chap
  * the statements take their inputs from them.
  */
 export function createProgressService(db: Database, course: readonly Chapter[]) {
+  const ctx = progressContext(db, course);
+  return { ...learnerSaves(ctx), ...staffChanges(ctx), ...dayGates(ctx), ...progressReads(ctx) };
+}
+
+/** What the service's use cases share: the course's outline, the repository, a user's progress read. */
+function progressContext(db: Database, course: readonly Chapter[]) {
   const outline = courseOutline(course);
   const rows = createProgressRepository(db);
   const outlineDay = (target: DayRef) =>
     outline.find((day) => day.chapterId === target.chapterId && day.dayId === target.dayId);
-  const tasksOfDay = (target: DayRef) => outlineDay(target)?.taskIds ?? [];
-  // Every day's tasks but its live session's, on the days that have one.
-  const selfStudyTasks = taskColumns(
-    course.flatMap((chapter) =>
-      chapter.days.flatMap((day) => {
-        const live = new Set(pageTasks(day, "liveSession").map((task) => task.id));
-        if (live.size === 0) return [];
-        return day.tasks
-          .filter((task) => !live.has(task.id))
-          .map((task) => ({ chapterId: chapter.id, dayId: day.id, taskId: task.id }));
-      }),
-    ),
-  );
+  return {
+    db,
+    course,
+    outline,
+    rows,
+    outlineDay,
+    tasksOfDay: (target: DayRef) => outlineDay(target)?.taskIds ?? [],
+    findTarget: (target: TaskRef) => findCourseTask(course, target),
+    read: async (userId: string): Promise<ProgressView> => viewOf(await rows.rowsOf(userId), outline),
+  };
+}
 
+type ProgressContext = ReturnType<typeof progressContext>;
+
+/** A learner's own progress: read, and saved one task at a time. */
+function learnerSaves(ctx: ProgressContext) {
+  const { outline, rows, tasksOfDay, findTarget, read } = ctx;
   // The tasks each day needs finished before it, as the learner's save statement takes them, made once per day.
   const required = new Map<string, TaskColumns>();
   function requiredBefore(target: DayRef, viewer: Viewer): TaskColumns {
@@ -134,12 +143,6 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
     }
     return columns;
   }
-
-  async function read(userId: string): Promise<ProgressView> {
-    return viewOf(await rows.rowsOf(userId), outline);
-  }
-
-  const findTarget = (target: TaskRef) => findCourseTask(course, target);
 
   return {
     /** The user's progress (tasks without a record, or recorded as not-started, are left out) and completed days. */
@@ -170,7 +173,13 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
       setStatus(view.progress, target, statusAfterSave(current, status));
       return view;
     },
+  };
+}
 
+/** Staff reading and changing any user's progress (spec section 6). */
+function staffChanges(ctx: ProgressContext) {
+  const { db, outline, rows, tasksOfDay, findTarget, read } = ctx;
+  return {
     /** Any user's progress and completed days, for staff. An unknown user is a 404. */
     async readFor(staff: Staff, userId: string): Promise<ProgressView> {
       await requireAccount(db, userId, staff);
@@ -208,7 +217,13 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
       await requireAccount(db, userId, staff);
       return rows.resetForUser(userId);
     },
+  };
+}
 
+/** What other modules check and move in their own transactions: an open day, a task moved forward. */
+function dayGates(ctx: ProgressContext) {
+  const { db, course, outline, rows, outlineDay } = ctx;
+  return {
     /**
      * 409 DAY_LOCKED, naming the day to finish first, unless the user may open the target's day
      * (isDayUnlocked, with the days they completed once); staff are never locked out. Read in the
@@ -256,7 +271,26 @@ export function createProgressService(db: Database, course: readonly Chapter[]) 
     async isTaskCompleted(userId: string, target: TaskRef, q: Queryable = db): Promise<boolean> {
       return (await rows.statusOf(userId, target, q)) === "completed";
     },
+  };
+}
 
+/** What other modules read of progress: who waits on a session, the tasks started, the last activity, the export. */
+function progressReads(ctx: ProgressContext) {
+  const { db, course, rows } = ctx;
+  // Every day's tasks but its live session's, on the days that have one.
+  const selfStudyTasks = taskColumns(
+    course.flatMap((chapter) =>
+      chapter.days.flatMap((day) => {
+        const live = new Set(pageTasks(day, "liveSession").map((task) => task.id));
+        if (live.size === 0) return [];
+        return day.tasks
+          .filter((task) => !live.has(task.id))
+          .map((task) => ({ chapterId: chapter.id, dayId: day.id, taskId: task.id }));
+      }),
+    ),
+  );
+
+  return {
     /**
      * Who has completed every task of a day but its live session's, on a day with a live session
      * that is not yet completed: they wait for a session with a tutor. Longest waiting first.

@@ -1,5 +1,5 @@
 import type { Transaction } from "#server/db/client";
-import { reviewReminder } from "#server/db/schema";
+import { reviewReminder } from "./reminders.tables";
 
 /** The reminders module's table: review_reminder, one row per learner and local date a reminder went out. */
 export function createRemindersRepository() {

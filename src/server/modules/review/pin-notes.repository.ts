@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#server/db/client";
-import { reviewPinNote } from "#server/db/schema";
 import type { PinTarget } from "./review.deck";
+import { reviewPinNote } from "./review.tables";
 
 /** What a tutor said of a phrase they pinned after hearing it: shown on its spoken card (review.contract.ts, `tutor`). */
 export interface PinNote {

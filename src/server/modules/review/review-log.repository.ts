@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, max, sql } from "drizzle-orm";
 import type { CardKey } from "#course/review-rules";
 import type { Database, Queryable, Transaction } from "#server/db/client";
-import { type reviewCard, reviewDay, reviewLog } from "#server/db/schema";
+import { type reviewCard, reviewDay, reviewLog } from "./review.tables";
 
 /** A review as it is logged, with what it adds to its day. */
 export interface LoggedReview extends NewLogRow {
@@ -29,6 +29,14 @@ export type NewLogRow = typeof reviewLog.$inferInsert;
 /** The review module's log reads and writes: review_log (every review answered) and review_day (its totals per day). */
 export function createReviewLogRepository(db: Database) {
   return {
+    ...loggedReviews(db),
+    ...learnerActivity(db),
+  };
+}
+
+/** Logging a review out of order and reading a learner's log back: the card's events, a resend, a day's totals. */
+function loggedReviews(db: Database) {
+  return {
     /** Adds a review logged out of order (in the caller's transaction) to its day. */
     async countReview(tx: Transaction, row: LoggedReview): Promise<{ reviews: number; countedMs: number }> {
       const [day] = await tx
@@ -53,6 +61,42 @@ export function createReviewLogRepository(db: Database) {
       return day!;
     },
 
+    /** The review the learner already sent with this clientId, if any. */
+    async logOfClient(tx: Transaction, userId: string, clientId: string) {
+      const [row] = await tx
+        .select()
+        .from(reviewLog)
+        .where(and(eq(reviewLog.userId, userId), eq(reviewLog.clientId, clientId)));
+      return row;
+    },
+
+    /** A day's reviews and counted time (review_day); zero when there is none. */
+    async dayTotals(userId: string, date: string, timeZone: string): Promise<{ reviews: number; countedMs: number }> {
+      const [row] = await db
+        .select({ reviews: reviewDay.reviews, countedMs: reviewDay.countedMs })
+        .from(reviewDay)
+        .where(and(eq(reviewDay.userId, userId), eq(reviewDay.localDate, date), eq(reviewDay.timeZone, timeZone)));
+      return row ?? { reviews: 0, countedMs: 0 };
+    },
+
+    async addLog(tx: Transaction, row: LoggedReview): Promise<void> {
+      const { countedAt: _at, countedMs: _ms, ...logged } = row;
+      await tx.insert(reviewLog).values(logged);
+    },
+
+    /** The card's reviews, as FSRS rebuilds the card from them. */
+    cardEvents(tx: Transaction, userId: string, key: CardKey) {
+      return tx
+        .select({ clientId: reviewLog.clientId, rating: reviewLog.rating, reviewedAt: reviewLog.reviewedAt })
+        .from(reviewLog)
+        .where(cardWhere(reviewLog, userId, key));
+    },
+  };
+}
+
+/** What the log tells of a learner's activity: wrong answers, the last review, a day reviewed, the export. */
+function learnerActivity(db: Database) {
+  return {
     /** Reviews answered wrong, and the answers given, newest first. */
     wrongReviews(userId: string, chapterId?: string, q: Queryable = db) {
       return q
@@ -90,37 +134,6 @@ export function createReviewLogRepository(db: Database) {
         .where(and(eq(reviewDay.userId, userId), eq(reviewDay.localDate, date)))
         .limit(1);
       return row !== undefined;
-    },
-
-    /** The review the learner already sent with this clientId, if any. */
-    async logOfClient(tx: Transaction, userId: string, clientId: string) {
-      const [row] = await tx
-        .select()
-        .from(reviewLog)
-        .where(and(eq(reviewLog.userId, userId), eq(reviewLog.clientId, clientId)));
-      return row;
-    },
-
-    /** A day's reviews and counted time (review_day); zero when there is none. */
-    async dayTotals(userId: string, date: string, timeZone: string): Promise<{ reviews: number; countedMs: number }> {
-      const [row] = await db
-        .select({ reviews: reviewDay.reviews, countedMs: reviewDay.countedMs })
-        .from(reviewDay)
-        .where(and(eq(reviewDay.userId, userId), eq(reviewDay.localDate, date), eq(reviewDay.timeZone, timeZone)));
-      return row ?? { reviews: 0, countedMs: 0 };
-    },
-
-    async addLog(tx: Transaction, row: LoggedReview): Promise<void> {
-      const { countedAt: _at, countedMs: _ms, ...logged } = row;
-      await tx.insert(reviewLog).values(logged);
-    },
-
-    /** The card's reviews, as FSRS rebuilds the card from them. */
-    cardEvents(tx: Transaction, userId: string, key: CardKey) {
-      return tx
-        .select({ clientId: reviewLog.clientId, rating: reviewLog.rating, reviewedAt: reviewLog.reviewedAt })
-        .from(reviewLog)
-        .where(cardWhere(reviewLog, userId, key));
     },
 
     /** The review log as Export My Data lists it, oldest first. */

@@ -57,34 +57,35 @@ export function createDeck(deps: {
   cards: ReviewRepository;
   progress: Pick<ProgressModule["service"], "startedTasks">;
 }) {
-  const { course, cards, progress } = deps;
+  const { course } = deps;
   const phrases = coursePhrases(course);
   // Lines a tutor may pin after rating a take of one (story lines, role-play phrases): never met as cards.
   const lines = spokenLinePhrases(course);
   const everyPhrase = [...phrases, ...lines];
-  const keyOf = (phrase: Phrase) => phraseKey(phrase.chapterId, phrase.dayId, phrase.id);
-  const phraseByKey = new Map(everyPhrase.map((phrase) => [keyOf(phrase), phrase]));
-  const lineKeys = new Set(lines.map(keyOf));
   // Throws, so the app does not start, when two phrases of a day would share their cards' ids.
   const cardsByServedId = servedCards(everyPhrase);
-  /** Per day with phrases: the tasks whose start means the learner met them (phrase cards, practice). */
-  const meetingTasks = new Map<string, { chapterId: string; dayId: string; taskIds: Set<string>; phrases: Phrase[] }>();
-  for (const chapter of course) {
-    for (const day of chapter.days) {
-      if (day.vocabulary.length === 0) continue;
-      const taskIds = new Set<string>();
-      for (const block of day.codebook?.blocks ?? []) {
-        if (block.type === "vocabulary-cards" || block.type === "practice") taskIds.add(block.task.id);
-      }
-      meetingTasks.set(`${chapter.id}/${day.id}`, {
-        chapterId: chapter.id,
-        dayId: day.id,
-        taskIds,
-        phrases: phrases.filter((phrase) => phrase.chapterId === chapter.id && phrase.dayId === day.id),
-      });
-    }
-  }
   const courseOrder = new Map(everyPhrase.map((phrase, index) => [keyOf(phrase), index]));
+  return {
+    phrases,
+    ...createExercises(phrases, lines),
+
+    /**
+     * The card a served id (a question's cardId) names, and its phrase; undefined when the course
+     * has no such card.
+     */
+    cardOf: (servedId: string): { key: CardKey; phrase: Phrase } | undefined => cardsByServedId.get(servedId),
+
+    ...createMeetings({ ...deps, meetingTasks: meetingTasksOf(course, phrases) }),
+    servingOrder: servingOrderOf(courseOrder),
+  };
+}
+
+const keyOf = (phrase: Phrase) => phraseKey(phrase.chapterId, phrase.dayId, phrase.id);
+
+/** A card as an exercise: its item, its phrase, its question with a tutor's note. */
+function createExercises(phrases: readonly Phrase[], lines: readonly Phrase[]) {
+  const phraseByKey = new Map([...phrases, ...lines].map((phrase) => [keyOf(phrase), phrase]));
+  const lineKeys = new Set(lines.map(keyOf));
 
   /**
    * A card's exercise: its choices and tiles drawn from phrases of its own kind (phrase cards, or
@@ -137,6 +138,32 @@ export function createDeck(deps: {
     };
   }
 
+  return {
+    itemOf,
+    phraseOf,
+    phraseByKey,
+
+    /** The cards as exercises (a pinned spoken card with its tutor's note), leaving out any whose phrase the course no longer has. */
+    toExercises: (rows: readonly CardRow[], notes: ReadonlyMap<string, PinNote> = new Map()) =>
+      rows.flatMap((row) => {
+        const served = exercise(row, notes);
+        return served ? [served] : [];
+      }),
+  };
+}
+
+type MeetingTasks = ReturnType<typeof meetingTasksOf>;
+
+/** Meeting phrases: the cards of the days a learner has met, added when missing. */
+function createMeetings({
+  cards,
+  progress,
+  meetingTasks,
+}: {
+  cards: ReviewRepository;
+  progress: Pick<ProgressModule["service"], "startedTasks">;
+  meetingTasks: MeetingTasks;
+}) {
   /**
    * The sync's write, from what was read of the days started and the cards held: a card per skill
    * of every phrase of a day met and short of cards. Answers whether it added any.
@@ -166,17 +193,6 @@ export function createDeck(deps: {
   }
 
   return {
-    phrases,
-    itemOf,
-    phraseOf,
-    phraseByKey,
-
-    /**
-     * The card a served id (a question's cardId) names, and its phrase; undefined when the course
-     * has no such card.
-     */
-    cardOf: (servedId: string): { key: CardKey; phrase: Phrase } | undefined => cardsByServedId.get(servedId),
-
     /**
      * Gives the learner a card per skill of every phrase of the days they have met and no card yet,
      * due from `at`. Reads first and writes only for a day short of cards.
@@ -187,40 +203,56 @@ export function createDeck(deps: {
     },
 
     addMissing,
+  };
+}
 
-    /**
-     * The order due cards are taken in: pinned by a tutor first (their spoken cards before the rest), then cards already reviewed (those
-     * being learnt come back first, being due soonest), then new ones, oldest met first (the order
-     * the daily limit lets them in: decision 055), the first card of every phrase met together before
-     * the second of any (newCardRank), in course order. The same deck is always taken in the same order.
-     * Pinned cards, and started cards due at the same moment, go skill by skill in course order.
-     */
-    servingOrder(a: CardRow & { metAt: Date }, b: CardRow & { metAt: Date }): number {
-      const pinned = Number(a.pinnedAt === null) - Number(b.pinnedAt === null);
-      if (pinned !== 0) return pinned;
-      // A tutor's pins are asked aloud first: what they heard comes back as something to say.
-      const spoken =
-        Number(b.pinnedAt !== null && b.skill === "speak") - Number(a.pinnedAt !== null && a.skill === "speak");
-      if (spoken !== 0) return spoken;
-      const fresh = Number(a.reps === 0) - Number(b.reps === 0);
-      if (fresh !== 0) return fresh;
-      const due = a.reps > 0 ? a.due.getTime() - b.due.getTime() : a.metAt.getTime() - b.metAt.getTime();
-      if (due !== 0) return due;
-      const orderA = courseOrder.get(phraseKey(a.chapterId, a.dayId, a.phraseId)) ?? 0;
-      const orderB = courseOrder.get(phraseKey(b.chapterId, b.dayId, b.phraseId)) ?? 0;
-      if (isNewCard(a) && isNewCard(b)) {
-        return newCardRank(a.skill, orderA) - newCardRank(b.skill, orderB) || orderA - orderB;
+/** Per day with phrases: the tasks whose start means the learner met them (phrase cards, practice), and its phrases. */
+function meetingTasksOf(course: readonly Chapter[], phrases: readonly Phrase[]) {
+  const meetingTasks = new Map<string, { chapterId: string; dayId: string; taskIds: Set<string>; phrases: Phrase[] }>();
+  for (const chapter of course) {
+    for (const day of chapter.days) {
+      if (day.vocabulary.length === 0) continue;
+      const taskIds = new Set<string>();
+      for (const block of day.codebook?.blocks ?? []) {
+        if (block.type === "vocabulary-cards" || block.type === "practice") taskIds.add(block.task.id);
       }
-      // Pinned cards, and cards due at the same moment: each skill across the phrases in course order.
-      return REVIEW_SKILLS.indexOf(a.skill) - REVIEW_SKILLS.indexOf(b.skill) || orderA - orderB;
-    },
+      meetingTasks.set(`${chapter.id}/${day.id}`, {
+        chapterId: chapter.id,
+        dayId: day.id,
+        taskIds,
+        phrases: phrases.filter((phrase) => phrase.chapterId === chapter.id && phrase.dayId === day.id),
+      });
+    }
+  }
+  return meetingTasks;
+}
 
-    /** The cards as exercises (a pinned spoken card with its tutor's note), leaving out any whose phrase the course no longer has. */
-    toExercises: (rows: readonly CardRow[], notes: ReadonlyMap<string, PinNote> = new Map()) =>
-      rows.flatMap((row) => {
-        const served = exercise(row, notes);
-        return served ? [served] : [];
-      }),
+/**
+ * The order due cards are taken in: pinned by a tutor first (their spoken cards before the rest), then cards already reviewed (those
+ * being learnt come back first, being due soonest), then new ones, oldest met first (the order
+ * the daily limit lets them in: decision 055), the first card of every phrase met together before
+ * the second of any (newCardRank), in course order. The same deck is always taken in the same order.
+ * Pinned cards, and started cards due at the same moment, go skill by skill in course order.
+ */
+function servingOrderOf(courseOrder: ReadonlyMap<string, number>) {
+  return (a: CardRow & { metAt: Date }, b: CardRow & { metAt: Date }): number => {
+    const pinned = Number(a.pinnedAt === null) - Number(b.pinnedAt === null);
+    if (pinned !== 0) return pinned;
+    // A tutor's pins are asked aloud first: what they heard comes back as something to say.
+    const spoken =
+      Number(b.pinnedAt !== null && b.skill === "speak") - Number(a.pinnedAt !== null && a.skill === "speak");
+    if (spoken !== 0) return spoken;
+    const fresh = Number(a.reps === 0) - Number(b.reps === 0);
+    if (fresh !== 0) return fresh;
+    const due = a.reps > 0 ? a.due.getTime() - b.due.getTime() : a.metAt.getTime() - b.metAt.getTime();
+    if (due !== 0) return due;
+    const orderA = courseOrder.get(phraseKey(a.chapterId, a.dayId, a.phraseId)) ?? 0;
+    const orderB = courseOrder.get(phraseKey(b.chapterId, b.dayId, b.phraseId)) ?? 0;
+    if (isNewCard(a) && isNewCard(b)) {
+      return newCardRank(a.skill, orderA) - newCardRank(b.skill, orderB) || orderA - orderB;
+    }
+    // Pinned cards, and cards due at the same moment: each skill across the phrases in course order.
+    return REVIEW_SKILLS.indexOf(a.skill) - REVIEW_SKILLS.indexOf(b.skill) || orderA - orderB;
   };
 }
 

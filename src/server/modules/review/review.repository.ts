@@ -4,7 +4,6 @@ import type { ReviewCard } from "#course/review-schedule";
 import type { Database, Queryable, Transaction } from "#server/db/client";
 import type { LentRead } from "#server/db/lent-read";
 import { LOCK_CLASSES } from "#server/db/locks";
-import { reviewCard } from "#server/db/schema";
 import type { KnownCard, KnownLearner } from "./review.known";
 import {
   ANSWER_CONTEXT,
@@ -19,6 +18,7 @@ import {
   type StoredCounts,
   summaryReadsSql,
 } from "./review.sql";
+import { reviewCard } from "./review.tables";
 import { cardWhere, createReviewLogRepository, type LoggedReview } from "./review-log.repository";
 
 export type { AnswerContext, DeckCounts, HeldCards, ReviewDayRow } from "./review.sql";
@@ -52,7 +52,17 @@ export type NewCardRow = typeof reviewCard.$inferInsert;
 export function createReviewRepository(db: Database) {
   return {
     ...createReviewLogRepository(db),
+    ...deckCards(db),
+    ...summaryStatement(db),
+    ...roundReads(db),
+    ...inOrderAnswers(db),
+    ...rebuiltCards(),
+  };
+}
 
+/** The learner's deck: adding and pinning cards, listing them. */
+function deckCards(db: Database) {
+  return {
     /** How many cards the learner holds of each day. */
     cardsPerDay(userId: string, q: Queryable = db) {
       return q
@@ -81,6 +91,28 @@ export function createReviewRepository(db: Database) {
         });
     },
 
+    /** The learner's cards, or those of one chapter. */
+    cards(userId: string, chapterId?: string, q: Queryable = db): Promise<CardRow[]> {
+      return q
+        .select(cardColumns)
+        .from(reviewCard)
+        .where(and(eq(reviewCard.userId, userId), chapterId ? eq(reviewCard.chapterId, chapterId) : undefined));
+    },
+
+    /** The cards as Export My Data lists them, in course-id order. */
+    exportCards(userId: string) {
+      return db
+        .select({ ...cardColumns, metAt: reviewCard.metAt, lastReviewedAt: reviewCard.lastReviewedAt })
+        .from(reviewCard)
+        .where(eq(reviewCard.userId, userId))
+        .orderBy(asc(reviewCard.chapterId), asc(reviewCard.dayId), asc(reviewCard.phraseId), asc(reviewCard.skill));
+    },
+  };
+}
+
+/** What the summary reads, in one statement. */
+function summaryStatement(db: Database) {
+  return {
     /**
      * What a summary reads, days from `since` on, with what the other modules lend it (`lent`, read
      * back in the same order), in one prepared statement (summaryReadsSql): one round trip in all.
@@ -114,7 +146,51 @@ export function createReviewRepository(db: Database) {
         };
       };
     },
+  };
+}
 
+/** The round's cards, with what their answers read. */
+function roundReads(db: Database) {
+  return {
+    /** The cards due now (ROUND_CARDS), each with what an answer to it reads. */
+    async roundCards(userId: string, at: Date): Promise<RoundCard[]> {
+      const { rows } = await db.$client.query<{
+        chapter_id: string;
+        day_id: string;
+        phrase_id: string;
+        skill: CardRow["skill"];
+        reps: number;
+        lapses: number;
+        due: Date;
+        pinned_at: Date | null;
+        met_at: Date;
+        state: unknown;
+        last_reviewed_at: Date | null;
+        account_zone: string;
+        previous_received_at: Date | null;
+        phrase_last_skill: CardRow["skill"] | null;
+      }>({ name: "review_round_cards", text: ROUND_CARDS, values: [userId, at] });
+      return rows.map((row) => ({
+        chapterId: row.chapter_id,
+        dayId: row.day_id,
+        phraseId: row.phrase_id,
+        skill: row.skill,
+        reps: row.reps,
+        lapses: row.lapses,
+        due: row.due,
+        pinnedAt: row.pinned_at,
+        metAt: row.met_at,
+        phraseLastSkill: row.phrase_last_skill,
+        known: { metAt: row.met_at, state: row.state, reps: row.reps, lastReviewedAt: row.last_reviewed_at },
+        learner: { accountZone: row.account_zone, previousReceivedAt: row.previous_received_at },
+      }));
+    },
+  };
+}
+
+/** An in-order answer: what it reads, then its one write. */
+function inOrderAnswers(db: Database) {
+  return {
     /** What a review answer needs to know (ANSWER_CONTEXT); undefined when the account is gone. */
     async answerContext(userId: string, key: CardKey, clientId: string): Promise<AnswerContext | undefined> {
       const { rows } = await db.$client.query<AnswerContext>({
@@ -188,49 +264,12 @@ export function createReviewRepository(db: Database) {
         dayCountedMs: result.day_counted_ms === null ? null : Number(result.day_counted_ms),
       };
     },
+  };
+}
 
-    /** The cards due now (ROUND_CARDS), each with what an answer to it reads. */
-    async roundCards(userId: string, at: Date): Promise<RoundCard[]> {
-      const { rows } = await db.$client.query<{
-        chapter_id: string;
-        day_id: string;
-        phrase_id: string;
-        skill: CardRow["skill"];
-        reps: number;
-        lapses: number;
-        due: Date;
-        pinned_at: Date | null;
-        met_at: Date;
-        state: unknown;
-        last_reviewed_at: Date | null;
-        account_zone: string;
-        previous_received_at: Date | null;
-        phrase_last_skill: CardRow["skill"] | null;
-      }>({ name: "review_round_cards", text: ROUND_CARDS, values: [userId, at] });
-      return rows.map((row) => ({
-        chapterId: row.chapter_id,
-        dayId: row.day_id,
-        phraseId: row.phrase_id,
-        skill: row.skill,
-        reps: row.reps,
-        lapses: row.lapses,
-        due: row.due,
-        pinnedAt: row.pinned_at,
-        metAt: row.met_at,
-        phraseLastSkill: row.phrase_last_skill,
-        known: { metAt: row.met_at, state: row.state, reps: row.reps, lastReviewedAt: row.last_reviewed_at },
-        learner: { accountZone: row.account_zone, previousReceivedAt: row.previous_received_at },
-      }));
-    },
-
-    /** The learner's cards, or those of one chapter. */
-    cards(userId: string, chapterId?: string, q: Queryable = db): Promise<CardRow[]> {
-      return q
-        .select(cardColumns)
-        .from(reviewCard)
-        .where(and(eq(reviewCard.userId, userId), chapterId ? eq(reviewCard.chapterId, chapterId) : undefined));
-    },
-
+/** A review out of order: the learner's reviews take turns and the card is rebuilt from its log. */
+function rebuiltCards() {
+  return {
     /** Makes the learner's reviews take turns until the transaction ends. */
     async lockLearner(tx: Transaction, userId: string): Promise<void> {
       await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASSES.review}::int, hashtext(${userId}))`);
@@ -271,15 +310,6 @@ export function createReviewRepository(db: Database) {
           pinnedBy: sql`case when ${reviewCard.pinnedAt} <= ${reviewedAt} then null else ${reviewCard.pinnedBy} end`,
         })
         .where(cardWhere(reviewCard, userId, key));
-    },
-
-    /** The cards as Export My Data lists them, in course-id order. */
-    exportCards(userId: string) {
-      return db
-        .select({ ...cardColumns, metAt: reviewCard.metAt, lastReviewedAt: reviewCard.lastReviewedAt })
-        .from(reviewCard)
-        .where(eq(reviewCard.userId, userId))
-        .orderBy(asc(reviewCard.chapterId), asc(reviewCard.dayId), asc(reviewCard.phraseId), asc(reviewCard.skill));
     },
   };
 }

@@ -1,9 +1,10 @@
 import { and, asc, eq, ne, or, type SQL, sql } from "drizzle-orm";
 import type { DailyGoalUnit } from "#course/review-rules";
+import { user } from "#server/db/auth.tables";
 import type { Database, Queryable, Transaction } from "#server/db/client";
 import type { LentRead } from "#server/db/lent-read";
-import { dailyGoalChange, user } from "#server/db/schema";
 import type { Settings, SettingsUpdate } from "./settings.contract";
+import { dailyGoalChange } from "./settings.tables";
 
 /** An account's settings: columns of its user row. */
 export const settingsColumns = {

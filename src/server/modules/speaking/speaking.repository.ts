@@ -3,7 +3,7 @@ import type { PgColumn } from "drizzle-orm/pg-core";
 import type { SelfRating } from "#course/speaking";
 import type { Database, Queryable, Transaction } from "#server/db/client";
 import { LOCK_CLASSES } from "#server/db/locks";
-import { linePractice, notice, quietDay, recording, speakingSubmission } from "#server/db/schema";
+import { linePractice, notice, quietDay, recording, speakingSubmission } from "./speaking.tables";
 
 export type TakeRow = typeof recording.$inferSelect;
 export type SubmissionRow = typeof speakingSubmission.$inferSelect;

@@ -1,9 +1,9 @@
 import { type AnyColumn, and, asc, count, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Role } from "#course/roles";
 import type { UserSummary } from "#course/users";
+import { user, verification } from "#server/db/auth.tables";
 import type { Database, Queryable, Transaction } from "#server/db/client";
 import { LOCK_KEYS } from "#server/db/locks";
-import { user, verification } from "#server/db/schema";
 
 const summaryColumns = {
   id: user.id,

@@ -2,10 +2,10 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import { describe, expect, it } from "vitest";
 import type { Role } from "#course/roles";
 import type { TestUser } from "#tests/test-app";
-import { connectApp } from "#web/testing/app-in-process";
-import { renderApp } from "#web/testing/render-app";
-import { DAY_1_CARDS, startDayOnePhraseCards } from "#web/testing/review-test-kit";
-import { sendGreetingsAlone } from "#web/testing/speaking-test-kit";
+import { connectApp } from "#tests/web/app-in-process";
+import { renderApp } from "#tests/web/render-app";
+import { DAY_1_CARDS, startDayOnePhraseCards } from "#tests/web/review-test-kit";
+import { sendGreetingsAlone } from "#tests/web/speaking-test-kit";
 
 const app = await connectApp();
 

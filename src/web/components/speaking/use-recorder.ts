@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { type Dispatch, type SetStateAction, useCallback, useEffect, useRef, useState } from "react";
 import { TAKE_MAX_MS } from "#course/speaking";
 
 /** The containers to ask MediaRecorder for, best first: Opus in WebM, else what Safari makes (AAC in MP4). */
@@ -78,33 +78,7 @@ export function useRecorder(onTake: (lineId: string, take: File) => void) {
       }
       const recorder = new MediaRecorder(stream, { mimeType, audioBitsPerSecond: BITS_PER_SECOND });
       const chunks: Blob[] = [];
-      const context = new AudioContext();
-      const analyser = context.createAnalyser();
-      analyser.fftSize = 2048;
-      context.createMediaStreamSource(stream).connect(analyser);
-      const samples = new Float32Array(analyser.fftSize);
-      let spoke = false;
-      let quietSince = 0;
-      const listen = setInterval(() => {
-        analyser.getFloatTimeDomainData(samples);
-        let sum = 0;
-        for (const sample of samples) sum += sample * sample;
-        const level = Math.sqrt(sum / samples.length);
-        const now = performance.now();
-        if (level > SPEAKING_LEVEL) {
-          spoke = true;
-          quietSince = now;
-        } else if (spoke && now - quietSince > SILENCE_MS) {
-          stop();
-        }
-      }, 100);
-      const limit = setTimeout(stop, TAKE_MAX_MS);
-      const release = () => {
-        clearInterval(listen);
-        clearTimeout(limit);
-        for (const track of stream.getTracks()) track.stop();
-        void context.close();
-      };
+      const release = endOnSilence(stream, stop);
       recorder.ondataavailable = (event) => {
         if (event.data.size > 0) chunks.push(event.data);
       };
@@ -123,33 +97,7 @@ export function useRecorder(onTake: (lineId: string, take: File) => void) {
     [stop],
   );
 
-  // A microphone the browser already refuses is known before any tap, so the page offers saying the
-  // lines aloud at once; allowed again in the site settings, recording is offered again.
-  useEffect(() => {
-    if (!canRecord() || !navigator.permissions?.query) return;
-    let permission: PermissionStatus | undefined;
-    const follow = () => {
-      if (permission?.state === "denied") {
-        setState({ status: "unavailable", reason: "denied", message: RECORDER_MESSAGES.denied });
-      } else {
-        setState((current) =>
-          current.status === "unavailable" && current.reason === "denied" ? { status: "idle" } : current,
-        );
-      }
-    };
-    navigator.permissions
-      .query({ name: "microphone" as PermissionName })
-      .then((status) => {
-        permission = status;
-        status.onchange = follow;
-        follow();
-      })
-      // A browser that cannot tell (Firefox before 131 for the microphone) asks on the first tap.
-      .catch(() => {});
-    return () => {
-      if (permission) permission.onchange = null;
-    };
-  }, []);
+  useRefusedMicrophone(setState);
 
   // A take in progress when the page goes is dropped, and the microphone released.
   useEffect(
@@ -174,4 +122,70 @@ export function useRecorder(onTake: (lineId: string, take: File) => void) {
   };
 
   return { state, start, stop, toggle };
+}
+
+/**
+ * Ends the take (`stop`) after SILENCE_MS of quiet once the learner has spoken, or at TAKE_MAX_MS.
+ * Answers the function that stops listening and releases the microphone.
+ */
+function endOnSilence(stream: MediaStream, stop: () => void): () => void {
+  const context = new AudioContext();
+  const analyser = context.createAnalyser();
+  analyser.fftSize = 2048;
+  context.createMediaStreamSource(stream).connect(analyser);
+  const samples = new Float32Array(analyser.fftSize);
+  let spoke = false;
+  let quietSince = 0;
+  const listen = setInterval(() => {
+    analyser.getFloatTimeDomainData(samples);
+    let sum = 0;
+    for (const sample of samples) sum += sample * sample;
+    const level = Math.sqrt(sum / samples.length);
+    const now = performance.now();
+    if (level > SPEAKING_LEVEL) {
+      spoke = true;
+      quietSince = now;
+    } else if (spoke && now - quietSince > SILENCE_MS) {
+      stop();
+    }
+  }, 100);
+  const limit = setTimeout(stop, TAKE_MAX_MS);
+  return () => {
+    clearInterval(listen);
+    clearTimeout(limit);
+    for (const track of stream.getTracks()) track.stop();
+    void context.close();
+  };
+}
+
+/**
+ * A microphone the browser already refuses is known before any tap, so the page offers saying the
+ * lines aloud at once; allowed again in the site settings, recording is offered again.
+ */
+function useRefusedMicrophone(setState: Dispatch<SetStateAction<RecorderState>>) {
+  useEffect(() => {
+    if (!canRecord() || !navigator.permissions?.query) return;
+    let permission: PermissionStatus | undefined;
+    const follow = () => {
+      if (permission?.state === "denied") {
+        setState({ status: "unavailable", reason: "denied", message: RECORDER_MESSAGES.denied });
+      } else {
+        setState((current) =>
+          current.status === "unavailable" && current.reason === "denied" ? { status: "idle" } : current,
+        );
+      }
+    };
+    navigator.permissions
+      .query({ name: "microphone" as PermissionName })
+      .then((status) => {
+        permission = status;
+        status.onchange = follow;
+        follow();
+      })
+      // A browser that cannot tell (Firefox before 131 for the microphone) asks on the first tap.
+      .catch(() => {});
+    return () => {
+      if (permission) permission.onchange = null;
+    };
+  }, [setState]);
 }

@@ -1,9 +1,9 @@
 import { act, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { connectApp } from "#web/testing/app-in-process";
-import { completeDays, fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
-import { renderApp } from "#web/testing/render-app";
-import { untilSettled } from "#web/testing/screen";
+import { connectApp } from "#tests/web/app-in-process";
+import { completeDays, fixtureDay, signInWithProgress } from "#tests/web/course-db-test-kit";
+import { renderApp } from "#tests/web/render-app";
+import { untilSettled } from "#tests/web/screen";
 
 const app = await connectApp();
 

@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { contactMessage } from "#server/db/schema";
-import { connectApp } from "#web/testing/app-in-process";
-import { renderApp } from "#web/testing/render-app";
-import { setRole } from "#web/testing/staff-db-test-kit";
+import { connectApp } from "#tests/web/app-in-process";
+import { renderApp } from "#tests/web/render-app";
+import { setRole } from "#tests/web/staff-db-test-kit";
 
 const app = await connectApp();
 

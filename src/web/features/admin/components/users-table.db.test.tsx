@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { TestUser } from "#tests/test-app";
-import { connectApp } from "#web/testing/app-in-process";
-import { renderApp } from "#web/testing/render-app";
-import { setRole, startEachTestWithNoAccounts, storeAccount, storeAccounts } from "#web/testing/staff-db-test-kit";
+import { connectApp } from "#tests/web/app-in-process";
+import { renderApp } from "#tests/web/render-app";
+import { setRole, startEachTestWithNoAccounts, storeAccount, storeAccounts } from "#tests/web/staff-db-test-kit";
 
 const app = await connectApp();
 startEachTestWithNoAccounts(app);

@@ -1,8 +1,8 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { totpCode, wrongTotpCode } from "#tests/totp";
-import { connectApp, type SignedInUser } from "#web/testing/app-in-process";
-import { renderApp } from "#web/testing/render-app";
+import { connectApp, type SignedInUser } from "#tests/web/app-in-process";
+import { renderApp } from "#tests/web/render-app";
 
 const app = await connectApp();
 

@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { MAX_PASSWORD_LENGTH } from "#course/account-rules";
-import { connectApp } from "#web/testing/app-in-process";
-import { renderApp } from "#web/testing/render-app";
+import { connectApp } from "#tests/web/app-in-process";
+import { renderApp } from "#tests/web/render-app";
 
 const app = await connectApp();
 

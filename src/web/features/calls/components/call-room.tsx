@@ -1,18 +1,11 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { Mic, MicOff, PhoneOff, Video, VideoOff } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { CHAT_MAX_LENGTH } from "#course/calls";
-import type { CallServerMessage, ChatMessage, CallRoom as Room } from "#server/modules/calls/calls.contract";
+import type { ChatMessage, CallRoom as Room } from "#server/modules/calls/calls.contract";
 import { Button } from "#web/components/ui/button";
 import { Field } from "#web/components/ui/field";
-import { roomSocketUrl } from "#web/features/calls/api/room";
+import { type CallState, useCall } from "#web/features/calls/call-connection";
 import { SessionRecordPanel } from "#web/features/calls/components/session-record";
-import { createPeer, type Peer } from "#web/features/calls/peer";
-import { openRoomSocket, type RoomSocket, type SocketState } from "#web/features/calls/room-connection";
-import { callRoomQueryKey } from "#web/lib/query-keys";
-import { toast } from "#web/lib/toast";
-
-type CallState = "waiting" | "connecting" | "connected" | "reconnecting" | "replaced" | "closed";
 
 const STATE_TEXT = (other: string): Record<CallState, string> => ({
   waiting: `Waiting for ${other} to join…`,
@@ -32,152 +25,16 @@ const STATE_TEXT = (other: string): Record<CallState, string> => ({
  */
 export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaStream | null; onLeave: () => void }) {
   const { booking } = room;
-  const other = booking.youAre === "tutor" ? booking.learner : booking.tutor;
-  const queryClient = useQueryClient();
-  const [state, setState] = useState<CallState>("waiting");
-  const [remote, setRemote] = useState<MediaStream | null>(null);
-  const [chat, setChat] = useState<ChatMessage[]>(room.chat);
-  const [problem, setProblem] = useState<string | null>(null);
-  /** Why the server closed the room for this page (signed out, cancelled…), when it said. */
-  const [closedBecause, setClosedBecause] = useState<string | null>(null);
-  const [muted, setMuted] = useState(false);
-  const [cameraOff, setCameraOff] = useState(false);
-  const socketRef = useRef<RoomSocket | null>(null);
-  const localVideo = useRef<HTMLVideoElement>(null);
-  const remoteVideo = useRef<HTMLVideoElement>(null);
-  const hasVideo = (stream?.getVideoTracks().length ?? 0) > 0;
-
-  useEffect(() => {
-    let peer: Peer | null = null;
-    let peerSocket: string | null = null;
-    let freshSocket = true;
-    let socketState: SocketState = "connecting";
-
-    const offerer = booking.youAre === "tutor";
-    const newPeer = (send: RoomSocket["send"]) => {
-      if (!stream) return;
-      peer?.close();
-      setRemote(null);
-      peer = createPeer({
-        iceServers: room.iceServers,
-        offerer,
-        stream,
-        send,
-        onTrack: setRemote,
-        onState: (connection) => {
-          if (connection === "connected") setState("connected");
-          else if (connection === "disconnected" || connection === "failed") setState("reconnecting");
-        },
-      });
-      setState("connecting");
-    };
-
-    const onMessage = (message: CallServerMessage) => {
-      const socket = socketRef.current;
-      if (!socket) return;
-      switch (message.type) {
-        case "welcome":
-          // A new socket of ours: the other side will see a new connection and start afresh.
-          freshSocket = true;
-          break;
-        case "peer":
-          if (message.userId !== other.id) break;
-          if (message.present && (message.connectionId !== peerSocket || freshSocket || !peer)) {
-            // The other side (again, after a reload or a new socket of ours): a new call. The tutor
-            // offers it; the learner waits for that offer.
-            peerSocket = message.connectionId;
-            freshSocket = false;
-            if (offerer) newPeer(socket.send);
-            else {
-              peer?.close();
-              peer = null;
-              setRemote(null);
-              setState("connecting");
-            }
-          } else if (!message.present && message.connectionId === peerSocket) {
-            peer?.close();
-            peer = null;
-            peerSocket = null;
-            setRemote(null);
-            setState("waiting");
-          }
-          break;
-        case "description":
-          // Only the other side's current socket speaks for the call; an offer starts the learner's side of it.
-          if (message.connectionId !== peerSocket) break;
-          if (!peer && message.description.type === "offer") newPeer(socket.send);
-          void peer?.description(message.description).catch(() => setState("reconnecting"));
-          break;
-        case "candidate":
-          if (message.connectionId !== peerSocket) break;
-          void peer?.candidate(message.candidate).catch(() => undefined);
-          break;
-        case "chat":
-          setChat((before) =>
-            before.some((each) => each.id === message.message.id) ? before : [...before, message.message],
-          );
-          break;
-        case "ended":
-          void queryClient.invalidateQueries({ queryKey: callRoomQueryKey(booking.id), exact: true });
-          if (booking.youAre === "learner") {
-            toast({ title: "Session ended", description: "Your tutor's ratings and notes are below." });
-          }
-          break;
-        case "replaced":
-          setState("replaced");
-          break;
-        case "error":
-          setProblem(message.message);
-          break;
-      }
-    };
-
-    const socket = openRoomSocket(roomSocketUrl(booking.id), {
-      message: onMessage,
-      state: (next, reason) => {
-        if (next === "reconnecting" && socketState === "open") setState("reconnecting");
-        if (next === "closed") {
-          setState((before) => (before === "replaced" ? before : "closed"));
-          setClosedBecause(reason || null);
-        }
-        socketState = next;
-      },
-    });
-    socketRef.current = socket;
-    return () => {
-      socket.close();
-      socketRef.current = null;
-      peer?.close();
-    };
-  }, [booking.id, booking.youAre, other.id, room.iceServers, stream, queryClient]);
-
-  useEffect(() => {
-    if (localVideo.current) localVideo.current.srcObject = stream;
-  }, [stream]);
-  useEffect(() => {
-    if (remoteVideo.current) remoteVideo.current.srcObject = remote;
-  }, [remote]);
-
-  const toggleMute = () => {
-    for (const track of stream?.getAudioTracks() ?? []) track.enabled = muted;
-    setMuted(!muted);
-  };
-  const toggleCamera = () => {
-    for (const track of stream?.getVideoTracks() ?? []) track.enabled = cameraOff;
-    setCameraOff(!cameraOff);
-  };
+  const call = useCall(room, stream);
 
   const chatPanel = (
     <Chat
-      messages={chat}
+      messages={call.chat}
       names={Object.fromEntries(
         [booking.learner, booking.tutor].flatMap((side) => (side.id === null ? [] : [[side.id, side.name]])),
       )}
-      problem={problem}
-      send={(text) => {
-        setProblem(null);
-        socketRef.current?.send({ type: "chat", text });
-      }}
+      problem={call.problem}
+      send={call.sendChat}
     />
   );
 
@@ -198,49 +55,91 @@ export function CallRoom({ room, stream, onLeave }: { room: Room; stream: MediaS
 
   return (
     <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
-      <section aria-label="Call" className="space-y-3">
-        <p role="status" className="font-medium">
-          {state === "closed" && closedBecause ? closedBecause : STATE_TEXT(other.name)[state]}
-        </p>
-        <div className="relative overflow-hidden rounded-xl bg-black">
-          {/* biome-ignore lint/a11y/useMediaCaption: a live call has no captions to give. */}
-          <video
-            ref={remoteVideo}
-            autoPlay
-            playsInline
-            aria-label={`${other.name}'s camera`}
-            className="aspect-video w-full object-cover"
-          />
-          {hasVideo && (
-            <video
-              ref={localVideo}
-              autoPlay
-              muted
-              playsInline
-              aria-label="Your camera"
-              className="absolute bottom-3 right-3 w-1/4 rounded-md border border-white/40 object-cover"
-            />
-          )}
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <Button variant="outline" aria-pressed={muted} onClick={toggleMute}>
-            {muted ? <MicOff aria-hidden="true" /> : <Mic aria-hidden="true" />}
-            {muted ? "Unmute" : "Mute"}
-          </Button>
-          {hasVideo && (
-            <Button variant="outline" aria-pressed={cameraOff} onClick={toggleCamera}>
-              {cameraOff ? <VideoOff aria-hidden="true" /> : <Video aria-hidden="true" />}
-              {cameraOff ? "Turn camera on" : "Turn camera off"}
-            </Button>
-          )}
-          <Button variant="destructive" onClick={onLeave}>
-            <PhoneOff aria-hidden="true" /> Leave
-          </Button>
-        </div>
-        <SessionRecordPanel room={room} />
-      </section>
+      <CallView room={room} stream={stream} call={call} onLeave={onLeave} />
       {chatPanel}
     </div>
+  );
+}
+
+/** The call itself: the other side's video, the user's own picture, mute and camera, leaving, and the session's record. */
+function CallView({
+  room,
+  stream,
+  call,
+  onLeave,
+}: {
+  room: Room;
+  stream: MediaStream;
+  call: ReturnType<typeof useCall>;
+  onLeave: () => void;
+}) {
+  const { booking } = room;
+  const other = booking.youAre === "tutor" ? booking.learner : booking.tutor;
+  const { state, closedBecause, remote } = call;
+  const [muted, setMuted] = useState(false);
+  const [cameraOff, setCameraOff] = useState(false);
+  const localVideo = useRef<HTMLVideoElement>(null);
+  const remoteVideo = useRef<HTMLVideoElement>(null);
+  const hasVideo = stream.getVideoTracks().length > 0;
+
+  useEffect(() => {
+    if (localVideo.current) localVideo.current.srcObject = stream;
+  }, [stream]);
+  useEffect(() => {
+    if (remoteVideo.current) remoteVideo.current.srcObject = remote;
+  }, [remote]);
+
+  const toggleMute = () => {
+    for (const track of stream.getAudioTracks()) track.enabled = muted;
+    setMuted(!muted);
+  };
+  const toggleCamera = () => {
+    for (const track of stream.getVideoTracks()) track.enabled = cameraOff;
+    setCameraOff(!cameraOff);
+  };
+
+  return (
+    <section aria-label="Call" className="space-y-3">
+      <p role="status" className="font-medium">
+        {state === "closed" && closedBecause ? closedBecause : STATE_TEXT(other.name)[state]}
+      </p>
+      <div className="relative overflow-hidden rounded-xl bg-black">
+        {/* biome-ignore lint/a11y/useMediaCaption: a live call has no captions to give. */}
+        <video
+          ref={remoteVideo}
+          autoPlay
+          playsInline
+          aria-label={`${other.name}'s camera`}
+          className="aspect-video w-full object-cover"
+        />
+        {hasVideo && (
+          <video
+            ref={localVideo}
+            autoPlay
+            muted
+            playsInline
+            aria-label="Your camera"
+            className="absolute bottom-3 right-3 w-1/4 rounded-md border border-white/40 object-cover"
+          />
+        )}
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button variant="outline" aria-pressed={muted} onClick={toggleMute}>
+          {muted ? <MicOff aria-hidden="true" /> : <Mic aria-hidden="true" />}
+          {muted ? "Unmute" : "Mute"}
+        </Button>
+        {hasVideo && (
+          <Button variant="outline" aria-pressed={cameraOff} onClick={toggleCamera}>
+            {cameraOff ? <VideoOff aria-hidden="true" /> : <Video aria-hidden="true" />}
+            {cameraOff ? "Turn camera on" : "Turn camera off"}
+          </Button>
+        )}
+        <Button variant="destructive" onClick={onLeave}>
+          <PhoneOff aria-hidden="true" /> Leave
+        </Button>
+      </div>
+      <SessionRecordPanel room={room} />
+    </section>
   );
 }
 

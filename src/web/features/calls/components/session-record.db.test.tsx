@@ -2,9 +2,9 @@ import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { CallRoom } from "#server/modules/calls/calls.contract";
 import { insertBooking } from "#tests/booked-session";
+import { connectApp } from "#tests/web/app-in-process";
 import { createQueryClient } from "#web/lib/query-client";
 import { AppProviders } from "#web/providers";
-import { connectApp } from "#web/testing/app-in-process";
 import { SessionRecordPanel } from "./session-record";
 
 const app = await connectApp();

@@ -2,9 +2,9 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { contactMessage } from "#server/db/schema";
 import { CONTACT_MESSAGES_PER_HOUR } from "#server/modules/contact/contact.service";
+import { connectApp } from "#tests/web/app-in-process";
+import { renderApp } from "#tests/web/render-app";
 import { site } from "#web/config/site";
-import { connectApp } from "#web/testing/app-in-process";
-import { renderApp } from "#web/testing/render-app";
 
 const app = await connectApp();
 

@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { connectApp } from "#web/testing/app-in-process";
-import { fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
-import { dayProgress, openDayPage, settle } from "#web/testing/course-page-test-kit";
+import { connectApp } from "#tests/web/app-in-process";
+import { fixtureDay, signInWithProgress } from "#tests/web/course-db-test-kit";
+import { dayProgress, openDayPage, settle } from "#tests/web/course-page-test-kit";
 
 const app = await connectApp();
 

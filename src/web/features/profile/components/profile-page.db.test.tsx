@@ -3,9 +3,9 @@ import { fireEvent, screen, waitFor } from "@testing-library/react";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { AVATAR_MAX_BYTES } from "#course/account-rules";
+import { connectApp } from "#tests/web/app-in-process";
+import { renderApp } from "#tests/web/render-app";
 import type { Profile } from "#web/lib/profile";
-import { connectApp } from "#web/testing/app-in-process";
-import { renderApp } from "#web/testing/render-app";
 
 const app = await connectApp();
 

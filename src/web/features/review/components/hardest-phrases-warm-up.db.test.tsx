@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { practiceSetOf } from "#course/course";
-import { connectApp } from "#web/testing/app-in-process";
-import { completeDays, fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
-import { chapterDays, settle } from "#web/testing/course-page-test-kit";
-import { choose, continueByKeyboard, press, stubResizeObserver, tabTo } from "#web/testing/practice-test-kit";
-import { renderApp } from "#web/testing/render-app";
+import { connectApp } from "#tests/web/app-in-process";
+import { completeDays, fixtureDay, signInWithProgress } from "#tests/web/course-db-test-kit";
+import { chapterDays, settle } from "#tests/web/course-page-test-kit";
+import { choose, continueByKeyboard, press, stubResizeObserver, tabTo } from "#tests/web/practice-test-kit";
+import { renderApp } from "#tests/web/render-app";
 import {
   answerThroughApi,
   expectAsked,
@@ -14,8 +14,8 @@ import {
   roundFor,
   tabIntoCard,
   wrongGiven,
-} from "#web/testing/review-test-kit";
-import { untilSettled } from "#web/testing/screen";
+} from "#tests/web/review-test-kit";
+import { untilSettled } from "#tests/web/screen";
 
 const app = await connectApp();
 

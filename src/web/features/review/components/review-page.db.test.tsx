@@ -3,14 +3,10 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { courseAudioPath } from "#course/course";
 import { reviewRoundSchema } from "#server/modules/review/review.contract";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
-import { call } from "#web/lib/api";
-import { mediaUrl } from "#web/lib/media";
-import { whereTheDeviceIs } from "#web/lib/review-summary";
-import { documentTitle } from "#web/lib/use-document-title";
-import { appClient } from "#web/testing/app-client";
-import { connectApp } from "#web/testing/app-in-process";
-import { completeDays } from "#web/testing/course-db-test-kit";
-import { chapterDays, settle } from "#web/testing/course-page-test-kit";
+import { appClient } from "#tests/web/app-client";
+import { connectApp } from "#tests/web/app-in-process";
+import { completeDays } from "#tests/web/course-db-test-kit";
+import { chapterDays, settle } from "#tests/web/course-page-test-kit";
 import {
   active,
   checkByKeyboard,
@@ -19,8 +15,8 @@ import {
   pressButton,
   status,
   stubResizeObserver,
-} from "#web/testing/practice-test-kit";
-import { renderApp } from "#web/testing/render-app";
+} from "#tests/web/practice-test-kit";
+import { renderApp } from "#tests/web/render-app";
 import {
   answerCardRight,
   expectAsked,
@@ -30,8 +26,12 @@ import {
   startDayOnePhraseCards,
   tabIntoCard,
   wrongChoice,
-} from "#web/testing/review-test-kit";
-import { stubAudio } from "#web/testing/screen";
+} from "#tests/web/review-test-kit";
+import { stubAudio } from "#tests/web/screen";
+import { call } from "#web/lib/api";
+import { mediaUrl } from "#web/lib/media";
+import { whereTheDeviceIs } from "#web/lib/review-summary";
+import { documentTitle } from "#web/lib/use-document-title";
 
 const app = await connectApp();
 

@@ -1,11 +1,9 @@
 import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { rightReviewGiven } from "#course/review-items";
-import { CANT_SPEAK_STORAGE_KEY } from "#web/features/review/lib/cant-speak";
-import { mediaUrl } from "#web/lib/media";
-import { connectApp } from "#web/testing/app-in-process";
-import { active, continueByKeyboard, press, pressButton, status, tabTo } from "#web/testing/practice-test-kit";
-import { renderApp } from "#web/testing/render-app";
+import { connectApp } from "#tests/web/app-in-process";
+import { active, continueByKeyboard, press, pressButton, status, tabTo } from "#tests/web/practice-test-kit";
+import { renderApp } from "#tests/web/render-app";
 import {
   answerThroughApi,
   expectAsked,
@@ -15,9 +13,11 @@ import {
   roundFor,
   startDayOnePhraseCards,
   tabIntoCard,
-} from "#web/testing/review-test-kit";
-import { stubAudio } from "#web/testing/screen";
-import { uploadTake } from "#web/testing/speaking-test-kit";
+} from "#tests/web/review-test-kit";
+import { stubAudio } from "#tests/web/screen";
+import { uploadTake } from "#tests/web/speaking-test-kit";
+import { CANT_SPEAK_STORAGE_KEY } from "#web/features/review/lib/cant-speak";
+import { mediaUrl } from "#web/lib/media";
 
 const app = await connectApp();
 

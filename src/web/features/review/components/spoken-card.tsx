@@ -42,14 +42,8 @@ export function SpokenCard({
   onContinue: () => void;
 }) {
   const id = useId();
-  const { answer, isPending } = useReviewAnswer();
-  const sendTake = useSendTakeToTutor();
-  const [shownAt] = useState(() => Date.now());
   const [cantSpeak, setCantSpeak] = useCantSpeak();
   const [said, setSaid] = useState<Said>(null);
-  const [rated, setRated] = useState<SelfRating | null>(null);
-  const [sent, setSent] = useState(false);
-  const [message, setMessage] = useState<string | null>(null);
   const clips = useClipRun();
   const recorder = useRecorder((_, take) => setSaid({ take, url: URL.createObjectURL(take) }));
   const continueRef = useRef<HTMLButtonElement>(null);
@@ -57,45 +51,13 @@ export function SpokenCard({
   const take = said !== null && said !== "aloud" ? said : null;
   const recording = recorder.state.status === "recording";
   const canUseMicrophone = canRecord() && recorder.state.status !== "unavailable";
+  const { rated, rate, message, isPending } = useSelfRating(exercise, { onSaid, onAnswered, stopClips: clips.stop });
+  const sendTake = useSendToTutor(exercise, take);
 
   useEffect(() => () => (take ? URL.revokeObjectURL(take.url) : undefined), [take]);
   useEffect(() => {
     if (rated) continueRef.current?.focus();
   }, [rated]);
-
-  const rate = async (rating: SelfRating) => {
-    if (rated || isPending) return;
-    clips.stop();
-    try {
-      const response = await answer({
-        cardId: exercise.cardId,
-        given: { selfRating: rating },
-        durationMs: Math.max(0, Date.now() - shownAt),
-      });
-      setRated(rating);
-      setMessage(null);
-      onSaid(`Rated ${SELF_RATING_LABELS[rating]}.`);
-      onAnswered?.(response);
-    } catch (error) {
-      const text = describeError(error, "Your rating could not be sent. Check your connection and try again.");
-      setMessage(text);
-      onSaid(text);
-    }
-  };
-
-  const send = () => {
-    if (!take || !exercise.tutor?.line) return;
-    sendTake.mutate(
-      { line: exercise.tutor.line, take: take.take },
-      {
-        onSuccess: () => {
-          setSent(true);
-          toast({ title: "Sent to your tutor", description: "Your new take waits in the tutors' queue." });
-        },
-        onError: toastNotSent,
-      },
-    );
-  };
 
   return (
     <form data-item={item.id} onSubmit={(event) => event.preventDefault()} className="space-y-4">
@@ -126,28 +88,19 @@ export function SpokenCard({
           </p>
         )}
         {rated === null && (
-          <div className="flex flex-wrap items-center gap-2">
-            {!cantSpeak && canUseMicrophone && (
-              <Button
-                type="button"
-                variant={recording ? "destructive" : "outline"}
-                aria-disabled={recorder.state.status === "starting" || undefined}
-                onClick={() => {
-                  clips.stop();
-                  recorder.toggle(item.id);
-                }}
-              >
-                {recording ? <Square aria-hidden /> : <Mic aria-hidden />}
-                {recording ? "Stop" : take ? "Record again" : "Record"}
-              </Button>
-            )}
-            {said === null && (cantSpeak || !canUseMicrophone) && (
-              <Button type="button" variant="outline" onClick={() => setSaid("aloud")}>
-                {cantSpeak ? <Eye aria-hidden /> : <Check aria-hidden />}
-                {cantSpeak ? "Show the Malay" : "I said it aloud"}
-              </Button>
-            )}
-          </div>
+          <SayControls
+            cantSpeak={cantSpeak}
+            canUseMicrophone={canUseMicrophone}
+            recording={recording}
+            starting={recorder.state.status === "starting"}
+            take={take !== null}
+            said={said !== null}
+            onRecord={() => {
+              clips.stop();
+              recorder.toggle(item.id);
+            }}
+            onAloud={() => setSaid("aloud")}
+          />
         )}
         <p aria-live="polite" className="text-sm text-muted-foreground">
           {recording
@@ -159,55 +112,15 @@ export function SpokenCard({
               : ""}
         </p>
         {said !== null && (
-          <div className="space-y-3 rounded-lg border p-3">
-            <p lang="ms" className="text-lg font-medium">
-              {item.malay}
-            </p>
-            <div className="flex flex-wrap items-center gap-2">
-              {model && (
-                <Button
-                  type="button"
-                  variant="outline"
-                  size="sm"
-                  aria-pressed={clips.playing === "compare"}
-                  onClick={() =>
-                    clips.playing === "compare"
-                      ? clips.stop()
-                      : clips.play("compare", take ? [model, take.url] : [model])
-                  }
-                >
-                  {take ? <Play aria-hidden /> : <Headphones aria-hidden />}
-                  {take ? "Model, then you" : "Listen to the model"}
-                </Button>
-              )}
-            </div>
-            {take && model && (
-              <div className="grid gap-1 sm:max-w-md">
-                <Waveform src={model} label="Model" tone="model" />
-                <Waveform src={take.url} label="You" tone="take" />
-              </div>
-            )}
-            <fieldset className="flex flex-wrap items-center gap-2">
-              <legend className="sr-only">How close were you to “{item.malay}”?</legend>
-              <span aria-hidden className="text-sm text-muted-foreground">
-                How close?
-              </span>
-              {SELF_RATINGS.map((rating) => (
-                <Button
-                  key={rating}
-                  type="button"
-                  size="sm"
-                  variant={rated === rating ? "default" : "outline"}
-                  aria-pressed={rated === rating}
-                  aria-disabled={(rated !== null && rated !== rating) || isPending || undefined}
-                  onClick={() => void rate(rating)}
-                >
-                  {rated === rating && <Check aria-hidden />}
-                  {SELF_RATING_LABELS[rating]}
-                </Button>
-              ))}
-            </fieldset>
-          </div>
+          <SaidMalay
+            malay={item.malay}
+            model={model}
+            take={take?.url ?? null}
+            clips={clips}
+            rated={rated}
+            pending={isPending}
+            onRate={(rating) => void rate(rating)}
+          />
         )}
         {message && (
           <p role="alert" className="text-sm text-destructive">
@@ -221,13 +134,190 @@ export function SpokenCard({
             Continue
           </Button>
           {take && exercise.tutor?.line && (
-            <Button type="button" variant="outline" disabled={sent || sendTake.isPending} onClick={send}>
-              {sent ? <Check aria-hidden /> : <Send aria-hidden />}
-              {sent ? "Sent to your tutor" : "Send this take to your tutor"}
+            <Button
+              type="button"
+              variant="outline"
+              disabled={sendTake.sent || sendTake.isPending}
+              onClick={sendTake.send}
+            >
+              {sendTake.sent ? <Check aria-hidden /> : <Send aria-hidden />}
+              {sendTake.sent ? "Sent to your tutor" : "Send this take to your tutor"}
             </Button>
           )}
         </div>
       )}
     </form>
   );
+}
+
+/** The buttons before the Malay shows: record (again), or say it aloud or in the head. */
+function SayControls({
+  cantSpeak,
+  canUseMicrophone,
+  recording,
+  starting,
+  take,
+  said,
+  onRecord,
+  onAloud,
+}: {
+  cantSpeak: boolean;
+  canUseMicrophone: boolean;
+  recording: boolean;
+  starting: boolean;
+  /** Whether a take is recorded already. */
+  take: boolean;
+  /** Whether the learner has said it (a take, aloud or in the head). */
+  said: boolean;
+  onRecord: () => void;
+  onAloud: () => void;
+}) {
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      {!cantSpeak && canUseMicrophone && (
+        <Button
+          type="button"
+          variant={recording ? "destructive" : "outline"}
+          aria-disabled={starting || undefined}
+          onClick={onRecord}
+        >
+          {recording ? <Square aria-hidden /> : <Mic aria-hidden />}
+          {recording ? "Stop" : take ? "Record again" : "Record"}
+        </Button>
+      )}
+      {!said && (cantSpeak || !canUseMicrophone) && (
+        <Button type="button" variant="outline" onClick={onAloud}>
+          {cantSpeak ? <Eye aria-hidden /> : <Check aria-hidden />}
+          {cantSpeak ? "Show the Malay" : "I said it aloud"}
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/** Once said: the Malay, the model beside the learner's take, and the rating of how close it was. */
+function SaidMalay({
+  malay,
+  model,
+  take,
+  clips,
+  rated,
+  pending,
+  onRate,
+}: {
+  malay: string;
+  model: string | null;
+  /** The take's object URL; null when said aloud or in the head. */
+  take: string | null;
+  clips: ReturnType<typeof useClipRun>;
+  rated: SelfRating | null;
+  pending: boolean;
+  onRate: (rating: SelfRating) => void;
+}) {
+  return (
+    <div className="space-y-3 rounded-lg border p-3">
+      <p lang="ms" className="text-lg font-medium">
+        {malay}
+      </p>
+      <div className="flex flex-wrap items-center gap-2">
+        {model && (
+          <Button
+            type="button"
+            variant="outline"
+            size="sm"
+            aria-pressed={clips.playing === "compare"}
+            onClick={() =>
+              clips.playing === "compare" ? clips.stop() : clips.play("compare", take ? [model, take] : [model])
+            }
+          >
+            {take ? <Play aria-hidden /> : <Headphones aria-hidden />}
+            {take ? "Model, then you" : "Listen to the model"}
+          </Button>
+        )}
+      </div>
+      {take && model && (
+        <div className="grid gap-1 sm:max-w-md">
+          <Waveform src={model} label="Model" tone="model" />
+          <Waveform src={take} label="You" tone="take" />
+        </div>
+      )}
+      <fieldset className="flex flex-wrap items-center gap-2">
+        <legend className="sr-only">How close were you to “{malay}”?</legend>
+        <span aria-hidden className="text-sm text-muted-foreground">
+          How close?
+        </span>
+        {SELF_RATINGS.map((rating) => (
+          <Button
+            key={rating}
+            type="button"
+            size="sm"
+            variant={rated === rating ? "default" : "outline"}
+            aria-pressed={rated === rating}
+            aria-disabled={(rated !== null && rated !== rating) || pending || undefined}
+            onClick={() => onRate(rating)}
+          >
+            {rated === rating && <Check aria-hidden />}
+            {SELF_RATING_LABELS[rating]}
+          </Button>
+        ))}
+      </fieldset>
+    </div>
+  );
+}
+
+/** The learner's rating of how close they were: the review's answer, sent once. */
+function useSelfRating(
+  exercise: ReviewExercise,
+  {
+    onSaid,
+    onAnswered,
+    stopClips,
+  }: { onSaid: (text: string) => void; onAnswered?: (response: ReviewAnswerResponse) => void; stopClips: () => void },
+) {
+  const { answer, isPending } = useReviewAnswer();
+  const [shownAt] = useState(() => Date.now());
+  const [rated, setRated] = useState<SelfRating | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+
+  const rate = async (rating: SelfRating) => {
+    if (rated || isPending) return;
+    stopClips();
+    try {
+      const response = await answer({
+        cardId: exercise.cardId,
+        given: { selfRating: rating },
+        durationMs: Math.max(0, Date.now() - shownAt),
+      });
+      setRated(rating);
+      setMessage(null);
+      onSaid(`Rated ${SELF_RATING_LABELS[rating]}.`);
+      onAnswered?.(response);
+    } catch (error) {
+      const text = describeError(error, "Your rating could not be sent. Check your connection and try again.");
+      setMessage(text);
+      onSaid(text);
+    }
+  };
+
+  return { rated, rate, message, isPending };
+}
+
+/** Sending a new take of a pinned line to a tutor, once. */
+function useSendToTutor(exercise: ReviewExercise, take: { take: File } | null) {
+  const sendTake = useSendTakeToTutor();
+  const [sent, setSent] = useState(false);
+  const send = () => {
+    if (!take || !exercise.tutor?.line) return;
+    sendTake.mutate(
+      { line: exercise.tutor.line, take: take.take },
+      {
+        onSuccess: () => {
+          setSent(true);
+          toast({ title: "Sent to your tutor", description: "Your new take waits in the tutors' queue." });
+        },
+        onError: toastNotSent,
+      },
+    );
+  };
+  return { send, sent, isPending: sendTake.isPending };
 }

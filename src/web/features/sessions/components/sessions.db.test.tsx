@@ -1,10 +1,10 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { TutorHoursInput } from "#server/modules/bookings/bookings.contract";
-import { connectApp } from "#web/testing/app-in-process";
-import { openDayPage } from "#web/testing/course-page-test-kit";
-import { renderApp } from "#web/testing/render-app";
-import { ALWAYS_OPEN } from "#web/testing/tutor-hours";
+import { connectApp } from "#tests/web/app-in-process";
+import { openDayPage } from "#tests/web/course-page-test-kit";
+import { renderApp } from "#tests/web/render-app";
+import { ALWAYS_OPEN } from "#tests/web/tutor-hours";
 
 const app = await connectApp();
 

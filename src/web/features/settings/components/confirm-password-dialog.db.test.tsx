@@ -2,10 +2,10 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { useState } from "react";
 import { describe, expect, it, vi } from "vitest";
 import { LIMITS } from "#server/http/request-limit";
+import { connectApp } from "#tests/web/app-in-process";
 import { createQueryClient } from "#web/lib/query-client";
 import { accountSessionsQueryKey } from "#web/lib/query-keys";
 import { AppProviders } from "#web/providers";
-import { connectApp } from "#web/testing/app-in-process";
 import { ConfirmPasswordDialog } from "./confirm-password-dialog";
 
 // The limits on, as in production: one test runs into the limit on password checks. Every request

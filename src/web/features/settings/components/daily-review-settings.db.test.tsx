@@ -1,9 +1,9 @@
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { DEFAULT_TIME_ZONE } from "#course/review-rules";
+import { connectApp } from "#tests/web/app-in-process";
+import { renderApp } from "#tests/web/render-app";
 import type { Settings } from "#web/features/settings/api/settings";
-import { connectApp } from "#web/testing/app-in-process";
-import { renderApp } from "#web/testing/render-app";
 
 const app = await connectApp();
 

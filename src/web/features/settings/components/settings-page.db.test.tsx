@@ -3,12 +3,12 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FRESH_SESSION_MS } from "#server/auth/session";
 import { session as sessionTable, user as userTable } from "#server/db/schema";
+import { connectApp, type SeenRequest, type SignedInUser } from "#tests/web/app-in-process";
+import { renderApp } from "#tests/web/render-app";
 import type { Settings, SettingsChanges } from "#web/features/settings/api/settings";
 import { sessionQueryKey } from "#web/lib/query-keys";
 import { sessionQuery } from "#web/lib/session";
 import { THEME_STORAGE_KEY } from "#web/lib/theme";
-import { connectApp, type SeenRequest, type SignedInUser } from "#web/testing/app-in-process";
-import { renderApp } from "#web/testing/render-app";
 
 const app = await connectApp();
 

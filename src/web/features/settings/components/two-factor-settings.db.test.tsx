@@ -1,11 +1,11 @@
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { totpCode, wrongTotpCode } from "#tests/totp";
+import { connectApp } from "#tests/web/app-in-process";
 import type { Settings } from "#web/features/settings/api/settings";
 import { createQueryClient } from "#web/lib/query-client";
 import { accountSessionsQueryKey, settingsQueryKey } from "#web/lib/query-keys";
 import { AppProviders } from "#web/providers";
-import { connectApp } from "#web/testing/app-in-process";
 
 const app = await connectApp();
 // After connectApp: Better Auth's client keeps the fetch it finds when it loads.

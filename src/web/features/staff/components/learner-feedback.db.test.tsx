@@ -2,9 +2,9 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { tutorFeedback } from "#server/db/schema";
-import { connectApp } from "#web/testing/app-in-process";
-import { startEachTestWithNoAccounts } from "#web/testing/staff-db-test-kit";
-import { openTutorDashboard, pickUser } from "./staff-test-kit";
+import { connectApp } from "#tests/web/app-in-process";
+import { startEachTestWithNoAccounts } from "#tests/web/staff-db-test-kit";
+import { openTutorDashboard, pickUser } from "#tests/web/staff-test-kit";
 
 const app = await connectApp();
 startEachTestWithNoAccounts(app);

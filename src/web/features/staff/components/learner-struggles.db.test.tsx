@@ -2,9 +2,9 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { user as userTable } from "#server/db/schema";
-import { connectApp } from "#web/testing/app-in-process";
-import { renderApp } from "#web/testing/render-app";
-import { dayOneCardId, phraseIdOf, roundFor } from "#web/testing/review-test-kit";
+import { connectApp } from "#tests/web/app-in-process";
+import { renderApp } from "#tests/web/render-app";
+import { dayOneCardId, phraseIdOf, roundFor } from "#tests/web/review-test-kit";
 import {
   DAY_1_PHRASES,
   figure,
@@ -12,7 +12,7 @@ import {
   pickLearner,
   strugglesPanel,
   weakestPhrases,
-} from "./review-db-test-kit";
+} from "#tests/web/staff-review-db-test-kit";
 
 const app = await connectApp();
 

@@ -2,11 +2,11 @@ import { fireEvent, screen, within } from "@testing-library/react";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { recording, reviewCard } from "#server/db/schema";
-import { connectApp } from "#web/testing/app-in-process";
-import { sendGreetingsAlone } from "#web/testing/speaking-test-kit";
-import { startEachTestWithNoAccounts } from "#web/testing/staff-db-test-kit";
+import { connectApp } from "#tests/web/app-in-process";
+import { sendGreetingsAlone } from "#tests/web/speaking-test-kit";
+import { startEachTestWithNoAccounts } from "#tests/web/staff-db-test-kit";
+import { openTutorDashboard } from "#tests/web/staff-test-kit";
 import { waitingFor } from "./speaking-queue";
-import { openTutorDashboard } from "./staff-test-kit";
 
 const app = await connectApp();
 startEachTestWithNoAccounts(app);

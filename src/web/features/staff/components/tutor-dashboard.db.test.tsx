@@ -2,8 +2,8 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { ProgressMap } from "#course/progress-rules";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
-import { connectApp } from "#web/testing/app-in-process";
-import { setRole, startEachTestWithNoAccounts, storedStatus } from "#web/testing/staff-db-test-kit";
+import { connectApp } from "#tests/web/app-in-process";
+import { setRole, startEachTestWithNoAccounts, storedStatus } from "#tests/web/staff-db-test-kit";
 import {
   allStatusSelects,
   chooseStatus,
@@ -11,7 +11,7 @@ import {
   pickUser,
   searchBox,
   statusSelect,
-} from "./staff-test-kit";
+} from "#tests/web/staff-test-kit";
 
 const app = await connectApp();
 startEachTestWithNoAccounts(app);

@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { connectApp } from "#web/testing/app-in-process";
-import { startEachTestWithNoAccounts, storeAccount } from "#web/testing/staff-db-test-kit";
-import { openTutorDashboard, searchBox } from "./staff-test-kit";
+import { connectApp } from "#tests/web/app-in-process";
+import { startEachTestWithNoAccounts, storeAccount } from "#tests/web/staff-db-test-kit";
+import { openTutorDashboard, searchBox } from "#tests/web/staff-test-kit";
 
 const app = await connectApp();
 startEachTestWithNoAccounts(app);

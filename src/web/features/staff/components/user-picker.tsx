@@ -41,97 +41,20 @@ export function UserPicker({
   const noun = label.toLowerCase();
 
   const inputRef = useRef<HTMLInputElement>(null);
-  const [text, setText] = useState("");
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(-1);
-  const search = useDebouncedValue(text.trim(), USER_SEARCH_DELAY_MS);
-  const users = useUsers({ search, perPage: MATCHES_SHOWN });
-
-  const matches = users.data?.users ?? [];
-  const settled = !users.isFetching && search === text.trim();
-  const expanded = open && matches.length > 0;
-
-  // A new list of matches starts with nothing highlighted, so Enter never picks a stale row.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset whenever the matches change.
-  useEffect(() => setActive(-1), [users.data]);
-
-  function pick(user: UserSummary) {
-    onChange(user);
-    setText("");
-    setOpen(false);
-    setActive(-1);
-  }
-
-  function clear() {
-    onChange(null);
-    inputRef.current?.focus();
-  }
-
-  function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
-    switch (event.key) {
-      case "ArrowDown":
-        event.preventDefault();
-        setOpen(true);
-        if (matches.length > 0) setActive((index) => (index + 1) % matches.length);
-        break;
-      case "ArrowUp":
-        event.preventDefault();
-        setOpen(true);
-        if (matches.length > 0) setActive((index) => (index <= 0 ? matches.length - 1 : index - 1));
-        break;
-      case "Home":
-      case "End":
-        if (!expanded) break;
-        event.preventDefault();
-        setActive(event.key === "Home" ? 0 : matches.length - 1);
-        break;
-      case "Enter": {
-        const user = expanded ? matches[active] : undefined;
-        if (user) {
-          event.preventDefault();
-          pick(user);
-        }
-        break;
-      }
-      case "Escape":
-        if (expanded) {
-          event.preventDefault();
-          setOpen(false);
-          setActive(-1);
-        } else if (text) {
-          event.preventDefault();
-          setText("");
-        }
-        break;
-    }
-  }
-
-  let message = "";
-  if (open && !expanded) {
-    if (!settled) message = "Searching…";
-    else if (users.isError) message = "The users could not be loaded.";
-    else if (text.trim()) message = `No users match “${text.trim()}”.`;
-    else message = "No users yet.";
-  } else if (expanded && settled) {
-    message = `${matches.length === 1 ? "1 user" : `${matches.length} users`} found${
-      users.data && users.data.total > matches.length ? ` (of ${users.data.total}: type more to narrow the search)` : ""
-    }.`;
-  }
+  const search = useUserSearch(onChange);
+  const { text, setText, open, setOpen, active, setActive, matches, expanded, pick, onKeyDown } = search;
 
   return (
     <div className={cn("grid gap-3", className)}>
       {value && (
-        <div className="flex flex-wrap items-center justify-between gap-3 rounded-md border bg-muted/40 px-4 py-3">
-          <p className="min-w-0">
-            <span className="block text-sm text-muted-foreground">Selected {noun}</span>
-            <span className="block break-words font-medium">{userName(value)}</span>
-            <span className="block break-all text-sm text-muted-foreground">{value.email}</span>
-          </p>
-          <Button variant="outline" size="sm" onClick={clear} aria-label={`Clear selected ${noun}`}>
-            <X aria-hidden />
-            Clear
-          </Button>
-        </div>
+        <SelectedUser
+          user={value}
+          noun={noun}
+          onClear={() => {
+            onChange(null);
+            inputRef.current?.focus();
+          }}
+        />
       )}
       <div className="grid gap-2">
         <Label htmlFor={inputId}>Search for a {noun}</Label>
@@ -184,11 +107,137 @@ export function UserPicker({
           )}
         </div>
         <p role="status" className={cn("text-sm text-muted-foreground", !open && "sr-only")}>
-          {message}
+          {search.message}
         </p>
       </div>
     </div>
   );
+}
+
+/** The picked user, with a Clear button. */
+function SelectedUser({ user, noun, onClear }: { user: UserSummary; noun: string; onClear: () => void }) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 rounded-md border bg-muted/40 px-4 py-3">
+      <p className="min-w-0">
+        <span className="block text-sm text-muted-foreground">Selected {noun}</span>
+        <span className="block break-words font-medium">{userName(user)}</span>
+        <span className="block break-all text-sm text-muted-foreground">{user.email}</span>
+      </p>
+      <Button variant="outline" size="sm" onClick={onClear} aria-label={`Clear selected ${noun}`}>
+        <X aria-hidden />
+        Clear
+      </Button>
+    </div>
+  );
+}
+
+/**
+ * The combobox's search: what is typed (searched once typing pauses), whether the list is open,
+ * the highlighted match, the keys that move through it, and what the status line says.
+ */
+function useUserSearch(onChange: (user: UserSummary | null) => void) {
+  const [text, setText] = useState("");
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const search = useDebouncedValue(text.trim(), USER_SEARCH_DELAY_MS);
+  const users = useUsers({ search, perPage: MATCHES_SHOWN });
+
+  const matches = users.data?.users ?? [];
+  const settled = !users.isFetching && search === text.trim();
+  const expanded = open && matches.length > 0;
+
+  // A new list of matches starts with nothing highlighted, so Enter never picks a stale row.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset whenever the matches change.
+  useEffect(() => setActive(-1), [users.data]);
+
+  function pick(user: UserSummary) {
+    onChange(user);
+    setText("");
+    setOpen(false);
+    setActive(-1);
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    switch (event.key) {
+      case "ArrowDown":
+        event.preventDefault();
+        setOpen(true);
+        if (matches.length > 0) setActive((index) => (index + 1) % matches.length);
+        break;
+      case "ArrowUp":
+        event.preventDefault();
+        setOpen(true);
+        if (matches.length > 0) setActive((index) => (index <= 0 ? matches.length - 1 : index - 1));
+        break;
+      case "Home":
+      case "End":
+        if (!expanded) break;
+        event.preventDefault();
+        setActive(event.key === "Home" ? 0 : matches.length - 1);
+        break;
+      case "Enter": {
+        const user = expanded ? matches[active] : undefined;
+        if (user) {
+          event.preventDefault();
+          pick(user);
+        }
+        break;
+      }
+      case "Escape":
+        if (expanded) {
+          event.preventDefault();
+          setOpen(false);
+          setActive(-1);
+        } else if (text) {
+          event.preventDefault();
+          setText("");
+        }
+        break;
+    }
+  }
+
+  const message = searchMessage({
+    open,
+    expanded,
+    settled,
+    failed: users.isError,
+    text: text.trim(),
+    matches,
+    total: users.data?.total,
+  });
+  return { text, setText, open, setOpen, active, setActive, matches, expanded, pick, onKeyDown, message };
+}
+
+/** The status line under the search box: searching, nothing found, or how many users match. */
+function searchMessage({
+  open,
+  expanded,
+  settled,
+  failed,
+  text,
+  matches,
+  total,
+}: {
+  open: boolean;
+  expanded: boolean;
+  settled: boolean;
+  failed: boolean;
+  text: string;
+  matches: readonly UserSummary[];
+  total: number | undefined;
+}): string {
+  if (open && !expanded) {
+    if (!settled) return "Searching…";
+    if (failed) return "The users could not be loaded.";
+    if (text) return `No users match “${text}”.`;
+    return "No users yet.";
+  }
+  if (expanded && settled) {
+    return `${matches.length === 1 ? "1 user" : `${matches.length} users`} found${
+      total !== undefined && total > matches.length ? ` (of ${total}: type more to narrow the search)` : ""
+    }.`;
+  }
+  return "";
 }
 
 function UserOption({

@@ -1,10 +1,10 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
-import { connectApp } from "#web/testing/app-in-process";
-import { completeDays, signInWithProgress } from "#web/testing/course-db-test-kit";
-import { renderApp } from "#web/testing/render-app";
-import { untilSettled } from "#web/testing/screen";
+import { connectApp } from "#tests/web/app-in-process";
+import { completeDays, signInWithProgress } from "#tests/web/course-db-test-kit";
+import { renderApp } from "#tests/web/render-app";
+import { untilSettled } from "#tests/web/screen";
 
 const app = await connectApp();
 

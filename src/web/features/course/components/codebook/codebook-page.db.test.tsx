@@ -2,10 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import { beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { type Mission, sectionLines, storySections } from "#course/course";
 import { REVIEW_SKILLS } from "#course/review-rules";
-import { courseAudioUrl } from "#web/lib/course-data";
-import { mediaUrl } from "#web/lib/media";
-import { connectApp } from "#web/testing/app-in-process";
-import { completeDays, fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
+import { connectApp } from "#tests/web/app-in-process";
+import { completeDays, fixtureDay, signInWithProgress } from "#tests/web/course-db-test-kit";
 import {
   chapterDays,
   dayProgress,
@@ -16,16 +14,18 @@ import {
   storedTasks,
   tabIntoPracticeItem,
   taskPath,
-} from "#web/testing/course-page-test-kit";
+} from "#tests/web/course-page-test-kit";
 import {
   answerRight,
   checkByKeyboard,
   choose,
   continueByKeyboard,
   stubResizeObserver,
-} from "#web/testing/practice-test-kit";
-import { renderApp } from "#web/testing/render-app";
-import { stubAudio } from "#web/testing/screen";
+} from "#tests/web/practice-test-kit";
+import { renderApp } from "#tests/web/render-app";
+import { stubAudio } from "#tests/web/screen";
+import { courseAudioUrl } from "#web/lib/course-data";
+import { mediaUrl } from "#web/lib/media";
 import { shadowPauseMs } from "./listen-and-shadow";
 
 const app = await connectApp();

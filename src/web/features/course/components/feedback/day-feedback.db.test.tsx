@@ -2,10 +2,10 @@ import { act, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { Day } from "#course/course";
 import { insertBooking } from "#tests/booked-session";
-import { connectApp } from "#web/testing/app-in-process";
-import { completeDays, fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
-import { renderApp } from "#web/testing/render-app";
-import { untilSettled } from "#web/testing/screen";
+import { connectApp } from "#tests/web/app-in-process";
+import { completeDays, fixtureDay, signInWithProgress } from "#tests/web/course-db-test-kit";
+import { renderApp } from "#tests/web/render-app";
+import { untilSettled } from "#tests/web/screen";
 
 const app = await connectApp();
 

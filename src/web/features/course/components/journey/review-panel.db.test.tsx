@@ -4,10 +4,10 @@ import { describe, expect, it, vi } from "vitest";
 import { rightReviewGiven } from "#course/review-items";
 import { dailyGoalChange, reviewDay } from "#server/db/schema";
 import type { ReviewSummary } from "#server/modules/review/review.contract";
-import { connectApp } from "#web/testing/app-in-process";
-import { renderApp } from "#web/testing/render-app";
-import { DAY_1_CARDS, itemOf, roundFor, startDayOnePhraseCards } from "#web/testing/review-test-kit";
-import { untilSettled } from "#web/testing/screen";
+import { connectApp } from "#tests/web/app-in-process";
+import { renderApp } from "#tests/web/render-app";
+import { DAY_1_CARDS, itemOf, roundFor, startDayOnePhraseCards } from "#tests/web/review-test-kit";
+import { untilSettled } from "#tests/web/screen";
 
 const app = await connectApp();
 

@@ -1,8 +1,8 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { RolePlay } from "#course/course";
-import { connectApp } from "#web/testing/app-in-process";
-import { completeDays, fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
+import { connectApp } from "#tests/web/app-in-process";
+import { completeDays, fixtureDay, signInWithProgress } from "#tests/web/course-db-test-kit";
 import {
   chapterDays,
   dayProgress,
@@ -10,9 +10,9 @@ import {
   progressWrites,
   settle,
   storedTasks,
-} from "#web/testing/course-page-test-kit";
-import { renderApp } from "#web/testing/render-app";
-import { stubAudio } from "#web/testing/screen";
+} from "#tests/web/course-page-test-kit";
+import { renderApp } from "#tests/web/render-app";
+import { stubAudio } from "#tests/web/screen";
 
 const app = await connectApp();
 

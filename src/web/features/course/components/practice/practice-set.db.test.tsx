@@ -4,9 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { answer } from "#server/db/schema";
 import { DAY_ONE_PRACTICE } from "#tests/fixtures/course";
-import { createQueryClient } from "#web/lib/query-client";
-import { progressQueryKey } from "#web/lib/query-keys";
-import { connectApp } from "#web/testing/app-in-process";
+import { connectApp } from "#tests/web/app-in-process";
 import {
   answerRight,
   checkByKeyboard,
@@ -17,8 +15,10 @@ import {
   stubResizeObserver,
   tabTo,
   type,
-} from "#web/testing/practice-test-kit";
-import { stubAudio } from "#web/testing/screen";
+} from "#tests/web/practice-test-kit";
+import { stubAudio } from "#tests/web/screen";
+import { createQueryClient } from "#web/lib/query-client";
+import { progressQueryKey } from "#web/lib/query-keys";
 import PracticeSet from "./practice-set";
 
 const app = await connectApp();

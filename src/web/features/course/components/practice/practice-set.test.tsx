@@ -3,7 +3,6 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ExerciseItem } from "#course/exercise-schema";
 import { DAY_ONE_PRACTICE } from "#tests/fixtures/course";
-import { createQueryClient } from "#web/lib/query-client";
 import {
   active,
   answerRight,
@@ -17,8 +16,9 @@ import {
   tab,
   tabTo,
   type,
-} from "#web/testing/practice-test-kit";
-import { stubAudio } from "#web/testing/screen";
+} from "#tests/web/practice-test-kit";
+import { stubAudio } from "#tests/web/screen";
+import { createQueryClient } from "#web/lib/query-client";
 import PracticeSet from "./practice-set";
 
 /** Day 1's practice set of the fixture course: one item of every kind, named by kind here. */

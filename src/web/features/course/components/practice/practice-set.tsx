@@ -1,8 +1,9 @@
-import { useQuery } from "@tanstack/react-query";
+import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { CircleCheck } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { type RefObject, useEffect, useRef, useState } from "react";
 import type { ExerciseItem, Given } from "#course/exercise-schema";
 import { grade } from "#course/grading";
+import type { PracticeProgress } from "#server/modules/answers/answers.contract";
 import { announceFeedback, type Feedback, feedbackFromServer } from "#web/components/exercise/feedback-panel";
 import { answersInMalay, FIRST_CONTROL, isListening, PracticeItem } from "#web/components/exercise/practice-item";
 import { Button } from "#web/components/ui/button";
@@ -71,39 +72,83 @@ const FOCUS_TARGETS = {
  * answered right once. A signed-in learner's answers are graded and stored by the server, and a set
  * left half done resumes where it stopped; a visitor's are graded here and kept nowhere.
  */
-export default function PracticeSet({
-  chapterId,
-  dayId,
-  taskId,
-  items,
-  signedIn,
-  completed,
-  onCompleted,
-}: PracticeSetProps) {
+export default function PracticeSet(props: PracticeSetProps) {
+  const { chapterId, dayId, taskId, items, signedIn, completed } = props;
   const resume = useQuery({ ...practiceProgressQuery(chapterId, dayId, taskId), enabled: signedIn && !completed });
-  const sender = useAnswer({ chapterId, dayId, taskId });
   // The clips of listening items at 0.75x once the learner asks, for every item of the set.
   const [slow, setSlow] = useState(false);
   const audio = useSingleAudio(slow ? 0.75 : 1);
-  // Once the learner has gone on from an item (or started again), a listening item plays as it arrives.
-  const [wentOn, setWentOn] = useState(false);
-  const [run, setRun] = useState<Run | null>(null);
-  const [announcement, setAnnouncement] = useState("");
   const rootRef = useRef<HTMLDivElement>(null);
-  const focusNext = useRef<keyof typeof FOCUS_TARGETS | null>(null);
-  const completionTold = useRef(false);
+  const focusNext = useFocusAfterRender(rootRef);
+  const { run, wentOn, announcement, setAnnouncement, practiseAgain, next } = usePracticeRun(props, {
+    resume,
+    focusNext,
+    stopAudio: audio.stop,
+  });
+  const { check, checking } = useChecking(props, { resume, run, setAnnouncement });
 
+  const item = run && items.find((candidate) => candidate.id === run.queue[0]);
+  return (
+    <div ref={rootRef} className="space-y-4">
+      <p role="status" className="sr-only">
+        {announcement}
+      </p>
+      {run === null ? (
+        completed ? (
+          <CompletedSet onAgain={practiseAgain} />
+        ) : (
+          <p aria-busy="true">Loading your practice…</p>
+        )
+      ) : item ? (
+        <>
+          <Progress run={run} total={items.length} cameBack={run.missed.includes(item.id)} />
+          <PracticeItem
+            key={`${item.id}-${run.asked}`}
+            item={item}
+            clip={isListening(item) ? courseAudioUrl(chapterId, dayId, item.audio) : null}
+            check={check}
+            checking={checking}
+            onSaid={setAnnouncement}
+            onContinue={next}
+            playing={audio.playing}
+            onToggleAudio={audio.toggle}
+            slow={{ on: slow, onChange: setSlow }}
+            autoPlay={wentOn}
+          />
+        </>
+      ) : (
+        <Summary run={run} total={items.length} onAgain={practiseAgain} />
+      )}
+    </div>
+  );
+}
+
+type Resume = UseQueryResult<PracticeProgress>;
+
+/** Moves focus after the next render to the target set in the ref it answers: the new item's first control, or the summary. */
+function useFocusAfterRender(rootRef: RefObject<HTMLDivElement | null>) {
+  const focusNext = useRef<keyof typeof FOCUS_TARGETS | null>(null);
   useEffect(() => {
     const target = focusNext.current;
     focusNext.current = null;
     if (target) rootRef.current?.querySelector<HTMLElement>(FOCUS_TARGETS[target])?.focus();
   });
+  return focusNext;
+}
 
-  useEffect(() => {
-    // A visitor's answers are graded here, against every word the course teaches: fetched now, so
-    // the first answer does not wait for it.
-    if (!signedIn) void loadTaughtWords();
-  }, [signedIn]);
+/** The run through the set: started (or resumed) once the answers so far are known, moved on by each Continue. */
+function usePracticeRun(
+  { items, signedIn, completed }: PracticeSetProps,
+  {
+    resume,
+    focusNext,
+    stopAudio,
+  }: { resume: Resume; focusNext: RefObject<keyof typeof FOCUS_TARGETS | null>; stopAudio: () => void },
+) {
+  // Once the learner has gone on from an item (or started again), a listening item plays as it arrives.
+  const [wentOn, setWentOn] = useState(false);
+  const [run, setRun] = useState<Run | null>(null);
+  const [announcement, setAnnouncement] = useState("");
 
   useEffect(() => {
     // The set then starts from its first item; the server still knows what was answered.
@@ -121,43 +166,11 @@ export default function PracticeSet({
     focusNext.current = "item";
   };
 
-  /** Grades an answer (on the server for a learner) and, when it completes the set, says so once. */
-  const check = async (item: ExerciseItem, given: Given): Promise<Feedback> => {
-    const malay = answersInMalay(item);
-    let feedback: Feedback;
-    let completesSet: boolean;
-    if (signedIn) {
-      const response = await sender.answer(item.id, given);
-      feedback = feedbackFromServer(response, malay);
-      completesSet = response.taskCompleted && !resume.data?.taskCompleted;
-    } else {
-      const graded = grade(item, given, { forgiveSlips: true, taughtWords: await loadTaughtWords() });
-      const { text, answer, audioId, explain, accepted } = graded.correct;
-      feedback = {
-        result: graded.grade,
-        typo: graded.typo,
-        slip: graded.slip,
-        text,
-        answer,
-        malay,
-        audio: audioId && courseAudioUrl(chapterId, dayId, audioId),
-        explain,
-        accepted,
-      };
-      completesSet = graded.grade === "right" && run?.queue.length === 1;
-    }
-    setAnnouncement(announceFeedback(feedback));
-    if (completesSet && !completed && !completionTold.current) {
-      completionTold.current = true;
-      onCompleted?.();
-    }
-    return feedback;
-  };
   const next = (right: boolean) => {
     if (!run) return;
     setWentOn(true);
     const nextRun = afterAnswer(run, right);
-    audio.stop();
+    stopAudio();
     setRun(nextRun);
     const finished = nextRun.queue.length === 0;
     setAnnouncement(
@@ -167,47 +180,77 @@ export default function PracticeSet({
     );
     focusNext.current = finished ? "summary" : "item";
   };
+  return { run, wentOn, announcement, setAnnouncement, practiseAgain, next };
+}
 
-  const item = run && items.find((candidate) => candidate.id === run.queue[0]);
+/** Grades an answer (on the server for a learner) and, when it completes the set, says so once. */
+function useChecking(
+  { chapterId, dayId, taskId, signedIn, completed, onCompleted }: PracticeSetProps,
+  { resume, run, setAnnouncement }: { resume: Resume; run: Run | null; setAnnouncement: (text: string) => void },
+) {
+  const sender = useAnswer({ chapterId, dayId, taskId });
+  const completionTold = useRef(false);
+
+  useEffect(() => {
+    // A visitor's answers are graded here, against every word the course teaches: fetched now, so
+    // the first answer does not wait for it.
+    if (!signedIn) void loadTaughtWords();
+  }, [signedIn]);
+
+  const check = async (item: ExerciseItem, given: Given): Promise<Feedback> => {
+    const malay = answersInMalay(item);
+    let feedback: Feedback;
+    let completesSet: boolean;
+    if (signedIn) {
+      const response = await sender.answer(item.id, given);
+      feedback = feedbackFromServer(response, malay);
+      completesSet = response.taskCompleted && !resume.data?.taskCompleted;
+    } else {
+      feedback = await gradedHere(item, given, { chapterId, dayId, malay });
+      completesSet = feedback.result === "right" && run?.queue.length === 1;
+    }
+    setAnnouncement(announceFeedback(feedback));
+    if (completesSet && !completed && !completionTold.current) {
+      completionTold.current = true;
+      onCompleted?.();
+    }
+    return feedback;
+  };
+  return { check, checking: sender.isPending };
+}
+
+/** A visitor's answer, graded in the browser as the server would (grading.ts), with its right answer. */
+async function gradedHere(
+  item: ExerciseItem,
+  given: Given,
+  { chapterId, dayId, malay }: { chapterId: string; dayId: string; malay: Feedback["malay"] },
+): Promise<Feedback> {
+  const graded = grade(item, given, { forgiveSlips: true, taughtWords: await loadTaughtWords() });
+  const { text, answer, audioId, explain, accepted } = graded.correct;
+  return {
+    result: graded.grade,
+    typo: graded.typo,
+    slip: graded.slip,
+    text,
+    answer,
+    malay,
+    audio: audioId && courseAudioUrl(chapterId, dayId, audioId),
+    explain,
+    accepted,
+  };
+}
+
+/** A set already completed: said so, with Practise again. */
+function CompletedSet({ onAgain }: { onAgain: () => void }) {
   return (
-    <div ref={rootRef} className="space-y-4">
-      <p role="status" className="sr-only">
-        {announcement}
+    <div className="space-y-3">
+      <p className="flex items-center gap-2 font-medium">
+        <CircleCheck aria-hidden className="size-5 shrink-0" />
+        You have completed this practice set.
       </p>
-      {run === null ? (
-        completed ? (
-          <div className="space-y-3">
-            <p className="flex items-center gap-2 font-medium">
-              <CircleCheck aria-hidden className="size-5 shrink-0" />
-              You have completed this practice set.
-            </p>
-            <Button variant="outline" onClick={practiseAgain}>
-              Practise again
-            </Button>
-          </div>
-        ) : (
-          <p aria-busy="true">Loading your practice…</p>
-        )
-      ) : item ? (
-        <>
-          <Progress run={run} total={items.length} cameBack={run.missed.includes(item.id)} />
-          <PracticeItem
-            key={`${item.id}-${run.asked}`}
-            item={item}
-            clip={isListening(item) ? courseAudioUrl(chapterId, dayId, item.audio) : null}
-            check={check}
-            checking={sender.isPending}
-            onSaid={setAnnouncement}
-            onContinue={next}
-            playing={audio.playing}
-            onToggleAudio={audio.toggle}
-            slow={{ on: slow, onChange: setSlow }}
-            autoPlay={wentOn}
-          />
-        </>
-      ) : (
-        <Summary run={run} total={items.length} onAgain={practiseAgain} />
-      )}
+      <Button variant="outline" onClick={onAgain}>
+        Practise again
+      </Button>
     </div>
   );
 }

@@ -1,13 +1,13 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { sectionLines, storySections } from "#course/course";
+import { connectApp } from "#tests/web/app-in-process";
+import { fixtureDay, signInWithProgress } from "#tests/web/course-db-test-kit";
+import { openDayPage, speakingWrites, storedTasks } from "#tests/web/course-page-test-kit";
+import { stubResizeObserver } from "#tests/web/practice-test-kit";
+import { stubAudio } from "#tests/web/screen";
+import { microphoneRefused, uploadTake } from "#tests/web/speaking-test-kit";
 import { courseAudioUrl } from "#web/lib/course-data";
-import { connectApp } from "#web/testing/app-in-process";
-import { fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
-import { openDayPage, speakingWrites, storedTasks } from "#web/testing/course-page-test-kit";
-import { stubResizeObserver } from "#web/testing/practice-test-kit";
-import { stubAudio } from "#web/testing/screen";
-import { microphoneRefused, uploadTake } from "#web/testing/speaking-test-kit";
 
 const app = await connectApp();
 

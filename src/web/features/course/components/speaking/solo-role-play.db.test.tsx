@@ -1,12 +1,12 @@
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { RolePlay } from "#course/course";
-import { connectApp } from "#web/testing/app-in-process";
-import { fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
-import { dayProgress, openDayPage } from "#web/testing/course-page-test-kit";
-import { stubAudio } from "#web/testing/screen";
-import { sendGreetingsAlone, uploadTake } from "#web/testing/speaking-test-kit";
-import { ALWAYS_OPEN } from "#web/testing/tutor-hours";
+import { connectApp } from "#tests/web/app-in-process";
+import { fixtureDay, signInWithProgress } from "#tests/web/course-db-test-kit";
+import { dayProgress, openDayPage } from "#tests/web/course-page-test-kit";
+import { stubAudio } from "#tests/web/screen";
+import { sendGreetingsAlone, uploadTake } from "#tests/web/speaking-test-kit";
+import { ALWAYS_OPEN } from "#tests/web/tutor-hours";
 
 const app = await connectApp();
 

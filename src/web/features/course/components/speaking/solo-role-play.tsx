@@ -7,7 +7,13 @@ import { canRecord, useRecorder } from "#web/components/speaking/use-recorder";
 import { Button } from "#web/components/ui/button";
 import { Label } from "#web/components/ui/label";
 import { Switch } from "#web/components/ui/switch";
-import { type DayRef, speakingDayQuery, useMarkLine, useSetQuiet } from "#web/features/course/api/speaking";
+import {
+  type DayRef,
+  type LinePractice,
+  speakingDayQuery,
+  useMarkLine,
+  useSetQuiet,
+} from "#web/features/course/api/speaking";
 import { courseAudioUrl } from "#web/lib/course-data";
 import { RolePlayEnd } from "./role-play-end";
 import { OFFLINE_TAKE, useTakeUploads } from "./use-take-uploads";
@@ -39,8 +45,8 @@ export default function SoloRolePlay({ day, rolePlay }: { day: DayRef; rolePlay:
   const speaking = useQuery(speakingDayQuery(day));
   const markLine = useMarkLine(day);
   const setQuiet = useSetQuiet(day);
-  const { upload, waiting, sending, paused } = useTakeUploads(day);
-  const recorder = useRecorder(upload);
+  const uploads = useTakeUploads(day);
+  const recorder = useRecorder(uploads.upload);
   const clips = useClipRun();
   const play = (sources: string[]) => clips.play("role-play", sources);
   const stopAudio = clips.stop;
@@ -88,124 +94,193 @@ export default function SoloRolePlay({ day, rolePlay }: { day: DayRef; rolePlay:
         </p>
       )}
       {turn?.type === "partner" && (
-        <div className="space-y-2">
-          <p className="text-sm font-semibold text-muted-foreground">{turn.speaker}</p>
-          <p lang="ms" className="text-lg font-medium">
-            {turn.malay}
-          </p>
-          <p className="text-muted-foreground">{turn.english}</p>
-          <div className="flex flex-wrap gap-2">
-            <Button
-              type="button"
-              variant="outline"
-              size="sm"
-              onClick={() => play([courseAudioUrl(day.chapterId, day.dayId, turn.id)])}
-            >
-              <Play aria-hidden />
-              Hear it again
-            </Button>
-            <Button type="button" size="sm" onClick={next}>
-              Your turn
-            </Button>
-          </div>
-        </div>
+        <PartnerTurn
+          turn={turn}
+          onHearAgain={() => play([courseAudioUrl(day.chapterId, day.dayId, turn.id)])}
+          onNext={next}
+        />
       )}
-      {turn?.type === "learner" &&
-        (() => {
-          const phrase = rolePlay.phrases.find((candidate) => candidate.id === turn.phraseId)!;
-          const line = lines.get(phrase.id);
-          const take = line?.take && line.take.submissionId === null ? line.take : null;
-          const recordingThis = recorder.state.status === "recording" && recorder.state.lineId === phrase.id;
-          const model = courseAudioUrl(day.chapterId, day.dayId, phrase.id);
-          return (
-            <div className="space-y-3">
-              <div className="rounded-md bg-muted p-3">
-                <p className="text-sm font-semibold">Your turn</p>
-                <p>{turn.cue}</p>
-                {revealed ? (
-                  <p lang="ms" className="mt-1 text-lg font-medium">
-                    {phrase.malay}
-                  </p>
-                ) : (
-                  <Button type="button" variant="link" size="sm" className="px-0" onClick={() => setRevealed(true)}>
-                    <Eye aria-hidden />
-                    Show the Malay
-                  </Button>
-                )}
-              </div>
-              <div className="flex flex-wrap gap-2">
-                {saying ? (
-                  <Button
-                    type="button"
-                    variant={line?.saidAloud ? "secondary" : "outline"}
-                    size="sm"
-                    disabled={line?.saidAloud}
-                    onClick={() => markLine.mutate({ lineId: phrase.id, saidAloud: true })}
-                  >
-                    <Check aria-hidden />
-                    {line?.saidAloud ? "Said aloud" : "I said it aloud"}
-                  </Button>
-                ) : (
-                  <Button
-                    type="button"
-                    size="sm"
-                    variant={recordingThis ? "destructive" : "outline"}
-                    // Focusable while the microphone starts, so the focus stays on the Stop it becomes.
-                    aria-disabled={recorder.state.status === "starting" || undefined}
-                    onClick={() => {
-                      stopAudio();
-                      recorder.toggle(phrase.id);
-                    }}
-                  >
-                    {recordingThis ? <Square aria-hidden /> : <Mic aria-hidden />}
-                    {recordingThis ? "Stop" : take ? "Record again" : "Record your line"}
-                  </Button>
-                )}
-                {take && !recordingThis && (
-                  <Button
-                    type="button"
-                    variant="outline"
-                    size="sm"
-                    aria-pressed={clips.playing === "compare"}
-                    onClick={() =>
-                      clips.playing === "compare" ? stopAudio() : clips.play("compare", [model, take.audio])
-                    }
-                  >
-                    <Play aria-hidden />
-                    Model, then you
-                  </Button>
-                )}
-                {waiting.has(phrase.id) && !recordingThis && !paused && (
-                  <Button
-                    type="button"
-                    variant="outline"
-                    size="sm"
-                    disabled={sending}
-                    onClick={() => upload(phrase.id, waiting.get(phrase.id)!)}
-                  >
-                    <RotateCcw aria-hidden />
-                    Send the take again
-                  </Button>
-                )}
-                <Button type="button" size="sm" disabled={!said(phrase.id) || recordingThis} onClick={next}>
-                  Next
-                </Button>
-              </div>
-              {recordingThis && (
-                <p aria-live="polite" className="text-sm font-medium text-destructive">
-                  Recording… say your line, then pause or tap Stop.
-                </p>
-              )}
-              {waiting.has(phrase.id) && paused && (
-                <p role="status" className="text-sm text-muted-foreground">
-                  {OFFLINE_TAKE}
-                </p>
-              )}
-              {clips.playing && <span className="sr-only">Playing</span>}
-            </div>
-          );
-        })()}
+      {turn?.type === "learner" && (
+        <LearnerTurn
+          phrase={rolePlay.phrases.find((candidate) => candidate.id === turn.phraseId)!}
+          cue={turn.cue}
+          line={lines.get(turn.phraseId)}
+          model={courseAudioUrl(day.chapterId, day.dayId, turn.phraseId)}
+          saying={saying}
+          said={said(turn.phraseId)}
+          recorder={recorder}
+          clips={clips}
+          uploads={uploads}
+          revealed={revealed}
+          onReveal={() => setRevealed(true)}
+          onSaidAloud={() => markLine.mutate({ lineId: turn.phraseId, saidAloud: true })}
+          onNext={next}
+        />
+      )}
       {!turn && <RolePlayEnd day={day} rolePlay={rolePlay} missing={missing} onAgain={() => setStep(0)} />}
+    </div>
+  );
+}
+
+/** The other character's line: heard as the turn comes, again on a tap. */
+function PartnerTurn({
+  turn,
+  onHearAgain,
+  onNext,
+}: {
+  turn: Extract<Turn, { type: "partner" }>;
+  onHearAgain: () => void;
+  onNext: () => void;
+}) {
+  return (
+    <div className="space-y-2">
+      <p className="text-sm font-semibold text-muted-foreground">{turn.speaker}</p>
+      <p lang="ms" className="text-lg font-medium">
+        {turn.malay}
+      </p>
+      <p className="text-muted-foreground">{turn.english}</p>
+      <div className="flex flex-wrap gap-2">
+        <Button type="button" variant="outline" size="sm" onClick={onHearAgain}>
+          <Play aria-hidden />
+          Hear it again
+        </Button>
+        <Button type="button" size="sm" onClick={onNext}>
+          Your turn
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+interface LearnerTurnProps {
+  phrase: RolePlay["phrases"][number];
+  /** What the cue card says to answer. */
+  cue: string;
+  /** What the learner has done with the line so far. */
+  line: LinePractice | undefined;
+  model: string;
+  /** The line is said aloud and marked (no microphone, or "I can't speak now"), not recorded. */
+  saying: boolean;
+  /** Whether the line is said: a take not yet sent, or said aloud. */
+  said: boolean;
+  recorder: ReturnType<typeof useRecorder>;
+  clips: ReturnType<typeof useClipRun>;
+  uploads: ReturnType<typeof useTakeUploads>;
+  revealed: boolean;
+  onReveal: () => void;
+  onSaidAloud: () => void;
+  onNext: () => void;
+}
+
+/** The learner's turn: the cue card, then their line recorded (or said aloud), compared with the model. */
+function LearnerTurn(props: LearnerTurnProps) {
+  const { phrase, cue, line, recorder, clips, uploads, revealed, onReveal } = props;
+  const recordingThis = recorder.state.status === "recording" && recorder.state.lineId === phrase.id;
+  const unsent = uploads.waiting.get(phrase.id);
+  return (
+    <div className="space-y-3">
+      <div className="rounded-md bg-muted p-3">
+        <p className="text-sm font-semibold">Your turn</p>
+        <p>{cue}</p>
+        {revealed ? (
+          <p lang="ms" className="mt-1 text-lg font-medium">
+            {phrase.malay}
+          </p>
+        ) : (
+          <Button type="button" variant="link" size="sm" className="px-0" onClick={onReveal}>
+            <Eye aria-hidden />
+            Show the Malay
+          </Button>
+        )}
+      </div>
+      <TurnButtons {...props} take={line?.take && line.take.submissionId === null ? line.take : null} />
+      {recordingThis && (
+        <p aria-live="polite" className="text-sm font-medium text-destructive">
+          Recording… say your line, then pause or tap Stop.
+        </p>
+      )}
+      {unsent && uploads.paused && (
+        <p role="status" className="text-sm text-muted-foreground">
+          {OFFLINE_TAKE}
+        </p>
+      )}
+      {clips.playing && <span className="sr-only">Playing</span>}
+    </div>
+  );
+}
+
+/** Say it aloud or record it (again), compare the take with the model, send a failed take again, go on. */
+function TurnButtons({
+  phrase,
+  line,
+  take,
+  model,
+  saying,
+  said,
+  recorder,
+  clips,
+  uploads,
+  onSaidAloud,
+  onNext,
+}: LearnerTurnProps & { take: LinePractice["take"] }) {
+  const recordingThis = recorder.state.status === "recording" && recorder.state.lineId === phrase.id;
+  const unsent = uploads.waiting.get(phrase.id);
+  return (
+    <div className="flex flex-wrap gap-2">
+      {saying ? (
+        <Button
+          type="button"
+          variant={line?.saidAloud ? "secondary" : "outline"}
+          size="sm"
+          disabled={line?.saidAloud}
+          onClick={onSaidAloud}
+        >
+          <Check aria-hidden />
+          {line?.saidAloud ? "Said aloud" : "I said it aloud"}
+        </Button>
+      ) : (
+        <Button
+          type="button"
+          size="sm"
+          variant={recordingThis ? "destructive" : "outline"}
+          // Focusable while the microphone starts, so the focus stays on the Stop it becomes.
+          aria-disabled={recorder.state.status === "starting" || undefined}
+          onClick={() => {
+            clips.stop();
+            recorder.toggle(phrase.id);
+          }}
+        >
+          {recordingThis ? <Square aria-hidden /> : <Mic aria-hidden />}
+          {recordingThis ? "Stop" : take ? "Record again" : "Record your line"}
+        </Button>
+      )}
+      {take && !recordingThis && (
+        <Button
+          type="button"
+          variant="outline"
+          size="sm"
+          aria-pressed={clips.playing === "compare"}
+          onClick={() => (clips.playing === "compare" ? clips.stop() : clips.play("compare", [model, take.audio]))}
+        >
+          <Play aria-hidden />
+          Model, then you
+        </Button>
+      )}
+      {unsent && !recordingThis && !uploads.paused && (
+        <Button
+          type="button"
+          variant="outline"
+          size="sm"
+          disabled={uploads.sending}
+          onClick={() => uploads.upload(phrase.id, unsent)}
+        >
+          <RotateCcw aria-hidden />
+          Send the take again
+        </Button>
+      )}
+      <Button type="button" size="sm" disabled={!said || recordingThis} onClick={onNext}>
+        Next
+      </Button>
     </div>
   );
 }

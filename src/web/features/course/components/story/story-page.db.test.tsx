@@ -9,9 +9,8 @@ import {
   storySections,
 } from "#course/course";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
-import { courseAudioUrl } from "#web/lib/course-data";
-import { connectApp } from "#web/testing/app-in-process";
-import { completeDays, fixtureDay, signInWithProgress } from "#web/testing/course-db-test-kit";
+import { connectApp } from "#tests/web/app-in-process";
+import { completeDays, fixtureDay, signInWithProgress } from "#tests/web/course-db-test-kit";
 import {
   chapterDays,
   dayProgress,
@@ -21,10 +20,11 @@ import {
   storedTasks,
   tabIntoPracticeItem,
   taskPath,
-} from "#web/testing/course-page-test-kit";
-import { answerRight, continueByKeyboard, stubResizeObserver } from "#web/testing/practice-test-kit";
-import { renderApp } from "#web/testing/render-app";
-import { stubAudio, untilSettled } from "#web/testing/screen";
+} from "#tests/web/course-page-test-kit";
+import { answerRight, continueByKeyboard, stubResizeObserver } from "#tests/web/practice-test-kit";
+import { renderApp } from "#tests/web/render-app";
+import { stubAudio, untilSettled } from "#tests/web/screen";
+import { courseAudioUrl } from "#web/lib/course-data";
 import { StorySectionView } from "./story-section";
 
 const app = await connectApp();

@@ -4,18 +4,18 @@ import type { ProgressMap } from "#course/progress-rules";
 import type { Role } from "#course/roles";
 import { tutorFeedback } from "#server/db/schema";
 import type { FeedbackList } from "#server/modules/feedback/feedback.contract";
+import { connectApp } from "#tests/web/app-in-process";
+import { renderApp } from "#tests/web/render-app";
+import { dayOneCardId, roundFor } from "#tests/web/review-test-kit";
+import { stubAudio } from "#tests/web/screen";
+import { cutNetworkTo, NETWORK_ERROR, startEachTestWithNoAccounts, storeAccount } from "#tests/web/staff-db-test-kit";
 import {
   DAY_1_PHRASES,
   learnerWhoAnsweredWrong,
   pickLearner,
   strugglesPanel,
   weakestPhrases,
-} from "#web/features/staff/components/review-db-test-kit";
-import { connectApp } from "#web/testing/app-in-process";
-import { renderApp } from "#web/testing/render-app";
-import { dayOneCardId, roundFor } from "#web/testing/review-test-kit";
-import { stubAudio } from "#web/testing/screen";
-import { cutNetworkTo, NETWORK_ERROR, startEachTestWithNoAccounts, storeAccount } from "#web/testing/staff-db-test-kit";
+} from "#tests/web/staff-review-db-test-kit";
 
 const app = await connectApp();
 

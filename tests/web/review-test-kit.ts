@@ -7,15 +7,15 @@ import { coursePhrases, REVIEW_SKILLS, type ReviewSkill, servedCardId, servedCar
 import { reviewLog } from "#server/db/schema";
 import { type ReviewExercise, reviewRoundSchema } from "#server/modules/review/review.contract";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
+import { appClient } from "#tests/web/app-client";
+import type { AppInProcess } from "#tests/web/app-in-process";
+import { fixtureDay } from "#tests/web/course-db-test-kit";
+import { settle } from "#tests/web/course-page-test-kit";
+import { active, answerRight, pressButton, tab } from "#tests/web/practice-test-kit";
 import { call, pathParams } from "#web/lib/api";
-import { appClient } from "#web/testing/app-client";
-import type { AppInProcess } from "#web/testing/app-in-process";
-import { fixtureDay } from "#web/testing/course-db-test-kit";
-import { settle } from "#web/testing/course-page-test-kit";
-import { active, answerRight, pressButton, tab } from "#web/testing/practice-test-kit";
 
 /**
- * Helpers for the review tests against the app in process (src/web/testing/app-in-process.ts) on
+ * Helpers for the review tests against the app in process (tests/web/app-in-process.ts) on
  * the fixture course. Everything a learner does before the page opens goes through the API.
  */
 

@@ -2,10 +2,10 @@ import { courseOutline, findDay } from "#course/course";
 import { type CompletedDays, isDayComplete, type ProgressMap } from "#course/progress-rules";
 import type { Role } from "#course/roles";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
-import type { AppInProcess } from "#web/testing/app-in-process";
+import type { AppInProcess } from "#tests/web/app-in-process";
 
 /**
- * Shared set-up for the course page tests against the app in process (src/web/testing/app-in-process.ts),
+ * Shared set-up for the course page tests against the app in process (tests/web/app-in-process.ts),
  * on the fixture course (tests/fixtures/course.ts), which both the page and the server hold. Progress
  * built here is written straight into the database, so it may hold what a learner cannot write through
  * the API (a practice set completed without answers); to complete a day as a learner does, through

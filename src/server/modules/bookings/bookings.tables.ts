@@ -10,36 +10,8 @@ import {
   DEFAULT_SESSION_MINUTES,
   NO_SHOW_PARTIES,
 } from "#course/bookings";
-import { CALL_SIGNAL_KINDS, CHAT_MAX_LENGTH } from "#course/calls";
-import { FEEDBACK_MAX_LENGTH } from "#course/feedback";
-import { TUTOR_RATING_MAX, TUTOR_RATING_MIN } from "#course/speaking";
-import { user } from "./schema-accounts";
-import { createdAt, quoted, updatedAt } from "./schema-columns";
-
-/** Live sessions and what tutors write: tutor feedback, tutor hours, bookings and their changes, the session room. */
-
-export const tutorFeedback = pgTable(
-  "tutor_feedback",
-  {
-    id: uuid("id").primaryKey().defaultRandom(),
-    studentId: text("student_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
-    tutorId: text("tutor_id").references(() => user.id, { onDelete: "set null" }),
-    chapterId: text("chapter_id").notNull(),
-    dayId: text("day_id").notNull(),
-    feedback: text("feedback").notNull(),
-    createdAt: createdAt(),
-    /** When its tutor last corrected it; null while it reads as first sent. */
-    correctedAt: timestamp("corrected_at", { withTimezone: true }),
-    /** The session whose notes it is, when a tutor ended a session's room with notes. */
-    bookingId: uuid("booking_id").references(() => booking.id, { onDelete: "set null" }),
-  },
-  (table) => [
-    index("tutor_feedback_student_id_idx").on(table.studentId),
-    index("tutor_feedback_tutor_idx").on(table.tutorId, table.studentId),
-  ],
-);
+import { user } from "#server/db/auth.tables";
+import { createdAt, quoted, updatedAt } from "#server/db/columns";
 
 /**
  * A tutor's bookable hours (docs/decisions/048-booking-a-tutor.md) and the profile learners see
@@ -141,99 +113,5 @@ export const bookingReminder = pgTable(
   (table) => [
     primaryKey({ columns: [table.bookingId, table.kind] }),
     check("booking_reminder_kind_check", sql`${table.kind} in (${sql.raw(quoted(BOOKING_REMINDER_KINDS))})`),
-  ],
-);
-
-/**
- * What one side of a session's room sends the other (CALL_SIGNAL_KINDS), kept briefly: a
- * notification on `call_room` names the row, and each instance with a side of that room reads it
- * (PostgreSQL's notifications carry at most 8,000 bytes; an offer may be more). Pruned after an hour.
- */
-export const callSignal = pgTable(
-  "call_signal",
-  {
-    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-    bookingId: uuid("booking_id")
-      .notNull()
-      .references(() => booking.id, { onDelete: "cascade" }),
-    senderId: text("sender_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
-    /** The sender's connection, so it does not hear itself and a second tab can replace the first. */
-    connectionId: uuid("connection_id").notNull(),
-    kind: text("kind", { enum: CALL_SIGNAL_KINDS }).notNull(),
-    body: jsonb("body").notNull(),
-    createdAt: createdAt(),
-  },
-  (table) => [
-    index("call_signal_created_idx").on(table.createdAt),
-    check("call_signal_kind_check", sql`${table.kind} in (${sql.raw(quoted(CALL_SIGNAL_KINDS))})`),
-  ],
-);
-
-/** The chat of a session's room, kept with the booking. */
-export const callMessage = pgTable(
-  "call_message",
-  {
-    id: uuid("id").primaryKey().defaultRandom(),
-    bookingId: uuid("booking_id")
-      .notNull()
-      .references(() => booking.id, { onDelete: "cascade" }),
-    senderId: text("sender_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
-    text: text("text").notNull(),
-    createdAt: createdAt(),
-  },
-  (table) => [
-    index("call_message_booking_idx").on(table.bookingId, table.createdAt),
-    check("call_message_text_check", sql`char_length(${table.text}) between 1 and ${sql.raw(String(CHAT_MAX_LENGTH))}`),
-  ],
-);
-
-/**
- * The tutor's rating (TUTOR_RATING_MIN to TUTOR_RATING_MAX) of a role-play phrase the learner said
- * in a session's room: one per phrase, changed as often as the tutor likes until the session ends.
- */
-export const callRating = pgTable(
-  "call_rating",
-  {
-    bookingId: uuid("booking_id")
-      .notNull()
-      .references(() => booking.id, { onDelete: "cascade" }),
-    /** The role-play's task. */
-    taskId: text("task_id").notNull(),
-    /** The phrase of the role-play. */
-    lineId: text("line_id").notNull(),
-    rating: integer("rating").notNull(),
-    ratedAt: timestamp("rated_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [
-    primaryKey({ columns: [table.bookingId, table.taskId, table.lineId] }),
-    check(
-      "call_rating_rating_check",
-      sql`${table.rating} between ${sql.raw(String(TUTOR_RATING_MIN))} and ${sql.raw(String(TUTOR_RATING_MAX))}`,
-    ),
-  ],
-);
-
-/**
- * A session's record beside its room: the tutor's notes as they type them, and its end: when, by
- * whom, and the feedback the notes became.
- */
-export const callRecord = pgTable(
-  "call_record",
-  {
-    bookingId: uuid("booking_id")
-      .primaryKey()
-      .references(() => booking.id, { onDelete: "cascade" }),
-    notes: text("notes").notNull().default(""),
-    notesSavedAt: timestamp("notes_saved_at", { withTimezone: true }),
-    endedAt: timestamp("ended_at", { withTimezone: true }),
-    endedBy: text("ended_by").references(() => user.id, { onDelete: "set null" }),
-    feedbackId: uuid("feedback_id").references(() => tutorFeedback.id, { onDelete: "set null" }),
-  },
-  (table) => [
-    check("call_record_notes_check", sql`char_length(${table.notes}) <= ${sql.raw(String(FEEDBACK_MAX_LENGTH))}`),
   ],
 );

@@ -1,10 +1,8 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { SELF_RATINGS, TAKE_TYPES, TUTOR_RATING_MAX, TUTOR_RATING_MIN } from "#course/speaking";
-import { user } from "./schema-accounts";
-import { createdAt } from "./schema-columns";
-
-/** The learner's own voice: takes, what was sent to a tutor, lines practised, quiet days, notices. */
+import { user } from "#server/db/auth.tables";
+import { createdAt } from "#server/db/columns";
 
 /**
  * A learner's set of takes sent to a tutor: a role-play done alone (`taskId`, the role-play's task),

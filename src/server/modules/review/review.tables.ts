@@ -14,109 +14,12 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { GRADES } from "#course/grading";
-import { TASK_STATUSES } from "#course/progress-status";
 import type { ReviewGiven } from "#course/review-items";
-import { DAILY_GOAL_UNITS, REVIEW_SKILLS } from "#course/review-rules";
+import { REVIEW_SKILLS } from "#course/review-rules";
 import type { ReviewEvent } from "#course/review-schedule";
 import { TUTOR_RATING_MAX, TUTOR_RATING_MIN } from "#course/speaking";
-import { user } from "./schema-accounts";
-import { createdAt, updatedAt } from "./schema-columns";
-import { recording } from "./schema-speaking";
-
-/** What a learner does in the course: progress, answers, the review deck and its log, contact messages. */
-
-/** One row per task a learner has touched; no row means not-started. section_id is the day. */
-export const taskProgress = pgTable(
-  "task_progress",
-  {
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
-    chapterId: text("chapter_id").notNull(),
-    sectionId: text("section_id").notNull(),
-    taskId: text("task_id").notNull(),
-    status: text("status", { enum: TASK_STATUSES }).notNull(),
-    /** Whether staff wrote this status last (a tutor's correction, a session's rating), not the learner. */
-    byStaff: boolean("by_staff").notNull().default(false),
-    updatedAt: updatedAt(),
-    /**
-     * When the learner last changed this status themselves, kept when staff change it after them:
-     * the learner's activity (lastUpdatedAt). Null for a row only staff have written.
-     */
-    learnerAt: timestamp("learner_at", { withTimezone: true }),
-  },
-  (table) => [
-    primaryKey({ columns: [table.userId, table.chapterId, table.sectionId, table.taskId] }),
-    check(
-      "task_progress_status_check",
-      sql`${table.status} in (${sql.raw(TASK_STATUSES.map((status) => `'${status}'`).join(", "))})`,
-    ),
-  ],
-);
-
-export const contactMessage = pgTable(
-  "contact_message",
-  {
-    id: uuid("id").primaryKey().defaultRandom(),
-    userId: text("user_id").references(() => user.id, { onDelete: "cascade" }),
-    fullName: text("full_name").notNull(),
-    email: text("email").notNull(),
-    message: text("message").notNull(),
-    /** HMAC of the sender's network address (never the address itself): the contact form's rate-limit key. */
-    clientKey: text("client_key"),
-    createdAt: createdAt(),
-  },
-  (table) => [
-    index("contact_message_created_at_idx").on(table.createdAt),
-    index("contact_message_client_key_created_at_idx").on(table.clientKey, table.createdAt),
-  ],
-);
-
-/**
- * Every answer a learner gives to a graded exercise item (src/server/modules/answers): what was given,
- * whether the server judged it right, and when. `client_id` is made by the client for each answer, so
- * a resend of the same answer is stored once.
- */
-export const answer = pgTable(
-  "answer",
-  {
-    id: uuid("id").primaryKey().defaultRandom(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
-    clientId: text("client_id").notNull(),
-    chapterId: text("chapter_id").notNull(),
-    dayId: text("day_id").notNull(),
-    /** The practice task whose set holds the item. */
-    taskId: text("task_id").notNull(),
-    itemId: text("item_id").notNull(),
-    given: jsonb("given").notNull(),
-    correct: boolean("correct").notNull(),
-    answeredAt: timestamp("answered_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [
-    uniqueIndex("answer_user_id_client_id_idx").on(table.userId, table.clientId),
-    index("answer_user_id_task_idx").on(table.userId, table.chapterId, table.dayId, table.taskId),
-  ],
-);
-
-/**
- * The days a learner has completed, each recorded once, when its last task was completed. A day
- * completed once keeps the days after it open even when the course later adds a task to it
- * (docs/decisions/030).
- */
-export const dayCompletion = pgTable(
-  "day_completion",
-  {
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
-    chapterId: text("chapter_id").notNull(),
-    dayId: text("day_id").notNull(),
-    completedAt: timestamp("completed_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [primaryKey({ columns: [table.userId, table.chapterId, table.dayId] })],
-);
+import { user } from "#server/db/auth.tables";
+import { recording } from "#server/modules/speaking/speaking.tables";
 
 /**
  * A learner's review cards (docs/decisions/039-review-deck.md): one per phrase met and skill. The
@@ -236,39 +139,4 @@ export const reviewDay = pgTable(
     lastAt: timestamp("last_at", { withTimezone: true }).notNull(),
   },
   (table) => [primaryKey({ columns: [table.userId, table.localDate, table.timeZone] })],
-);
-
-/**
- * The days a learner changed their daily review goal, one row per UTC date of the change: the goal
- * they had before the date's first change and after its last, and the last change's instant. A past
- * day of reviews is judged by the goal in force when its last review counted, so changing the goal
- * does not rewrite the streak.
- */
-export const dailyGoalChange = pgTable(
-  "daily_goal_change",
-  {
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
-    localDate: text("local_date").notNull(),
-    unit: text("unit", { enum: DAILY_GOAL_UNITS }).notNull(),
-    amount: integer("amount").notNull(),
-    previousUnit: text("previous_unit", { enum: DAILY_GOAL_UNITS }).notNull(),
-    previousAmount: integer("previous_amount").notNull(),
-    changedAt: timestamp("changed_at", { withTimezone: true }).notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.userId, table.localDate] })],
-);
-
-/** The review reminders sent: one row per learner and local date, so several instances send one. */
-export const reviewReminder = pgTable(
-  "review_reminder",
-  {
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
-    localDate: text("local_date").notNull(),
-    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [primaryKey({ columns: [table.userId, table.localDate] })],
 );

@@ -1,6 +1,6 @@
 import { customType, timestamp } from "drizzle-orm/pg-core";
 
-/** Column helpers the tables share (schema.ts gathers the tables). */
+/** Column helpers the tables share, wherever they are defined (db/schema.ts gathers the tables). */
 
 /** A list of constants as SQL string literals, for a check constraint. */
 export const quoted = (values: readonly string[]) => values.map((value) => `'${value}'`).join(", ");

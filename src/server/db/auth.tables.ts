@@ -5,7 +5,6 @@ import {
   check,
   index,
   integer,
-  jsonb,
   pgEnum,
   pgTable,
   text,
@@ -23,9 +22,13 @@ import {
 } from "#course/review-rules";
 import { ROLES } from "#course/roles";
 import { THEMES } from "#course/themes";
-import { bytea, createdAt, updatedAt } from "./schema-columns";
+import { createdAt, updatedAt } from "./columns";
 
-/** Accounts, sessions and what the app keeps beside them: rate limits, stored files, the mail outbox. */
+/**
+ * Better Auth's tables (users, sessions, accounts, verifications, two-factor secrets, its rate limits):
+ * Better Auth writes them through its drizzle adapter (auth/auth.ts); the repositories of the modules
+ * that keep a person's facts in the user row (account, profile, settings, users) read and write them too.
+ */
 
 export const roleEnum = pgEnum("role", ROLES);
 
@@ -172,54 +175,3 @@ export const rateLimit = pgTable("rate_limit", {
   /** Milliseconds since the epoch, as Better Auth writes it. */
   lastRequest: bigint("last_request", { mode: "number" }).notNull(),
 });
-
-/**
- * Jalan's own limits (src/server/http/request-limit.ts): failed sign-ins per account, password checks
- * per user and per address. One row per key and fixed window.
- */
-export const requestLimit = pgTable(
-  "request_limit",
-  {
-    key: text("key").primaryKey(),
-    windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull(),
-    count: integer("count").notNull(),
-  },
-  (table) => [index("request_limit_window_started_at_idx").on(table.windowStartedAt)],
-);
-
-/** Files behind the storage interface (src/server/storage/storage.ts): avatars today. Keys are made by the server. */
-export const storedFile = pgTable("stored_file", {
-  key: text("key").primaryKey(),
-  contentType: text("content_type").notNull(),
-  data: bytea("data").notNull(),
-  createdAt: createdAt(),
-});
-
-/**
- * Every email the app sends, written before it is sent, so no message is lost with a process. With
- * SMTP_URL, any instance delivers waiting rows (src/server/mail/mailer.ts); without it, this table is
- * the outbox a developer reads (`npm run outbox`).
- */
-export const mailOutbox = pgTable(
-  "mail_outbox",
-  {
-    id: uuid("id").primaryKey().defaultRandom(),
-    recipient: text("recipient").notNull(),
-    subject: text("subject").notNull(),
-    body: text("body").notNull(),
-    /** The link the message is about (verification, reset): it carries a one-time token. */
-    link: text("link"),
-    /** Header fields the message is sent with beyond From, To and Subject (a reminder's List-Unsubscribe). */
-    headers: jsonb("headers").$type<Record<string, string>>(),
-    /** A calendar invite sent with the message (text/calendar, RFC 5546's method), such as a booking's. */
-    calendar: jsonb("calendar").$type<{ method: "REQUEST" | "CANCEL"; content: string }>(),
-    createdAt: createdAt(),
-    /** When the SMTP server accepted it; null while it waits, and always without SMTP_URL. */
-    sentAt: timestamp("sent_at", { withTimezone: true }),
-    attempts: integer("attempts").notNull().default(0),
-    /** An instance is sending it until then; after that another may try (the first one died). */
-    claimedUntil: timestamp("claimed_until", { withTimezone: true }),
-    lastError: text("last_error"),
-  },
-  (table) => [index("mail_outbox_waiting_idx").on(table.createdAt).where(sql`${table.sentAt} is null`)],
-);

@@ -8,7 +8,7 @@ import type { AppInProcess } from "./app-in-process";
 
 /**
  * Set-up for the staff and admin pages' tests against the app in process
- * (src/web/testing/app-in-process.ts): the accounts their pages list, roles that change while a page
+ * (tests/web/app-in-process.ts): the accounts their pages list, roles that change while a page
  * is open, and a network that fails. What the page sent is the app's `requests`.
  */
 

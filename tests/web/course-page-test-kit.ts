@@ -3,15 +3,15 @@ import { expect, vi } from "vitest";
 import type { ProgressMap } from "#course/progress-rules";
 import type { TaskStatus } from "#course/progress-status";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
+import type { AppInProcess } from "#tests/web/app-in-process";
+import { renderApp } from "#tests/web/render-app";
+import { untilSettled } from "#tests/web/screen";
 import { API_BASE, apiClient, pathParams } from "#web/lib/api";
-import type { AppInProcess } from "#web/testing/app-in-process";
-import { renderApp } from "#web/testing/render-app";
-import { untilSettled } from "#web/testing/screen";
 import { tab } from "./practice-test-kit";
 
 /**
  * Helpers for the tests of a day's pages (story, Codebook, live session) against the app in process
- * (src/web/testing/app-in-process.ts) on the fixture course; course-db-test-kit.ts holds the set-up
+ * (tests/web/app-in-process.ts) on the fixture course; course-db-test-kit.ts holds the set-up
  * they share with the other course pages.
  */
 

@@ -1,13 +1,13 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import type { ProgressMap } from "#course/progress-rules";
-import type { AppInProcess } from "#web/testing/app-in-process";
-import { renderApp } from "#web/testing/render-app";
-import { type StoredAccount, storeAccounts } from "#web/testing/staff-db-test-kit";
+import type { AppInProcess } from "#tests/web/app-in-process";
+import { renderApp } from "#tests/web/render-app";
+import { type StoredAccount, storeAccounts } from "#tests/web/staff-db-test-kit";
 
 /**
  * Shared set-up for the Tutor Dashboard tests against the app in process
- * (src/web/testing/app-in-process.ts). Each test file starts every test with no accounts
- * (startEachTestWithNoAccounts, src/web/testing/staff-db-test-kit.ts), so the picker lists only the
+ * (tests/web/app-in-process.ts). Each test file starts every test with no accounts
+ * (startEachTestWithNoAccounts, tests/web/staff-db-test-kit.ts), so the picker lists only the
  * accounts made here.
  */
 
@@ -29,7 +29,7 @@ const MEI = { firstName: "Mei", lastName: "Lin", email: "mei@example.com" };
 /**
  * Makes the staff tests' accounts, stores each learner's `progress`, then signs in Farid (a Tutor)
  * or Mei (an Admin) through the API; the others are only listed, so they are stored
- * (storeAccounts, src/web/testing/staff-db-test-kit.ts).
+ * (storeAccounts, tests/web/staff-db-test-kit.ts).
  */
 export async function signInStaff(
   app: AppInProcess,

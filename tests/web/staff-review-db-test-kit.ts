@@ -1,13 +1,13 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import { reviewSummarySchema } from "#server/modules/review/review.contract";
+import { appClient } from "#tests/web/app-client";
+import type { AppInProcess, SignedInUser } from "#tests/web/app-in-process";
+import { dayOneCardId, itemOf, roundFor, startDayOnePhraseCards } from "#tests/web/review-test-kit";
 import { call } from "#web/lib/api";
-import { appClient } from "#web/testing/app-client";
-import type { AppInProcess, SignedInUser } from "#web/testing/app-in-process";
-import { dayOneCardId, itemOf, roundFor, startDayOnePhraseCards } from "#web/testing/review-test-kit";
 
 /**
  * Set-up for the staff tests of a learner's review against the app in process
- * (src/web/testing/app-in-process.ts) on the fixture course: the learner's side goes through the
+ * (tests/web/app-in-process.ts) on the fixture course: the learner's side goes through the
  * real API, as the review page would send it.
  */
 
