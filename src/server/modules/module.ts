@@ -2,7 +2,6 @@ import type { Hono, Schema } from "hono";
 import type { Transaction } from "#server/db/client";
 import type { EventHandler, EventType } from "#server/events/events";
 import type { AppEnv } from "#server/http/context";
-import type { AccountExport } from "#server/modules/account/account.contract";
 
 /** The JSON bodies a module accepts unless its face says otherwise. */
 export const JSON_BODY_LIMIT = 64 * 1024;
@@ -50,14 +49,6 @@ export function defineModule<const Path extends `/${string}`, Routes extends Hon
 /** Any module's face, as the registry and the authorization table list them. */
 export type AnyModuleFace = ModuleFace<`/${string}`, Hono<AppEnv, Schema, string>>;
 
-/** The parts of Export My Data a module may keep: every key of AccountExport but when it was made. */
-export type ExportSectionName = Exclude<keyof AccountExport, "exportedAt">;
-
-/** A section's value; a list may come as its items one at a time (the takes, each with its audio). */
-export type ExportSectionValue<K extends ExportSectionName> = AccountExport[K] extends readonly (infer Item)[]
-  ? AccountExport[K] | AsyncIterable<Item>
-  : AccountExport[K];
-
 /**
  * One export's reading of one user: `once` shares a read between the sections made from it (the
  * settings and their goal changes), for the length of that export.
@@ -69,10 +60,13 @@ export interface ExportReading {
   once<T>(name: string, read: () => Promise<T>): Promise<T>;
 }
 
-/** The sections a module keeps, each read when the export reaches it. */
-export type ExportSections = {
-  [K in ExportSectionName]?: (reading: ExportReading) => Promise<AccountExport[K]> | ExportSectionValue<K>;
-};
+/**
+ * The sections of Export My Data a module keeps, by their names in the account's AccountExport, each
+ * read when the export reaches it: its value, or a list's items one at a time (the takes, each with
+ * its audio). The account module refuses at start a name it has no section for, and one two modules
+ * claim (account.export.ts); each module types its sections by its own contract.
+ */
+export type ExportSections = Record<string, (reading: ExportReading) => unknown>;
 
 /** The account being deleted, once it is locked and allowed to go. */
 export interface ClosingAccount {

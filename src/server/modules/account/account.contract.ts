@@ -1,12 +1,17 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "#course/account-rules";
-import type { Availability, BookingStatus, NoShowParty } from "#course/bookings";
 import type { Grade } from "#course/grading";
-import type { Profile } from "#course/profile";
 import type { TaskStatus } from "#course/progress-status";
 import type { ReviewGiven } from "#course/review-items";
 import type { DailyGoalUnit, ReviewSkill } from "#course/review-rules";
 import type { ReviewEvent } from "#course/review-schedule";
+import type {
+  ExportedBooking,
+  ExportedBookingMessage,
+  ExportedTutorHours,
+} from "#server/modules/bookings/bookings.contract";
+import type { ExportedContactMessage } from "#server/modules/contact/contact.contract";
+import type { ExportedProfile } from "#server/modules/profile/profile.contract";
 import type { Settings } from "#server/modules/settings/settings.contract";
 import type { Take } from "#server/modules/speaking/speaking.contract";
 
@@ -84,9 +89,16 @@ export interface AccountDeletedResponse {
 
 /**
  * The parts of the export, each made by the module that keeps it (its service's exportFor): the
- * account module puts them together.
+ * account module puts them together. The profile's, the contact messages' and the live sessions'
+ * are in their modules' contracts.
  */
-export type ExportedProfile = Profile & { emailVerified: boolean; createdAt: Date; updatedAt: Date };
+export type {
+  ExportedBooking,
+  ExportedBookingMessage,
+  ExportedTutorHours,
+} from "#server/modules/bookings/bookings.contract";
+export type { ExportedContactMessage } from "#server/modules/contact/contact.contract";
+export type { ExportedProfile } from "#server/modules/profile/profile.contract";
 
 /** The settings as the settings API answers them. */
 export type ExportedSettings = Settings;
@@ -125,13 +137,6 @@ export interface ExportedFeedback {
   correctedAt: Date | null;
   /** The tutor's display name; null once the tutor's account is deleted. */
   tutorName: string | null;
-}
-
-export interface ExportedContactMessage {
-  fullName: string;
-  email: string;
-  message: string;
-  createdAt: Date;
 }
 
 export interface ExportedReview {
@@ -179,14 +184,6 @@ export interface ExportedCallMessage {
   at: Date;
 }
 
-/** What the account wrote about a live session: a message, or the reason it gave for a cancel or a proposal. */
-export interface ExportedBookingMessage {
-  bookingId: string;
-  kind: "message" | "cancelled" | "proposed";
-  text: string;
-  at: Date;
-}
-
 /**
  * A session's record: as tutor, the ratings and notes the account wrote; as learner, those it was
  * given, once the session ended.
@@ -213,32 +210,6 @@ export interface ExportedQuietDay {
   chapterId: string;
   dayId: string;
   since: Date;
-}
-
-/** A tutor's hours and profile as they saved them (src/course/bookings.ts). */
-export interface ExportedTutorHours {
-  timeZone: string;
-  bio: string;
-  languages: string[];
-  sessionMinutes: number;
-  noticeHours: number;
-  horizonDays: number;
-  weekly: Availability["weekly"];
-  exceptions: Availability["exceptions"];
-  updatedAt: Date;
-}
-
-/** A live session the account booked or teaches, in any state. */
-export interface ExportedBooking {
-  id: string;
-  role: "learner" | "tutor";
-  chapterId: string;
-  dayId: string;
-  startsAt: Date;
-  endsAt: Date;
-  status: BookingStatus;
-  noShow: NoShowParty | null;
-  createdAt: Date;
 }
 
 /** Everything Jalan holds about an account (GET /api/account/export), with nothing secret in it. */

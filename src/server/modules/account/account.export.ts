@@ -1,6 +1,14 @@
 import { HttpError } from "#server/http/errors";
-import type { AccountPart, ExportReading, ExportSectionName, ExportSectionValue } from "#server/modules/module";
+import type { AccountPart, ExportReading } from "#server/modules/module";
 import type { AccountExport } from "./account.contract";
+
+/** The parts of Export My Data a module may keep: every key of AccountExport but when it was made. */
+export type ExportSectionName = Exclude<keyof AccountExport, "exportedAt">;
+
+/** A section's value; a list may come as its items one at a time (the takes, each with its audio). */
+type ExportSectionValue<K extends ExportSectionName> = AccountExport[K] extends readonly (infer Item)[]
+  ? AccountExport[K] | AsyncIterable<Item>
+  : AccountExport[K];
 
 export const EXPORT_IN_PROGRESS_MESSAGE =
   "Your data is already being exported. Wait until that download has finished, then try again.";
@@ -41,11 +49,17 @@ type Section = { [K in ExportSectionName]: [K, ExportSectionValue<K>] }[ExportSe
 
 type Reader = (reading: ExportReading) => unknown;
 
-/** Each section's one reader, from the parts the modules registered; a section with none, or two, is refused. */
+const isSection = (name: string): name is ExportSectionName => Object.hasOwn(SECTION_ORDER, name);
+
+/**
+ * Each section's one reader, from the parts the modules registered; a section with none, or two, and
+ * a name the export has no section for, are refused.
+ */
 function readersOf(parts: readonly AccountPart[]): Map<ExportSectionName, Reader> {
   const readers = new Map<ExportSectionName, Reader>();
   for (const part of parts) {
-    for (const [name, reader] of Object.entries(part.export ?? {}) as [ExportSectionName, Reader][]) {
+    for (const [name, reader] of Object.entries(part.export ?? {})) {
+      if (!isSection(name)) throw new Error(`The account's export has no section "${name}".`);
       if (readers.has(name)) throw new Error(`Two modules export the account's "${name}".`);
       readers.set(name, reader);
     }

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { AccountPart, ExportSections } from "#server/modules/module";
-import { createAccountExport } from "./account.export";
+import type { AccountPart } from "#server/modules/module";
+import { createAccountExport, type ExportSectionName } from "./account.export";
 
 /** A part exporting these sections, each read as an empty list or null: only who owns what matters here. */
-function partOf(...names: (keyof ExportSections)[]): AccountPart {
-  return { export: Object.fromEntries(names.map((name) => [name, async () => null])) as ExportSections };
+function partOf(...names: string[]): AccountPart {
+  return { export: Object.fromEntries(names.map((name) => [name, async () => null])) };
 }
 
-const EVERY_SECTION: (keyof ExportSections)[] = [
+const EVERY_SECTION: ExportSectionName[] = [
   "profile",
   "settings",
   "progress",
@@ -47,6 +47,15 @@ describe("the account's parts", () => {
   it("refuses a section two modules both claim", () => {
     expect(() => createAccountExport([partOf(...EVERY_SECTION), partOf("notices")])).toThrow(
       'Two modules export the account\'s "notices".',
+    );
+  });
+
+  it("refuses a section the export does not have, such as a misspelt name", () => {
+    expect(() => createAccountExport([partOf(...EVERY_SECTION, "quietDay")])).toThrow(
+      'The account\'s export has no section "quietDay".',
+    );
+    expect(() => createAccountExport([partOf(...EVERY_SECTION, "exportedAt")])).toThrow(
+      'The account\'s export has no section "exportedAt".',
     );
   });
 

@@ -1,9 +1,5 @@
-import type {
-  ExportedBooking,
-  ExportedBookingMessage,
-  ExportedTutorHours,
-} from "#server/modules/account/account.contract";
 import type { AccountPart, ExportReading } from "#server/modules/module";
+import type { ExportedBooking, ExportedBookingMessage, ExportedTutorHours } from "./bookings.contract";
 import type { BookingsService } from "./bookings.service";
 
 type BookingsExport = Awaited<ReturnType<BookingsService["exportFor"]>>;

@@ -364,3 +364,37 @@ export interface TutorWeek {
     since: string;
   }[];
 }
+
+/** What the account wrote about a live session: a message, or the reason it gave for a cancel or a proposal. */
+export interface ExportedBookingMessage {
+  bookingId: string;
+  kind: "message" | "cancelled" | "proposed";
+  text: string;
+  at: Date;
+}
+
+/** A tutor's hours and profile as they saved them (src/course/bookings.ts). */
+export interface ExportedTutorHours {
+  timeZone: string;
+  bio: string;
+  languages: string[];
+  sessionMinutes: number;
+  noticeHours: number;
+  horizonDays: number;
+  weekly: Availability["weekly"];
+  exceptions: Availability["exceptions"];
+  updatedAt: Date;
+}
+
+/** A live session the account booked or teaches, in any state. */
+export interface ExportedBooking {
+  id: string;
+  role: "learner" | "tutor";
+  chapterId: string;
+  dayId: string;
+  startsAt: Date;
+  endsAt: Date;
+  status: BookingStatus;
+  noShow: NoShowParty | null;
+  createdAt: Date;
+}

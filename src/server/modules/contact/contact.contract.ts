@@ -55,3 +55,11 @@ export interface ContactMessagePage {
 export const contactEvents = {
   messageReceived: { name: "contact.message-received", payload: z.object({ messageId: z.uuid() }).strict() },
 };
+
+/** A message the account sent, in its Export My Data (account.contract.ts). */
+export interface ExportedContactMessage {
+  fullName: string;
+  email: string;
+  message: string;
+  createdAt: Date;
+}

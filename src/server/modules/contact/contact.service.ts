@@ -1,10 +1,14 @@
 import type { Database, Transaction } from "#server/db/client";
 import type { Emitter } from "#server/events/events";
 import { type Mailer, singleLine } from "#server/mail/mailer";
-import type { ExportedContactMessage } from "#server/modules/account/account.contract";
 import type { UsersModule } from "#server/modules/users/users.module";
 import { contactClientKey } from "./client-key";
-import { type ContactMessageInput, type ContactMessagePage, contactEvents } from "./contact.contract";
+import {
+  type ContactMessageInput,
+  type ContactMessagePage,
+  contactEvents,
+  type ExportedContactMessage,
+} from "./contact.contract";
 import { createContactRepository } from "./contact.repository";
 
 /** Messages one client may send in any hour (brief, change 6). */

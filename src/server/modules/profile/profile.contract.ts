@@ -52,3 +52,6 @@ export interface AvatarUpload {
 export interface ProfileResponse {
   profile: Profile;
 }
+
+/** The profile in the account's Export My Data (account.contract.ts). */
+export type ExportedProfile = Profile & { emailVerified: boolean; createdAt: Date; updatedAt: Date };

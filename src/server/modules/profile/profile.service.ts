@@ -2,10 +2,9 @@ import { createHash } from "node:crypto";
 import type { Profile } from "#course/profile";
 import type { Database, Queryable } from "#server/db/client";
 import { notFound } from "#server/http/errors";
-import type { ExportedProfile } from "#server/modules/account/account.contract";
 import type { FileStorage } from "#server/storage/storage";
 import { type EncodedAvatar, encodeAvatar } from "./avatar-image";
-import { avatarKeys, avatarUrls, type ProfileUpdate } from "./profile.contract";
+import { avatarKeys, avatarUrls, type ExportedProfile, type ProfileUpdate } from "./profile.contract";
 import { createProfileRepository, type ProfileRepository } from "./profile.repository";
 
 const AVATAR_PREFIX = "avatars/";

@@ -1,6 +1,5 @@
-import type { ExportedSettings } from "#server/modules/account/account.contract";
 import type { AccountPart, ExportReading } from "#server/modules/module";
-import type { Settings } from "./settings.contract";
+import type { Settings as ExportedSettings, Settings } from "./settings.contract";
 import type { SettingsService } from "./settings.service";
 
 /** The settings as their API answers them, field by field in the export's order. */
