@@ -67,6 +67,78 @@ function fullyRated(cards: readonly CueCard[], ratings: readonly RatingRow[]): s
     .map((card) => card.taskId);
 }
 
+/** What the record's use cases take: the record's dependencies, the calls repository, the rooms, the clock. */
+type SessionRecordDeps = RecordDeps & { calls: CallsRepository; rooms: Rooms; now: () => Date };
+
+/** The booking's day in the course; 409 once it is no longer there. */
+function dayOf(course: readonly Chapter[], booking: BookingView): Day {
+  const found = findDay(course, booking.chapterId, booking.dayId);
+  if (!found) throw new HttpError(409, "DAY_GONE", "This session's day is no longer in the course.");
+  return found.day;
+}
+
+/**
+ * The booking's tutor, or an Admin, as staff; 403 for its learner, and for a Tutor whose learner
+ * is staff (an Admin or Tutor who booked as a learner): the record completes the learner's
+ * tasks, pins into their review and writes them feedback, which decision 042 keeps a Tutor from
+ * doing to staff (requireAccount, as the direct routes check it). The room itself stays theirs.
+ */
+async function staffOf(db: Database, user: SessionUser, booking: BookingView): Promise<Staff> {
+  if (booking.youAre === "learner") throw new HttpError(403, "FORBIDDEN", ONLY_THE_TUTOR);
+  const staff: Staff = { id: user.id, role: user.role };
+  await requireAccount(db, learnerOf(booking), staff);
+  return staff;
+}
+
+/** The booking's learner; 409 once their account is deleted: nothing is left to brief or to rate. */
+function learnerOf(booking: BookingView): string {
+  if (booking.learner.id === null) {
+    throw new HttpError(409, "LEARNER_GONE", "This session's learner has closed their account.");
+  }
+  return booking.learner.id;
+}
+
+/** Ratings and notes are taken from when the room opens, for a session taking place, until it ends. */
+function assertUnderway(booking: BookingView, opensAt: Date, now: () => Date) {
+  if (booking.status !== "confirmed") {
+    throw new HttpError(409, "ROOM_NOT_OPEN", "This session is not taking place.");
+  }
+  if (now().getTime() < opensAt.getTime()) {
+    throw new HttpError(409, "ROOM_NOT_OPEN", "Ratings and notes open with the session's room.");
+  }
+}
+
+/** The record as this side sees it: ratings and notes for the tutor's side, and for the learner once ended. */
+async function recordFor(deps: SessionRecordDeps, booking: BookingView, row?: RecordRow): Promise<SessionRecord> {
+  const { calls } = deps;
+  const [stored, ratings] = await Promise.all([
+    row ? Promise.resolve(row) : calls.recordOf(booking.id),
+    calls.ratingsOf(booking.id),
+  ]);
+  const ended = stored?.endedAt ?? null;
+  const tutorSide = booking.youAre !== "learner";
+  const cards = cueCardsOf(dayOf(deps.course, booking));
+  const shown = tutorSide || ended !== null;
+  const ratingOf = new Map(ratings.map((rating) => [`${rating.taskId}/${rating.lineId}`, rating.rating]));
+  const rolePlays = cards.map((card) => ({
+    ...card,
+    phrases: card.phrases.map((phrase) => ({
+      ...phrase,
+      rating: shown ? (ratingOf.get(`${card.taskId}/${phrase.id}`) ?? null) : null,
+    })),
+  }));
+  let notes: string | null = null;
+  if (tutorSide) notes = stored?.notes ?? "";
+  else if (ended && stored?.feedbackId) notes = (await deps.feedback.sessionNote(stored.feedbackId)) ?? null;
+  return {
+    rolePlays,
+    notes,
+    notesSavedAt: tutorSide ? (stored?.notesSavedAt?.toISOString() ?? null) : null,
+    endedAt: ended ? ended.toISOString() : null,
+    completedTaskIds: ended ? fullyRated(cards, ratings) : [],
+  };
+}
+
 /**
  * A session's record beside its room (docs/decisions/051): the tutor rates the day's role-play
  * phrases 1-5 and writes notes as the call goes, with a brief of what the learner struggles with;
@@ -74,83 +146,23 @@ function fullyRated(cards: readonly CueCard[], ratings: readonly RatingRow[]): s
  * less into the learner's review "from your tutor", makes the notes the day's feedback, and tells
  * the learner, all in one transaction.
  */
-export function createSessionRecords(deps: RecordDeps & { calls: CallsRepository; rooms: Rooms; now: () => Date }) {
-  const { db, course, calls, rooms, now } = deps;
-
-  function dayOf(booking: BookingView): Day {
-    const found = findDay(course, booking.chapterId, booking.dayId);
-    if (!found) throw new HttpError(409, "DAY_GONE", "This session's day is no longer in the course.");
-    return found.day;
-  }
-
-  /**
-   * The booking's tutor, or an Admin, as staff; 403 for its learner, and for a Tutor whose learner
-   * is staff (an Admin or Tutor who booked as a learner): the record completes the learner's
-   * tasks, pins into their review and writes them feedback, which decision 042 keeps a Tutor from
-   * doing to staff (requireAccount, as the direct routes check it). The room itself stays theirs.
-   */
-  async function staffOf(user: SessionUser, booking: BookingView): Promise<Staff> {
-    if (booking.youAre === "learner") throw new HttpError(403, "FORBIDDEN", ONLY_THE_TUTOR);
-    const staff: Staff = { id: user.id, role: user.role };
-    await requireAccount(db, learnerOf(booking), staff);
-    return staff;
-  }
-
-  /** The booking's learner; 409 once their account is deleted: nothing is left to brief or to rate. */
-  function learnerOf(booking: BookingView): string {
-    if (booking.learner.id === null) {
-      throw new HttpError(409, "LEARNER_GONE", "This session's learner has closed their account.");
-    }
-    return booking.learner.id;
-  }
-
-  /** Ratings and notes are taken from when the room opens, for a session taking place, until it ends. */
-  function assertUnderway(booking: BookingView, opensAt: Date) {
-    if (booking.status !== "confirmed") {
-      throw new HttpError(409, "ROOM_NOT_OPEN", "This session is not taking place.");
-    }
-    if (now().getTime() < opensAt.getTime()) {
-      throw new HttpError(409, "ROOM_NOT_OPEN", "Ratings and notes open with the session's room.");
-    }
-  }
-
-  async function recordFor(booking: BookingView, row?: RecordRow): Promise<SessionRecord> {
-    const [stored, ratings] = await Promise.all([
-      row ? Promise.resolve(row) : calls.recordOf(booking.id),
-      calls.ratingsOf(booking.id),
-    ]);
-    const ended = stored?.endedAt ?? null;
-    const tutorSide = booking.youAre !== "learner";
-    const cards = cueCardsOf(dayOf(booking));
-    const shown = tutorSide || ended !== null;
-    const ratingOf = new Map(ratings.map((rating) => [`${rating.taskId}/${rating.lineId}`, rating.rating]));
-    const rolePlays = cards.map((card) => ({
-      ...card,
-      phrases: card.phrases.map((phrase) => ({
-        ...phrase,
-        rating: shown ? (ratingOf.get(`${card.taskId}/${phrase.id}`) ?? null) : null,
-      })),
-    }));
-    let notes: string | null = null;
-    if (tutorSide) notes = stored?.notes ?? "";
-    else if (ended && stored?.feedbackId) notes = (await deps.feedback.sessionNote(stored.feedbackId)) ?? null;
-    return {
-      rolePlays,
-      notes,
-      notesSavedAt: tutorSide ? (stored?.notesSavedAt?.toISOString() ?? null) : null,
-      endedAt: ended ? ended.toISOString() : null,
-      completedTaskIds: ended ? fullyRated(cards, ratings) : [],
-    };
-  }
-
+export function createSessionRecords(deps: SessionRecordDeps) {
   return {
     /** The record as this side sees it: ratings and notes for the tutor's side, and for the learner once ended. */
-    recordFor,
+    recordFor: (booking: BookingView, row?: RecordRow) => recordFor(deps, booking, row),
+    ...briefing(deps),
+    ...ratingAndNotes(deps),
+    ...ending(deps),
+  };
+}
 
+/** The brief of what the learner struggles with. */
+function briefing(deps: SessionRecordDeps) {
+  return {
     /** What the learner struggles with on the session's day: for its tutor and Admins. */
     async brief(user: SessionUser, booking: BookingView): Promise<SessionBrief> {
-      const staff = await staffOf(user, booking);
-      const day = dayOf(booking);
+      const staff = await staffOf(deps.db, user, booking);
+      const day = dayOf(deps.course, booking);
       const target = { chapterId: booking.chapterId, dayId: booking.dayId };
       const learnerId = learnerOf(booking);
       const lineIds = cueCardsOf(day).flatMap((card) => card.phrases.map((phrase) => phrase.id));
@@ -161,12 +173,18 @@ export function createSessionRecords(deps: RecordDeps & { calls: CallsRepository
       ]);
       return { mistakes, weakest: struggles.weakest, takes };
     },
+  };
+}
 
+/** The tutor's ratings and notes as the call goes. */
+function ratingAndNotes(deps: SessionRecordDeps) {
+  const { db, calls, now } = deps;
+  return {
     /** Rates a phrase of one of the day's role-plays (null clears it). 409 once the session has ended. */
     async rate(user: SessionUser, booking: BookingView, opensAt: Date, input: RateInput): Promise<SessionRecord> {
-      await staffOf(user, booking);
-      assertUnderway(booking, opensAt);
-      const card = cueCardsOf(dayOf(booking)).find((each) => each.taskId === input.taskId);
+      await staffOf(db, user, booking);
+      assertUnderway(booking, opensAt, now);
+      const card = cueCardsOf(dayOf(deps.course, booking)).find((each) => each.taskId === input.taskId);
       if (!card) throw badRequest(`"${input.taskId}" is not a role-play of this session's day.`);
       if (!card.phrases.some((phrase) => phrase.id === input.lineId)) {
         throw badRequest(`"${input.lineId}" is not a phrase of "${card.title}".`);
@@ -175,18 +193,24 @@ export function createSessionRecords(deps: RecordDeps & { calls: CallsRepository
         if (!(await calls.holdOpenRecord(tx, booking.id))) throw new HttpError(409, "SESSION_ENDED", ENDED);
         await calls.rate(tx, booking.id, input, input.rating);
       });
-      return recordFor(booking);
+      return recordFor(deps, booking);
     },
 
     /** Saves the tutor's notes as they type. 409 once the session has ended. */
     async saveNotes(user: SessionUser, booking: BookingView, opensAt: Date, notes: string): Promise<SessionRecord> {
-      await staffOf(user, booking);
-      assertUnderway(booking, opensAt);
+      await staffOf(db, user, booking);
+      assertUnderway(booking, opensAt, now);
       const row = await calls.saveNotes(booking.id, notes, now());
       if (!row) throw new HttpError(409, "SESSION_ENDED", ENDED);
-      return recordFor(booking, row);
+      return recordFor(deps, booking, row);
     },
+  };
+}
 
+/** The session's end, and what it does for the learner. */
+function ending(deps: SessionRecordDeps) {
+  const { db, calls, rooms, now } = deps;
+  return {
     /**
      * Ends the session: each role-play with every phrase rated completes its task for the learner;
      * each phrase rated PINNED_AT_OR_BELOW or less is pinned into their review; notes, when there
@@ -194,9 +218,9 @@ export function createSessionRecords(deps: RecordDeps & { calls: CallsRepository
      * notifications are on). One transaction; then the room hears that the session ended.
      */
     async end(user: SessionUser, booking: BookingView, opensAt: Date): Promise<SessionRecord> {
-      const staff = await staffOf(user, booking);
-      assertUnderway(booking, opensAt);
-      const day = dayOf(booking);
+      const staff = await staffOf(db, user, booking);
+      assertUnderway(booking, opensAt, now);
+      const day = dayOf(deps.course, booking);
       const cards = cueCardsOf(day);
       const learnerId = learnerOf(booking);
       const target = { chapterId: booking.chapterId, dayId: booking.dayId };
@@ -253,7 +277,7 @@ export function createSessionRecords(deps: RecordDeps & { calls: CallsRepository
         return row;
       });
       await rooms.announceEnded(booking.id, staff.id, randomUUID());
-      return recordFor(booking, ended);
+      return recordFor(deps, booking, ended);
     },
   };
 }

@@ -137,6 +137,16 @@ export type RatingRow = Pick<typeof callRating.$inferSelect, "taskId" | "lineId"
  */
 export function createCallsRepository(db: Database, limits: RoomLimits = ROOM_LIMITS) {
   return {
+    ...relay(db),
+    ...sidesMessages(db, limits),
+    ...chatAndExports(db),
+    ...sessionRecord(db),
+  };
+}
+
+/** The signals relayed between a room's sides: sent, read back by id or since a moment, pruned. */
+function relay(db: Database) {
+  return {
     async send(signal: SignalRow): Promise<void> {
       await db.$client.query({
         name: "call_send",
@@ -145,6 +155,38 @@ export function createCallsRepository(db: Database, limits: RoomLimits = ROOM_LI
       });
     },
 
+    async signal(id: number): Promise<StoredSignal | undefined> {
+      const { rows } = await db.$client.query<StoredSignal>({
+        name: "call_signal_by_id",
+        text: `select id::int as id, booking_id as "bookingId", sender_id as "senderId", connection_id as "connectionId",
+          kind, body from call_signal where id = $1`,
+        values: [id],
+      });
+      return rows[0];
+    },
+
+    /** A room's signals stored since `since`, in the order sent: what a listener that was away may have missed. */
+    async signalsSince(bookingId: string, since: Date): Promise<StoredSignal[]> {
+      const { rows } = await db.$client.query<StoredSignal>({
+        name: "call_signals_since",
+        text: `select id::int as id, booking_id as "bookingId", sender_id as "senderId", connection_id as "connectionId",
+          kind, body from call_signal where booking_id = $1 and created_at >= $2 order by id`,
+        values: [bookingId, since],
+      });
+      return rows;
+    },
+
+    /** Forgets signals older than `before`: each is read within moments of being sent. */
+    async prune(before: Date): Promise<number> {
+      const result = await db.$client.query("delete from call_signal where created_at < $1", [before]);
+      return result.rowCount ?? 0;
+    },
+  };
+}
+
+/** What a side sends itself (offers, answers, candidates, chat), stored unless refused by `limits`. */
+function sidesMessages(db: Database, limits: RoomLimits) {
+  return {
     /** What a side sent (`sessionId`: the session its socket was opened with), stored unless refused. */
     async sendFromSide(signal: SignalRow, sessionId: string): Promise<Refusal | null> {
       const { rows } = await db.$client.query<{ refused: Refusal | null }>({
@@ -183,28 +225,12 @@ export function createCallsRepository(db: Database, limits: RoomLimits = ROOM_LI
       });
       return rows[0]?.refused ?? null;
     },
+  };
+}
 
-    async signal(id: number): Promise<StoredSignal | undefined> {
-      const { rows } = await db.$client.query<StoredSignal>({
-        name: "call_signal_by_id",
-        text: `select id::int as id, booking_id as "bookingId", sender_id as "senderId", connection_id as "connectionId",
-          kind, body from call_signal where id = $1`,
-        values: [id],
-      });
-      return rows[0];
-    },
-
-    /** A room's signals stored since `since`, in the order sent: what a listener that was away may have missed. */
-    async signalsSince(bookingId: string, since: Date): Promise<StoredSignal[]> {
-      const { rows } = await db.$client.query<StoredSignal>({
-        name: "call_signals_since",
-        text: `select id::int as id, booking_id as "bookingId", sender_id as "senderId", connection_id as "connectionId",
-          kind, body from call_signal where booking_id = $1 and created_at >= $2 order by id`,
-        values: [bookingId, since],
-      });
-      return rows;
-    },
-
+/** The chat kept with a booking, and what Export My Data takes of the calls module. */
+function chatAndExports(db: Database) {
+  return {
     async chatOf(bookingId: string): Promise<ChatMessage[]> {
       const { rows } = await db.$client.query<{ id: string; sender_id: string; text: string; created_at: Date }>(
         "select id, sender_id, text, created_at from call_message where booking_id = $1 order by created_at, id",
@@ -249,7 +275,12 @@ export function createCallsRepository(db: Database, limits: RoomLimits = ROOM_LI
       );
       return rows;
     },
+  };
+}
 
+/** A session's record: the tutor's ratings and notes, and its end. */
+function sessionRecord(db: Database) {
+  return {
     async recordOf(bookingId: string, q: Queryable = db): Promise<RecordRow | undefined> {
       const [row] = await q.select().from(callRecord).where(eq(callRecord.bookingId, bookingId));
       return row;
@@ -326,12 +357,6 @@ export function createCallsRepository(db: Database, limits: RoomLimits = ROOM_LI
 
     async linkFeedback(tx: Transaction, bookingId: string, feedbackId: string): Promise<void> {
       await tx.update(callRecord).set({ feedbackId }).where(eq(callRecord.bookingId, bookingId));
-    },
-
-    /** Forgets signals older than `before`: each is read within moments of being sent. */
-    async prune(before: Date): Promise<number> {
-      const result = await db.$client.query("delete from call_signal where created_at < $1", [before]);
-      return result.rowCount ?? 0;
     },
   };
 }

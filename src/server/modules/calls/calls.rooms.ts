@@ -46,22 +46,100 @@ export const REPLACED_CLOSE_CODE = ROOM_CLOSE_CODES.replaced;
  * side that leaves says `bye`. A second socket of the same user (a reload, another tab) replaces the
  * first, which is told and closed.
  */
-export function createRooms(deps: {
+export function createRooms(deps: RoomsDeps) {
+  const held: Held = {
+    rooms: new Map(),
+    delivering: new Map(),
+    sending: new WeakMap(),
+    delivered: new Map(),
+    subscribed: null,
+  };
+  return {
+    ...presence(deps, held),
+    ...relaying(deps, held),
+  };
+}
+
+interface RoomsDeps {
   calls: CallsRepository;
   notifications: Notifications;
   logger: Logger;
   met: (bookingId: string, userIds: [string, string]) => void;
-}) {
-  const { calls, notifications, logger } = deps;
-  const rooms = new Map<string, Set<Side>>();
-  /** Per room, the delivery in progress: the next waits for it, so signals keep their order. */
-  const delivering = new Map<string, Promise<void>>();
-  /** Per side, its own messages in the order it sent them. */
-  const sending = new WeakMap<Side, Promise<unknown>>();
-  /** Per room, the ids of the signals delivered lately, oldest first: none is delivered twice. */
-  const delivered = new Map<string, Set<number>>();
-  let subscribed: Promise<unknown> | null = null;
+}
 
+/** What this instance holds of its rooms. */
+interface Held {
+  rooms: Map<string, Set<Side>>;
+  /** Per room, the delivery in progress: the next waits for it, so signals keep their order. */
+  delivering: Map<string, Promise<void>>;
+  /** Per side, its own messages in the order it sent them. */
+  sending: WeakMap<Side, Promise<unknown>>;
+  /** Per room, the ids of the signals delivered lately, oldest first: none is delivered twice. */
+  delivered: Map<string, Set<number>>;
+  subscribed: Promise<unknown> | null;
+}
+
+/** A presence signal (hello, here, bye) a side sends, after what it sent before. */
+function say(calls: CallsRepository, held: Held, side: Side, kind: SignalRow["kind"], body: unknown) {
+  const previous = held.sending.get(side) ?? Promise.resolve();
+  const next = previous
+    .catch(() => undefined)
+    .then(() =>
+      calls.send({ bookingId: side.bookingId, senderId: side.userId, connectionId: side.connectionId, kind, body }),
+    );
+  held.sending.set(side, next);
+  return next;
+}
+
+/** A stored signal, as one side of its room hears it (`answer`: says `here` back to a hello). */
+function deliverTo(side: Side, row: SignalRow, met: RoomsDeps["met"], answer: () => void) {
+  const own = side.connectionId === row.connectionId;
+  switch (row.kind) {
+    case "hello":
+      if (own) break;
+      if (side.userId === row.senderId) {
+        side.send({ type: "replaced" });
+        side.close(REPLACED_CLOSE_CODE, "The room was opened elsewhere.");
+        break;
+      }
+      side.send({ type: "peer", userId: row.senderId, connectionId: row.connectionId, present: true });
+      met(row.bookingId, [row.senderId, side.userId]);
+      answer();
+      break;
+    case "here":
+      if (!own && side.userId !== row.senderId) {
+        side.send({ type: "peer", userId: row.senderId, connectionId: row.connectionId, present: true });
+      }
+      break;
+    case "bye":
+      if (!own && side.userId !== row.senderId) {
+        side.send({ type: "peer", userId: row.senderId, connectionId: row.connectionId, present: false });
+      }
+      break;
+    case "description":
+    case "candidate":
+      if (!own && side.userId !== row.senderId) {
+        side.send({
+          type: row.kind,
+          from: row.senderId,
+          connectionId: row.connectionId,
+          ...(row.body as object),
+        } as CallServerMessage);
+      }
+      break;
+    case "chat":
+      side.send({ type: "chat", message: row.body as ChatMessage });
+      break;
+    case "ended":
+      side.send({ type: "ended" });
+      break;
+  }
+}
+
+/** The delivery of stored signals to the rooms' sides here: on a notification, and after a lost connection. */
+function delivery(deps: RoomsDeps, held: Held) {
+  const { calls, logger } = deps;
+  const { rooms, delivering, delivered } = held;
   /** Delivers a stored signal to the room's sides here, unless it was already. */
   function deliverOnce(row: StoredSignal) {
     let ids = delivered.get(row.bookingId);
@@ -101,47 +179,7 @@ export function createRooms(deps: {
     const sides = rooms.get(row.bookingId);
     if (!sides) return;
     for (const side of [...sides]) {
-      const own = side.connectionId === row.connectionId;
-      switch (row.kind) {
-        case "hello":
-          if (own) break;
-          if (side.userId === row.senderId) {
-            side.send({ type: "replaced" });
-            side.close(REPLACED_CLOSE_CODE, "The room was opened elsewhere.");
-            break;
-          }
-          side.send({ type: "peer", userId: row.senderId, connectionId: row.connectionId, present: true });
-          deps.met(row.bookingId, [row.senderId, side.userId]);
-          void say(side, "here", {});
-          break;
-        case "here":
-          if (!own && side.userId !== row.senderId) {
-            side.send({ type: "peer", userId: row.senderId, connectionId: row.connectionId, present: true });
-          }
-          break;
-        case "bye":
-          if (!own && side.userId !== row.senderId) {
-            side.send({ type: "peer", userId: row.senderId, connectionId: row.connectionId, present: false });
-          }
-          break;
-        case "description":
-        case "candidate":
-          if (!own && side.userId !== row.senderId) {
-            side.send({
-              type: row.kind,
-              from: row.senderId,
-              connectionId: row.connectionId,
-              ...(row.body as object),
-            } as CallServerMessage);
-          }
-          break;
-        case "chat":
-          side.send({ type: "chat", message: row.body as ChatMessage });
-          break;
-        case "ended":
-          side.send({ type: "ended" });
-          break;
-      }
+      deliverTo(side, row, deps.met, () => void say(calls, held, side, "here", {}));
     }
   }
 
@@ -159,24 +197,21 @@ export function createRooms(deps: {
     });
   }
 
-  function say(side: Side, kind: SignalRow["kind"], body: unknown) {
-    const previous = sending.get(side) ?? Promise.resolve();
-    const next = previous
-      .catch(() => undefined)
-      .then(() =>
-        calls.send({ bookingId: side.bookingId, senderId: side.userId, connectionId: side.connectionId, kind, body }),
-      );
-    sending.set(side, next);
-    return next;
-  }
+  return { catchUp, onNotification };
+}
 
+/** Who is in which room here: joining, leaving, counting. */
+function presence(deps: RoomsDeps, held: Held) {
+  const { calls, notifications } = deps;
+  const { rooms, delivered } = held;
+  const { catchUp, onNotification } = delivery(deps, held);
   return {
     /** Puts a side in its room, once this instance hears the room's signals, and says hello. */
     async join(side: Side): Promise<void> {
-      subscribed ??= notifications.subscribe(CALL_ROOM_CHANNEL, onNotification).then(() => {
+      held.subscribed ??= notifications.subscribe(CALL_ROOM_CHANNEL, onNotification).then(() => {
         notifications.onReconnect(catchUp);
       });
-      await subscribed;
+      await held.subscribed;
       let sides = rooms.get(side.bookingId);
       if (!sides) {
         sides = new Set();
@@ -184,7 +219,7 @@ export function createRooms(deps: {
       }
       sides.add(side);
       side.send({ type: "welcome", connectionId: side.connectionId });
-      await say(side, "hello", {});
+      await say(calls, held, side, "hello", {});
     },
 
     /** Takes a side out of its room and says goodbye for it. */
@@ -195,15 +230,24 @@ export function createRooms(deps: {
         rooms.delete(side.bookingId);
         delivered.delete(side.bookingId);
       }
-      await say(side, "bye", {});
+      await say(calls, held, side, "bye", {});
     },
 
+    /** How many sides this instance holds, per room (for tests and the health of a room). */
+    sidesIn: (bookingId: string) => rooms.get(bookingId)?.size ?? 0,
+  };
+}
+
+/** What the sides send into their rooms, and the end of a session announced to them. */
+function relaying(deps: RoomsDeps, held: Held) {
+  const { calls } = deps;
+  return {
     /**
      * What a side sent: relayed to the room (a chat message kept with the booking first), unless
      * refused (calls.repository.ts's limits): answers why it was not.
      */
     async receive(side: Side, message: CallClientMessage): Promise<Refusal | null> {
-      const previous = sending.get(side) ?? Promise.resolve();
+      const previous = held.sending.get(side) ?? Promise.resolve();
       const from = { bookingId: side.bookingId, senderId: side.userId, connectionId: side.connectionId };
       const next = previous
         .catch(() => undefined)
@@ -212,16 +256,13 @@ export function createRooms(deps: {
           const { type, ...body } = message;
           return calls.sendFromSide({ ...from, kind: type, body }, side.sessionId);
         });
-      sending.set(side, next);
+      held.sending.set(side, next);
       return next;
     },
 
     /** Tells every side of the room, on any instance, that the session has ended. */
     announceEnded: (bookingId: string, senderId: string, connectionId: string) =>
       calls.send({ bookingId, senderId, connectionId, kind: "ended", body: {} }),
-
-    /** How many sides this instance holds, per room (for tests and the health of a room). */
-    sidesIn: (bookingId: string) => rooms.get(bookingId)?.size ?? 0,
   };
 }
 

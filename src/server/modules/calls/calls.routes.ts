@@ -77,76 +77,88 @@ export function callRoutes(calls: CallsService) {
         await calls.room(requireUser(c), c.req.param("bookingId"));
         throw new HttpError(426, "UPGRADE_REQUIRED", "This is the session room's WebSocket: connect to it with one.");
       },
-      upgradeWebSocket(async (c) => {
-        const me = requireUser(c);
-        const sessionId = c.get("sessionId") ?? "";
-        // The room is the booking as stored: another spelling of its id joins the same room.
-        const { bookingId, closesAt } = await calls.admit(me, c.req.param("bookingId") ?? "");
-        let side: Side | null = null;
-        let joining: Promise<void> = Promise.resolve();
-        let closed = false;
-        let window = { startedAt: Date.now(), messages: 0 };
-        return {
-          onOpen(_event, ws) {
-            const joined: Side = {
-              bookingId,
-              userId: me.id,
-              sessionId,
-              connectionId: randomUUID(),
-              send: (message: CallServerMessage) => {
-                if (ws.readyState === 1) ws.send(JSON.stringify(message));
-              },
-              // Nothing more is read from a socket being closed, nor sent to it.
-              close: (code, reason) => {
-                closed = true;
-                ws.close(code, reason);
-              },
-            };
-            side = joined;
-            joining = calls.rooms.join(joined);
-            void joining
-              .then(() => (closed ? undefined : calls.access.watch(joined, closesAt)))
-              .catch(() => joined.close(1011, "The room could not be joined."));
+      roomSocket(calls),
+    );
+}
+
+/**
+ * The room's WebSocket: the user's side of the booking's room while the socket is open, each frame
+ * counted against MESSAGES_PER_WINDOW before it is read.
+ */
+function roomSocket(calls: CallsService) {
+  return upgradeWebSocket(async (c) => {
+    const me = requireUser(c);
+    const sessionId = c.get("sessionId") ?? "";
+    // The room is the booking as stored: another spelling of its id joins the same room.
+    const { bookingId, closesAt } = await calls.admit(me, c.req.param("bookingId") ?? "");
+    let side: Side | null = null;
+    let joining: Promise<void> = Promise.resolve();
+    let closed = false;
+    let window = { startedAt: Date.now(), messages: 0 };
+    return {
+      onOpen(_event, ws) {
+        const joined: Side = {
+          bookingId,
+          userId: me.id,
+          sessionId,
+          connectionId: randomUUID(),
+          send: (message: CallServerMessage) => {
+            if (ws.readyState === 1) ws.send(JSON.stringify(message));
           },
-          onMessage(event) {
-            if (!side || closed) return;
-            if (Date.now() - window.startedAt > MESSAGE_WINDOW_MS) window = { startedAt: Date.now(), messages: 0 };
-            window.messages += 1;
-            if (window.messages > MESSAGES_PER_WINDOW) {
-              side.close(ROOM_CLOSE_CODES.tooManyMessages, "Too many messages.");
-              return;
-            }
-            const current = side;
-            let parsed: ReturnType<typeof callClientMessageSchema.safeParse>;
-            try {
-              parsed = callClientMessageSchema.safeParse(JSON.parse(String(event.data)));
-            } catch {
-              current.send({ type: "error", message: "A message must be JSON." });
-              return;
-            }
-            if (!parsed.success) {
-              current.send({ type: "error", message: parsed.error.issues[0]?.message ?? "This message is not valid." });
-              return;
-            }
-            const message = parsed.data;
-            void calls.rooms.receive(current, message).then(
-              (refusal) => (refusal ? refuse(current, refusal, message) : undefined),
-              () => current.send({ type: "error", message: "That did not reach the room. Send it again." }),
-            );
-          },
-          onClose() {
+          // Nothing more is read from a socket being closed, nor sent to it.
+          close: (code, reason) => {
             closed = true;
-            const left = side;
-            side = null;
-            if (!left) return;
-            calls.access.forget(left);
-            // After its join, however far that got: a side is never left in its room.
-            void joining
-              .catch(() => undefined)
-              .then(() => calls.rooms.leave(left))
-              .catch(() => undefined);
+            ws.close(code, reason);
           },
         };
-      }),
-    );
+        side = joined;
+        joining = calls.rooms.join(joined);
+        void joining
+          .then(() => (closed ? undefined : calls.access.watch(joined, closesAt)))
+          .catch(() => joined.close(1011, "The room could not be joined."));
+      },
+      onMessage(event) {
+        if (!side || closed) return;
+        if (Date.now() - window.startedAt > MESSAGE_WINDOW_MS) window = { startedAt: Date.now(), messages: 0 };
+        window.messages += 1;
+        if (window.messages > MESSAGES_PER_WINDOW) {
+          side.close(ROOM_CLOSE_CODES.tooManyMessages, "Too many messages.");
+          return;
+        }
+        relayFrame(calls, side, event.data);
+      },
+      onClose() {
+        closed = true;
+        const left = side;
+        side = null;
+        if (!left) return;
+        calls.access.forget(left);
+        // After its join, however far that got: a side is never left in its room.
+        void joining
+          .catch(() => undefined)
+          .then(() => calls.rooms.leave(left))
+          .catch(() => undefined);
+      },
+    };
+  });
+}
+
+/** A frame a side sent, read and relayed to its room; the side is told what was wrong with it, or refused. */
+function relayFrame(calls: CallsService, current: Side, data: unknown) {
+  let parsed: ReturnType<typeof callClientMessageSchema.safeParse>;
+  try {
+    parsed = callClientMessageSchema.safeParse(JSON.parse(String(data)));
+  } catch {
+    current.send({ type: "error", message: "A message must be JSON." });
+    return;
+  }
+  if (!parsed.success) {
+    current.send({ type: "error", message: parsed.error.issues[0]?.message ?? "This message is not valid." });
+    return;
+  }
+  const message = parsed.data;
+  void calls.rooms.receive(current, message).then(
+    (refusal) => (refusal ? refuse(current, refusal, message) : undefined),
+    () => current.send({ type: "error", message: "That did not reach the room. Send it again." }),
+  );
 }
