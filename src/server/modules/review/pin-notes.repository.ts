@@ -1,7 +1,13 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#server/db/client";
-import type { PinTarget } from "./review.deck";
 import { reviewPinNote } from "./review.tables";
+
+/** A phrase of a day, as a tutor pins it. */
+export interface PinTarget {
+  chapterId: string;
+  dayId: string;
+  phraseId: string;
+}
 
 /** What a tutor said of a phrase they pinned after hearing it: shown on its spoken card (review.contract.ts, `tutor`). */
 export interface PinNote {

@@ -13,16 +13,9 @@ import { newCard } from "#course/review-schedule";
 import { spokenLinePhrases, takeAudioPath } from "#course/speaking";
 import type { Queryable } from "#server/db/client";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
-import type { PinNote } from "./pin-notes.repository";
+import type { PinNote, PinTarget } from "./pin-notes.repository";
 import type { ReviewExercise } from "./review.contract";
 import type { CardRow, HeldCards, NewCardRow, ReviewRepository } from "./review.repository";
-
-/** A phrase of a day, as a tutor pins it. */
-export interface PinTarget {
-  chapterId: string;
-  dayId: string;
-  phraseId: string;
-}
 
 /** The skills whose card comes with the phrase's clip: heard to answer, or the model a take is compared with. */
 const HEARD_BEFORE_ANSWER: ReadonlySet<CardKey["skill"]> = new Set(["listen", "speak"]);

@@ -6,9 +6,9 @@ import type { Database, Queryable } from "#server/db/client";
 import { badRequest } from "#server/http/errors";
 import type { AnswersModule } from "#server/modules/answers/answers.module";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
-import type { PinNote, PinNotes } from "./pin-notes.repository";
+import type { PinNote, PinNotes, PinTarget } from "./pin-notes.repository";
 import type { HardestCards, PinResponse, StruggleReport, WeakPhrase } from "./review.contract";
-import { type Deck, newCards, type PinTarget, phraseKey } from "./review.deck";
+import { type Deck, newCards, phraseKey } from "./review.deck";
 import type { CardRow, ReviewRepository } from "./review.repository";
 import type { Summaries } from "./review.summary";
 
