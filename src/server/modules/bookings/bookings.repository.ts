@@ -16,6 +16,19 @@ const holding = inArray(booking.status, [...HOLDING_STATUSES]);
  */
 export function createBookingsRepository(db: Database, now: () => Date) {
   return {
+    ...hours(db),
+    ...bookingWrites(db, now),
+    ...timesTaken(db),
+    ...calendars(db),
+    ...changes(db, now),
+    ...reminders(db, now),
+    ...accountRows(db),
+  };
+}
+
+/** Tutors' hours: saved, read one by one or for many, and every tutor's that hold any. */
+function hours(db: Database) {
+  return {
     hoursOf: async (userId: string, q: Queryable = db): Promise<TutorHoursRow | undefined> =>
       (await q.select().from(tutorHours).where(eq(tutorHours.userId, userId)))[0],
 
@@ -57,7 +70,12 @@ export function createBookingsRepository(db: Database, now: () => Date) {
         .where(
           sql`jsonb_path_exists(${tutorHours.weekly}, '$[*].ranges[0]') or jsonb_path_exists(${tutorHours.exceptions}, '$[*] ? (@.kind == "extra")')`,
         ),
+  };
+}
 
+/** A booking written, changed and read by id, in the caller's transaction where one is given. */
+function bookingWrites(db: Database, now: () => Date) {
+  return {
     /** Makes this learner's bookings take turns until the transaction ends (their limits are counted first). */
     async lockLearner(tx: Transaction, learnerId: string): Promise<void> {
       await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASSES.learnerBookings}::int, hashtext(${learnerId}))`);
@@ -117,7 +135,12 @@ export function createBookingsRepository(db: Database, now: () => Date) {
       const query = q.select().from(booking).where(eq(booking.id, id));
       return (await (forUpdate ? query.for("update") : query))[0];
     },
+  };
+}
 
+/** The times taken: new times proposed and waiting, busy times, the sessions learners have yet to have. */
+function timesTaken(db: Database) {
+  return {
     /** The tutor's proposal of a new time for a booking, waiting for the learner. */
     /** The new times proposed for these bookings and waiting, by the booking they would replace. */
     async proposalsFor(bookingIds: readonly string[]): Promise<Map<string, BookingRow>> {
@@ -173,7 +196,12 @@ export function createBookingsRepository(db: Database, now: () => Date) {
         .from(booking)
         .where(and(inArray(booking.learnerId, learnerIds), holding, gt(booking.endsAt, now)));
     },
+  };
+}
 
+/** A user's sessions in order, as learner or tutor, for their lists and calendars. */
+function calendars(db: Database) {
+  return {
     /** The user's bookings, as learner or tutor, that end after `from`, with proposals left out, in order. */
     bookingsOf(userId: string, from: Date) {
       return db
@@ -220,31 +248,12 @@ export function createBookingsRepository(db: Database, now: () => Date) {
         .orderBy(asc(booking.startsAt));
       return forUpdate ? query.for("update") : query;
     },
+  };
+}
 
-    /**
-     * What the user wrote about sessions goes with their account: their messages, and the reasons
-     * they gave for a cancel or a proposal. The changes themselves stay, for the other side.
-     */
-    async forgetWordsOf(tx: Transaction, userId: string): Promise<void> {
-      await tx.delete(bookingChange).where(and(eq(bookingChange.actorId, userId), eq(bookingChange.kind, "message")));
-      await tx
-        .update(bookingChange)
-        .set({ reason: null })
-        .where(and(eq(bookingChange.actorId, userId), inArray(bookingChange.kind, ["cancelled", "proposed"])));
-    },
-
-    /** Deletes the user's bookings whose other side is already gone: nobody would be left to see them. */
-    async deleteWithNoOtherSide(tx: Transaction, userId: string): Promise<void> {
-      await tx
-        .delete(booking)
-        .where(
-          or(
-            and(eq(booking.learnerId, userId), isNull(booking.tutorId)),
-            and(eq(booking.tutorId, userId), isNull(booking.learnerId)),
-          ),
-        );
-    },
-
+/** The changes of bookings: written, listed for their calendar events, messages counted. */
+function changes(db: Database, now: () => Date) {
+  return {
     async addChange(tx: Transaction, change: typeof bookingChange.$inferInsert): Promise<void> {
       await tx.insert(bookingChange).values({ at: now(), ...change });
     },
@@ -275,7 +284,12 @@ export function createBookingsRepository(db: Database, now: () => Date) {
         .where(and(eq(booking.inviteUid, inviteUid), eq(bookingChange.kind, "message")));
       return row!.count;
     },
+  };
+}
 
+/** The reminders of sessions: which are due, and each claimed once. */
+function reminders(db: Database, now: () => Date) {
+  return {
     /**
      * The reminders due at `now` and not yet claimed: each kind from its moment before the start
      * until the next kind's, for sessions confirmed at their time before that moment (a session
@@ -312,6 +326,35 @@ export function createBookingsRepository(db: Database, now: () => Date) {
         .onConflictDoNothing()
         .returning({ bookingId: bookingReminder.bookingId });
       return claim !== undefined;
+    },
+  };
+}
+
+/** A user's own rows: what goes with their account when it is deleted, and their Export My Data. */
+function accountRows(db: Database) {
+  return {
+    /**
+     * What the user wrote about sessions goes with their account: their messages, and the reasons
+     * they gave for a cancel or a proposal. The changes themselves stay, for the other side.
+     */
+    async forgetWordsOf(tx: Transaction, userId: string): Promise<void> {
+      await tx.delete(bookingChange).where(and(eq(bookingChange.actorId, userId), eq(bookingChange.kind, "message")));
+      await tx
+        .update(bookingChange)
+        .set({ reason: null })
+        .where(and(eq(bookingChange.actorId, userId), inArray(bookingChange.kind, ["cancelled", "proposed"])));
+    },
+
+    /** Deletes the user's bookings whose other side is already gone: nobody would be left to see them. */
+    async deleteWithNoOtherSide(tx: Transaction, userId: string): Promise<void> {
+      await tx
+        .delete(booking)
+        .where(
+          or(
+            and(eq(booking.learnerId, userId), isNull(booking.tutorId)),
+            and(eq(booking.tutorId, userId), isNull(booking.learnerId)),
+          ),
+        );
     },
 
     /** The user's part of Export My Data: their hours, and every booking they are a side of with its changes. */

@@ -22,6 +22,18 @@ const ofDay = (table: { userId: PgColumn; chapterId: PgColumn; dayId: PgColumn }
 /** The speaking module's tables: recording (takes), speaking_submission, line_practice, quiet_day, notice. */
 export function createSpeakingRepository(db: Database) {
   return {
+    ...takes(db),
+    ...dayPractice(db),
+    ...submissions(db),
+    ...tutorReviews(),
+    ...notices(db),
+    ...exportRows(db),
+  };
+}
+
+/** A learner's takes: saving one in turn, the quota's prunes, the orphan sweep, one take and its self-rating. */
+function takes(db: Database) {
+  return {
     /** Makes this learner's saves, prunes and sends take turns until the transaction ends. */
     async lockUser(tx: Transaction, userId: string): Promise<void> {
       await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASSES.takes}::int, hashtext(${userId}))`);
@@ -95,7 +107,12 @@ export function createSpeakingRepository(db: Database) {
         .returning();
       return row;
     },
+  };
+}
 
+/** A learner's day: its takes, the lines marked listened to or said aloud, the "I can't speak now" mode. */
+function dayPractice(db: Database) {
+  return {
     /** Every take of the learner's day, newest first. */
     takesOfDay(day: DayOf, q: Queryable = db): Promise<TakeRow[]> {
       return q
@@ -145,7 +162,12 @@ export function createSpeakingRepository(db: Database) {
       if (quiet) await db.insert(quietDay).values(day).onConflictDoNothing();
       else await db.delete(quietDay).where(ofDay(quietDay, day));
     },
+  };
+}
 
+/** What a learner sends to the tutors' queue, and the queue a tutor reads. */
+function submissions(db: Database) {
+  return {
     /** The learner's submissions of a day, newest first. */
     submissionsOfDay(day: DayOf, q: Queryable = db): Promise<SubmissionRow[]> {
       return q
@@ -209,7 +231,12 @@ export function createSpeakingRepository(db: Database) {
         .where(eq(recording.submissionId, submissionId))
         .orderBy(asc(recording.createdAt), asc(recording.id));
     },
+  };
+}
 
+/** A tutor's review of a submission: marked once, each take rated. */
+function tutorReviews() {
+  return {
     /**
      * Marks the submission reviewed by `tutorId`, once: answers false when it already was (another
      * tutor's review came first), so the caller's transaction rolls back.
@@ -226,7 +253,12 @@ export function createSpeakingRepository(db: Database) {
     async rateTake(tx: Transaction, takeId: string, rating: number, comment: string | null): Promise<void> {
       await tx.update(recording).set({ tutorRating: rating, tutorComment: comment }).where(eq(recording.id, takeId));
     },
+  };
+}
 
+/** The notices a user is given, and which of them they have read. */
+function notices(db: Database) {
+  return {
     async addNotice(tx: Transaction, row: typeof notice.$inferInsert): Promise<void> {
       await tx.insert(notice).values(row);
     },
@@ -264,7 +296,12 @@ export function createSpeakingRepository(db: Database) {
         .set({ readAt: at })
         .where(and(eq(notice.userId, userId), isNull(notice.readAt)));
     },
+  };
+}
 
+/** Every row of the learner's, for Export My Data. */
+function exportRows(db: Database) {
+  return {
     /** Every take of the learner's, oldest first, for Export My Data. */
     allTakesOf(userId: string): Promise<TakeRow[]> {
       return db

@@ -1,44 +1,26 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import { type Chapter, courseAudioPath, type Day, lookUpDay } from "#course/course";
+import { type Chapter, courseAudioPath } from "#course/course";
 import type { DayRef } from "#course/progress-rules";
 import { can } from "#course/roles";
-import {
-  practisedLine,
-  practisedLines,
-  rolePlayOf,
-  type SelfRating,
-  shadowingsWithLine,
-  TAKES_QUOTA_BYTES,
-  takeAudioPath,
-  WAITING_SUBMISSIONS_MAX,
-} from "#course/speaking";
+import { practisedLine, type SelfRating, TAKES_QUOTA_BYTES } from "#course/speaking";
 import { requireAccount } from "#server/db/accounts";
 import type { Database, Transaction } from "#server/db/client";
 import type { SessionUser } from "#server/http/context";
-import { badRequest, HttpError, notFound } from "#server/http/errors";
+import { HttpError, notFound } from "#server/http/errors";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
 import type { ByteRange, FileStorage } from "#server/storage/storage";
-import type {
-  LineForTutor,
-  LineMarked,
-  LinePractice,
-  RolePlaySubmitted,
-  SpeakingDay,
-  SubmissionSummary,
-  Take,
-  TakeSaved,
-} from "./speaking.contract";
+import type { LineForTutor, Take, TakeSaved } from "./speaking.contract";
 import { speakingExport } from "./speaking.export";
-import {
-  createSpeakingRepository,
-  type LinePracticeRow,
-  type SubmissionRow,
-  type TakeRow,
-} from "./speaking.repository";
+import { findDay, findLine, type SpeakingKit, takeOf } from "./speaking.kit";
+import { completeShadowing, dayPractice } from "./speaking.practice";
+import { createSpeakingRepository, type SpeakingRepository } from "./speaking.repository";
+import { sendingToTutors } from "./speaking.sending";
 import type { TakeAudio } from "./take-audio";
 import { TAKES_PREFIX, takeFiles } from "./take-files";
 import { readTake, sharedTakeReader, type TakeReader } from "./take-reader";
+
+export { takeOf } from "./speaking.kit";
 
 export interface SpeakingDeps {
   db: Database;
@@ -56,39 +38,7 @@ export interface SpeakingDeps {
 }
 
 const NO_SUCH_TAKE = "There is no such recording.";
-const tooManyWaiting = () =>
-  new HttpError(
-    429,
-    "TOO_MANY_WAITING",
-    `You have ${WAITING_SUBMISSIONS_MAX} sets of recordings waiting for a tutor. Please wait until a tutor has heard one.`,
-  );
 const EXTENSIONS = { "audio/webm": "webm", "audio/mp4": "m4a" } as const;
-
-export function takeOf(row: TakeRow): Take {
-  return {
-    id: row.id,
-    chapterId: row.chapterId,
-    dayId: row.dayId,
-    lineId: row.lineId,
-    audio: takeAudioPath(row.id),
-    type: row.contentType,
-    durationMs: row.durationMs,
-    byteSize: row.byteSize,
-    selfRating: row.selfRating,
-    submissionId: row.submissionId,
-    tutorRating: row.tutorRating,
-    tutorComment: row.tutorComment,
-    createdAt: row.createdAt,
-  };
-}
-
-const submissionOf = (row: SubmissionRow, takes: TakeRow[]): SubmissionSummary => ({
-  id: row.id,
-  taskId: row.taskId,
-  submittedAt: row.submittedAt,
-  reviewedAt: row.reviewedAt,
-  takes: takes.filter((take) => take.submissionId === row.id).map(takeOf),
-});
 
 /**
  * The learner's voice (docs/decisions/047-speaking.md): takes of the lines they practise, kept
@@ -106,77 +56,56 @@ export function createSpeakingService({
   takeReader = sharedTakeReader(),
   logger,
 }: SpeakingDeps) {
-  const takes = createSpeakingRepository(db);
+  const kit: SpeakingKit = { db, course, progress, takes: createSpeakingRepository(db), now };
   const files = takeFiles(storage, logger);
+  return {
+    ...takeKeeping(kit, { storage, files, takeReader, quotaBytes }),
+    ...dayPractice(kit),
+    ...sendingToTutors(kit),
+    ...sessionRoom(kit),
 
-  function findDay(target: DayRef): Day {
-    const found = lookUpDay(course as Chapter[], target.chapterId, target.dayId);
-    if ("unknown" in found) throw badRequest(found.unknown);
-    return found.day;
+    /** The learner's part of Export My Data (speaking.export.ts). */
+    ...speakingExport(kit.takes, storage, takeOf),
+  };
+}
+
+/** Removes the learner's oldest takes not sent to a tutor until their takes fit the quota, or says they cannot. */
+async function fitQuota(
+  takes: SpeakingRepository,
+  quotaBytes: number,
+  tx: Transaction,
+  userId: string,
+  keep: string,
+): Promise<string[]> {
+  let used = await takes.usedBytes(tx, userId);
+  if (used <= quotaBytes) return [];
+  const pruned: string[] = [];
+  for (const candidate of await takes.unsentOldestFirst(tx, userId, keep)) {
+    pruned.push(candidate.id);
+    used -= candidate.byteSize;
+    if (used <= quotaBytes) break;
   }
-
-  function findLine(day: Day, lineId: string) {
-    const line = practisedLine(day, lineId);
-    if (!line) throw badRequest(`Day ${day.number} has no line "${lineId}" to say.`);
-    return line;
+  if (used > quotaBytes) {
+    throw new HttpError(
+      507,
+      "TAKES_QUOTA",
+      "Your recordings waiting for a tutor fill the space Jalan keeps for you. Please wait for your tutor to hear them.",
+    );
   }
+  return takes.removeTakes(tx, pruned);
+}
 
-  /**
-   * Completes each listen-and-shadow mission holding `lineId` once every one of its lines has been
-   * listened to and either recorded or said aloud. Answers the tasks this completed.
-   */
-  async function completeShadowing(tx: Transaction, user: SessionUser, target: DayRef, day: Day, lineId: string) {
-    const missions = shadowingsWithLine(day, lineId);
-    if (missions.length === 0) return [];
-    const owner = { userId: user.id, ...target };
-    const [lines, dayTakes] = await Promise.all([takes.linesOfDay(owner, tx), takes.takesOfDay(owner, tx)]);
-    const recorded = new Set(dayTakes.map((take) => take.lineId));
-    const byLine = new Map(lines.map((line) => [line.lineId, line]));
-    const completed: string[] = [];
-    for (const { block, lineIds } of missions) {
-      const done = lineIds.every((id) => {
-        const line = byLine.get(id);
-        return line?.listenedAt && (recorded.has(id) || line.saidAloudAt);
-      });
-      const task = { ...target, taskId: block.task.id };
-      if (!done || (await progress.isTaskCompleted(user.id, task, tx))) continue;
-      await progress.moveTaskForward(user.id, task, "completed", tx);
-      completed.push(block.task.id);
-    }
-    return completed;
-  }
+/** Where takes are kept: the storage, its files, the reader of takes and the quota. */
+interface Keeping {
+  storage: FileStorage;
+  files: ReturnType<typeof takeFiles>;
+  takeReader: TakeReader;
+  quotaBytes: number;
+}
 
-  function lineOf(lineId: string, row: LinePracticeRow | undefined, dayTakes: TakeRow[]): LinePractice {
-    const mine = dayTakes.filter((take) => take.lineId === lineId);
-    const latest = mine.find((take) => take.submissionId === null) ?? mine[0];
-    return {
-      lineId,
-      listened: Boolean(row?.listenedAt),
-      saidAloud: Boolean(row?.saidAloudAt),
-      take: latest ? takeOf(latest) : null,
-    };
-  }
-
-  /** Removes the learner's oldest takes not sent to a tutor until their takes fit the quota, or says they cannot. */
-  async function fitQuota(tx: Transaction, userId: string, keep: string): Promise<string[]> {
-    let used = await takes.usedBytes(tx, userId);
-    if (used <= quotaBytes) return [];
-    const pruned: string[] = [];
-    for (const candidate of await takes.unsentOldestFirst(tx, userId, keep)) {
-      pruned.push(candidate.id);
-      used -= candidate.byteSize;
-      if (used <= quotaBytes) break;
-    }
-    if (used > quotaBytes) {
-      throw new HttpError(
-        507,
-        "TAKES_QUOTA",
-        "Your recordings waiting for a tutor fill the space Jalan keeps for you. Please wait for your tutor to hear them.",
-      );
-    }
-    return takes.removeTakes(tx, pruned);
-  }
-
+/** The learner's takes: saved, played to them or to staff, rated by them. */
+function takeKeeping(kit: SpeakingKit, { storage, files, takeReader, quotaBytes }: Keeping) {
+  const { db, course, progress, takes } = kit;
   return {
     /**
      * Stores a take of a line, replacing the line's take not yet sent. Refused before anything is
@@ -186,7 +115,7 @@ export function createSpeakingService({
      * unless the upload's reading has read them (`read`, take-upload.ts).
      */
     async saveTake(user: SessionUser, target: DayRef & { lineId: string }, bytes: Buffer, read?: TakeAudio) {
-      const day = findDay(target);
+      const day = findDay(course, target);
       findLine(day, target.lineId);
       const audio = await readTake(takeReader, bytes, read);
       const dayOf = { chapterId: target.chapterId, dayId: target.dayId };
@@ -208,8 +137,8 @@ export function createSpeakingService({
             byteSize: bytes.length,
             durationMs: audio.durationMs,
           });
-          const pruned = await fitQuota(tx, user.id, id);
-          const completedTasks = await completeShadowing(tx, user, dayOf, day, target.lineId);
+          const pruned = await fitQuota(takes, quotaBytes, tx, user.id, id);
+          const completedTasks = await completeShadowing(kit, tx, user, dayOf, day, target.lineId);
           const value: TakeSaved = { take: takeOf(row), completedTasks };
           return { value, removedKeys: [...replaced, ...pruned] };
         }),
@@ -238,143 +167,19 @@ export function createSpeakingService({
       if (!row) throw notFound(NO_SUCH_TAKE);
       return takeOf(row);
     },
+  };
+}
 
-    /** The learner's day: the mode, each line they may say with its marks and latest take, what they sent. */
-    async day(user: SessionUser, target: DayRef): Promise<SpeakingDay> {
-      const day = findDay(target);
-      const owner = { userId: user.id, chapterId: target.chapterId, dayId: target.dayId };
-      const [quiet, lines, dayTakes, submissions] = await Promise.all([
-        takes.isQuiet(owner),
-        takes.linesOfDay(owner),
-        takes.takesOfDay(owner),
-        takes.submissionsOfDay(owner),
-      ]);
-      const byLine = new Map(lines.map((line) => [line.lineId, line]));
-      return {
-        quiet,
-        lines: practisedLines(day).map((line) => lineOf(line.id, byLine.get(line.id), dayTakes)),
-        submissions: submissions.map((row) => submissionOf(row, dayTakes)),
-      };
-    },
-
-    /** Marks a line listened to or said aloud; completes the day's shadowing when that was its last step. */
-    async markLine(
-      user: SessionUser,
-      target: DayRef & { lineId: string },
-      marks: { listened?: true | undefined; saidAloud?: true | undefined },
-    ): Promise<LineMarked> {
-      const day = findDay(target);
-      findLine(day, target.lineId);
-      const dayOf = { chapterId: target.chapterId, dayId: target.dayId };
-      const owner = { userId: user.id, ...dayOf };
-      return db.transaction(async (tx) => {
-        await takes.lockUser(tx, user.id);
-        await progress.assertDayOpen(user, dayOf, tx);
-        const row = await takes.mark(
-          owner,
-          target.lineId,
-          { listened: marks.listened === true, saidAloud: marks.saidAloud === true },
-          now(),
-          tx,
-        );
-        const completedTasks = await completeShadowing(tx, user, dayOf, day, target.lineId);
-        const dayTakes = await takes.takesOfDay(owner, tx);
-        return { line: lineOf(target.lineId, row, dayTakes), completedTasks };
-      });
-    },
-
-    /** Turns the day's "I can't speak now" mode on or off. */
-    async setQuiet(user: SessionUser, target: DayRef, quiet: boolean): Promise<{ quiet: boolean }> {
-      findDay(target);
-      const dayOf = { chapterId: target.chapterId, dayId: target.dayId };
-      await progress.assertDayOpen(user, dayOf);
-      await takes.setQuiet({ userId: user.id, ...dayOf }, quiet);
-      return { quiet };
-    },
-
-    /**
-     * The learner's role-play done alone: each of its phrases recorded (the take not yet sent) or
-     * said aloud. The recorded ones go to the tutors' queue as one submission; the role-play's task
-     * is completed, so the next day opens. Refused when a phrase has neither (409 LINES_MISSING).
-     */
-    async submitRolePlay(user: SessionUser, target: DayRef & { taskId: string }): Promise<RolePlaySubmitted> {
-      const day = findDay(target);
-      const rolePlay = rolePlayOf(day, target.taskId);
-      if (!rolePlay) throw badRequest(`"${target.taskId}" of day ${day.number} is not a role-play.`);
-      const dayOf = { chapterId: target.chapterId, dayId: target.dayId };
-      const owner = { userId: user.id, ...dayOf };
-      return db.transaction(async (tx) => {
-        await takes.lockUser(tx, user.id);
-        await progress.assertDayOpen(user, dayOf, tx);
-        const [lines, dayTakes] = await Promise.all([takes.linesOfDay(owner, tx), takes.takesOfDay(owner, tx)]);
-        const unsent = new Map(
-          dayTakes.filter((take) => take.submissionId === null).map((take) => [take.lineId, take]),
-        );
-        const saidAloud = new Set(lines.filter((line) => line.saidAloudAt).map((line) => line.lineId));
-        const missing = rolePlay.phrases.filter((phrase) => !unsent.has(phrase.id) && !saidAloud.has(phrase.id));
-        if (missing.length > 0) {
-          throw new HttpError(
-            409,
-            "LINES_MISSING",
-            `Record or say aloud every line of the role-play first: ${missing.map((phrase) => `"${phrase.malay}"`).join(", ")}.`,
-          );
-        }
-        const takeIds = rolePlay.phrases.flatMap((phrase) => {
-          const take = unsent.get(phrase.id);
-          return take ? [take.id] : [];
-        });
-        let submission: SubmissionSummary | null = null;
-        if (takeIds.length > 0) {
-          if ((await takes.waitingCount(tx, user.id)) >= WAITING_SUBMISSIONS_MAX) {
-            throw tooManyWaiting();
-          }
-          const sent = await takes.submit(tx, owner, target.taskId, takeIds);
-          submission = submissionOf(sent.submission, sent.takes);
-        }
-        const task = { ...dayOf, taskId: target.taskId };
-        const wasCompleted = await progress.isTaskCompleted(user.id, task, tx);
-        await progress.moveTaskForward(user.id, task, "completed", tx);
-        return { submission, completedTasks: wasCompleted ? [] : [target.taskId] };
-      });
-    },
-
-    /**
-     * Sends the learner's takes (not yet sent) of the chosen lines to the tutors' queue as one
-     * submission. Refused when a line has no such take (409 NO_TAKE) or too many sets wait (429).
-     */
-    async sendLines(user: SessionUser, target: DayRef, lineIds: string[]): Promise<{ submission: SubmissionSummary }> {
-      const day = findDay(target);
-      for (const lineId of lineIds) findLine(day, lineId);
-      const dayOf = { chapterId: target.chapterId, dayId: target.dayId };
-      const owner = { userId: user.id, ...dayOf };
-      return db.transaction(async (tx) => {
-        await takes.lockUser(tx, user.id);
-        await progress.assertDayOpen(user, dayOf, tx);
-        const unsent = new Map(
-          (await takes.takesOfDay(owner, tx))
-            .filter((take) => take.submissionId === null)
-            .map((take) => [take.lineId, take]),
-        );
-        const missing = [...new Set(lineIds)].filter((lineId) => !unsent.has(lineId));
-        if (missing.length > 0) {
-          throw new HttpError(409, "NO_TAKE", `Record these lines before sending them: ${missing.join(", ")}.`);
-        }
-        if ((await takes.waitingCount(tx, user.id)) >= WAITING_SUBMISSIONS_MAX) {
-          throw tooManyWaiting();
-        }
-        const ids = [...new Set(lineIds)].map((lineId) => unsent.get(lineId)!.id);
-        const sent = await takes.submit(tx, owner, null, ids);
-        return { submission: submissionOf(sent.submission, sent.takes) };
-      });
-    },
-
+/** What a tutor plays of a learner's takes in a session's room. */
+function sessionRoom({ course, takes }: SpeakingKit) {
+  return {
     /**
      * The learner's newest take of each of these lines of a day, beside its model, in the lines'
      * order: what a tutor plays in a session's room (the learner's role-play alone, their self-ratings
      * and any tutor's ratings). Lines without a take are left out.
      */
     async latestTakesOf(learnerId: string, target: DayRef, lineIds: readonly string[]): Promise<LineForTutor[]> {
-      const day = findDay(target);
+      const day = findDay(course, target);
       const dayTakes = await takes.takesOfDay({ userId: learnerId, chapterId: target.chapterId, dayId: target.dayId });
       return lineIds.flatMap((lineId) => {
         const newest = dayTakes.find((take) => take.lineId === lineId);
@@ -390,9 +195,6 @@ export function createSpeakingService({
         ];
       });
     },
-
-    /** The learner's part of Export My Data (speaking.export.ts). */
-    ...speakingExport(takes, storage, takeOf),
   };
 }
 

@@ -17,7 +17,7 @@ import type {
   SpeakingQueue,
   SubmissionForTutor,
 } from "./speaking.contract";
-import { createSpeakingRepository, type SubmissionRow } from "./speaking.repository";
+import { createSpeakingRepository, type SpeakingRepository, type SubmissionRow } from "./speaking.repository";
 import { takeOf } from "./speaking.service";
 
 export interface TutorDeps {
@@ -37,6 +37,13 @@ const QUEUE_LENGTH = 50;
 const NOTICES_SHOWN = 20;
 const NO_SUCH_SUBMISSION = "There is no such submission.";
 
+/** What the tutor's service's parts share: its deps, the module's rows and the clock. */
+interface TutorContext {
+  deps: TutorDeps;
+  rows: SpeakingRepository;
+  now: () => Date;
+}
+
 /**
  * A tutor who listens (docs/decisions/047-speaking.md): the queue of what learners sent, oldest
  * first; a submission's takes beside their models; a review that rates every line 1-5 with a
@@ -44,89 +51,134 @@ const NO_SUCH_SUBMISSION = "There is no such submission.";
  * notice, and an email when their notifications are on), all in one transaction.
  */
 export function createTutorService(deps: TutorDeps) {
-  const { db, course, mailer, review, users, settings, now = () => new Date() } = deps;
-  const rows = createSpeakingRepository(db);
+  const context: TutorContext = { deps, rows: createSpeakingRepository(deps.db), now: deps.now ?? (() => new Date()) };
+  return {
+    ...tutorQueue(context),
+    ...tutorReview(context),
+    ...learnerNotices(context),
+  };
+}
 
-  function dayOf(row: { chapterId: string; dayId: string }): Day | undefined {
-    return findDay(course, row.chapterId, row.dayId)?.day;
-  }
+function dayOf(course: readonly Chapter[], row: { chapterId: string; dayId: string }): Day | undefined {
+  return findDay(course, row.chapterId, row.dayId)?.day;
+}
 
-  function titleOf(row: { chapterId: string; dayId: string; taskId: string | null }): string {
-    const day = dayOf(row);
-    return (row.taskId && day && rolePlayOf(day, row.taskId)?.title) || "Lines";
-  }
+function titleOf(course: readonly Chapter[], row: { chapterId: string; dayId: string; taskId: string | null }): string {
+  const day = dayOf(course, row);
+  return (row.taskId && day && rolePlayOf(day, row.taskId)?.title) || "Lines";
+}
 
-  /** The learners of these ids as tutors see them, with their role; "A learner" for one with no name. */
-  async function learnersOf(ids: string[]): Promise<Map<string, Learner & { role?: Role }>> {
-    const people = await users.people(ids);
-    return new Map(
-      ids.map((id) => {
-        const shown = people.get(id);
-        return [id, { id, name: shown?.name || "A learner", role: shown?.role }];
-      }),
-    );
-  }
+/** The learners of these ids as tutors see them, with their role; "A learner" for one with no name. */
+async function learnersOf(users: TutorDeps["users"], ids: string[]): Promise<Map<string, Learner & { role?: Role }>> {
+  const people = await users.people(ids);
+  return new Map(
+    ids.map((id) => {
+      const shown = people.get(id);
+      return [id, { id, name: shown?.name || "A learner", role: shown?.role }];
+    }),
+  );
+}
 
-  const entryOf = (row: SubmissionRow, learner: Learner, takes: number): QueueEntry => ({
-    id: row.id,
-    learner,
-    chapterId: row.chapterId,
-    dayId: row.dayId,
-    dayNumber: dayOf(row)?.number ?? 0,
-    title: titleOf(row),
-    takes,
-    submittedAt: row.submittedAt,
-  });
+const entryOf = (course: readonly Chapter[], row: SubmissionRow, learner: Learner, takes: number): QueueEntry => ({
+  id: row.id,
+  learner,
+  chapterId: row.chapterId,
+  dayId: row.dayId,
+  dayNumber: dayOf(course, row)?.number ?? 0,
+  title: titleOf(course, row),
+  takes,
+  submittedAt: row.submittedAt,
+});
 
-  /** The submission, for staff who may act on its learner; 404 for one that is not there. */
-  async function submissionFor(staff: Staff, submissionId: string): Promise<SubmissionRow> {
-    const row = /^[0-9a-f-]{36}$/i.test(submissionId) ? await rows.submissionById(submissionId) : undefined;
-    if (!row) throw notFound(NO_SUCH_SUBMISSION);
-    await requireAccount(db, row.userId, staff);
-    return row;
-  }
+/** The submission, for staff who may act on its learner; 404 for one that is not there. */
+async function submissionFor({ deps, rows }: TutorContext, staff: Staff, submissionId: string): Promise<SubmissionRow> {
+  const row = /^[0-9a-f-]{36}$/i.test(submissionId) ? await rows.submissionById(submissionId) : undefined;
+  if (!row) throw notFound(NO_SUCH_SUBMISSION);
+  await requireAccount(deps.db, row.userId, staff);
+  return row;
+}
 
-  async function detail(row: SubmissionRow): Promise<SubmissionForTutor> {
-    const [takes, learners] = await Promise.all([rows.takesOfSubmission(row.id), learnersOf([row.userId])]);
-    const day = dayOf(row);
-    return {
-      ...entryOf(row, { id: row.userId, name: learners.get(row.userId)!.name }, takes.length),
-      reviewedAt: row.reviewedAt,
-      lines: takes.map((take) => {
-        const line = day ? practisedLine(day, take.lineId) : undefined;
-        return {
-          take: takeOf(take),
-          malay: line?.malay ?? "",
-          english: line?.english ?? "",
-          model: courseAudioPath(row.chapterId, row.dayId, take.lineId),
-        };
-      }),
-    };
-  }
+async function detail({ deps, rows }: TutorContext, row: SubmissionRow): Promise<SubmissionForTutor> {
+  const [takes, learners] = await Promise.all([rows.takesOfSubmission(row.id), learnersOf(deps.users, [row.userId])]);
+  const day = dayOf(deps.course, row);
+  return {
+    ...entryOf(deps.course, row, { id: row.userId, name: learners.get(row.userId)!.name }, takes.length),
+    reviewedAt: row.reviewedAt,
+    lines: takes.map((take) => {
+      const line = day ? practisedLine(day, take.lineId) : undefined;
+      return {
+        take: takeOf(take),
+        malay: line?.malay ?? "",
+        english: line?.english ?? "",
+        model: courseAudioPath(row.chapterId, row.dayId, take.lineId),
+      };
+    }),
+  };
+}
 
+/** The email telling a learner, whose notifications are on, that a tutor has heard what they sent. */
+async function mailReviewed(
+  deps: TutorDeps,
+  owner: { email: string; name: string | null },
+  row: SubmissionRow,
+  tx: Transaction,
+): Promise<void> {
+  const dayNumber = dayOf(deps.course, row)?.number ?? 0;
+  const dayUrl = `${deps.publicUrl}/${row.chapterId}/${row.dayId}/live-session`;
+  await deps.mailer.send(
+    {
+      to: owner.email,
+      subject: `Your tutor has heard your Day ${dayNumber} recordings`,
+      text: [
+        `Hi ${owner.name || "there"},`,
+        "",
+        `A tutor has listened to what you sent from Day ${dayNumber} (${titleOf(deps.course, row)}) and rated each line.`,
+        "Lines that need more work are waiting in your review.",
+        "",
+        `See the ratings: ${dayUrl}`,
+      ].join("\n"),
+    },
+    tx,
+  );
+}
+
+/** The tutors' queue and one submission of it. */
+function tutorQueue(context: TutorContext) {
+  const { deps, rows } = context;
   return {
     /** What waits for a tutor, oldest first: only learners this member of staff may act on. */
     async queue(staff: Staff): Promise<SpeakingQueue> {
       const waiting = await rows.waiting(QUEUE_LENGTH);
-      const learners = await learnersOf(waiting.map(({ submission }) => submission.userId));
+      const learners = await learnersOf(
+        deps.users,
+        waiting.map(({ submission }) => submission.userId),
+      );
       return {
         waiting: waiting.flatMap(({ submission, takes }) => {
           const { role, ...learner } = learners.get(submission.userId)!;
-          return role !== undefined && mayActOn(staff.role, role) ? [entryOf(submission, learner, takes)] : [];
+          return role !== undefined && mayActOn(staff.role, role)
+            ? [entryOf(deps.course, submission, learner, takes)]
+            : [];
         }),
       };
     },
 
     async submission(staff: Staff, submissionId: string): Promise<SubmissionForTutor> {
-      return detail(await submissionFor(staff, submissionId));
+      return detail(context, await submissionFor(context, staff, submissionId));
     },
+  };
+}
 
+/** A tutor's review of a submission. */
+function tutorReview(context: TutorContext) {
+  const { deps, rows, now } = context;
+  return {
     /**
      * Rates every take of the submission once. Refused, writing nothing: a take left out, rated
      * twice or not of this submission (400), a submission already reviewed (409).
      */
     async review(staff: Staff, submissionId: string, input: ReviewInput): Promise<SubmissionForTutor> {
-      const row = await submissionFor(staff, submissionId);
+      const row = await submissionFor(context, staff, submissionId);
       const takes = await rows.takesOfSubmission(row.id);
       const sent = new Set(takes.map((take) => take.id));
       const rated = new Set(input.ratings.map((rating) => rating.takeId));
@@ -134,11 +186,10 @@ export function createTutorService(deps: TutorDeps) {
         throw badRequest("Rate every line of the submission once, and only its lines.");
       }
       const at = now();
-      const owner = (await users.people([row.userId], { email: true })).get(row.userId);
+      const owner = (await deps.users.people([row.userId], { email: true })).get(row.userId);
       if (!owner) throw notFound(NO_SUCH_SUBMISSION);
-      const { emailNotifications } = await settings.get(row.userId);
-      const dayNumber = dayOf(row)?.number ?? 0;
-      await db.transaction(async (tx) => {
+      const { emailNotifications } = await deps.settings.get(row.userId);
+      await deps.db.transaction(async (tx) => {
         if (!(await rows.markReviewed(tx, row.id, staff.id, at))) {
           throw new HttpError(409, "ALREADY_REVIEWED", "Another tutor has already reviewed these takes.");
         }
@@ -146,7 +197,7 @@ export function createTutorService(deps: TutorDeps) {
           await rows.rateTake(tx, rating.takeId, rating.rating, rating.comment || null);
           const take = takes.find((each) => each.id === rating.takeId)!;
           if (rating.rating <= PINNED_AT_OR_BELOW) {
-            await review.pin(
+            await deps.review.pin(
               staff,
               row.userId,
               { chapterId: row.chapterId, dayId: row.dayId, phraseId: take.lineId },
@@ -156,28 +207,16 @@ export function createTutorService(deps: TutorDeps) {
           }
         }
         await rows.addNotice(tx, { userId: row.userId, kind: "takes-reviewed", submissionId: row.id });
-        if (emailNotifications) {
-          const dayUrl = `${deps.publicUrl}/${row.chapterId}/${row.dayId}/live-session`;
-          await mailer.send(
-            {
-              to: owner.email,
-              subject: `Your tutor has heard your Day ${dayNumber} recordings`,
-              text: [
-                `Hi ${owner.name || "there"},`,
-                "",
-                `A tutor has listened to what you sent from Day ${dayNumber} (${titleOf(row)}) and rated each line.`,
-                "Lines that need more work are waiting in your review.",
-                "",
-                `See the ratings: ${dayUrl}`,
-              ].join("\n"),
-            },
-            tx,
-          );
-        }
+        if (emailNotifications) await mailReviewed(deps, owner, row, tx);
       });
-      return detail({ ...row, reviewedAt: at, reviewedBy: staff.id });
+      return detail(context, { ...row, reviewedAt: at, reviewedBy: staff.id });
     },
+  };
+}
 
+/** The notices a user is given, and reading them. */
+function learnerNotices({ deps, rows, now }: TutorContext) {
+  return {
     /** The user's newest notices and how many are unread. */
     async notices(userId: string): Promise<NoticeList> {
       const [list, unread] = await Promise.all([rows.noticesOf(userId, NOTICES_SHOWN), rows.unreadCount(userId)]);
@@ -189,8 +228,8 @@ export function createTutorService(deps: TutorDeps) {
             kind: each.kind,
             chapterId: each.chapterId,
             dayId: each.dayId,
-            dayNumber: dayOf(each)?.number ?? 0,
-            title: each.kind === "session-rated" ? "Live session" : titleOf(each),
+            dayNumber: dayOf(deps.course, each)?.number ?? 0,
+            title: each.kind === "session-rated" ? "Live session" : titleOf(deps.course, each),
             createdAt: each.createdAt,
             readAt: each.readAt,
           }),
