@@ -2,10 +2,9 @@ import { type Chapter, courseAudioPath, type Day, findDay } from "#course/course
 import { mayActOn, type Role } from "#course/roles";
 import { PINNED_AT_OR_BELOW, practisedLine, rolePlayOf } from "#course/speaking";
 import { requireAccount, type Staff } from "#server/db/accounts";
-import type { Database, Transaction } from "#server/db/client";
+import type { Database, Queryable, Transaction } from "#server/db/client";
 import { badRequest, HttpError, notFound } from "#server/http/errors";
 import type { Mailer } from "#server/mail/mailer";
-import type { ReviewModule } from "#server/modules/review/review.module";
 import type { SettingsModule } from "#server/modules/settings/settings.module";
 import type { UsersModule } from "#server/modules/users/users.module";
 import type {
@@ -20,12 +19,28 @@ import type {
 import { createSpeakingRepository, type SpeakingRepository, type SubmissionRow } from "./speaking.repository";
 import { takeOf } from "./speaking.service";
 
+/**
+ * What a tutor's review needs of the learner's review: a line rated low pinned there, with the
+ * rating, in the review's transaction. The review module's service is it (the registry hands it
+ * over); speaking declares it here so that it needs nothing else of that module, which sits above
+ * it (its pins keep the take they were rated on).
+ */
+export interface LinePins {
+  pin(
+    staff: Staff,
+    learnerId: string,
+    line: { chapterId: string; dayId: string; phraseId: string },
+    q: Queryable,
+    note: { rating: number; comment: string | null; takeId: string | null },
+  ): Promise<unknown>;
+}
+
 export interface TutorDeps {
   db: Database;
   course: readonly Chapter[];
   mailer: Mailer;
   publicUrl: string;
-  review: Pick<ReviewModule["service"], "pin">;
+  review: LinePins;
   /** The one owner of people: the learners' names and roles, and the address a review's email goes to. */
   users: Pick<UsersModule["service"], "people">;
   settings: Pick<SettingsModule["service"], "get">;
