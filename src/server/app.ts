@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { Hono, type MiddlewareHandler } from "hono";
+import { type Handler, Hono, type MiddlewareHandler, type NotFoundHandler } from "hono";
 import { compress } from "hono/compress";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
+import type { Logger } from "pino";
 import { loadSession } from "./auth/session";
 import { databaseAnswers } from "./db/client";
 import { audit, pathForLog } from "./http/audit";
@@ -37,17 +38,47 @@ export const PASSWORD_RESET_ANSWER_MS = 250;
  * and the built web app outside it.
  */
 export function createApp(deps: AppDeps, modules: Modules = createModules(deps)) {
-  const { auth, logger } = deps;
+  const { logger } = deps;
   const app = new Hono<AppEnv>();
 
   app.use(requestId());
   app.use(resolveClientIp(deps.trustProxy ?? false));
-  // gzip for the web app's text (HTML, JS, CSS, SVG); images, audio and video are already
-  // compressed. API answers are small JSON sent uncompressed: a response made by c.json has no
-  // length yet, so compressing would stream every answer, however small, through a gzip stream.
+  app.use(compressOutsideApi());
+  app.use(logRequests(logger));
+  app.use(securityHeaders(deps.publicUrl));
+  app.onError(createErrorHandler(logger));
+
+  // `?detail` adds a line per queue of background work (queue/stats.ts), null when it cannot be read.
+  app.get("/healthz", health(deps.pool));
+
+  app.route(API_PREFIX, createApi(deps, modules));
+
+  app.get("/media/avatars/:file", avatars(deps.storage));
+
+  const indexHtml = deps.webRoot ? readIndexHtml(deps.webRoot) : null;
+  if (deps.webRoot && indexHtml) {
+    const root = deps.webRoot;
+    app.use("*", staticFiles(root));
+  }
+
+  app.notFound(notFound(indexHtml));
+
+  return app;
+}
+
+/**
+ * gzip for the web app's text (HTML, JS, CSS, SVG); images, audio and video are already
+ * compressed. API answers are small JSON sent uncompressed: a response made by c.json has no
+ * length yet, so compressing would stream every answer, however small, through a gzip stream.
+ */
+function compressOutsideApi(): MiddlewareHandler<AppEnv> {
   const gzip = compress();
-  app.use((c, next) => (c.req.path.startsWith("/api/") ? next() : gzip(c, next)));
-  app.use(async (c, next) => {
+  return (c, next) => (c.req.path.startsWith("/api/") ? next() : gzip(c, next));
+}
+
+/** A log line for every request, and an audit line for every refusal. */
+function logRequests(logger: Logger): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
     const started = performance.now();
     const requestLogger = logger.child({ requestId: c.get("requestId") });
     c.set("logger", requestLogger);
@@ -73,43 +104,50 @@ export function createApp(deps: AppDeps, modules: Modules = createModules(deps))
         ip: clientIp(c),
       });
     }
-  });
-  app.use(
-    secureHeaders({
-      // Routes that set a stricter header of their own (avatars) keep it.
-      overwrite: false,
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Radix positions popovers with inline style attributes.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "blob:"],
-        mediaSrc: ["'self'", "blob:"],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-      },
-      xFrameOptions: "DENY",
-      referrerPolicy: "strict-origin-when-cross-origin",
-      strictTransportSecurity: deps.publicUrl.startsWith("https://") ? "max-age=31536000; includeSubDomains" : false,
-      crossOriginEmbedderPolicy: false,
-    }),
-  );
-  app.onError(createErrorHandler(logger));
+  };
+}
 
-  // `?detail` adds a line per queue of background work (queue/stats.ts), null when it cannot be read.
-  app.get("/healthz", async (c) => {
-    const ok = await databaseAnswers(deps.pool);
+/** The security headers of every answer: the content security policy, framing, referrer and HSTS over https. */
+function securityHeaders(publicUrl: string): MiddlewareHandler<AppEnv> {
+  return secureHeaders({
+    // Routes that set a stricter header of their own (avatars) keep it.
+    overwrite: false,
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      // Radix positions popovers with inline style attributes.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", "data:", "blob:"],
+      mediaSrc: ["'self'", "blob:"],
+      fontSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      frameAncestors: ["'none'"],
+      formAction: ["'self'"],
+    },
+    xFrameOptions: "DENY",
+    referrerPolicy: "strict-origin-when-cross-origin",
+    strictTransportSecurity: publicUrl.startsWith("https://") ? "max-age=31536000; includeSubDomains" : false,
+    crossOriginEmbedderPolicy: false,
+  });
+}
+
+/** Whether the database answers, and with `?detail` the queues of background work. */
+function health(pool: AppDeps["pool"]): Handler<AppEnv> {
+  return async (c) => {
+    const ok = await databaseAnswers(pool);
     c.header("cache-control", "no-store");
     const health = { status: ok ? "ok" : "unavailable", database: ok };
     if (c.req.query("detail") === undefined) return c.json(health, ok ? 200 : 503);
-    const jobs = ok ? await queueLines(deps.pool).catch(() => null) : null;
+    const jobs = ok ? await queueLines(pool).catch(() => null) : null;
     return c.json({ ...health, jobs }, ok ? 200 : 503);
-  });
+  };
+}
 
+/** The API under API_PREFIX: never cached, the origin check, Better Auth, the session, then the modules. */
+function createApi(deps: AppDeps, modules: Modules): Hono<AppEnv> {
+  const { auth } = deps;
   const api = new Hono<AppEnv>();
   api.use(async (c, next) => {
     await next();
@@ -122,11 +160,14 @@ export function createApp(deps: AppDeps, modules: Modules = createModules(deps))
   api.on(["GET", "POST"], "/auth/*", limitBody(JSON_BODY_LIMIT), (c) => auth.handler(withClientIp(c)));
   api.use(loadSession(auth, deps.db));
   mountModules(api, modules, deps.uploadDeadlineMs);
-  app.route(API_PREFIX, api);
+  return api;
+}
 
-  app.get("/media/avatars/:file", async (c) => {
+/** The avatars' images, from storage. */
+function avatars(storage: AppDeps["storage"]): Handler<AppEnv, "/media/avatars/:file"> {
+  return async (c) => {
     const range = byteRangeOf(c.req.header("range"));
-    const file = await deps.storage.open(`avatars/${c.req.param("file")}`, range);
+    const file = await storage.open(`avatars/${c.req.param("file")}`, range);
     if (!file) return errorJson(c, 404, { code: "NOT_FOUND", message: "No such image." });
     // Only WebP made by the server is stored under avatars/, so the type is never taken from the data.
     return fileResponse({ method: c.req.method, ranged: range !== undefined }, file, {
@@ -135,15 +176,12 @@ export function createApp(deps: AppDeps, modules: Modules = createModules(deps))
       "x-content-type-options": "nosniff",
       "content-security-policy": "default-src 'none'; sandbox",
     });
-  });
+  };
+}
 
-  const indexHtml = deps.webRoot ? readIndexHtml(deps.webRoot) : null;
-  if (deps.webRoot && indexHtml) {
-    const root = deps.webRoot;
-    app.use("*", staticFiles(root));
-  }
-
-  app.notFound((c) => {
+/** What answers a path nothing else served: the API's error, the web app's shell, or a plain 404. */
+function notFound(indexHtml: string | null): NotFoundHandler<AppEnv> {
+  return (c) => {
     if (c.req.path === "/api" || c.req.path.startsWith("/api/")) {
       return errorJson(c, 404, { code: "NOT_FOUND", message: `No API route ${c.req.method} ${c.req.path}.` });
     }
@@ -153,9 +191,7 @@ export function createApp(deps: AppDeps, modules: Modules = createModules(deps))
       return c.html(indexHtml);
     }
     return c.text("Not found", 404);
-  });
-
-  return app;
+  };
 }
 
 /**

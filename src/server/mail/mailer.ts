@@ -99,6 +99,9 @@ export const DEFAULT_MAIL_RETENTION_DAYS = 30;
 /** What a sent message's text holds where its link was: links carry one-time tokens. */
 export const LINK_REMOVED = "[link removed once sent]";
 
+/** A row of the outbox, as a delivery pass claims it. */
+type OutboxRow = typeof mailOutbox.$inferSelect;
+
 /**
  * Every message is first a row of `mail_outbox` (docs/decisions/026-several-instances.md). With SMTP (the
  * `transport`), the instance that writes a row delivers it right away, and the queue's sweep (every
@@ -120,122 +123,18 @@ export function createMailer(options: {
 }): OutboxMailer {
   const { db, from, logger, transport, logLinks = true, retentionDays = DEFAULT_MAIL_RETENTION_DAYS } = options;
   const log = logger.child({ component: "mail" });
-  let delivering: Promise<void> | null = null;
-  let again = false;
-  let closed = false;
-
-  /** Claims up to BATCH waiting messages for this instance. */
-  async function claim() {
-    const waiting = db
-      .select({ id: mailOutbox.id })
-      .from(mailOutbox)
-      .where(
-        and(
-          isNull(mailOutbox.sentAt),
-          lt(mailOutbox.attempts, MAX_ATTEMPTS),
-          or(isNull(mailOutbox.claimedUntil), lt(mailOutbox.claimedUntil, sql`now()`)),
-        ),
-      )
-      .orderBy(asc(mailOutbox.createdAt))
-      .limit(BATCH)
-      .for("update", { skipLocked: true });
-    return db
-      .update(mailOutbox)
-      .set({
-        claimedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`,
-        attempts: sql`${mailOutbox.attempts} + 1`,
-      })
-      .where(inArray(mailOutbox.id, waiting))
-      .returning();
-  }
-
-  /**
-   * Deletes the messages sent longer ago than the retention period. With SMTP a message never sent
-   * (refused MAX_ATTEMPTS times) stays for a person to read; without it nothing is ever sent, and
-   * the outbox a developer reads keeps only the retention period's mail.
-   */
-  async function prune(): Promise<number> {
-    const before = sql`now() - make_interval(days => ${retentionDays})`;
-    const expired = transport
-      ? lt(mailOutbox.sentAt, before)
-      : or(lt(mailOutbox.sentAt, before), and(isNull(mailOutbox.sentAt), lt(mailOutbox.createdAt, before)));
-    const removed = await db.delete(mailOutbox).where(expired).returning({ id: mailOutbox.id });
-    return removed.length;
-  }
-
-  async function deliverWaiting(smtp: Transporter) {
-    await prune();
-    for (;;) {
-      const rows = await claim();
-      for (const row of rows) {
-        try {
-          await smtp.sendMail({
-            from,
-            to: row.recipient,
-            subject: row.subject,
-            text: row.body,
-            headers: row.headers ?? undefined,
-            icalEvent: row.calendar
-              ? { method: row.calendar.method, content: row.calendar.content, filename: "invite.ics" }
-              : undefined,
-          });
-          // Sent: the link's one-time token has no reason to stay in the table.
-          await db
-            .update(mailOutbox)
-            .set({
-              sentAt: sql`now()`,
-              claimedUntil: null,
-              lastError: null,
-              body: sql`case when ${mailOutbox.link} is null or ${mailOutbox.link} = '' then ${mailOutbox.body}
-                else replace(${mailOutbox.body}, ${mailOutbox.link}, ${LINK_REMOVED}) end`,
-              link: null,
-            })
-            .where(eq(mailOutbox.id, row.id));
-          log.info({ to: row.recipient, subject: row.subject }, "email sent");
-        } catch (error) {
-          // Tried again after 1, 4, 9… minutes; the claim keeps other instances off it until then.
-          const message = error instanceof Error ? error.message : String(error);
-          await db
-            .update(mailOutbox)
-            .set({ lastError: message, claimedUntil: sql`now() + make_interval(mins => ${row.attempts ** 2})` })
-            .where(eq(mailOutbox.id, row.id));
-          log.warn({ to: row.recipient, subject: row.subject, attempts: row.attempts, err: message }, "email not sent");
-        }
-      }
-      if (rows.length < BATCH) return;
-    }
-  }
-
-  /** Runs a delivery pass, or asks the running one to look again when it ends. */
-  function kick() {
-    if (!transport || closed) return;
-    if (delivering) {
-      again = true;
-      return;
-    }
-    delivering = (async () => {
-      do {
-        again = false;
-        await deliverWaiting(transport).catch((error: unknown) => log.warn({ err: error }, "mail delivery failed"));
-      } while (again && !closed);
-      delivering = null;
-    })();
-  }
+  const prune = () => pruneOutbox(db, retentionDays, transport !== undefined);
+  const passes = transport
+    ? deliveryPasses(() => deliverWaiting({ db, smtp: transport, from, log, prune }), log)
+    : undefined;
 
   const send: Mailer["send"] = async (message, within) => {
     const messages: readonly MailMessage[] = "to" in message ? [message] : message;
     if (messages.length === 0) return;
-    const rows = messages.map((message) => ({
-      recipient: singleLine(message.to),
-      subject: singleLine(message.subject),
-      body: message.text,
-      link: message.link,
-      headers: headerFields(message.headers),
-      calendar: message.calendar,
-    }));
+    const rows = messages.map(outboxRow);
     await (within ?? db).insert(mailOutbox).values(rows);
-    if (transport) {
-      if (!within) kick();
+    if (passes) {
+      if (!within) passes.kick();
       return;
     }
     for (const [index, row] of rows.entries()) {
@@ -244,15 +143,9 @@ export function createMailer(options: {
     }
   };
 
-  /** A delivery pass, and the one it asked for, if it did, when it ends. */
-  async function sweep() {
-    kick();
-    await delivering;
-  }
-
   const jobs: Job[] = [{ name: "outbox pruned", everyMs: MAIL_PRUNE_EVERY_MS, run: prune }];
-  if (transport) jobs.push({ name: "mail swept", everyMs: MAIL_SWEEP_EVERY_MS, run: sweep });
-  kick();
+  if (passes) jobs.push({ name: "mail swept", everyMs: MAIL_SWEEP_EVERY_MS, run: passes.sweep });
+  passes?.kick();
 
   return {
     send,
@@ -266,11 +159,157 @@ export function createMailer(options: {
     prune,
     jobs,
     async close() {
-      closed = true;
-      await delivering;
+      await passes?.stop();
       transport?.close();
     },
   };
+}
+
+/** A message as the outbox stores it: recipient and subject on one line, header fields checked. */
+function outboxRow(message: MailMessage) {
+  return {
+    recipient: singleLine(message.to),
+    subject: singleLine(message.subject),
+    body: message.text,
+    link: message.link,
+    headers: headerFields(message.headers),
+    calendar: message.calendar,
+  };
+}
+
+/**
+ * The delivery passes of one mailer: one runs at a time, and one asked for while another runs
+ * starts when it ends. Once stopped, none starts.
+ */
+function deliveryPasses(pass: () => Promise<void>, log: Logger) {
+  let delivering: Promise<void> | null = null;
+  let again = false;
+  let closed = false;
+
+  /** Runs a delivery pass, or asks the running one to look again when it ends. */
+  function kick() {
+    if (closed) return;
+    if (delivering) {
+      again = true;
+      return;
+    }
+    delivering = (async () => {
+      do {
+        again = false;
+        await pass().catch((error: unknown) => log.warn({ err: error }, "mail delivery failed"));
+      } while (again && !closed);
+      delivering = null;
+    })();
+  }
+
+  return {
+    kick,
+    /** A delivery pass, and the one it asked for, if it did, when it ends. */
+    async sweep() {
+      kick();
+      await delivering;
+    },
+    /** No pass starts any more; resolves when the running one ends. */
+    async stop() {
+      closed = true;
+      await delivering;
+    },
+  };
+}
+
+/** Claims up to BATCH waiting messages for this instance. */
+function claim(db: Database) {
+  const waiting = db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(
+      and(
+        isNull(mailOutbox.sentAt),
+        lt(mailOutbox.attempts, MAX_ATTEMPTS),
+        or(isNull(mailOutbox.claimedUntil), lt(mailOutbox.claimedUntil, sql`now()`)),
+      ),
+    )
+    .orderBy(asc(mailOutbox.createdAt))
+    .limit(BATCH)
+    .for("update", { skipLocked: true });
+  return db
+    .update(mailOutbox)
+    .set({
+      claimedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`,
+      attempts: sql`${mailOutbox.attempts} + 1`,
+    })
+    .where(inArray(mailOutbox.id, waiting))
+    .returning();
+}
+
+/**
+ * Deletes the messages sent longer ago than the retention period. With SMTP a message never sent
+ * (refused MAX_ATTEMPTS times) stays for a person to read; without it nothing is ever sent, and
+ * the outbox a developer reads keeps only the retention period's mail.
+ */
+async function pruneOutbox(db: Database, retentionDays: number, withSmtp: boolean): Promise<number> {
+  const before = sql`now() - make_interval(days => ${retentionDays})`;
+  const expired = withSmtp
+    ? lt(mailOutbox.sentAt, before)
+    : or(lt(mailOutbox.sentAt, before), and(isNull(mailOutbox.sentAt), lt(mailOutbox.createdAt, before)));
+  const removed = await db.delete(mailOutbox).where(expired).returning({ id: mailOutbox.id });
+  return removed.length;
+}
+
+/** What a delivery pass works with. */
+interface Delivery {
+  db: Database;
+  smtp: Transporter;
+  from: string;
+  log: Logger;
+  prune: () => Promise<number>;
+}
+
+/** A delivery pass: prunes the outbox, then delivers the waiting messages, a batch at a time. */
+async function deliverWaiting(delivery: Delivery) {
+  await delivery.prune();
+  for (;;) {
+    const rows = await claim(delivery.db);
+    for (const row of rows) await deliver(delivery, row);
+    if (rows.length < BATCH) return;
+  }
+}
+
+/** Sends one claimed message: marked sent without its link once accepted, else kept to be tried again later. */
+async function deliver({ db, smtp, from, log }: Delivery, row: OutboxRow) {
+  try {
+    await smtp.sendMail({
+      from,
+      to: row.recipient,
+      subject: row.subject,
+      text: row.body,
+      headers: row.headers ?? undefined,
+      icalEvent: row.calendar
+        ? { method: row.calendar.method, content: row.calendar.content, filename: "invite.ics" }
+        : undefined,
+    });
+    // Sent: the link's one-time token has no reason to stay in the table.
+    await db
+      .update(mailOutbox)
+      .set({
+        sentAt: sql`now()`,
+        claimedUntil: null,
+        lastError: null,
+        body: sql`case when ${mailOutbox.link} is null or ${mailOutbox.link} = '' then ${mailOutbox.body}
+          else replace(${mailOutbox.body}, ${mailOutbox.link}, ${LINK_REMOVED}) end`,
+        link: null,
+      })
+      .where(eq(mailOutbox.id, row.id));
+    log.info({ to: row.recipient, subject: row.subject }, "email sent");
+  } catch (error) {
+    // Tried again after 1, 4, 9… minutes; the claim keeps other instances off it until then.
+    const message = error instanceof Error ? error.message : String(error);
+    await db
+      .update(mailOutbox)
+      .set({ lastError: message, claimedUntil: sql`now() + make_interval(mins => ${row.attempts ** 2})` })
+      .where(eq(mailOutbox.id, row.id));
+    log.warn({ to: row.recipient, subject: row.subject, attempts: row.attempts, err: message }, "email not sent");
+  }
 }
 
 /** The SMTP transport for SMTP_URL, with short timeouts: a dead server must not hold a delivery pass for long. */

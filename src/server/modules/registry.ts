@@ -8,7 +8,7 @@ import type { Notifications } from "#server/db/notifications";
 import { createEventOutbox } from "#server/events/outbox";
 import { limitBody } from "#server/http/body-limit";
 import type { AppEnv } from "#server/http/context";
-import { createRequestLimiter } from "#server/http/request-limit";
+import { createRequestLimiter, type RequestLimiter } from "#server/http/request-limit";
 import { UPLOAD_DEADLINE_MS, uploadDeadline } from "#server/http/upload";
 import type { Mailer } from "#server/mail/mailer";
 import type { FileStorage } from "#server/storage/storage";
@@ -80,82 +80,15 @@ export interface ModuleDeps {
  * handles; `events` is that outbox (its dispatcher, woken by this instance's LISTEN connection).
  */
 export function createModules(deps: ModuleDeps) {
-  const { db, course, storage, mailer, logger, publicUrl } = deps;
+  const { db, mailer, logger, publicUrl } = deps;
   const events = createEventOutbox({ db, logger, retryDelayMs: deps.eventRetryDelayMs });
   const secret = deps.authSecret;
   const limiter = createRequestLimiter(db, { secret, enabled: deps.rateLimit ?? false });
-  const progress = progressModule({ db, course });
-  const profile = profileModule({ db, storage });
-  const settings = settingsModule({ db, now: deps.now });
-  const answers = answersModule({ db, course, progress: progress.service, limiter });
-  const review = reviewModule({
-    db,
-    course,
-    settings: settings.service,
-    progress: progress.service,
-    answers: answers.service,
-    limiter,
-    now: deps.now,
-    service: deps.review,
-  });
-  const users = usersModule({ db, progress: progress.service, review: review.service });
-  const speaking = speakingModule({
-    db,
-    course,
-    storage,
-    mailer,
-    publicUrl,
-    limiter,
-    now: deps.now,
-    progress: progress.service,
-    review: review.service,
-    users: users.service,
-    settings: settings.service,
-    takeReader: deps.takeReader,
-    logger,
-  });
-  const feedback = feedbackModule({
-    db,
-    course,
-    review: review.service,
-    users: users.service,
-  });
+  const learning = learningModules(deps, limiter);
+  const { progress, profile, settings, answers, review, users } = learning;
+  const { speaking, feedback } = practiceModules(deps, learning, limiter);
   const contact = contactModule({ db, mailer, secret, publicUrl, users: users.service, events });
-  const bookings = bookingsModule({
-    db,
-    course,
-    mailer,
-    publicUrl,
-    mailFrom: deps.mailFrom ?? DEFAULT_MAIL_FROM,
-    logger,
-    now: deps.now,
-    progress: progress.service,
-    users: users.service,
-    limiter,
-    // The calls module is made next, with this one's service: it answers only once requests come.
-    sessionEnded: (bookingId, q) => calls.service.sessionEnded(bookingId, q),
-  });
-  const calls = callsModule({
-    db,
-    course,
-    mailer,
-    publicUrl,
-    notifications: deps.notifications,
-    logger,
-    bookings: bookings.service,
-    turn: deps.turn,
-    now: deps.now,
-    roomAccessCheckMs: deps.roomAccessCheckMs,
-    roomLimits: deps.roomLimits,
-    progress: progress.service,
-    review: review.service,
-    answers: answers.service,
-    speaking: speaking.service,
-    speakingTutor: speaking.tutor,
-    feedback: feedback.service,
-    users: users.service,
-    settings: settings.service,
-  });
+  const { bookings, calls } = sessionModules(deps, learning, { speaking, feedback }, limiter);
   const reminders = remindersModule({
     db,
     settings: settings.service,
@@ -204,6 +137,106 @@ export function createModules(deps: ModuleDeps) {
   events.register(Object.values(modules));
   events.listen(deps.notifications).catch((error: unknown) => logger.error({ err: error }, "events cannot wake up"));
   return { ...modules, events };
+}
+
+/** The learner's own modules, in this order: progress, profile, settings, answers, review, users. */
+function learningModules(deps: ModuleDeps, limiter: RequestLimiter) {
+  const { db, course, storage } = deps;
+  const progress = progressModule({ db, course });
+  const profile = profileModule({ db, storage });
+  const settings = settingsModule({ db, now: deps.now });
+  const answers = answersModule({ db, course, progress: progress.service, limiter });
+  const review = reviewModule({
+    db,
+    course,
+    settings: settings.service,
+    progress: progress.service,
+    answers: answers.service,
+    limiter,
+    now: deps.now,
+    service: deps.review,
+  });
+  const users = usersModule({ db, progress: progress.service, review: review.service });
+  return { progress, profile, settings, answers, review, users };
+}
+
+type LearningModules = ReturnType<typeof learningModules>;
+
+/** Speaking practice and the tutors' feedback, made from the learner's modules. */
+function practiceModules(deps: ModuleDeps, learning: LearningModules, limiter: RequestLimiter) {
+  const { db, course, storage, mailer, publicUrl, logger } = deps;
+  const { progress, review, users, settings } = learning;
+  const speaking = speakingModule({
+    db,
+    course,
+    storage,
+    mailer,
+    publicUrl,
+    limiter,
+    now: deps.now,
+    progress: progress.service,
+    review: review.service,
+    users: users.service,
+    settings: settings.service,
+    takeReader: deps.takeReader,
+    logger,
+  });
+  const feedback = feedbackModule({
+    db,
+    course,
+    review: review.service,
+    users: users.service,
+  });
+  return { speaking, feedback };
+}
+
+type PracticeModules = ReturnType<typeof practiceModules>;
+
+/** Bookings, then the calls of the sessions booked: each calls the other's service. */
+function sessionModules(
+  deps: ModuleDeps,
+  learning: LearningModules,
+  practice: PracticeModules,
+  limiter: RequestLimiter,
+) {
+  const { db, course, mailer, logger, publicUrl } = deps;
+  const { progress, answers, review, users, settings } = learning;
+  const bookings = bookingsModule({
+    db,
+    course,
+    mailer,
+    publicUrl,
+    mailFrom: deps.mailFrom ?? DEFAULT_MAIL_FROM,
+    logger,
+    now: deps.now,
+    progress: progress.service,
+    users: users.service,
+    limiter,
+    // The calls module is made next, with this one's service: it answers only once requests come.
+    sessionEnded: (bookingId, q) => calls.service.sessionEnded(bookingId, q),
+  });
+  const calls = callsModule({
+    db,
+    course,
+    mailer,
+    publicUrl,
+    notifications: deps.notifications,
+    logger,
+    bookings: bookings.service,
+    turn: deps.turn,
+    now: deps.now,
+    roomAccessCheckMs: deps.roomAccessCheckMs,
+    roomLimits: deps.roomLimits,
+    progress: progress.service,
+    review: review.service,
+    answers: answers.service,
+    speaking: practice.speaking.service,
+    speakingTutor: practice.speaking.tutor,
+    feedback: practice.feedback.service,
+    users: users.service,
+    settings: settings.service,
+  });
+  return { bookings, calls };
 }
 
 export type Modules = ReturnType<typeof createModules>;
