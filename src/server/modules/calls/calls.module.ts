@@ -2,7 +2,7 @@ import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
 import { callRoutes } from "./calls.routes";
 import { type CallsDeps, createCalls } from "./calls.service";
 
-/** How often each instance forgets old signals. */
+/** How often old signals are forgotten (a job on the queue, once across instances). */
 const PRUNE_EVERY_MS = 10 * 60_000;
 
 /** A booked session's room: a one-to-one call in Jalan, signalled through PostgreSQL: /api/calls. */

@@ -2,10 +2,10 @@ import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
 import { reminderRoutes } from "./reminders.routes";
 import { createReminders, type RemindersDeps } from "./reminders.service";
 
-/** How often each instance looks for learners due a review reminder. */
+/** How often the queue runs the look for learners due a review reminder (once across instances). */
 export const REMINDER_SCAN_MS = 5 * 60_000;
 
-/** The daily review reminder (a job on every instance) and its unsubscribe link: /api/reminders. */
+/** The daily review reminder (a job on the queue) and its unsubscribe link: /api/reminders. */
 export function remindersModule(deps: RemindersDeps) {
   const service = createReminders(deps);
   return {
