@@ -20,6 +20,7 @@ import { callsModule } from "./calls/calls.module";
 import type { RoomLimits } from "./calls/calls.repository";
 import { contactModule } from "./contact/contact.module";
 import { feedbackModule } from "./feedback/feedback.module";
+import { learnersModule } from "./learners/learners.module";
 import type { AnyModuleFace, Job } from "./module";
 import { profileModule } from "./profile/profile.module";
 import { progressModule } from "./progress/progress.module";
@@ -100,6 +101,7 @@ export function createModules(deps: ModuleDeps) {
     now: deps.now,
   });
   const admin = adminModule({ contact: contact.service });
+  const learners = learnersModule({ progress: progress.service, review: review.service });
   // The account is made last: it receives every other face's part of an account, in this order.
   const others = [
     profile,
@@ -112,6 +114,7 @@ export function createModules(deps: ModuleDeps) {
     calls,
     reminders,
     users,
+    learners,
     feedback,
     contact,
     admin,
@@ -130,6 +133,7 @@ export function createModules(deps: ModuleDeps) {
     calls,
     reminders,
     users,
+    learners,
     feedback,
     contact,
     admin,
@@ -156,7 +160,7 @@ function learningModules(deps: ModuleDeps, limiter: RequestLimiter) {
     now: deps.now,
     service: deps.review,
   });
-  const users = usersModule({ db, progress: progress.service, review: review.service });
+  const users = usersModule({ db });
   return { progress, profile, settings, answers, review, users };
 }
 
@@ -271,7 +275,17 @@ function joinPath(base: string, path: string): string {
  */
 export function mountModules(api: Hono<AppEnv>, modules: Modules, uploadDeadlineMs = UPLOAD_DEADLINE_MS) {
   const deadline = uploadDeadline(uploadDeadlineMs);
+  const limited = new Map<string, AnyModuleFace>();
   for (const face of moduleFaces(modules)) {
+    // Faces sharing a path (users and learners, /users) share its limit, set once.
+    const other = limited.get(face.path);
+    if (other) {
+      if (other.bodyLimit !== face.bodyLimit || face.ownBodyLimit || other.ownBodyLimit) {
+        throw new Error(`The ${other.name} and ${face.name} modules share ${face.path} with different body limits.`);
+      }
+      continue;
+    }
+    limited.set(face.path, face);
     const limit = limitBody(face.bodyLimit);
     const own = new Set((face.ownBodyLimit ?? []).map((route) => API_PREFIX + face.path + route));
     api.use(`${face.path}/*`, (c, next) => (own.has(c.req.path) ? deadline(c, next) : limit(c, next)));
@@ -288,6 +302,7 @@ export function mountModules(api: Hono<AppEnv>, modules: Modules, uploadDeadline
     calls,
     reminders,
     users,
+    learners,
     feedback,
     contact,
     admin,
@@ -304,6 +319,7 @@ export function mountModules(api: Hono<AppEnv>, modules: Modules, uploadDeadline
     .route(calls.path, calls.routes)
     .route(reminders.path, reminders.routes)
     .route(users.path, users.routes)
+    .route(learners.path, learners.routes)
     .route(feedback.path, feedback.routes)
     .route(contact.path, contact.routes)
     .route(admin.path, admin.routes);

@@ -7,7 +7,7 @@ import type { UserPage, UserSummary } from "#course/users";
 /**
  * The users API's contract, for staff: GET /api/users (a page of accounts, searched) and PATCH
  * /api/users/:userId/role (Admin only). A learner's progress and review under /api/users/:userId
- * use the progress and review contracts.
+ * are the learners module's (learners.contract.ts).
  */
 
 export type { UserPage, UserSummary };
@@ -35,11 +35,6 @@ export const roleChangeSchema = z
 /** What a role change answers: the account as it is now. */
 export interface RoleChangeResponse {
   user: UserSummary;
-}
-
-/** What resetting a learner's progress answers: how many task records went. */
-export interface ProgressResetResponse {
-  deleted: number;
 }
 
 /**
