@@ -161,10 +161,14 @@ export async function createTestApp(
     return { user, cookie: await signIn(user) };
   }
 
-  /** The messages in the outbox table, oldest first (this test file's database: every app it made). */
+  /**
+   * The messages in the outbox table, oldest first (this test file's database: every app it made), once
+   * the events waiting were handled: mail about a change is written by its event's handler.
+   */
   async function outbox(): Promise<
     Array<{ to: string; subject: string; text: string; link?: string; calendar?: { method: string; content: string } }>
   > {
+    await modules.events.deliverAll();
     const rows = await database.db.select().from(mailOutbox).orderBy(asc(mailOutbox.createdAt));
     return rows.map((row) => ({
       to: row.recipient,
