@@ -23,10 +23,24 @@ export async function newestLinkTo(email: string): Promise<string> {
   }
 }
 
-/** The calendar invites of the emails to `email` in the outbox, oldest first: each its method and iCalendar text. */
+/**
+ * The calendar invites of the emails to `email` in the outbox, oldest first: each its method and
+ * iCalendar text, once there are at least `atLeast` (a change's mail is written by its event's
+ * handler just after the change: waited for up to 10 s).
+ */
 export async function calendarInvitesTo(
   email: string,
+  atLeast: number,
 ): Promise<{ subject: string; method: string; content: string }[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const invites = await readInvitesTo(email);
+    if (invites.length >= atLeast || Date.now() > deadline) return invites;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function readInvitesTo(email: string): Promise<{ subject: string; method: string; content: string }[]> {
   const url = await runningEmbeddedPostgres(process.env.E2E_DATA_DIR!);
   if (!url) throw new Error("The server under test is not running on E2E_DATA_DIR.");
   const client = new pg.Client({ connectionString: url });

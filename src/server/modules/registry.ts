@@ -5,6 +5,7 @@ import type { Chapter } from "#course/course";
 import type { Auth } from "#server/auth/auth";
 import type { Database } from "#server/db/client";
 import type { Notifications } from "#server/db/notifications";
+import type { Emitter } from "#server/events/events";
 import { createEventOutbox } from "#server/events/outbox";
 import { limitBody } from "#server/http/body-limit";
 import type { AppEnv } from "#server/http/context";
@@ -89,7 +90,7 @@ export function createModules(deps: ModuleDeps) {
   const { progress, profile, settings, answers, review, users } = learning;
   const { speaking, feedback } = practiceModules(deps, learning, limiter);
   const contact = contactModule({ db, mailer, secret, publicUrl, users: users.service, events });
-  const { bookings, calls } = sessionModules(deps, learning, { speaking, feedback }, limiter);
+  const { bookings, calls } = sessionModules({ ...deps, events }, learning, { speaking, feedback }, limiter);
   const reminders = remindersModule({
     db,
     settings: settings.service,
@@ -198,7 +199,7 @@ type PracticeModules = ReturnType<typeof practiceModules>;
 
 /** Bookings, then the calls of the sessions booked: each calls the other's service. */
 function sessionModules(
-  deps: ModuleDeps,
+  deps: ModuleDeps & { events: Emitter },
   learning: LearningModules,
   practice: PracticeModules,
   limiter: RequestLimiter,
@@ -216,6 +217,7 @@ function sessionModules(
     progress: progress.service,
     users: users.service,
     limiter,
+    events: deps.events,
     // The calls module is made next, with this one's service: it answers only once requests come.
     sessionEnded: (bookingId, q) => calls.service.sessionEnded(bookingId, q),
   });

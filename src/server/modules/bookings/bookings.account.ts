@@ -15,13 +15,13 @@ export async function cancelSession(
   row: BookingRow,
   actorId: string,
   reason: string | null,
-): Promise<BookingRow> {
+): Promise<{ row: BookingRow; changeId: number }> {
   const proposal = await bookings.proposalFor(row.id, tx);
   if (proposal) await bookings.update(tx, proposal.id, { status: "cancelled" });
   const cancelled = await bookings.update(tx, row.id, { status: "cancelled", sequence: row.sequence + 1 });
   await roomAccessChanged(tx, { bookingId: row.id });
-  await bookings.addChange(tx, { bookingId: row.id, kind: "cancelled", actorId, reason });
-  return cancelled;
+  const changeId = await bookings.addChange(tx, { bookingId: row.id, kind: "cancelled", actorId, reason });
+  return { row: cancelled, changeId };
 }
 
 /** Writes a booking's email to each side (bookings.notices.ts's tellBoth). */
@@ -77,7 +77,13 @@ export function accountClosing({ bookings, partiesOf, tellBoth, dayTitle, now }:
       const upcoming = await bookings.upcomingSessionsOf(userId, now(), tx, { forUpdate: true });
       for (const row of upcoming) {
         const leaving = row.learnerId === userId ? "learner" : "tutor";
-        const cancelled = await cancelSession(tx, bookings, row, userId, `The ${leaving} closed their Jalan account.`);
+        const { row: cancelled } = await cancelSession(
+          tx,
+          bookings,
+          row,
+          userId,
+          `The ${leaving} closed their Jalan account.`,
+        );
         await tellBoth(
           tx,
           cancelled,

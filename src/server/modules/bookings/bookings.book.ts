@@ -5,8 +5,8 @@ import type { DayRef } from "#course/progress-rules";
 import type { SessionUser } from "#server/http/context";
 import { BOOKING_ERRORS, type BookingView } from "./bookings.contract";
 import { availabilityOf, type BookingsKit, DAY, HOUR, refused } from "./bookings.kit";
-import type { Notices } from "./bookings.notices";
 import { retryingDeadlocks, timeTaken } from "./bookings.races";
+import type { Tell } from "./bookings.told";
 import { openSlotsOf, type Span } from "./slots";
 
 /**
@@ -36,8 +36,8 @@ function openSlotAt(
 }
 
 /** Booking a tutor's open slot for a day's live session. */
-export function createBook(kit: BookingsKit, { tellBoth }: Notices) {
-  const { db, bookings, progress, mailCaps, now, dayOf, dayTitle, tutorHoursOf, viewOfNew, gridFor } = kit;
+export function createBook(kit: BookingsKit, tell: Tell) {
+  const { db, bookings, progress, mailCaps, now, dayOf, tutorHoursOf, viewOfNew, gridFor } = kit;
 
   return {
     /**
@@ -45,7 +45,7 @@ export function createBook(kit: BookingsKit, { tellBoth }: Notices) {
      * a locked day (409 DAY_LOCKED), a day without a live session, a time past, inside the notice,
      * beyond the horizon or off the tutor's hours (422), a time taken (409 SLOT_TAKEN: PostgreSQL's
      * exclusion constraint decides between two instances), a second upcoming session for the day
-     * or more than UPCOMING_BOOKINGS_MAX in all (409). Both sides get the invite.
+     * or more than UPCOMING_BOOKINGS_MAX in all (409). Both sides get the invite (bookings.told.ts).
      */
     async book(user: SessionUser, target: DayRef, input: { tutorId: string; startsAt: Date }): Promise<BookingView> {
       const { day } = dayOf(target);
@@ -83,19 +83,7 @@ export function createBook(kit: BookingsKit, { tellBoth }: Notices) {
               },
               { kind: "booked", actorId: user.id },
             );
-            await tellBoth(
-              tx,
-              booked,
-              parties,
-              (_reader, other, when) => ({
-                subject: `Booked: ${dayTitle(booked)} live session, ${when(booked.startsAt)}`,
-                text: [
-                  `Your live session for ${dayTitle(booked)} with ${other.name} is booked for ${when(booked.startsAt)}.`,
-                  "The calendar invite is attached. Open the session's page a few minutes before it starts.",
-                ].join("\n"),
-              }),
-              { method: "REQUEST", hold },
-            );
+            await tell(tx, booked, { change: "booked", actorId: user.id, hold });
             return { booked, bookedAt };
           }),
         );

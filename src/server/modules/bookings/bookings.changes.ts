@@ -6,17 +6,13 @@ import { cancelSession } from "./bookings.account";
 import { BOOKING_ERRORS, type BookingView, MESSAGES_PER_BOOKING_MAX } from "./bookings.contract";
 import { availabilityOf, type BookingsKit, HOUR, refused, requireConfirmed } from "./bookings.kit";
 import { markNoShow } from "./bookings.no-show";
-import type { Notices } from "./bookings.notices";
-import type { Party } from "./bookings.parties";
 import { assertProposable } from "./bookings.proposal";
 import { timeTaken } from "./bookings.races";
-import type { BookingRow } from "./bookings.repository";
-
-const sideName = (reader: Party, row: BookingRow) => (reader.id === row.learnerId ? "your tutor" : "your learner");
+import type { Tell } from "./bookings.told";
 
 /** Cancelling a session before it starts. */
-function cancelling(kit: BookingsKit, { tellBoth }: Notices) {
-  const { db, bookings, mailCaps, now, dayTitle, partiesOfBooking, lockedFor, viewOf } = kit;
+function cancelling(kit: BookingsKit, tell: Tell) {
+  const { db, bookings, mailCaps, now, partiesOfBooking, lockedFor, viewOf } = kit;
   return {
     /**
      * Cancels a session before it starts: the learner until FREE_CANCEL_HOURS before (inside that,
@@ -34,23 +30,8 @@ function cancelling(kit: BookingsKit, { tellBoth }: Notices) {
         if (part === "learner" && row.startsAt.getTime() - at < FREE_CANCEL_HOURS * HOUR) {
           throw refused(409, "CANCEL_TOO_LATE", BOOKING_ERRORS.CANCEL_TOO_LATE(FREE_CANCEL_HOURS));
         }
-        const cancelled = await cancelSession(tx, bookings, row, user.id, reason || null);
-        await tellBoth(
-          tx,
-          cancelled,
-          parties,
-          (reader, _other, when) => ({
-            subject: `Cancelled: ${dayTitle(row)} live session, ${when(row.startsAt)}`,
-            text: [
-              `Your live session for ${dayTitle(row)} on ${when(row.startsAt)} is cancelled${
-                reader.id === user.id ? "" : part === "admin" ? " by an administrator" : ` by ${sideName(reader, row)}`
-              }.`,
-              ...(reason ? [`Why: ${reason}`] : []),
-              "The attached update removes it from your calendar. Book another time on the session's page.",
-            ].join("\n"),
-          }),
-          { method: "CANCEL", hold },
-        );
+        const { row: cancelled, changeId } = await cancelSession(tx, bookings, row, user.id, reason || null);
+        await tell(tx, cancelled, { change: "cancelled", actorId: user.id, changeId, hold });
         return cancelled;
       });
       return viewOf(row, user);
@@ -59,8 +40,8 @@ function cancelling(kit: BookingsKit, { tellBoth }: Notices) {
 }
 
 /** The tutor's proposal of another time for a session. */
-function proposing(kit: BookingsKit, { tellBoth }: Notices) {
-  const { db, bookings, mailCaps, now, dayTitle, gridFor, partiesOfBooking, lockedFor, viewOf } = kit;
+function proposing(kit: BookingsKit, tell: Tell) {
+  const { db, bookings, mailCaps, now, gridFor, partiesOfBooking, lockedFor, viewOf } = kit;
   return {
     /**
      * The tutor (or an Admin) proposes another time for a session that has not started: the time
@@ -103,26 +84,13 @@ function proposing(kit: BookingsKit, { tellBoth }: Notices) {
             status: "proposed",
             replacesId: row.id,
           });
-          await bookings.addChange(tx, {
+          const changeId = await bookings.addChange(tx, {
             bookingId: row.id,
             kind: "proposed",
             actorId: user.id,
             reason: input.reason || null,
           });
-          await tellBoth(
-            tx,
-            row,
-            parties,
-            (_reader, other, when) => ({
-              subject: `New time proposed: ${dayTitle(row)} live session`,
-              text: [
-                `${part === "admin" ? "An administrator" : other.name} proposes to move your live session for ${dayTitle(row)} from ${when(row.startsAt)} to ${when(proposal.startsAt)}.`,
-                ...(input.reason ? [`Why: ${input.reason}`] : []),
-                "Accept or decline it on the session's page. Until you answer, the session stays at its time.",
-              ].join("\n"),
-            }),
-            { only: "learner", hold },
-          );
+          await tell(tx, row, { change: "proposed", actorId: user.id, changeId, otherBookingId: proposal.id, hold });
           return row;
         });
         return viewOf(row, user);
@@ -137,8 +105,8 @@ function proposing(kit: BookingsKit, { tellBoth }: Notices) {
 }
 
 /** The learner's answer to a proposed time. */
-function answering(kit: BookingsKit, { tellBoth }: Notices) {
-  const { db, bookings, mailCaps, now, dayTitle, partiesOfBooking, lockedFor, viewOf } = kit;
+function answering(kit: BookingsKit, tell: Tell) {
+  const { db, bookings, mailCaps, now, partiesOfBooking, lockedFor, viewOf } = kit;
   return {
     /**
      * The learner's answer to a proposed time: accepted, the session moves there (the invite is
@@ -156,16 +124,7 @@ function answering(kit: BookingsKit, { tellBoth }: Notices) {
         if (!accept) {
           await bookings.update(tx, proposal.id, { status: "declined" });
           await bookings.addChange(tx, { bookingId: row.id, kind: "declined", actorId: user.id });
-          await tellBoth(
-            tx,
-            row,
-            parties,
-            (_reader, other, when) => ({
-              subject: `New time declined: ${dayTitle(row)} live session`,
-              text: `${other.name} declined moving the session to ${when(proposal.startsAt)}. It stays at ${when(row.startsAt)}; cancel it on its page if that time does not suit you.`,
-            }),
-            { only: "tutor", hold },
-          );
+          await tell(tx, row, { change: "declined", actorId: user.id, otherBookingId: proposal.id, hold });
           return row;
         }
         if (proposal.startsAt.getTime() <= now().getTime()) {
@@ -179,16 +138,7 @@ function answering(kit: BookingsKit, { tellBoth }: Notices) {
           confirmedAt: now(),
         });
         await bookings.addChange(tx, { bookingId: moved.id, kind: "accepted", actorId: user.id });
-        await tellBoth(
-          tx,
-          moved,
-          parties,
-          (_reader, _other, when) => ({
-            subject: `Moved: ${dayTitle(row)} live session, now ${when(moved.startsAt)}`,
-            text: `Your live session for ${dayTitle(row)} has moved from ${when(row.startsAt)} to ${when(moved.startsAt)}. The attached update changes it in your calendar.`,
-          }),
-          { method: "REQUEST", hold },
-        );
+        await tell(tx, moved, { change: "accepted", actorId: user.id, otherBookingId: row.id, hold });
         return moved;
       });
       return viewOf(row, user);
@@ -197,8 +147,8 @@ function answering(kit: BookingsKit, { tellBoth }: Notices) {
 }
 
 /** What the two sides note on a session: a no-show, that they met, a message to the other. */
-function noting(kit: BookingsKit, { tellBoth }: Notices) {
-  const { db, bookings, mailCaps, now, logger, dayTitle, partiesOfBooking, lockedFor, viewOf } = kit;
+function noting(kit: BookingsKit, tell: Tell) {
+  const { db, bookings, mailCaps, now, logger, partiesOfBooking, lockedFor, viewOf } = kit;
   return {
     /**
      * One side marks that the other did not come (an Admin names which), once, when the session did
@@ -231,17 +181,13 @@ function noting(kit: BookingsKit, { tellBoth }: Notices) {
         if ((await bookings.messageCount(tx, row.inviteUid)) >= MESSAGES_PER_BOOKING_MAX) {
           throw refused(409, "TOO_MANY_MESSAGES", BOOKING_ERRORS.TOO_MANY_MESSAGES(MESSAGES_PER_BOOKING_MAX));
         }
-        await bookings.addChange(tx, { bookingId: row.id, kind: "message", actorId: user.id, reason: text });
-        await tellBoth(
-          tx,
-          row,
-          parties,
-          (_reader, other, when) => ({
-            subject: `Message from ${other.name} about your ${dayTitle(row)} live session`,
-            text: [`${other.name} wrote about the session on ${when(row.startsAt)}:`, "", text].join("\n"),
-          }),
-          { only: part === "learner" ? "tutor" : "learner", hold },
-        );
+        const changeId = await bookings.addChange(tx, {
+          bookingId: row.id,
+          kind: "message",
+          actorId: user.id,
+          reason: text,
+        });
+        await tell(tx, row, { change: "message", actorId: user.id, changeId, hold });
         return row;
       });
       return viewOf(row, user);
@@ -253,11 +199,11 @@ function noting(kit: BookingsKit, { tellBoth }: Notices) {
  * The changes to a session once booked, each kept with who and why and told to the sides it
  * concerns: cancelling, moving it by a proposal and its answer, a no-show, a message.
  */
-export function createChanges(kit: BookingsKit, notices: Notices) {
+export function createChanges(kit: BookingsKit, tell: Tell) {
   return {
-    ...cancelling(kit, notices),
-    ...proposing(kit, notices),
-    ...answering(kit, notices),
-    ...noting(kit, notices),
+    ...cancelling(kit, tell),
+    ...proposing(kit, tell),
+    ...answering(kit, tell),
+    ...noting(kit, tell),
   };
 }

@@ -41,6 +41,7 @@ const bookingsOn = (db = t.db) =>
     users: t.modules.users.service,
     limiter: createRequestLimiter(db, { secret: t.env.AUTH_SECRET, enabled: false }),
     sessionEnded: t.modules.calls.service.sessionEnded,
+    events: t.modules.events,
   });
 
 beforeEach(() => {

@@ -3,6 +3,7 @@ import { type Availability, FREE_CANCEL_HOURS } from "#course/bookings";
 import { type Chapter, lookUpDay } from "#course/course";
 import type { DayRef } from "#course/progress-rules";
 import type { Database, Transaction } from "#server/db/client";
+import type { Emitter } from "#server/events/events";
 import type { SessionUser } from "#server/http/context";
 import { badRequest, HttpError, notFound } from "#server/http/errors";
 import type { RequestLimiter } from "#server/http/request-limit";
@@ -42,6 +43,8 @@ export interface BookingsDeps {
   limiter: RequestLimiter;
   /** The calls module's word on whether a session's tutor ended it: then nobody was a no-show. */
   sessionEnded: SessionEnded;
+  /** Records what happened in the change's transaction: its email is bookings.changed's handler's (bookings.told.ts). */
+  events: Emitter;
   /** The clock slots, notice and reminders go by: tests move it. */
   now?: () => Date;
 }

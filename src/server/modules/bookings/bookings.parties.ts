@@ -1,6 +1,7 @@
 import { DEFAULT_TIME_ZONE } from "#course/review-rules";
 import { can, type Role } from "#course/roles";
 import type { UserSummary } from "#course/users";
+import type { Queryable } from "#server/db/client";
 import { HttpError } from "#server/http/errors";
 import type { Person, PersonWithEmail } from "#server/modules/users/users.contract";
 import type { UsersModule } from "#server/modules/users/users.module";
@@ -80,9 +81,12 @@ export function createParties({
    * hours of those who have saved some. A tutor reads times in the zone of their hours, anyone else
    * in their settings' zone (the review reminder's too).
    */
-  async function partiesWithHours(ids: readonly (string | null)[]) {
+  async function partiesWithHours(ids: readonly (string | null)[], q?: Queryable) {
     const unique = [...new Set(ids.filter((id) => id !== null))];
-    const [people, hours] = await Promise.all([users.people(unique, { email: true }), bookings.hoursOfEach(unique)]);
+    const [people, hours] = await Promise.all([
+      users.people(unique, { email: true, q }),
+      bookings.hoursOfEach(unique, q),
+    ]);
     const parties = new Map<string, Party>();
     for (const shown of people.values()) {
       parties.set(shown.id, partyOf(shown, hours.get(shown.id)?.timeZone ?? shown.timeZone));
@@ -91,7 +95,8 @@ export function createParties({
   }
 
   return {
-    partiesOf: async (ids: readonly (string | null)[]) => (await partiesWithHours(ids)).parties,
+    /** The parties of these ids; `q` a transaction to read them in (an event's handler reads in its own). */
+    partiesOf: async (ids: readonly (string | null)[], q?: Queryable) => (await partiesWithHours(ids, q)).parties,
 
     /** Where these people read times, by id (as partiesOf), the default zone for an id with no account. */
     async readingZonesOf(ids: string[]): Promise<Map<string, string>> {

@@ -43,9 +43,9 @@ function hours(db: Database) {
     },
 
     /** The hours of those of these users who have saved some, by id. */
-    async hoursOfEach(userIds: readonly string[]): Promise<Map<string, TutorHoursRow>> {
+    async hoursOfEach(userIds: readonly string[], q: Queryable = db): Promise<Map<string, TutorHoursRow>> {
       if (userIds.length === 0) return new Map();
-      const rows = await db
+      const rows = await q
         .select()
         .from(tutorHours)
         .where(inArray(tutorHours.userId, [...userIds]));
@@ -254,8 +254,22 @@ function calendars(db: Database) {
 /** The changes of bookings: written, listed for their calendar events, messages counted. */
 function changes(db: Database, now: () => Date) {
   return {
-    async addChange(tx: Transaction, change: typeof bookingChange.$inferInsert): Promise<void> {
-      await tx.insert(bookingChange).values({ at: now(), ...change });
+    /** Writes a change; answers its id (an event names the change whose words its mail quotes). */
+    async addChange(tx: Transaction, change: typeof bookingChange.$inferInsert): Promise<number> {
+      const [row] = await tx
+        .insert(bookingChange)
+        .values({ at: now(), ...change })
+        .returning({ id: bookingChange.id });
+      return row!.id;
+    },
+
+    /** What a change's maker wrote (a reason, a message); undefined once it went with their account. */
+    async wordsOf(q: Queryable, changeId: number): Promise<{ reason: string | null } | undefined> {
+      const [row] = await q
+        .select({ reason: bookingChange.reason })
+        .from(bookingChange)
+        .where(eq(bookingChange.id, changeId));
+      return row;
     },
 
     /** Every change of the bookings of these calendar events, oldest first. */

@@ -6,6 +6,7 @@ import { createHours } from "./bookings.hours";
 import { type BookingsDeps, createKit } from "./bookings.kit";
 import { createNotices } from "./bookings.notices";
 import { createReminders } from "./bookings.reminders";
+import { changeTeller, createTelling } from "./bookings.told";
 import { createViews } from "./bookings.views";
 
 /**
@@ -17,17 +18,20 @@ import { createViews } from "./bookings.views";
  * Each use case has its file: hours and slots (bookings.hours.ts), booking (bookings.book.ts), the
  * changes after (bookings.changes.ts), what the sides see (bookings.views.ts) and the reminders
  * (bookings.reminders.ts), over what they share (bookings.kit.ts) and the mail they send
- * (bookings.notices.ts).
+ * (bookings.notices.ts): a change's mail is written by the handler of the event it records
+ * (bookings.told.ts); the reminders and an account's closing write theirs themselves.
  */
 export function createBookings(deps: BookingsDeps) {
   const kit = createKit(deps);
   const notices = createNotices(kit);
+  const tell = changeTeller(deps.events);
   return {
     ...createHours(kit),
-    ...createBook(kit, notices),
+    ...createBook(kit, tell),
     ...createViews(kit, notices),
-    ...createChanges(kit, notices),
+    ...createChanges(kit, tell),
     ...createReminders(kit, notices),
+    ...createTelling(kit, notices),
 
     /** The user's part of Export My Data. */
     exportFor: (userId: string) => kit.bookings.exportFor(userId),

@@ -4,7 +4,9 @@ import { pageTasks } from "#course/course";
 import type { Role } from "#course/roles";
 import { createAuth } from "#server/auth/auth";
 import { connectDatabase } from "#server/db/client";
+import type { Notifications } from "#server/db/notifications";
 import { speakingSubmission, taskProgress, user } from "#server/db/schema";
+import { EVENTS_CHANNEL } from "#server/events/event-rows";
 import type { SpeakingQueue } from "#server/modules/speaking/speaking.contract";
 import { statementCounter } from "#tests/statement-count";
 import { createTestApp } from "#tests/test-app";
@@ -24,7 +26,13 @@ const counted = connectDatabase(t.env.DATABASE_URL!, t.logger, { max: 5 });
 afterAll(() => counted.close());
 const counter = statementCounter(counted.pool);
 const auth = createAuth({ db: counted.db, env: t.env, mailer: t.mailer, logger: t.logger });
-const request = t.requestTo(t.appWith({ db: counted.db, pool: counted.pool, auth, now }));
+// The app under count is not woken by events: their handlers run after the request, on the test app's connections.
+const notifications: Notifications = {
+  ...t.notifications,
+  subscribe: (channel, handler) =>
+    channel === EVENTS_CHANNEL ? Promise.resolve(() => {}) : t.notifications.subscribe(channel, handler),
+};
+const request = t.requestTo(t.appWith({ db: counted.db, pool: counted.pool, auth, now, notifications }));
 
 const DAY_1 = "/api/bookings/days/chapter-1/day-1";
 
@@ -62,7 +70,7 @@ async function statementsOf(path: string, init: Parameters<typeof request>[1]) {
 }
 
 describe("booking a slot", () => {
-  it(`takes at most ${BOOKING_STATEMENTS_MAX} statements, the invites to both sides included`, async () => {
+  it(`takes at most ${BOOKING_STATEMENTS_MAX} statements, the event that has both sides' invites written included`, async () => {
     const siti = await tutorWithHours();
     const alex = await account();
     const before = (await t.outbox()).length;
