@@ -48,8 +48,9 @@ export function createApp(deps: AppDeps, modules: Modules = createModules(deps))
   app.use(securityHeaders(deps.publicUrl));
   app.onError(createErrorHandler(logger));
 
-  // `?detail` adds a line per queue of background work (queue/stats.ts), null when it cannot be read.
-  app.get("/healthz", health(deps.pool));
+  // `?detail` adds a line per queue of background work (queue/stats.ts) and the events' deliveries
+  // (events/outbox.ts), each null when it cannot be read.
+  app.get("/healthz", health(deps.pool, modules.events));
 
   app.route(API_PREFIX, createApi(deps, modules));
 
@@ -133,15 +134,17 @@ function securityHeaders(publicUrl: string): MiddlewareHandler<AppEnv> {
   });
 }
 
-/** Whether the database answers, and with `?detail` the queues of background work. */
-function health(pool: AppDeps["pool"]): Handler<AppEnv> {
+/** Whether the database answers, and with `?detail` the queues of background work and the events waiting. */
+function health(pool: AppDeps["pool"], events: Pick<Modules["events"], "stats">): Handler<AppEnv> {
   return async (c) => {
     const ok = await databaseAnswers(pool);
     c.header("cache-control", "no-store");
     const health = { status: ok ? "ok" : "unavailable", database: ok };
     if (c.req.query("detail") === undefined) return c.json(health, ok ? 200 : 503);
-    const jobs = ok ? await queueLines(pool).catch(() => null) : null;
-    return c.json({ ...health, jobs }, ok ? 200 : 503);
+    const [jobs, deliveries] = ok
+      ? await Promise.all([queueLines(pool).catch(() => null), events.stats().catch(() => null)])
+      : [null, null];
+    return c.json({ ...health, jobs, events: deliveries }, ok ? 200 : 503);
   };
 }
 

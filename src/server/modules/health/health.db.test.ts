@@ -24,10 +24,15 @@ describe("GET /healthz", () => {
     await unreachable.end();
   });
 
-  it("lists each queue of background work when asked for detail, and nothing when the database is down", async () => {
+  it("lists each queue of background work and the events waiting when asked for detail, and nothing when the database is down", async () => {
     const detail = await t.request("/healthz?detail");
     expect(detail.status).toBe(200);
-    expect(await detail.json()).toEqual({ status: "ok", database: true, jobs: expect.any(Array) });
+    expect(await detail.json()).toEqual({
+      status: "ok",
+      database: true,
+      jobs: expect.any(Array),
+      events: { waiting: expect.any(Number), failed: expect.any(Number), oldestWaitingSeconds: null },
+    });
 
     const unreachable = new pg.Pool({
       connectionString: "postgres://postgres@127.0.0.1:1/none",
@@ -36,7 +41,7 @@ describe("GET /healthz", () => {
     unreachable.on("error", () => undefined);
     const response = await t.appWith({ pool: unreachable }).request("/healthz?detail");
     expect(response.status).toBe(503);
-    expect(await response.json()).toEqual({ status: "unavailable", database: false, jobs: null });
+    expect(await response.json()).toEqual({ status: "unavailable", database: false, jobs: null, events: null });
     await unreachable.end();
   });
 });
