@@ -16,7 +16,7 @@ import {
   type SubmissionForTutor,
   speakingEvents,
 } from "./speaking.contract";
-import { dayIn as dayOf, takeOf, titleOf } from "./speaking.kit";
+import { dayIn, takeOf, titleOf } from "./speaking.kit";
 import { createSpeakingRepository, type SpeakingRepository, type SubmissionRow } from "./speaking.repository";
 
 /**
@@ -90,7 +90,7 @@ const entryOf = (course: readonly Chapter[], row: SubmissionRow, learner: Learne
   learner,
   chapterId: row.chapterId,
   dayId: row.dayId,
-  dayNumber: dayOf(course, row)?.number ?? 0,
+  dayNumber: dayIn(course, row)?.number ?? 0,
   title: titleOf(course, row),
   takes,
   submittedAt: row.submittedAt,
@@ -106,7 +106,7 @@ async function submissionFor({ deps, rows }: TutorContext, staff: Staff, submiss
 
 async function detail({ deps, rows }: TutorContext, row: SubmissionRow): Promise<SubmissionForTutor> {
   const [takes, learners] = await Promise.all([rows.takesOfSubmission(row.id), learnersOf(deps.users, [row.userId])]);
-  const day = dayOf(deps.course, row);
+  const day = dayIn(deps.course, row);
   return {
     ...entryOf(deps.course, row, { id: row.userId, name: learners.get(row.userId)!.name }, takes.length),
     reviewedAt: row.reviewedAt,
@@ -209,7 +209,7 @@ function learnerNotices({ deps, rows, now }: TutorContext) {
             kind: each.kind,
             chapterId: each.chapterId,
             dayId: each.dayId,
-            dayNumber: dayOf(deps.course, each)?.number ?? 0,
+            dayNumber: dayIn(deps.course, each)?.number ?? 0,
             title: each.kind === "session-rated" ? "Live session" : titleOf(deps.course, each),
             createdAt: each.createdAt,
             readAt: each.readAt,
