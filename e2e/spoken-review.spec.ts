@@ -82,6 +82,7 @@ test("a tutor rates a line 2 with a comment; the learner's review opens on it to
   await rated.getByLabel("Comment on line 1").fill(COMMENT);
   await entry.getByRole("button", { name: "Send ratings" }).click();
   await expectToast(tutor.page, "Ratings sent", "The learner has been told.");
+  await expect(entry).toHaveCount(0);
 
   // The learner's review opens on the line's spoken card: the English to say, the tutor's rating,
   // comment and the take they heard; the Malay stays hidden until the learner has said it.
@@ -139,6 +140,9 @@ test("a tutor rates a line 2 with a comment; the learner's review opens on it to
   const waiting = await tutor.page.request.get("/api/speaking/queue");
   const { waiting: entries } = (await waiting.json()) as { waiting: { learner: { name: string } }[] };
   expect(entries.filter((each) => each.learner.name === learner.name)).toHaveLength(1);
+  // The tutor's queue, open all along, shows it with no reload: the server pushed the change.
+  await expect(entry).toHaveCount(1);
+  await expect(entry).toContainText("Day 1 — Lines · 1 line");
 });
 
 test("records and compares by keyboard alone in the Codebook's lines and in a role-play, axe clean in every state of the recorder, in both themes", async ({

@@ -539,6 +539,13 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     request: () => ({ path: "/api/speaking/queue" }),
   },
   {
+    // The queue's changes, pushed as they happen: an event stream, to the same staff as the queue.
+    method: "GET",
+    route: "/api/speaking/queue/changes",
+    expected: STAFF,
+    request: () => ({ path: "/api/speaking/queue/changes" }),
+  },
+  {
     // What the target sent: staff who may act on them hear it.
     method: "GET",
     route: "/api/speaking/submissions/:submissionId",

@@ -319,7 +319,9 @@ describe("a session's record", () => {
       expect.objectContaining({ dayId: "day-1", feedback: "Lovely greetings. Work on 'Apa khabar?'" }),
     ]);
 
-    // The learner is told: a notice, an email, and the room's socket.
+    // The learner is told: a notice, an email (the speaking module's, once the session's end is
+    // delivered to it), and the room's socket.
+    await t.modules.events.deliverAll();
     const notices = await body<{ unread: number; notices: { kind: string; dayNumber: number; title: string }[] }>(
       await t.request("/api/speaking/notices", { cookie: learner.cookie }),
     );

@@ -50,6 +50,8 @@ async function main() {
     if ("closeIdleConnections" in server) server.closeIdleConnections();
     // A room's sides reconnect, to this instance once it is back or to another (1001: going away).
     for (const socket of websocket.server.clients) socket.close(1001, "The server is restarting.");
+    // The tutors' queue streams end too: an open stream would hold the server's close for the 10 s.
+    services.endStreams();
     await closed;
     await services.close();
     logger.info("stopped");

@@ -80,6 +80,8 @@ export async function startServices(env: Env, logger: Logger) {
     auth,
     database,
     queue,
+    /** Ends the open event streams (the tutors' queue): their browsers connect again, to another instance. */
+    endStreams: () => modules.speaking.queueChanges.close(),
     async close() {
       await queue.stop();
       await modules.events.close();

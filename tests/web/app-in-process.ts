@@ -8,6 +8,7 @@ import type { FeedbackRecord } from "#server/modules/feedback/feedback.contract"
 import { completeDayAsLearner } from "#tests/complete-day";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
 import { cookieJar, createTestApp, newUser, ORIGIN, type TestUser } from "#tests/test-app";
+import { eventSourceOver } from "#tests/web/bridged-event-source";
 import { AUTH_BASE } from "#web/lib/api";
 
 /** A request as the app received it, for tests that check what the page asked for. */
@@ -35,7 +36,7 @@ export interface SignedInUser extends TestUser {
  * The real app in process, on this test file's own database (tests/setup-db.ts), holding the
  * fixture course (tests/fixtures/course.ts), which the web-db project also serves the page as its
  * course. Before every test the page's `fetch` becomes a bridge into the app that keeps cookies like
- * a browser, and the test starts as a visitor: the real auth client, session and API calls run
+ * a browser (and its EventSource a reader of the app's streams over that bridge), and the test starts as a visitor: the real auth client, session and API calls run
  * unmocked over it. Call once, at the top of a test file:
  *
  *     const app = await connectApp();
@@ -89,16 +90,20 @@ export async function connectApp(
     return response;
   }
 
+  // The page's event streams (the tutors' queue) come over the same bridge, with the same cookies.
+  const BridgedEventSource = eventSourceOver(bridge);
   beforeEach(() => {
     jar = cookieJar();
     requests = [];
     holds = [];
     vi.stubGlobal("fetch", bridge);
+    vi.stubGlobal("EventSource", BridgedEventSource);
   });
   // Already now, for what the test file loads after this call: Better Auth's client keeps the fetch
   // it finds when it loads, so a file that renders a component using it on its own (not through the
   // lazy routes of renderApp) imports that component after connectApp().
   vi.stubGlobal("fetch", bridge);
+  vi.stubGlobal("EventSource", BridgedEventSource);
 
   /** A request as the signed-in user's page would send it, with a JSON body if given; fails the test when refused. */
   async function send(method: string, path: string, json?: unknown): Promise<Response> {

@@ -73,6 +73,8 @@ export interface ModuleDeps {
   takeReader?: TakeReader;
   /** The pause before an event's handler is tried again (events/outbox.ts backoffMs); tests make it 0. */
   eventRetryDelayMs?: (attempts: number) => number;
+  /** How often an open stream of the tutors' queue sends a comment (speaking.queue-changes.ts); tests make it short. */
+  speakingQueueHeartbeatMs?: number;
 }
 
 /**
@@ -88,9 +90,9 @@ export function createModules(deps: ModuleDeps) {
   const limiter = createRequestLimiter(db, { secret, enabled: deps.rateLimit ?? false });
   const learning = learningModules(deps, limiter);
   const { progress, profile, settings, answers, review, users } = learning;
-  const { speaking, feedback } = practiceModules(deps, learning, limiter);
+  const { speaking, feedback } = practiceModules(deps, learning, limiter, events);
   const contact = contactModule({ db, mailer, secret, publicUrl, users: users.service, events });
-  const { bookings, calls } = sessionModules({ ...deps, events }, learning, { speaking, feedback }, limiter);
+  const { bookings, calls } = sessionModules(deps, learning, { speaking, feedback }, { limiter, events });
   const reminders = remindersModule({
     db,
     settings: settings.service,
@@ -168,7 +170,7 @@ function learningModules(deps: ModuleDeps, limiter: RequestLimiter) {
 type LearningModules = ReturnType<typeof learningModules>;
 
 /** Speaking practice and the tutors' feedback, made from the learner's modules. */
-function practiceModules(deps: ModuleDeps, learning: LearningModules, limiter: RequestLimiter) {
+function practiceModules(deps: ModuleDeps, learning: LearningModules, limiter: RequestLimiter, events: Emitter) {
   const { db, course, storage, mailer, publicUrl, logger } = deps;
   const { progress, review, users, settings } = learning;
   const speaking = speakingModule({
@@ -185,6 +187,9 @@ function practiceModules(deps: ModuleDeps, learning: LearningModules, limiter: R
     settings: settings.service,
     takeReader: deps.takeReader,
     logger,
+    events,
+    notifications: deps.notifications,
+    queueHeartbeatMs: deps.speakingQueueHeartbeatMs,
   });
   const feedback = feedbackModule({
     db,
@@ -199,13 +204,13 @@ type PracticeModules = ReturnType<typeof practiceModules>;
 
 /** Bookings, then the calls of the sessions booked: each calls the other's service. */
 function sessionModules(
-  deps: ModuleDeps & { events: Emitter },
+  deps: ModuleDeps,
   learning: LearningModules,
   practice: PracticeModules,
-  limiter: RequestLimiter,
+  { limiter, events }: { limiter: RequestLimiter; events: Emitter },
 ) {
   const { db, course, mailer, logger, publicUrl } = deps;
-  const { progress, answers, review, users, settings } = learning;
+  const { progress, answers, review, users } = learning;
   const bookings = bookingsModule({
     db,
     course,
@@ -217,15 +222,13 @@ function sessionModules(
     progress: progress.service,
     users: users.service,
     limiter,
-    events: deps.events,
+    events,
     // The calls module is made next, with this one's service: it answers only once requests come.
     sessionEnded: (bookingId, q) => calls.service.sessionEnded(bookingId, q),
   });
   const calls = callsModule({
     db,
     course,
-    mailer,
-    publicUrl,
     notifications: deps.notifications,
     logger,
     bookings: bookings.service,
@@ -237,10 +240,8 @@ function sessionModules(
     review: review.service,
     answers: answers.service,
     speaking: practice.speaking.service,
-    speakingTutor: practice.speaking.tutor,
     feedback: practice.feedback.service,
-    users: users.service,
-    settings: settings.service,
+    events,
   });
   return { bookings, calls };
 }

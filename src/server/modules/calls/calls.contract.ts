@@ -183,3 +183,31 @@ export const notesInputSchema = z.strictObject({
     "Your notes",
   ),
 });
+
+const slug = z.string().min(1).max(200);
+
+/**
+ * What the calls module records as it happens (src/server/events; docs/decisions/075-events.md).
+ * `calls.session-ended`: a session's tutor ended it, in the transaction that completed its role-plays,
+ * pinned its weak lines and made its notes the day's feedback. The speaking module tells the learner
+ * (a notice, and an email when their notifications are on). Ids and flags only: whether notes were
+ * left and lines pinned, never the notes themselves or an address.
+ */
+export const callsEvents = {
+  sessionEnded: {
+    name: "calls.session-ended",
+    payload: z
+      .object({
+        bookingId: z.uuid(),
+        learnerId: slug,
+        staffId: slug,
+        chapterId: slug,
+        dayId: slug,
+        notesLeft: z.boolean(),
+        linesPinned: z.boolean(),
+      })
+      .strict(),
+  },
+};
+
+export type SessionEnded = z.infer<typeof callsEvents.sessionEnded.payload>;

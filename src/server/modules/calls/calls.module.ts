@@ -1,11 +1,15 @@
 import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
+import { callsEvents } from "./calls.contract";
 import { callRoutes } from "./calls.routes";
 import { type CallsDeps, createCalls } from "./calls.service";
 
 /** How often old signals are forgotten (a job on the queue, once across instances). */
 const PRUNE_EVERY_MS = 10 * 60_000;
 
-/** A booked session's room: a one-to-one call in Jalan, signalled through PostgreSQL: /api/calls. */
+/**
+ * A booked session's room: a one-to-one call in Jalan, signalled through PostgreSQL: /api/calls. Its
+ * end is an event (calls.session-ended), which the speaking module handles: the learner's notice and email.
+ */
 export function callsModule(deps: CallsDeps) {
   const service = createCalls(deps);
   return {
@@ -15,6 +19,7 @@ export function callsModule(deps: CallsDeps) {
       path: "/calls",
       bodyLimit: JSON_BODY_LIMIT,
       routes: callRoutes(service),
+      emits: [callsEvents.sessionEnded],
       account: {
         export: {
           callMessages: ({ userId }) => service.exportFor(userId),

@@ -3,34 +3,29 @@ import { type Chapter, type Day, dayBlocks, findDay } from "#course/course";
 import { PINNED_AT_OR_BELOW } from "#course/speaking";
 import { requireAccount, type Staff } from "#server/db/accounts";
 import type { Database } from "#server/db/client";
+import type { Emitter } from "#server/events/events";
 import type { SessionUser } from "#server/http/context";
 import { badRequest, HttpError } from "#server/http/errors";
-import type { Mailer } from "#server/mail/mailer";
 import type { AnswersModule } from "#server/modules/answers/answers.module";
 import type { BookingView } from "#server/modules/bookings/bookings.contract";
 import type { FeedbackModule } from "#server/modules/feedback/feedback.module";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
 import type { ReviewModule } from "#server/modules/review/review.module";
-import type { SettingsModule } from "#server/modules/settings/settings.module";
 import type { SpeakingModule } from "#server/modules/speaking/speaking.module";
-import type { UsersModule } from "#server/modules/users/users.module";
-import type { CueCard, RateInput, SessionBrief, SessionRecord } from "./calls.contract";
+import { type CueCard, callsEvents, type RateInput, type SessionBrief, type SessionRecord } from "./calls.contract";
 import type { CallsRepository, RatingRow, RecordRow } from "./calls.repository";
 import type { Rooms } from "./calls.rooms";
 
 export interface RecordDeps {
   db: Database;
   course: readonly Chapter[];
-  mailer: Mailer;
-  publicUrl: string;
   progress: Pick<ProgressModule["service"], "moveTaskForward">;
   review: Pick<ReviewModule["service"], "pin" | "struggles">;
   answers: Pick<AnswersModule["service"], "mistakesOfDay">;
   speaking: Pick<SpeakingModule["service"], "latestTakesOf">;
-  speakingTutor: Pick<SpeakingModule["tutor"], "noticeSessionRated">;
   feedback: Pick<FeedbackModule["service"], "fromSession" | "sessionNote">;
-  users: Pick<UsersModule["service"], "people">;
-  settings: Pick<SettingsModule["service"], "get">;
+  /** Records that a session ended, in the end's transaction: the speaking module tells the learner. */
+  events: Emitter;
 }
 
 const ONLY_THE_TUTOR = "Only the session's tutor rates its role-plays and writes its notes.";
@@ -143,8 +138,8 @@ async function recordFor(deps: SessionRecordDeps, booking: BookingView, row?: Re
  * A session's record beside its room (docs/decisions/051): the tutor rates the day's role-play
  * phrases 1-5 and writes notes as the call goes, with a brief of what the learner struggles with;
  * ending the session completes each fully rated role-play's task, pins every phrase rated 2 or
- * less into the learner's review "from your tutor", makes the notes the day's feedback, and tells
- * the learner, all in one transaction.
+ * less into the learner's review "from your tutor", makes the notes the day's feedback, and records
+ * that the session ended (calls.session-ended, whose handler tells the learner), all in one transaction.
  */
 export function createSessionRecords(deps: SessionRecordDeps) {
   return {
@@ -214,21 +209,16 @@ function ending(deps: SessionRecordDeps) {
     /**
      * Ends the session: each role-play with every phrase rated completes its task for the learner;
      * each phrase rated PINNED_AT_OR_BELOW or less is pinned into their review; notes, when there
-     * are any, become the day's feedback; the learner gets a notice (and an email when their
-     * notifications are on). One transaction; then the room hears that the session ended.
+     * are any, become the day's feedback; and the session's end is recorded (calls.session-ended),
+     * for the speaking module to tell the learner. One transaction; then the room hears that the
+     * session ended.
      */
     async end(user: SessionUser, booking: BookingView, opensAt: Date): Promise<SessionRecord> {
       const staff = await staffOf(db, user, booking);
       assertUnderway(booking, opensAt, now);
-      const day = dayOf(deps.course, booking);
-      const cards = cueCardsOf(day);
+      const cards = cueCardsOf(dayOf(deps.course, booking));
       const learnerId = learnerOf(booking);
       const target = { chapterId: booking.chapterId, dayId: booking.dayId };
-      const [people, settings] = await Promise.all([
-        deps.users.people([learnerId], { email: true }),
-        deps.settings.get(learnerId),
-      ]);
-      const owner = people.get(learnerId);
       const at = now();
       const ended = await db.transaction(async (tx) => {
         if (!(await calls.holdOpenRecord(tx, booking.id))) throw new HttpError(409, "SESSION_ENDED", ENDED);
@@ -256,24 +246,14 @@ function ending(deps: SessionRecordDeps) {
           );
           await calls.linkFeedback(tx, booking.id, note.id);
         }
-        await deps.speakingTutor.noticeSessionRated(tx, { userId: learnerId, ...target });
-        if (owner && settings.emailNotifications) {
-          await deps.mailer.send(
-            {
-              to: owner.email,
-              subject: `Your tutor has rated your Day ${day.number} session`,
-              text: [
-                `Hi ${owner.name || "there"},`,
-                "",
-                `Your tutor has rated how you said the lines of Day ${day.number}'s role-plays${notes ? " and left you notes" : ""}.`,
-                ...(pinned.size > 0 ? ["Lines that need more work are waiting in your review."] : []),
-                "",
-                `See the ratings: ${deps.publicUrl}/${booking.chapterId}/${booking.dayId}/live-session`,
-              ].join("\n"),
-            },
-            tx,
-          );
-        }
+        await deps.events.emit(tx, callsEvents.sessionEnded, {
+          bookingId: booking.id,
+          learnerId,
+          staffId: staff.id,
+          ...target,
+          notesLeft: notes !== "",
+          linesPinned: pinned.size > 0,
+        });
         return row;
       });
       await rooms.announceEnded(booking.id, staff.id, randomUUID());

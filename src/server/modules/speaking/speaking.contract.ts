@@ -133,6 +133,8 @@ export interface RolePlaySubmitted extends Completed {
 // ------------------------------------------------------------------ a tutor who listens
 //
 // GET  /queue                                staff: submissions waiting, oldest first → SpeakingQueue
+// GET  /queue/changes                        staff: text/event-stream, a message (QueueChanged) each time
+//                                            the queue changes, on any instance; a comment every 25 s
 // GET  /submissions/:submissionId            staff: a submission's lines beside their models → SubmissionForTutor
 // POST /submissions/:submissionId/review     staff: ReviewInput → 201 { submission: SubmissionForTutor }
 // GET  /notices                              the signed-in user's notices → NoticeList
@@ -222,3 +224,33 @@ export interface NoticeList {
   unread: number;
   notices: Notice[];
 }
+
+/**
+ * The data of each message of GET /queue/changes: something was sent or reviewed, so the queue is
+ * to be read again. The message says no more: the queue's read decides what each member of staff sees.
+ */
+export type QueueChanged = "changed";
+
+const slug = z.string().min(1).max(200);
+
+/**
+ * What the speaking module records as it happens (src/server/events; docs/decisions/075-events.md),
+ * ids only:
+ * - `speaking.submitted`: a learner sent takes to the tutors' queue (a role-play done alone, or lines
+ *   they chose). Its handler tells every instance the queue changed (GET /queue/changes).
+ * - `speaking.submission-reviewed`: a tutor rated a submission, in the review's transaction. Its
+ *   handler tells every instance the queue changed, and emails the learner when their notifications are on.
+ */
+export const speakingEvents = {
+  submitted: {
+    name: "speaking.submitted",
+    payload: z.object({ submissionId: z.uuid(), learnerId: slug }).strict(),
+  },
+  submissionReviewed: {
+    name: "speaking.submission-reviewed",
+    payload: z.object({ submissionId: z.uuid(), learnerId: slug, tutorId: slug }).strict(),
+  },
+};
+
+export type Submitted = z.infer<typeof speakingEvents.submitted.payload>;
+export type SubmissionReviewed = z.infer<typeof speakingEvents.submissionReviewed.payload>;

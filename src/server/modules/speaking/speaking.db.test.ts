@@ -167,6 +167,7 @@ describe("POST /api/speaking/takes", () => {
       course: t.course,
       storage: createDatabaseStorage(t.db, { legacyDir: t.uploadsDir }),
       progress: t.modules.progress.service,
+      events: t.modules.events,
       quotaBytes: WEBM.length * 2 + 10,
     });
     const caller = { id: me.id, role: "Student" as const };
@@ -367,6 +368,7 @@ describe("a tutor who listens", () => {
       .where(eq(reviewCard.userId, learnerOne.id));
     expect(pinned.length).toBeGreaterThan(0);
     expect(pinned.every((card) => card.phraseId === "phrase-apa-khabar" && card.pinnedBy === tutor.id)).toBe(true);
+    // The notice comes with the review; the email is its event's handler's (t.outbox delivers first).
     const notices = await (await t.request("/api/speaking/notices", { cookie: learnerOne.cookie })).json();
     expect(notices).toMatchObject({
       unread: 1,

@@ -1,7 +1,8 @@
-import { type Chapter, type Day, lookUpDay } from "#course/course";
+import { type Chapter, type Day, findDay as findCourseDay, lookUpDay } from "#course/course";
 import type { DayRef } from "#course/progress-rules";
-import { practisedLine, takeAudioPath } from "#course/speaking";
+import { practisedLine, rolePlayOf, takeAudioPath } from "#course/speaking";
 import type { Database } from "#server/db/client";
+import type { Emitter } from "#server/events/events";
 import { badRequest } from "#server/http/errors";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
 import type { LinePractice, SubmissionSummary, Take } from "./speaking.contract";
@@ -15,6 +16,8 @@ export interface SpeakingKit {
   progress: Pick<ProgressModule["service"], "assertDayOpen" | "moveTaskForward" | "isTaskCompleted">;
   takes: SpeakingRepository;
   now: () => Date;
+  /** Records that takes were sent to the tutors' queue, in the transaction that sends them. */
+  events: Emitter;
 }
 
 export function takeOf(row: TakeRow): Take {
@@ -64,4 +67,18 @@ export function findLine(day: Day, lineId: string) {
   const line = practisedLine(day, lineId);
   if (!line) throw badRequest(`Day ${day.number} has no line "${lineId}" to say.`);
   return line;
+}
+
+/** The day a row is about, when the course still has it. */
+export function dayIn(course: readonly Chapter[], row: { chapterId: string; dayId: string }): Day | undefined {
+  return findCourseDay(course, row.chapterId, row.dayId)?.day;
+}
+
+/** What a submission is called: its role-play's title, or "Lines" for lines the learner chose. */
+export function titleOf(
+  course: readonly Chapter[],
+  row: { chapterId: string; dayId: string; taskId: string | null },
+): string {
+  const day = dayIn(course, row);
+  return (row.taskId && day && rolePlayOf(day, row.taskId)?.title) || "Lines";
 }

@@ -18,18 +18,23 @@ import {
   type Take,
   type TakeSaved,
 } from "./speaking.contract";
+import type { QueueChanges } from "./speaking.queue-changes";
 import type { SpeakingService } from "./speaking.service";
 import type { TutorService } from "./speaking.tutor";
 import type { TakeReader } from "./take-reader";
 import { audioResponse, takeRangeOf } from "./take-response";
 import { takeBodyLimit, takeForm } from "./take-upload";
 
-/** The signed-in learner's voice: the user always comes from the session, never the URL or the form. */
+/**
+ * The signed-in learner's voice: the user always comes from the session, never the URL or the form.
+ * The tutors' queue's changes come to the queue's staff as an event stream, not JSON (speaking.queue-changes.ts).
+ */
 export function speakingRoutes(
   speaking: SpeakingService,
   tutor: TutorService,
   limiter: RequestLimiter,
   takeReader: TakeReader,
+  queueChanges: QueueChanges,
 ) {
   return new Hono<AppEnv>()
     .post("/takes", takeBodyLimit, signedIn, limitTakes(limiter), takeForm(takeReader), async (c) => {
@@ -74,6 +79,7 @@ export function speakingRoutes(
       const body: SpeakingQueue = await tutor.queue(requireRole(c, "tutor:view"));
       return c.json(body);
     })
+    .get("/queue/changes", withRole("tutor:view"), (c) => queueChanges.stream(c))
     .get("/submissions/:submissionId", withRole("tutor:view"), async (c) => {
       const submission: SubmissionForTutor = await tutor.submission(
         requireRole(c, "tutor:view"),

@@ -2,7 +2,7 @@ import type { DayRef } from "#course/progress-rules";
 import { rolePlayOf, WAITING_SUBMISSIONS_MAX } from "#course/speaking";
 import type { SessionUser } from "#server/http/context";
 import { badRequest, HttpError } from "#server/http/errors";
-import type { RolePlaySubmitted, SubmissionSummary } from "./speaking.contract";
+import { type RolePlaySubmitted, type SubmissionSummary, speakingEvents } from "./speaking.contract";
 import { findDay, findLine, type SpeakingKit, submissionOf } from "./speaking.kit";
 
 const tooManyWaiting = () =>
@@ -12,8 +12,12 @@ const tooManyWaiting = () =>
     `You have ${WAITING_SUBMISSIONS_MAX} sets of recordings waiting for a tutor. Please wait until a tutor has heard one.`,
   );
 
-/** What the learner sends to the tutors' queue: a role-play done alone, or takes of lines they chose. */
-export function sendingToTutors({ db, course, progress, takes }: SpeakingKit) {
+/**
+ * What the learner sends to the tutors' queue: a role-play done alone, or takes of lines they chose.
+ * Each submission is recorded as speaking.submitted in its transaction: the staff whose queue is
+ * open hear of it (speaking.queue-changes.ts).
+ */
+export function sendingToTutors({ db, course, progress, takes, events }: SpeakingKit) {
   return {
     /**
      * The learner's role-play done alone: each of its phrases recorded (the take not yet sent) or
@@ -52,6 +56,7 @@ export function sendingToTutors({ db, course, progress, takes }: SpeakingKit) {
             throw tooManyWaiting();
           }
           const sent = await takes.submit(tx, owner, target.taskId, takeIds);
+          await events.emit(tx, speakingEvents.submitted, { submissionId: sent.submission.id, learnerId: user.id });
           submission = submissionOf(sent.submission, sent.takes);
         }
         const task = { ...dayOf, taskId: target.taskId };
@@ -87,6 +92,7 @@ export function sendingToTutors({ db, course, progress, takes }: SpeakingKit) {
         }
         const ids = [...new Set(lineIds)].map((lineId) => unsent.get(lineId)!.id);
         const sent = await takes.submit(tx, owner, null, ids);
+        await events.emit(tx, speakingEvents.submitted, { submissionId: sent.submission.id, learnerId: user.id });
         return { submission: submissionOf(sent.submission, sent.takes) };
       });
     },

@@ -6,6 +6,7 @@ import { can } from "#course/roles";
 import { practisedLine, type SelfRating, TAKES_QUOTA_BYTES } from "#course/speaking";
 import { requireAccount } from "#server/db/accounts";
 import type { Database, Transaction } from "#server/db/client";
+import type { Emitter } from "#server/events/events";
 import type { SessionUser } from "#server/http/context";
 import { HttpError, notFound } from "#server/http/errors";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
@@ -28,6 +29,8 @@ export interface SpeakingDeps {
   storage: FileStorage;
   /** Whether the learner may open the day, and the tasks their voice completes. */
   progress: Pick<ProgressModule["service"], "assertDayOpen" | "moveTaskForward" | "isTaskCompleted">;
+  /** Records that takes were sent to the tutors' queue (speaking.submitted), in the sending's transaction. */
+  events: Emitter;
   now?: () => Date;
   /** What a learner's takes may hold in all; TAKES_QUOTA_BYTES unless a test sets less. */
   quotaBytes?: number;
@@ -51,12 +54,13 @@ export function createSpeakingService({
   course,
   storage,
   progress,
+  events,
   now = () => new Date(),
   quotaBytes = TAKES_QUOTA_BYTES,
   takeReader = sharedTakeReader(),
   logger,
 }: SpeakingDeps) {
-  const kit: SpeakingKit = { db, course, progress, takes: createSpeakingRepository(db), now };
+  const kit: SpeakingKit = { db, course, progress, takes: createSpeakingRepository(db), now, events };
   const files = takeFiles(storage, logger);
   return {
     ...takeKeeping(kit, { storage, files, takeReader, quotaBytes }),

@@ -1,23 +1,23 @@
-import { type Chapter, courseAudioPath, type Day, findDay } from "#course/course";
+import { type Chapter, courseAudioPath } from "#course/course";
 import { mayActOn, type Role } from "#course/roles";
-import { PINNED_AT_OR_BELOW, practisedLine, rolePlayOf } from "#course/speaking";
+import { PINNED_AT_OR_BELOW, practisedLine } from "#course/speaking";
 import { requireAccount, type Staff } from "#server/db/accounts";
-import type { Database, Queryable, Transaction } from "#server/db/client";
+import type { Database, Queryable } from "#server/db/client";
+import type { Emitter } from "#server/events/events";
 import { badRequest, HttpError, notFound } from "#server/http/errors";
-import type { Mailer } from "#server/mail/mailer";
-import type { SettingsModule } from "#server/modules/settings/settings.module";
 import type { UsersModule } from "#server/modules/users/users.module";
-import type {
-  Learner,
-  Notice,
-  NoticeList,
-  QueueEntry,
-  ReviewInput,
-  SpeakingQueue,
-  SubmissionForTutor,
+import {
+  type Learner,
+  type Notice,
+  type NoticeList,
+  type QueueEntry,
+  type ReviewInput,
+  type SpeakingQueue,
+  type SubmissionForTutor,
+  speakingEvents,
 } from "./speaking.contract";
+import { dayIn, takeOf, titleOf } from "./speaking.kit";
 import { createSpeakingRepository, type SpeakingRepository, type SubmissionRow } from "./speaking.repository";
-import { takeOf } from "./speaking.service";
 
 /**
  * What a tutor's review needs of the learner's review: a line rated low pinned there, with the
@@ -38,12 +38,11 @@ export interface LinePins {
 export interface TutorDeps {
   db: Database;
   course: readonly Chapter[];
-  mailer: Mailer;
-  publicUrl: string;
   review: LinePins;
-  /** The one owner of people: the learners' names and roles, and the address a review's email goes to. */
+  /** The one owner of people: the learners' names and roles. */
   users: Pick<UsersModule["service"], "people">;
-  settings: Pick<SettingsModule["service"], "get">;
+  /** Records that a submission was reviewed, in the review's transaction (its handler emails the learner). */
+  events: Emitter;
   now?: () => Date;
 }
 
@@ -62,8 +61,9 @@ interface TutorContext {
 /**
  * A tutor who listens (docs/decisions/047-speaking.md): the queue of what learners sent, oldest
  * first; a submission's takes beside their models; a review that rates every line 1-5 with a
- * comment, pins each line rated 2 or less into the learner's review, and tells the learner (a
- * notice, and an email when their notifications are on), all in one transaction.
+ * comment, pins each line rated 2 or less into the learner's review, gives the learner a notice and
+ * records the review (speaking.submission-reviewed: its handler emails the learner and pushes the
+ * change to every open queue), all in one transaction.
  */
 export function createTutorService(deps: TutorDeps) {
   const context: TutorContext = { deps, rows: createSpeakingRepository(deps.db), now: deps.now ?? (() => new Date()) };
@@ -72,15 +72,6 @@ export function createTutorService(deps: TutorDeps) {
     ...tutorReview(context),
     ...learnerNotices(context),
   };
-}
-
-function dayOf(course: readonly Chapter[], row: { chapterId: string; dayId: string }): Day | undefined {
-  return findDay(course, row.chapterId, row.dayId)?.day;
-}
-
-function titleOf(course: readonly Chapter[], row: { chapterId: string; dayId: string; taskId: string | null }): string {
-  const day = dayOf(course, row);
-  return (row.taskId && day && rolePlayOf(day, row.taskId)?.title) || "Lines";
 }
 
 /** The learners of these ids as tutors see them, with their role; "A learner" for one with no name. */
@@ -99,7 +90,7 @@ const entryOf = (course: readonly Chapter[], row: SubmissionRow, learner: Learne
   learner,
   chapterId: row.chapterId,
   dayId: row.dayId,
-  dayNumber: dayOf(course, row)?.number ?? 0,
+  dayNumber: dayIn(course, row)?.number ?? 0,
   title: titleOf(course, row),
   takes,
   submittedAt: row.submittedAt,
@@ -115,7 +106,7 @@ async function submissionFor({ deps, rows }: TutorContext, staff: Staff, submiss
 
 async function detail({ deps, rows }: TutorContext, row: SubmissionRow): Promise<SubmissionForTutor> {
   const [takes, learners] = await Promise.all([rows.takesOfSubmission(row.id), learnersOf(deps.users, [row.userId])]);
-  const day = dayOf(deps.course, row);
+  const day = dayIn(deps.course, row);
   return {
     ...entryOf(deps.course, row, { id: row.userId, name: learners.get(row.userId)!.name }, takes.length),
     reviewedAt: row.reviewedAt,
@@ -129,32 +120,6 @@ async function detail({ deps, rows }: TutorContext, row: SubmissionRow): Promise
       };
     }),
   };
-}
-
-/** The email telling a learner, whose notifications are on, that a tutor has heard what they sent. */
-async function mailReviewed(
-  deps: TutorDeps,
-  owner: { email: string; name: string | null },
-  row: SubmissionRow,
-  tx: Transaction,
-): Promise<void> {
-  const dayNumber = dayOf(deps.course, row)?.number ?? 0;
-  const dayUrl = `${deps.publicUrl}/${row.chapterId}/${row.dayId}/live-session`;
-  await deps.mailer.send(
-    {
-      to: owner.email,
-      subject: `Your tutor has heard your Day ${dayNumber} recordings`,
-      text: [
-        `Hi ${owner.name || "there"},`,
-        "",
-        `A tutor has listened to what you sent from Day ${dayNumber} (${titleOf(deps.course, row)}) and rated each line.`,
-        "Lines that need more work are waiting in your review.",
-        "",
-        `See the ratings: ${dayUrl}`,
-      ].join("\n"),
-    },
-    tx,
-  );
 }
 
 /** The tutors' queue and one submission of it. */
@@ -201,9 +166,6 @@ function tutorReview(context: TutorContext) {
         throw badRequest("Rate every line of the submission once, and only its lines.");
       }
       const at = now();
-      const owner = (await deps.users.people([row.userId], { email: true })).get(row.userId);
-      if (!owner) throw notFound(NO_SUCH_SUBMISSION);
-      const { emailNotifications } = await deps.settings.get(row.userId);
       await deps.db.transaction(async (tx) => {
         if (!(await rows.markReviewed(tx, row.id, staff.id, at))) {
           throw new HttpError(409, "ALREADY_REVIEWED", "Another tutor has already reviewed these takes.");
@@ -222,7 +184,11 @@ function tutorReview(context: TutorContext) {
           }
         }
         await rows.addNotice(tx, { userId: row.userId, kind: "takes-reviewed", submissionId: row.id });
-        if (emailNotifications) await mailReviewed(deps, owner, row, tx);
+        await deps.events.emit(tx, speakingEvents.submissionReviewed, {
+          submissionId: row.id,
+          learnerId: row.userId,
+          tutorId: staff.id,
+        });
       });
       return detail(context, { ...row, reviewedAt: at, reviewedBy: staff.id });
     },
@@ -243,21 +209,13 @@ function learnerNotices({ deps, rows, now }: TutorContext) {
             kind: each.kind,
             chapterId: each.chapterId,
             dayId: each.dayId,
-            dayNumber: dayOf(deps.course, each)?.number ?? 0,
+            dayNumber: dayIn(deps.course, each)?.number ?? 0,
             title: each.kind === "session-rated" ? "Live session" : titleOf(deps.course, each),
             createdAt: each.createdAt,
             readAt: each.readAt,
           }),
         ),
       };
-    },
-
-    /**
-     * Tells a learner, in the header's notices, that their tutor ended the day's live session with
-     * its ratings and notes: in the caller's transaction, so the notice comes with what it is about.
-     */
-    async noticeSessionRated(tx: Transaction, target: { userId: string; chapterId: string; dayId: string }) {
-      await rows.addNotice(tx, { ...target, kind: "session-rated" });
     },
 
     async readNotices(userId: string): Promise<NoticeList> {

@@ -129,6 +129,7 @@ describe("takes in an S3-compatible bucket", () => {
       course: t.course,
       storage: unreachable,
       progress: t.modules.progress.service,
+      events: t.modules.events,
     });
     const saving = speaking.saveTake({ id: me.id, role: "Student" } as never, { ...DAY_1, lineId: "card-pagi" }, WEBM);
     await expect(saving).rejects.toMatchObject({ status: 503, code: "STORAGE_UNAVAILABLE" });
@@ -143,6 +144,7 @@ describe("takes in an S3-compatible bucket", () => {
       course: t.course,
       storage: bucket,
       progress: t.modules.progress.service,
+      events: t.modules.events,
       quotaBytes: WEBM.length * 2 + 10,
     });
     const saved = [];

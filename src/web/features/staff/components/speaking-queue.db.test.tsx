@@ -1,9 +1,9 @@
-import { fireEvent, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { recording, reviewCard } from "#server/db/schema";
 import { connectApp } from "#tests/web/app-in-process";
-import { sendGreetingsAlone } from "#tests/web/speaking-test-kit";
+import { sendGreetingsAlone, uploadTake } from "#tests/web/speaking-test-kit";
 import { startEachTestWithNoAccounts } from "#tests/web/staff-db-test-kit";
 import { openTutorDashboard } from "#tests/web/staff-test-kit";
 import { waitingFor } from "./speaking-queue";
@@ -48,6 +48,33 @@ describe("the tutors' queue of what learners sent", { timeout: 20_000 }, () => {
     expect([take!.tutorRating, take!.tutorComment]).toEqual([2, "Raise the end."]);
     const pinned = await app.t.db.select().from(reviewCard).where(eq(reviewCard.userId, learner.id));
     expect(pinned.length).toBeGreaterThan(0);
+  });
+
+  it("shows what a learner sends while the queue is open, read again when the server says it changed", async () => {
+    // Nur Aisyah recorded her greeting earlier; she sends it from her own device once the tutor is here.
+    const learner = await app.signInAs("Student", { firstName: "Nur", lastName: "Aisyah" });
+    await uploadTake(app, "chapter-1", "day-1", "phrase-apa-khabar");
+    await app.signOut();
+    const herDevice = await app.t.signIn(learner);
+    await openTutorDashboard(app);
+    const queue = screen.getByRole("region", { name: "Waiting to be heard" });
+    await within(queue).findByText("Nothing is waiting: every recording sent has been heard.");
+    await waitFor(() =>
+      expect(app.requests).toContainEqual({ method: "GET", path: "/api/speaking/queue/changes", status: 200 }),
+    );
+
+    const sent = await app.t.request("/api/speaking/days/chapter-1/day-1/role-plays/live-session:greeting-practice", {
+      method: "POST",
+      cookie: herDevice,
+    });
+    expect(sent.status).toBe(201);
+    await app.t.modules.events.deliverAll();
+    const entry = (await within(queue).findByText("Nur Aisyah")).closest("li")!;
+    expect(entry).toHaveTextContent(/Day 1 — Greetings · 1 line/);
+
+    // The page closed, its stream goes with it.
+    cleanup();
+    await waitFor(() => expect(app.t.modules.speaking.queueChanges.open).toBe(0));
   });
 
   it("says how long something has waited", () => {

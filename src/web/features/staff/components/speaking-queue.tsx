@@ -6,7 +6,12 @@ import { Button } from "#web/components/ui/button";
 import { TextareaField } from "#web/components/ui/field";
 import { Label } from "#web/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "#web/components/ui/radio-group";
-import { speakingQueueQuery, useReviewSubmission, useSubmission } from "#web/features/staff/api/speaking-queue";
+import {
+  speakingQueueQuery,
+  useReviewSubmission,
+  useSpeakingQueueChanges,
+  useSubmission,
+} from "#web/features/staff/api/speaking-queue";
 import { describeError } from "#web/lib/api";
 import { toast } from "#web/lib/toast";
 import { LoadFailed } from "./load-failed";
@@ -25,10 +30,12 @@ export function waitingFor(since: string, now = Date.now()): string {
 /**
  * What learners sent a tutor (docs/decisions/047-speaking.md), oldest first: the learner, the day,
  * how long it has waited. Opened, each line plays beside its model and takes a rating of 1-5 and a
- * comment; lines rated 2 or less go into the learner's review.
+ * comment; lines rated 2 or less go into the learner's review. What is sent or reviewed meanwhile,
+ * by anyone, shows as it happens (useSpeakingQueueChanges).
  */
 export function SpeakingQueue() {
   const queue = useQuery(speakingQueueQuery);
+  useSpeakingQueueChanges();
   const [open, setOpen] = useState<string | null>(null);
   return (
     <section aria-labelledby="speaking-queue" className="grid gap-4">
