@@ -6,7 +6,11 @@
 // without them, in the same run, beside the bare route (the goal: 3x or less). Beside it, the same
 // bursts of 1 MB uploads that are not audio at all (refused at their first bytes, by two other
 // learners), in rounds taken in turn with the padded ones: what any upload of that size costs,
-// whatever it holds, so that what padding adds shows apart from what receiving uploads costs.
+// whatever it holds, so that what padding adds shows apart from what receiving uploads costs. And two
+// controls in the same rounds: 16 requests to the same route that carry one byte (refused at once,
+// after the session and the takes' count, by two more learners), and 16 with no session at all:
+// what 16 signed-in requests cost on this machine however little they carry, against what 16
+// requests cost that touch no database.
 
 import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -117,7 +121,7 @@ try {
   const client = httpClient(port);
   const suffix = Date.now().toString(36);
   const learners = await Promise.all(
-    ["a", "b", "c", "d"].map((who) =>
+    ["a", "b", "c", "d", "e", "f", "g", "h"].map((who) =>
       signUpAndIn(client, {
         email: `bench-takes-${who}-${suffix}@example.com`,
         password: "nasi-lemak-pedas",
@@ -129,6 +133,7 @@ try {
   const webm = await takeBody(paddedWebm(), false);
   const mp4 = await takeBody(paddedMp4(), true);
   const noise = await takeBody(randomBytes(1024 * 1024), false);
+  const oneByte = { body: Buffer.from("x"), type: "text/plain" };
   const uploads = uploader();
   // Warm up: the take reader's workers start with the first take, as they would on a live server.
   await uploads.send([{ cookie: learners[0]!.cookie, ...webm }]);
@@ -140,12 +145,14 @@ try {
   const answers: UploadAnswer[] = [];
   const plainBusy: number[] = [];
   const plainAnswers: UploadAnswer[] = [];
+  const control = { signedIn: [] as number[], signedOut: [] as number[], answers: [] as UploadAnswer[] };
   /** One burst of UPLOADS from two learners, `bodies` in turn; /healthz sampled until all are answered. */
   const burst = async (
     cookies: string[],
     bodies: { body: Buffer; type: string }[],
     times: number[],
     into: UploadAnswer[],
+    sampled = "/healthz",
   ) => {
     const sent = uploads.send(
       Array.from({ length: UPLOADS }, (_, index) => ({
@@ -153,13 +160,18 @@ try {
         ...bodies[Math.floor(index / 2) % bodies.length]!,
       })),
     );
-    times.push(...(await sample(client, "/healthz", sent)));
+    times.push(...(await sample(client, sampled, sent)));
     into.push(...(await sent));
   };
-  const [a, b, c, d] = learners.map((learner) => learner.cookie);
+  const [a, b, c, d, e, f, g, h] = learners.map((learner) => learner.cookie);
+  const bareBusy: number[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     await burst([a!, b!], [webm, mp4], busy, answers);
     await burst([c!, d!], [noise], plainBusy, plainAnswers);
+    await burst([e!, f!], [oneByte], control.signedIn, control.answers);
+    await burst(["", ""], [oneByte], control.signedOut, control.answers);
+    // The bare route, which reads no database, while padded takes arrive: the event loop's own share.
+    await burst([g!, h!], [webm, mp4], bareBusy, answers, "/api/unknown");
   }
   uploads.close();
   client.close();
@@ -175,14 +187,25 @@ try {
   row("/healthz, no uploads", quiet);
   row(`/healthz, ${ROUNDS} rounds of ${UPLOADS} padded uploads, 2 learners`, busy);
   row(`/healthz, ${ROUNDS} rounds of ${UPLOADS} 1 MB uploads not audio`, plainBusy);
+  row(`/healthz, ${ROUNDS} rounds of ${UPLOADS} 1-byte requests, signed in`, control.signedIn);
+  row(`/healthz, ${ROUNDS} rounds of ${UPLOADS} 1-byte requests, no session`, control.signedOut);
+  row(`bare route, ${ROUNDS} rounds of ${UPLOADS} padded uploads`, bareBusy);
   console.log(`  /healthz p99 with padded uploads / without: ${ratio.toFixed(2)}x (goal ${GOAL_RATIO}x or less)`);
   console.log(
     `  /healthz p99 with uploads not audio / without: ${(percentile(plainBusy, 99) / quietP99).toFixed(2)}x; padded / not audio: ${(
       percentile(busy, 99) / percentile(plainBusy, 99)
     ).toFixed(2)}x`,
   );
+  const ratioTo = (times: number[]) => `${(percentile(times, 99) / quietP99).toFixed(2)}x`;
+  console.log(
+    `  /healthz p99 with 1-byte signed-in requests / without: ${ratioTo(control.signedIn)}; with requests of no session: ${ratioTo(control.signedOut)}`,
+  );
+  console.log(
+    `  bare route p99 with padded uploads / without: ${(percentile(bareBusy, 99) / percentile(bare, 99)).toFixed(2)}x`,
+  );
   console.log(`  padded uploads: ${answered(answers)}`);
   console.log(`  uploads not audio: ${answered(plainAnswers)}`);
+  console.log(`  1-byte requests: ${answered(control.answers)}`);
 } finally {
   await stopServer(server.child);
   await rm(dataDir, { recursive: true, force: true });
