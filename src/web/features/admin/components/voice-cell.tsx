@@ -29,8 +29,8 @@ function RevokeVoiceDialog({ name, voice }: { name: string; voice: VoiceListing 
   return (
     <AlertDialog open={open} onOpenChange={(next) => !revoke.isPending && setOpen(next)}>
       <AlertDialogTrigger asChild>
-        <Button variant="outline" size="sm" aria-label={`Revoke the voice of ${name}`}>
-          Revoke
+        <Button variant="outline" size="sm" aria-label={`Revoke voice of ${name}`}>
+          Revoke voice
         </Button>
       </AlertDialogTrigger>
       <AlertDialogContent>
@@ -78,9 +78,9 @@ export function VoiceCell({ user, voice }: { user: UserSummary; voice: VoiceList
         variant="outline"
         size="sm"
         onClick={() => setOpen(true)}
-        aria-label={voice ? `Edit the voice of ${name}` : `Make ${name} a voice`}
+        aria-label={voice ? `Edit voice of ${name}` : `Grant voice to ${name}`}
       >
-        {voice ? "Edit" : "Make a voice"}
+        {voice ? "Edit voice" : "Grant voice"}
       </Button>
       {voice && <RevokeVoiceDialog name={name} voice={voice} />}
       <VoiceDialog user={{ id: user.id, name }} voice={voice} open={open} onOpenChange={setOpen} />

@@ -49,14 +49,14 @@ describe("a voice on the admin's users", { timeout: 20_000 }, () => {
   it("makes a Tutor a voice with a credited name and accent; a learner's row offers nothing", async () => {
     const { admin, tutor } = await openAdmin();
     const learnerCell = await voiceCellOf("Alex Tan");
-    const make = await within(await voiceCellOf("Nur Aina")).findByRole("button", { name: "Make Nur Aina a voice" });
+    const make = await within(await voiceCellOf("Nur Aina")).findByRole("button", { name: "Grant voice to Nur Aina" });
     expect(learnerCell).toBeEmptyDOMElement();
 
     fireEvent.click(make);
-    const dialog = await screen.findByRole("dialog", { name: "Make Nur Aina a voice" });
+    const dialog = await screen.findByRole("dialog", { name: "Grant voice to Nur Aina" });
     fireEvent.change(within(dialog).getByRole("textbox", { name: "Credited name" }), { target: { value: "Aina" } });
     chooseAccent("Kelantan");
-    fireEvent.click(within(dialog).getByRole("button", { name: "Make a voice" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Grant voice" }));
 
     expect(await screen.findByText("Aina is now a voice of the course.")).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
@@ -75,25 +75,25 @@ describe("a voice on the admin's users", { timeout: 20_000 }, () => {
   it("shows the server's refusal in the dialog, keeps it open and stores nothing, until the form is right", async () => {
     const { tutor } = await openAdmin();
     fireEvent.click(
-      await within(await voiceCellOf("Nur Aina")).findByRole("button", { name: "Make Nur Aina a voice" }),
+      await within(await voiceCellOf("Nur Aina")).findByRole("button", { name: "Grant voice to Nur Aina" }),
     );
-    const dialog = await screen.findByRole("dialog", { name: "Make Nur Aina a voice" });
+    const dialog = await screen.findByRole("dialog", { name: "Grant voice to Nur Aina" });
     const name = within(dialog).getByRole("textbox", { name: "Credited name" });
 
     fireEvent.change(name, { target: { value: "Aina\u0007" } });
-    fireEvent.click(within(dialog).getByRole("button", { name: "Make a voice" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Grant voice" }));
     expect(await within(dialog).findByRole("alert")).toHaveTextContent(
       "The credited name cannot contain line breaks or control characters. The accent is required.",
     );
     // Editing the form clears the refusal.
     fireEvent.change(name, { target: { value: "Aina" } });
     await waitFor(() => expect(within(dialog).queryByRole("alert")).not.toBeInTheDocument());
-    fireEvent.click(within(dialog).getByRole("button", { name: "Make a voice" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Grant voice" }));
     expect(await within(dialog).findByRole("alert")).toHaveTextContent("The accent is required.");
     expect(await grantsOf(tutor.id)).toEqual([]);
 
     chooseAccent("Sarawak");
-    fireEvent.click(within(dialog).getByRole("button", { name: "Make a voice" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Grant voice" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
     expect(await grantsOf(tutor.id)).toEqual([expect.objectContaining({ creditedName: "Aina", accent: "sarawak" })]);
   });
@@ -106,7 +106,7 @@ describe("a voice on the admin's users", { timeout: 20_000 }, () => {
     const cell = await voiceCellOf("Nur Aina");
     await waitFor(() => expect(cell.textContent).toContain("Aina · Johor (consent given)"));
 
-    fireEvent.click(within(cell).getByRole("button", { name: "Edit the voice of Nur Aina" }));
+    fireEvent.click(within(cell).getByRole("button", { name: "Edit voice of Nur Aina" }));
     const dialog = await screen.findByRole("dialog", { name: "Nur Aina's voice" });
     const name = within(dialog).getByRole("textbox", { name: "Credited name" });
     expect(name).toHaveValue("Aina");
@@ -122,15 +122,13 @@ describe("a voice on the admin's users", { timeout: 20_000 }, () => {
       expect.objectContaining({ creditedName: "Kak Aina", accent: "negeri-sembilan" }),
     ]);
 
-    fireEvent.click(
-      within(await voiceCellOf("Nur Aina")).getByRole("button", { name: "Revoke the voice of Nur Aina" }),
-    );
+    fireEvent.click(within(await voiceCellOf("Nur Aina")).getByRole("button", { name: "Revoke voice of Nur Aina" }));
     const ask = await screen.findByRole("alertdialog", { name: "Revoke Kak Aina?" });
     expect(ask).toHaveTextContent("Their consent ends with the grant");
     fireEvent.click(within(ask).getByRole("button", { name: "Revoke voice" }));
     expect(await screen.findByText("Voice revoked.")).toBeInTheDocument();
     expect(
-      await within(await voiceCellOf("Nur Aina")).findByRole("button", { name: "Make Nur Aina a voice" }),
+      await within(await voiceCellOf("Nur Aina")).findByRole("button", { name: "Grant voice to Nur Aina" }),
     ).toBeInTheDocument();
     expect(await grantsOf(tutor.id)).toEqual([]);
     const [consent] = await app.t.db.select().from(voiceConsent).where(eq(voiceConsent.userId, tutor.id));

@@ -84,7 +84,7 @@ function VoiceForm({
           </Button>
         </DialogClose>
         <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? "Saving…" : voice ? "Save changes" : "Make a voice"}
+          {save.isPending ? "Saving…" : voice ? "Save changes" : "Grant voice"}
         </Button>
       </div>
     </form>
@@ -120,7 +120,7 @@ export function VoiceDialog({
       }}
     >
       <DialogContent>
-        <DialogTitle>{voice ? `${user.name}'s voice` : `Make ${user.name} a voice`}</DialogTitle>
+        <DialogTitle>{voice ? `${user.name}'s voice` : `Grant voice to ${user.name}`}</DialogTitle>
         <DialogDescription>
           A voice records the course's lines in the voice studio. Learners see the credited name with the clips.
         </DialogDescription>
