@@ -30,8 +30,8 @@ export const VOICE_NEEDS_STAFF = "Only a Tutor or an Admin can be a voice. Make 
 export const ALREADY_A_VOICE = "This person is already a voice: change their credited name or accent instead.";
 /** What an Admin is told about a user who holds no grant (404). */
 export const NO_SUCH_VOICE = "This person is not a voice.";
-/** What a member of staff is told who is no voice, or a voice who is no longer staff, giving consent (403). */
-export const NOT_A_VOICE = "Only a Tutor or an Admin an admin has named a voice can do that.";
+/** What someone who is no voice is told (403), and a voice no longer staff who gives consent. */
+export const NOT_A_VOICE = "Only a voice of the course can do that: an admin names Tutors and Admins voices.";
 
 const CONSENT_TEXT = { version: VOICE_CONSENT.version, paragraphs: VOICE_CONSENT.paragraphs };
 
