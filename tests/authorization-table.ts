@@ -71,6 +71,8 @@ export interface RequestContext {
   feedbackId: string;
   /** That tutor, who takes bookings at any :00 and :30 (UTC) with no notice, and a free one of them. */
   bookingTutor: { id: string; freeSlot: string };
+  /** The tutor actor, a voice of the course with a standing consent before every cell; no other actor is one. */
+  voiceId: string;
   /**
    * Sends a request to the app as the caller (with no cookie for anonymous), to prepare what the
    * route needs of the caller's own data, as a client would before the request under test.
@@ -205,7 +207,20 @@ async function avatarForm(): Promise<FormData> {
   return form;
 }
 
+/**
+ * A voice's own consent: the tutor actor, the one voice among the actors. Staff who are no voice and
+ * learners are refused (403).
+ */
+const THE_VOICE: Record<Actor, Outcome> = {
+  ...STAFF,
+  admin: "403",
+  staleSession: "403",
+  tutorOnStaff: "403",
+  adminOnStaff: "403",
+};
+
 const user = (id: string) => `/api/users/${encodeURIComponent(id)}`;
+const voice = (id: string) => `/api/voices/${encodeURIComponent(id)}`;
 
 export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
   {
@@ -753,6 +768,54 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
       path: `/api/bookings/${bookingOf(targetId).upcoming}/messages`,
       json: { text: "See you soon." },
     }),
+  },
+  {
+    method: "GET",
+    route: "/api/voices",
+    expected: ADMIN,
+    request: () => ({ path: "/api/voices" }),
+  },
+  {
+    // The booking tutor is staff and no voice: an Admin may name them one.
+    method: "POST",
+    route: "/api/voices",
+    expected: ADMIN,
+    request: ({ bookingTutor, serial }) => ({
+      path: "/api/voices",
+      json: { userId: bookingTutor.id, creditedName: `Cikgu ${serial}`, accent: "kelantan" },
+    }),
+  },
+  {
+    method: "PATCH",
+    route: "/api/voices/:userId",
+    expected: ADMIN,
+    request: ({ voiceId, serial }) => ({ path: voice(voiceId), json: { creditedName: `Aina ${serial}` } }),
+  },
+  {
+    // Revoking ends the voice's standing consent too.
+    method: "DELETE",
+    route: "/api/voices/:userId",
+    expected: ADMIN,
+    request: ({ voiceId }) => ({ path: voice(voiceId) }),
+  },
+  {
+    // Staff are told whether they are a voice (the Settings page asks); learners are refused.
+    method: "GET",
+    route: "/api/voices/me",
+    expected: STAFF,
+    request: () => ({ path: "/api/voices/me" }),
+  },
+  {
+    method: "POST",
+    route: "/api/voices/me/consent",
+    expected: THE_VOICE,
+    request: () => ({ path: "/api/voices/me/consent" }),
+  },
+  {
+    method: "DELETE",
+    route: "/api/voices/me/consent",
+    expected: THE_VOICE,
+    request: () => ({ path: "/api/voices/me/consent" }),
   },
 ];
 

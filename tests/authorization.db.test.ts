@@ -24,6 +24,8 @@ import {
   tutorFeedback,
   tutorHours,
   user,
+  voice,
+  voiceConsent,
 } from "#server/db/schema";
 import { moduleRoutes } from "#server/modules/registry";
 import { ACTORS, type Actor, AUTHORIZATION_TABLE, type Outcome, pathMatchesRoute } from "./authorization-table";
@@ -239,6 +241,10 @@ async function resetWorld() {
   await t.db.delete(bookingReminder);
   await t.db.delete(bookingChange);
   await t.db.delete(booking);
+  await t.db.delete(voiceConsent);
+  await t.db.delete(voice);
+  await t.db.insert(voice).values({ userId: accounts.tutor.id, creditedName: "Aina", accent: "kuala-lumpur" });
+  await t.db.insert(voiceConsent).values({ userId: accounts.tutor.id, version: "1" });
   await t.db.delete(tutorHours);
   await t.db.insert(tutorHours).values({
     userId: bookingTutor.id,
@@ -300,7 +306,8 @@ async function resetWorld() {
 /**
  * Everything an API call could write: accounts (roles, profiles, settings), live sessions and their
  * password confirmations, progress, answers, feedback, contact messages, review cards, the review
- * log and reminders. Expired sessions are left out: Better Auth deletes one when it meets it.
+ * log and reminders, voices and their consents. Expired sessions are left out: Better Auth deletes
+ * one when it meets it.
  */
 async function snapshot() {
   const [
@@ -322,6 +329,8 @@ async function snapshot() {
     bookingRows,
     bookingChanges,
     hours,
+    voices,
+    voiceConsents,
   ] = await Promise.all([
     t.db
       .select({
@@ -381,6 +390,8 @@ async function snapshot() {
     t.db.select().from(booking).orderBy(asc(booking.id)),
     t.db.select().from(bookingChange).orderBy(asc(bookingChange.id)),
     t.db.select().from(tutorHours).orderBy(asc(tutorHours.userId)),
+    t.db.select().from(voice).orderBy(asc(voice.userId)),
+    t.db.select().from(voiceConsent).orderBy(asc(voiceConsent.id)),
   ]);
   return {
     users,
@@ -401,6 +412,8 @@ async function snapshot() {
     bookingRows,
     bookingChanges,
     hours,
+    voices,
+    voiceConsents,
   };
 }
 
@@ -455,6 +468,7 @@ describe("the authorization table", () => {
         bookingOf,
         feedbackId: FEEDBACK_ID,
         bookingTutor,
+        voiceId: accounts.tutor.id,
         asCaller: async (path, init = {}) => t.request(path, init),
       });
       expect(pathMatchesRoute(built.path, rule.route), built.path).toBe(true);
@@ -484,6 +498,7 @@ describe.each(AUTHORIZATION_TABLE.map((rule) => [`${rule.method} ${rule.route}`,
         bookingOf,
         feedbackId: FEEDBACK_ID,
         bookingTutor,
+        voiceId: accounts.tutor.id,
         asCaller: async (target, init = {}) => t.request(target, { ...init, cookie: caller?.cookie }),
       });
       const before = await snapshot();

@@ -81,6 +81,8 @@ export async function fingerprint(t: TestApp): Promise<string> {
     "line_practice",
     "quiet_day",
     "stored_file",
+    "voice",
+    "voice_consent",
   ];
   const digests = tables.map(
     (table) => `(select md5(coalesce(string_agg(ctid::text || xmin::text, ',' order by ctid), '')) from "${table}")`,

@@ -58,6 +58,8 @@ const ROUTES: Route[] = [
   { method: "PUT", path: `/api/users/${learner.id}/progress/chapter-1/day-1/story:read-setting`, cookie: tutor.cookie },
   { method: "DELETE", path: `/api/users/${learner.id}/progress`, cookie: tutor.cookie },
   { method: "POST", path: "/api/feedback", cookie: tutor.cookie },
+  { method: "POST", path: "/api/voices", cookie: admin.cookie },
+  { method: "PATCH", path: `/api/voices/${tutor.id}`, cookie: admin.cookie },
   // A mail client's one-click unsubscribe posts a form, not JSON.
   { method: "POST", path: "/api/reminders/one-click?token=x", contentType: "application/x-www-form-urlencoded" },
   { method: "POST", path: "/api/auth/sign-in/email" },

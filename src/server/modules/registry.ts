@@ -31,6 +31,7 @@ import type { ReviewService } from "./review/review.service";
 import { settingsModule } from "./settings/settings.module";
 import { speakingModule, type TakeReader } from "./speaking/speaking.module";
 import { usersModule } from "./users/users.module";
+import { voicesModule } from "./voices/voices.module";
 
 /** The sender named in calendar invites when MAIL_FROM is not given (tests). */
 const DEFAULT_MAIL_FROM = "Jalan <no-reply@jalan.local>";
@@ -105,6 +106,7 @@ export function createModules(deps: ModuleDeps) {
   });
   const admin = adminModule({ contact: contact.service });
   const learners = learnersModule({ progress: progress.service, review: review.service });
+  const voices = voicesModule({ db, users: users.service, events });
   // The account is made last: it receives every other face's part of an account, in this order.
   const others = [
     profile,
@@ -121,6 +123,7 @@ export function createModules(deps: ModuleDeps) {
     feedback,
     contact,
     admin,
+    voices,
   ];
   const parts = others.flatMap((face) => (face.account ? [face.account] : []));
   const account = accountModule({ db, auth: deps.auth, limiter, mailer, parts });
@@ -140,6 +143,7 @@ export function createModules(deps: ModuleDeps) {
     feedback,
     contact,
     admin,
+    voices,
   };
   events.register(Object.values(modules));
   events.listen(deps.notifications).catch((error: unknown) => logger.error({ err: error }, "events cannot wake up"));
@@ -309,6 +313,7 @@ export function mountModules(api: Hono<AppEnv>, modules: Modules, uploadDeadline
     feedback,
     contact,
     admin,
+    voices,
   } = modules;
   return api
     .route(profile.path, profile.routes)
@@ -325,7 +330,8 @@ export function mountModules(api: Hono<AppEnv>, modules: Modules, uploadDeadline
     .route(learners.path, learners.routes)
     .route(feedback.path, feedback.routes)
     .route(contact.path, contact.routes)
-    .route(admin.path, admin.routes);
+    .route(admin.path, admin.routes)
+    .route(voices.path, voices.routes);
 }
 
 /** The API's routes with their request and response types: the web's typed client is made from this type. */

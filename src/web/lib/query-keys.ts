@@ -52,6 +52,12 @@ export const hardestCardsQueryKey = (chapterId: string) => ["review", "hardest",
 /** A learner's struggles as staff see them: weakest phrases, due count, streak, last activity. */
 export const struggleReportQueryKey = (userId: string) => ["review", "struggles", userId] as const;
 
+/** Every voice of the course, as Admins grant them (the admin dashboard's users). */
+export const voicesQueryKey = ["voices"] as const;
+
+/** The signed-in user's own grant as a voice and their consent (Settings). */
+export const myVoiceQueryKey = [...voicesQueryKey, "me"] as const;
+
 /** One page of the contact form's inbox (Admin). */
 export const contactMessagesQueryKey = (list: { page: number; perPage: number }) =>
   ["admin", "contact-messages", list] as const;

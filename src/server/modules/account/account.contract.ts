@@ -14,6 +14,7 @@ import type { ExportedContactMessage } from "#server/modules/contact/contact.con
 import type { ExportedProfile } from "#server/modules/profile/profile.contract";
 import type { Settings } from "#server/modules/settings/settings.contract";
 import type { Take } from "#server/modules/speaking/speaking.contract";
+import type { ExportedVoice, ExportedVoiceConsent } from "#server/modules/voices/voices.contract";
 
 export type ExportedTake = Omit<Take, "audio"> & { audio: string | null };
 
@@ -99,6 +100,7 @@ export type {
 } from "#server/modules/bookings/bookings.contract";
 export type { ExportedContactMessage } from "#server/modules/contact/contact.contract";
 export type { ExportedProfile } from "#server/modules/profile/profile.contract";
+export type { ExportedVoice, ExportedVoiceConsent } from "#server/modules/voices/voices.contract";
 
 /** The settings as the settings API answers them. */
 export type ExportedSettings = Settings;
@@ -244,6 +246,9 @@ export interface AccountExport {
   /** Every notice the account was given, read or not, oldest first. */
   notices: ExportedNotice[];
   quietDays: ExportedQuietDay[];
+  /** The account's grant as a voice of the course (null if it holds none), and every consent it gave, oldest first. */
+  voice: ExportedVoice | null;
+  voiceConsents: ExportedVoiceConsent[];
   sessions: SessionSummary[];
   twoFactorEnabled: boolean;
 }

@@ -306,6 +306,9 @@ describe("GET /api/account/export", () => {
       sessionRecords: [],
       notices: [],
       quietDays: [],
+      // Not a voice of the course (src/server/modules/voices/voices.db.test.ts exports a voice's grant).
+      voice: null,
+      voiceConsents: [],
       linePractice: expect.toSatisfy(
         (lines: { lineId: string }[]) =>
           JSON.stringify(lines.map((line) => line.lineId).sort()) === JSON.stringify(dayOneSaidLines),

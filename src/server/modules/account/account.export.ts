@@ -38,6 +38,8 @@ const SECTION_ORDER = {
   sessionRecords: true,
   notices: true,
   quietDays: true,
+  voice: true,
+  voiceConsents: true,
   sessions: true,
   twoFactorEnabled: true,
 } as const satisfies Record<ExportSectionName, true>;

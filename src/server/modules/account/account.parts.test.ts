@@ -28,6 +28,8 @@ const EVERY_SECTION: ExportSectionName[] = [
   "sessionRecords",
   "notices",
   "quietDays",
+  "voice",
+  "voiceConsents",
   "sessions",
   "twoFactorEnabled",
 ];

@@ -3,13 +3,18 @@ import { staffName } from "#course/account-rules";
 import { Button } from "#web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
 import { Field } from "#web/components/ui/field";
+import { useVoices } from "#web/features/admin/api/voices";
 import { USERS_PER_PAGE, useUsers } from "#web/lib/users";
 import { RoleSelect } from "./role-select";
+import { VoiceCell } from "./voice-cell";
 
 /** How long typing must pause before the search is sent: one request per word, not per key. */
 export const SEARCH_DELAY_MS = 300;
 
-/** Every account, a page at a time, searchable, with each user's role changeable in place. */
+/**
+ * Every account, a page at a time, searchable, with each user's role changeable in place and, for
+ * staff, their grant as a voice of the course (shown once the voices are read).
+ */
 export function UsersTable() {
   const [searchText, setSearchText] = useState("");
   // Search and page change together: a new search starts again at its first page.
@@ -25,6 +30,7 @@ export function UsersTable() {
   }, [searchText]);
 
   const users = useUsers({ ...query, perPage: USERS_PER_PAGE });
+  const voices = useVoices();
   const data = users.data;
   const pageCount = data ? Math.max(1, Math.ceil(data.total / data.perPage)) : 1;
   const setPage = (page: number) => setQuery((current) => ({ ...current, page }));
@@ -74,8 +80,11 @@ export function UsersTable() {
                     <th scope="col" className="py-2 pr-3 font-medium">
                       Email
                     </th>
-                    <th scope="col" className="py-2 font-medium">
+                    <th scope="col" className="py-2 pr-3 font-medium">
                       Role
+                    </th>
+                    <th scope="col" className="py-2 font-medium">
+                      Voice
                     </th>
                   </tr>
                 </thead>
@@ -84,8 +93,11 @@ export function UsersTable() {
                     <tr key={user.id} className="border-b last:border-b-0">
                       <td className="py-2 pr-3 font-medium break-words">{staffName(user)}</td>
                       <td className="py-2 pr-3 break-all">{user.email}</td>
-                      <td className="py-2">
+                      <td className="py-2 pr-3">
                         <RoleSelect user={user} />
+                      </td>
+                      <td className="py-2">
+                        {voices.data && <VoiceCell user={user} voice={voices.data.get(user.id)} />}
                       </td>
                     </tr>
                   ))}

@@ -7,6 +7,7 @@ import { NotificationSettings } from "./notification-settings";
 import { SessionsList } from "./sessions-list";
 import { ThemeSettings } from "./theme-settings";
 import { TwoFactorSettings } from "./two-factor-settings";
+import { VoiceConsent } from "./voice-consent";
 
 export function SettingsPage() {
   const settings = useSettings();
@@ -15,6 +16,7 @@ export function SettingsPage() {
       <ThemeSettings />
       <NotificationSettings />
       <DailyReviewSettings />
+      <VoiceConsent />
       <DataExport />
       <SessionsList />
       {settings.data && <TwoFactorSettings enabled={settings.data.twoFactorEnabled} />}
