@@ -6,7 +6,7 @@ import { multiLineText } from "#course/text-fields";
 import type { PracticeMistake } from "#server/modules/answers/answers.contract";
 import type { BookingView } from "#server/modules/bookings/bookings.contract";
 import type { WeakPhrase } from "#server/modules/review/review.contract";
-import type { LineForTutor } from "#server/modules/speaking/speaking.contract";
+import { type LineForTutor, type SessionEnded, sessionEndedEvent } from "#server/modules/speaking/speaking.contract";
 
 /** An ICE server for RTCPeerConnection: the operator's TURN server, with credentials for this user. */
 export interface IceServer {
@@ -184,30 +184,13 @@ export const notesInputSchema = z.strictObject({
   ),
 });
 
-const slug = z.string().min(1).max(200);
-
 /**
  * What the calls module records as it happens (src/server/events; docs/decisions/075-events.md).
  * `calls.session-ended`: a session's tutor ended it, in the transaction that completed its role-plays,
- * pinned its weak lines and made its notes the day's feedback. The speaking module tells the learner
- * (a notice, and an email when their notifications are on). Ids and flags only: whether notes were
- * left and lines pinned, never the notes themselves or an address.
+ * pinned its weak lines and made its notes the day's feedback. The speaking module, which tells the
+ * learner, keeps its shape (`sessionEndedEvent`): calls stands above speaking, so the event is
+ * declared where both may read it, and calls emits it.
  */
-export const callsEvents = {
-  sessionEnded: {
-    name: "calls.session-ended",
-    payload: z
-      .object({
-        bookingId: z.uuid(),
-        learnerId: slug,
-        staffId: slug,
-        chapterId: slug,
-        dayId: slug,
-        notesLeft: z.boolean(),
-        linesPinned: z.boolean(),
-      })
-      .strict(),
-  },
-};
+export const callsEvents = { sessionEnded: sessionEndedEvent };
 
-export type SessionEnded = z.infer<typeof callsEvents.sessionEnded.payload>;
+export type { SessionEnded };

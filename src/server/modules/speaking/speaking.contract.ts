@@ -241,6 +241,31 @@ const slug = z.string().min(1).max(200);
  * - `speaking.submission-reviewed`: a tutor rated a submission, in the review's transaction. Its
  *   handler tells every instance the queue changed, and emails the learner when their notifications are on.
  */
+const eventSlug = z.string().min(1).max(200);
+
+/**
+ * `calls.session-ended`, which the calls module emits and this module handles: a session's tutor ended
+ * it (the learner's notice, and an email when their notifications are on). Declared here, below the
+ * calls module that emits it, as what speaking reacts to: the dependency runs down (decision 075).
+ * Ids and flags only: whether notes were left and lines pinned, never the notes or an address.
+ */
+export const sessionEndedEvent = {
+  name: "calls.session-ended",
+  payload: z
+    .object({
+      bookingId: z.uuid(),
+      learnerId: eventSlug,
+      staffId: eventSlug,
+      chapterId: eventSlug,
+      dayId: eventSlug,
+      notesLeft: z.boolean(),
+      linesPinned: z.boolean(),
+    })
+    .strict(),
+};
+
+export type SessionEnded = z.infer<typeof sessionEndedEvent.payload>;
+
 export const speakingEvents = {
   submitted: {
     name: "speaking.submitted",

@@ -1,11 +1,10 @@
 import type { Chapter } from "#course/course";
 import type { Transaction } from "#server/db/client";
 import type { Mailer } from "#server/mail/mailer";
-import type { SessionEnded } from "#server/modules/calls/calls.contract";
 import type { SettingsModule } from "#server/modules/settings/settings.module";
 import type { PersonWithEmail } from "#server/modules/users/users.contract";
 import type { UsersModule } from "#server/modules/users/users.module";
-import type { SubmissionReviewed } from "./speaking.contract";
+import type { SessionEnded, SubmissionReviewed } from "./speaking.contract";
 import { dayIn, titleOf } from "./speaking.kit";
 import { queueChanged } from "./speaking.queue-changes";
 import type { SpeakingRepository, SubmissionRow } from "./speaking.repository";

@@ -1,10 +1,9 @@
 import type { Notifications } from "#server/db/notifications";
 import { on } from "#server/events/events";
 import type { RequestLimiter } from "#server/http/request-limit";
-import { callsEvents } from "#server/modules/calls/calls.contract";
 import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
 import { speakingAccountPart } from "./speaking.account-part";
-import { speakingEvents } from "./speaking.contract";
+import { sessionEndedEvent, speakingEvents } from "./speaking.contract";
 import { type HandlerDeps, speakingHandlers } from "./speaking.handlers";
 import { createQueueChanges } from "./speaking.queue-changes";
 import { createSpeakingRepository } from "./speaking.repository";
@@ -53,7 +52,7 @@ export function speakingModule(deps: SpeakingModuleDeps) {
       routes: speakingRoutes(service, tutor, deps.limiter, takeReader, queueChanges),
       emits: [speakingEvents.submitted, speakingEvents.submissionReviewed],
       handles: [
-        on(callsEvents.sessionEnded, handlers.sessionEnded),
+        on(sessionEndedEvent, handlers.sessionEnded),
         on(speakingEvents.submitted, handlers.submitted),
         on(speakingEvents.submissionReviewed, handlers.submissionReviewed),
       ],
