@@ -114,22 +114,24 @@ const takeOf = (userId: string) => {
   return takes.get(userId)!;
 };
 const TAKE = readFileSync("tests/fixtures/takes/chromium-2s.webm");
-/** A take of day 1's line `lineId`, its bytes in stored_file, sent in `submissionId` when given. */
-async function seedTake(userId: string, takeId: string, lineId: string, submissionId: string | null) {
+/** The rows of a take of day 1's line `lineId`, its bytes in stored_file, sent in `submissionId` when given. */
+function takeRows(userId: string, takeId: string, lineId: string, submissionId: string | null) {
   const fileKey = `takes/${userId}/${takeId}.webm`;
-  await t.db.insert(storedFile).values({ key: fileKey, contentType: "audio/webm", data: TAKE });
-  await t.db.insert(recording).values({
-    id: takeId,
-    userId,
-    chapterId: "chapter-1",
-    dayId: "day-1",
-    lineId,
-    fileKey,
-    contentType: "audio/webm",
-    byteSize: TAKE.length,
-    durationMs: 1940,
-    submissionId,
-  });
+  return {
+    file: { key: fileKey, contentType: "audio/webm", data: TAKE },
+    recording: {
+      id: takeId,
+      userId,
+      chapterId: "chapter-1",
+      dayId: "day-1",
+      lineId,
+      fileKey,
+      contentType: "audio/webm" as const,
+      byteSize: TAKE.length,
+      durationMs: 1940,
+      submissionId,
+    },
+  };
 }
 
 /** The role-play each account sent before every cell (resetWorld), by account id. */
@@ -177,130 +179,144 @@ beforeAll(async () => {
  * learners, an answer of the first learner, feedback the first learner received and one contact
  * message, so that a wrongly allowed write, change or delete would show in the snapshot. The expired session is put back too (Better Auth deletes an expired
  * session when it meets one). Every session is fresh but the stale actor's, however long the run
- * has taken, and none has entered its password again.
+ * has taken, and none has entered its password again. One transaction: the cells are many, and a
+ * commit for each of these writes would cost the run more than the requests it tests.
  */
 async function resetWorld() {
-  for (const { id, role } of Object.values(accounts)) {
-    await t.db.update(user).set({ role, theme: "light", emailNotifications: true }).where(eq(user.id, id));
-  }
-  await t.db.delete(taskProgress);
-  await t.db.insert(taskProgress).values([
-    {
-      userId: accounts.learner.id,
-      chapterId: "chapter-1",
-      sectionId: "day-1",
-      taskId: "story:read-setting",
-      status: "completed",
-    },
-    {
-      userId: accounts.learner.id,
-      chapterId: "chapter-1",
-      sectionId: "day-1",
-      taskId: "story:read-dialog",
-      status: "in-progress",
-    },
-    {
-      userId: accounts.otherLearner.id,
-      chapterId: "chapter-1",
-      sectionId: "day-1",
-      taskId: "story:read-setting",
-      status: "in-progress",
-    },
-  ]);
-  await t.db.delete(answer);
-  await t.db.insert(answer).values({
-    userId: accounts.learner.id,
-    clientId: "00000000-0000-4000-8000-000000000001",
-    chapterId: "chapter-1",
-    dayId: "day-1",
-    taskId: "codebook:practice",
-    itemId: "say-price",
-    given: { choiceId: "right" },
-    correct: true,
-  });
-  await t.db.delete(tutorFeedback);
-  await t.db.insert(tutorFeedback).values({
-    id: FEEDBACK_ID,
-    studentId: accounts.learner.id,
-    tutorId: accounts.tutor.id,
-    chapterId: "chapter-1",
-    dayId: "day-1",
-    feedback: "Sebutan anda bagus.",
-  });
-  await t.db.delete(contactMessage);
-  await t.db.insert(contactMessage).values({ fullName: "Ahmad", email: "ahmad@example.com", message: "Salam!" });
-  await t.db.delete(reviewLog);
-  await t.db.delete(reviewReminder);
-  await t.db.delete(dailyGoalChange);
-  await t.db.delete(reviewCard);
-  await t.db.delete(speakingSubmission);
-  await t.db.delete(recording);
-  await t.db.delete(linePractice);
-  await t.db.delete(quietDay);
-  await t.db.delete(notice);
-  await t.db.delete(bookingReminder);
-  await t.db.delete(bookingChange);
-  await t.db.delete(booking);
-  await t.db.delete(voiceConsent);
-  await t.db.delete(voice);
-  await t.db.insert(voice).values({ userId: accounts.tutor.id, creditedName: "Aina", accent: "kuala-lumpur" });
-  await t.db.insert(voiceConsent).values({ userId: accounts.tutor.id, version: "1" });
-  await t.db.delete(tutorHours);
-  await t.db.insert(tutorHours).values({
-    userId: bookingTutor.id,
-    timeZone: "UTC",
-    noticeHours: 0,
-    weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({
-      weekday: weekday as 1,
-      ranges: [{ start: "00:00", end: "24:00" }],
-    })),
-  });
-  for (const [index, { id }] of Object.values(accounts).entries()) {
-    const { upcoming, past } = bookingOf(id);
-    const at = (hours: number) => new Date(BASE + hours * HOUR);
-    const seeded = { tutorId: bookingTutor.id, learnerId: id, chapterId: "chapter-1", status: "confirmed" as const };
-    const inviteUid = randomUUID();
-    await t.db.insert(booking).values([
-      { ...seeded, id: upcoming, inviteUid, dayId: "day-2", startsAt: at(72 + index), endsAt: at(72.5 + index) },
+  await t.db.transaction(async (tx) => {
+    for (const { id, role } of Object.values(accounts)) {
+      await tx.update(user).set({ role, theme: "light", emailNotifications: true }).where(eq(user.id, id));
+    }
+    await tx.delete(taskProgress);
+    await tx.insert(taskProgress).values([
       {
-        ...seeded,
-        inviteUid,
-        status: "proposed",
-        replacesId: upcoming,
-        dayId: "day-2",
-        startsAt: at(120 + index),
-        endsAt: at(120.5 + index),
+        userId: accounts.learner.id,
+        chapterId: "chapter-1",
+        sectionId: "day-1",
+        taskId: "story:read-setting",
+        status: "completed",
       },
       {
-        ...seeded,
-        id: past,
-        inviteUid: randomUUID(),
-        dayId: "day-3",
-        startsAt: at(-24 - index),
-        endsAt: at(-23.5 - index),
+        userId: accounts.learner.id,
+        chapterId: "chapter-1",
+        sectionId: "day-1",
+        taskId: "story:read-dialog",
+        status: "in-progress",
+      },
+      {
+        userId: accounts.otherLearner.id,
+        chapterId: "chapter-1",
+        sectionId: "day-1",
+        taskId: "story:read-setting",
+        status: "in-progress",
       },
     ]);
-  }
-  for (const { id } of Object.values(accounts)) {
-    const sent = sentOf(id);
-    await t.db.insert(speakingSubmission).values({
-      id: sent.submissionId,
-      userId: id,
+    await tx.delete(answer);
+    await tx.insert(answer).values({
+      userId: accounts.learner.id,
+      clientId: "00000000-0000-4000-8000-000000000001",
       chapterId: "chapter-1",
       dayId: "day-1",
-      taskId: "live-session:greeting-practice",
+      taskId: "codebook:practice",
+      itemId: "say-price",
+      given: { choiceId: "right" },
+      correct: true,
     });
-    await seedTake(id, sent.takeId, "phrase-apa-khabar", sent.submissionId);
-    await seedTake(id, takeOf(id), "line-selamat-pagi", null);
-  }
-  await t.db
-    .insert(session)
-    .values(expiredSessionRow)
-    .onConflictDoUpdate({ target: session.id, set: { expiresAt: expiredSessionRow.expiresAt } });
-  await t.db.update(session).set({
-    createdAt: sql`case when ${session.userId} = ${accounts.staleSession.id} then ${STALE_SIGN_IN} else now() end`,
-    passwordConfirmedAt: null,
+    await tx.delete(tutorFeedback);
+    await tx.insert(tutorFeedback).values({
+      id: FEEDBACK_ID,
+      studentId: accounts.learner.id,
+      tutorId: accounts.tutor.id,
+      chapterId: "chapter-1",
+      dayId: "day-1",
+      feedback: "Sebutan anda bagus.",
+    });
+    await tx.delete(contactMessage);
+    await tx.insert(contactMessage).values({ fullName: "Ahmad", email: "ahmad@example.com", message: "Salam!" });
+    for (const table of [
+      reviewLog,
+      reviewReminder,
+      dailyGoalChange,
+      reviewCard,
+      speakingSubmission,
+      recording,
+      linePractice,
+      quietDay,
+      notice,
+      bookingReminder,
+      bookingChange,
+      booking,
+      tutorHours,
+      voiceConsent,
+      voice,
+    ]) {
+      await tx.delete(table);
+    }
+    await tx.insert(voice).values({ userId: accounts.tutor.id, creditedName: "Aina", accent: "kuala-lumpur" });
+    await tx.insert(voiceConsent).values({ userId: accounts.tutor.id, version: "1" });
+    await tx.insert(tutorHours).values({
+      userId: bookingTutor.id,
+      timeZone: "UTC",
+      noticeHours: 0,
+      weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({
+        weekday: weekday as 1,
+        ranges: [{ start: "00:00", end: "24:00" }],
+      })),
+    });
+    await tx.insert(booking).values(Object.values(accounts).flatMap(({ id }, index) => bookingRows(id, index)));
+    const submissions = Object.values(accounts).map(({ id }) => ({ id, ...sentOf(id) }));
+    await tx.insert(speakingSubmission).values(
+      submissions.map(({ id, submissionId }) => ({
+        id: submissionId,
+        userId: id,
+        chapterId: "chapter-1",
+        dayId: "day-1",
+        taskId: "live-session:greeting-practice",
+      })),
+    );
+    const seededTakes = submissions.flatMap(({ id, submissionId, takeId }) => [
+      takeRows(id, takeId, "phrase-apa-khabar", submissionId),
+      takeRows(id, takeOf(id), "line-selamat-pagi", null),
+    ]);
+    await tx.insert(storedFile).values(seededTakes.map(({ file }) => file));
+    await tx.insert(recording).values(seededTakes.map(({ recording: row }) => row));
+    await tx
+      .insert(session)
+      .values(expiredSessionRow)
+      .onConflictDoUpdate({ target: session.id, set: { expiresAt: expiredSessionRow.expiresAt } });
+    await tx.update(session).set({
+      createdAt: sql`case when ${session.userId} = ${accounts.staleSession.id} then ${STALE_SIGN_IN} else now() end`,
+      passwordConfirmedAt: null,
+    });
   });
+}
+
+/** The sessions an account booked before every cell: one upcoming with a move proposed, one past. */
+function bookingRows(learnerId: string, index: number) {
+  const { upcoming, past } = bookingOf(learnerId);
+  const at = (hours: number) => new Date(BASE + hours * HOUR);
+  const seeded = { tutorId: bookingTutor.id, learnerId, chapterId: "chapter-1", status: "confirmed" as const };
+  const inviteUid = randomUUID();
+  return [
+    { ...seeded, id: upcoming, inviteUid, dayId: "day-2", startsAt: at(72 + index), endsAt: at(72.5 + index) },
+    {
+      ...seeded,
+      inviteUid,
+      status: "proposed" as const,
+      replacesId: upcoming,
+      dayId: "day-2",
+      startsAt: at(120 + index),
+      endsAt: at(120.5 + index),
+    },
+    {
+      ...seeded,
+      id: past,
+      inviteUid: randomUUID(),
+      dayId: "day-3",
+      startsAt: at(-24 - index),
+      endsAt: at(-23.5 - index),
+    },
+  ];
 }
 
 /**

@@ -19,6 +19,7 @@ import { createMailer } from "#server/mail/mailer";
 import { createModules } from "#server/modules/registry";
 import { createDatabaseStorage } from "#server/storage/storage";
 import { createS3Storage } from "#server/storage/storage-s3";
+import { rememberedPasswords } from "./remembered-passwords";
 
 export const ORIGIN = "http://localhost:3000";
 
@@ -74,7 +75,7 @@ export async function createTestApp(
   const database = connectDatabase(env.DATABASE_URL!, logger, { max: 5 });
   const mailer = createMailer({ db: database.db, from: env.MAIL_FROM, logger });
   const notifications = createNotifications(env.DATABASE_URL!, logger);
-  const auth = createAuth({ db: database.db, env, mailer, logger });
+  const auth = createAuth({ db: database.db, env, mailer, logger, password: rememberedPasswords() });
   // Where avatars were kept before they moved into PostgreSQL; the storage moves them in from here.
   const uploadsDir = path.join(dataDir, "uploads");
   // The course as the server loads it, without the media check: tests need no generated audio.

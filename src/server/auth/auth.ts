@@ -22,7 +22,15 @@ export interface AuthDeps {
   env: Pick<Env, "PUBLIC_URL" | "AUTH_SECRET" | "ADMIN_EMAILS" | "REQUIRE_EMAIL_VERIFICATION" | "RATE_LIMIT">;
   mailer: Mailer;
   logger: Logger;
+  /**
+   * How passwords are hashed and checked: Better Auth's own scrypt when left out, as the app runs. The
+   * tests' app passes the same scrypt remembering the checks it has made (tests/remembered-passwords.ts).
+   */
+  password?: PasswordHasher;
 }
+
+/** Better Auth's hook for hashing and checking passwords. */
+export type PasswordHasher = NonNullable<NonNullable<BetterAuthOptions["emailAndPassword"]>["password"]>;
 
 const DAY_SECONDS = 60 * 60 * 24;
 
@@ -51,7 +59,7 @@ function requiredName(value: unknown, label: string): string {
   return parsed.data;
 }
 
-export function createAuth({ db, env, mailer, logger }: AuthDeps) {
+export function createAuth({ db, env, mailer, logger, password }: AuthDeps) {
   const log = logger.child({ component: "auth" });
   const limiter = createRequestLimiter(db, { secret: env.AUTH_SECRET, enabled: env.RATE_LIMIT });
   return betterAuth({
@@ -86,7 +94,7 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
         avatarPath: { type: "string", required: false, input: false },
       },
     },
-    emailAndPassword: emailAndPassword({ env, mailer }),
+    emailAndPassword: emailAndPassword({ env, mailer, password }),
     emailVerification: emailVerification({ db, env, mailer }),
     session: {
       expiresIn: 30 * DAY_SECONDS,
@@ -116,9 +124,14 @@ export function createAuth({ db, env, mailer, logger }: AuthDeps) {
 }
 
 /** Sign-up, sign-in and password reset by email and password, and what each mails. */
-function emailAndPassword({ env, mailer }: Pick<AuthDeps, "env" | "mailer">): BetterAuthOptions["emailAndPassword"] {
+function emailAndPassword({
+  env,
+  mailer,
+  password,
+}: Pick<AuthDeps, "env" | "mailer" | "password">): BetterAuthOptions["emailAndPassword"] {
   return {
     enabled: true,
+    ...(password ? { password } : {}),
     minPasswordLength: MIN_PASSWORD_LENGTH,
     maxPasswordLength: MAX_PASSWORD_LENGTH,
     autoSignIn: false,
