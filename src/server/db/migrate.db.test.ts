@@ -61,6 +61,8 @@ describe("migrateDatabase", () => {
       "two_factor",
       "user",
       "verification",
+      "voice",
+      "voice_consent",
     ]);
     expect(applied.rows[0].count).toBeGreaterThan(0);
     // The queue's tables (pg-boss), installed once with the migrations.
