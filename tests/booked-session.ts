@@ -1,13 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { booking, user as userTable } from "#server/db/schema";
+import type { BookingView, TutorHoursInput } from "#server/modules/bookings/bookings.contract";
 import type { createTestApp } from "./test-app";
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
-/** A new signed-in account with this role. */
-export async function personAs(t: TestApp, role: "Student" | "Tutor" | "Admin" = "Student") {
-  const { user, cookie } = await t.signedInUser();
+/** A new signed-in account with this role (and these names, when given). */
+export async function personAs(
+  t: TestApp,
+  role: "Student" | "Tutor" | "Admin" = "Student",
+  names: { firstName?: string; lastName?: string } = {},
+) {
+  const { user, cookie } = await t.signedInUser(names);
   const [row] = await t.db
     .update(userTable)
     .set({ role })
@@ -44,4 +49,35 @@ export async function bookedSession(t: TestApp, inMs = 2 * 60_000) {
   const startsAt = new Date(Date.now() + inMs);
   const bookingId = await insertBooking(t, { tutorId: tutor.id, learnerId: learner.id, startsAt });
   return { bookingId, learner, tutor };
+}
+
+/** Mondays 09:00-10:00 in London, 30-minute sessions, four weeks ahead. */
+export const LONDON_MONDAYS: TutorHoursInput = {
+  timeZone: "Europe/London",
+  bio: "",
+  languages: [],
+  sessionMinutes: 30,
+  noticeHours: 12,
+  horizonDays: 28,
+  weekly: [{ weekday: 1, ranges: [{ start: "09:00", end: "10:00" }] }],
+  exceptions: [],
+};
+
+/**
+ * Siti Tan's session with Alex Tan on Monday 23 March 2026 at 09:00 London, booked through HTTP on
+ * `request` (an app whose clock stands before it), her hours LONDON_MONDAYS.
+ */
+export async function bookedMonday(t: TestApp, request: TestApp["request"]) {
+  const siti = await personAs(t, "Tutor", { firstName: "Siti", lastName: "Tan" });
+  const saved = await request("/api/bookings/hours", { method: "PUT", cookie: siti.cookie, json: LONDON_MONDAYS });
+  if (saved.status !== 200) throw new Error(`The hours were not saved: ${saved.status}`);
+  const alex = await personAs(t, "Student", { firstName: "Alex", lastName: "Tan" });
+  const made = await request("/api/bookings/days/chapter-1/day-1", {
+    method: "POST",
+    cookie: alex.cookie,
+    json: { tutorId: siti.id, startsAt: "2026-03-23T09:00:00.000Z" },
+  });
+  if (made.status !== 201) throw new Error(`The session was not booked: ${made.status}`);
+  const { booking: session } = (await made.json()) as { booking: BookingView };
+  return { siti, alex, session };
 }

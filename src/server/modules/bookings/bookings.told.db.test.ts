@@ -1,8 +1,8 @@
 import { desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { booking, bookingChange, eventOutbox, user } from "#server/db/schema";
+import { booking, bookingChange, eventOutbox } from "#server/db/schema";
+import { bookedMonday } from "#tests/booked-session";
 import { createTestApp } from "#tests/test-app";
-import type { BookingView, TutorHoursInput } from "./bookings.contract";
 import type { BookingChanged } from "./bookings.events";
 
 /**
@@ -16,39 +16,11 @@ const now = () => new Date("2026-03-20T00:00:00.000Z");
 const request = t.requestTo(t.appWith({ now }));
 const bookings = t.modules.bookings.service;
 
-const LONDON_MONDAYS: TutorHoursInput = {
-  timeZone: "Europe/London",
-  bio: "",
-  languages: [],
-  sessionMinutes: 30,
-  noticeHours: 12,
-  horizonDays: 28,
-  weekly: [{ weekday: 1, ranges: [{ start: "09:00", end: "10:00" }] }],
-  exceptions: [],
-};
-
-async function account(role: "Student" | "Tutor", firstName: string) {
-  const { user: details, cookie } = await t.signedInUser({ firstName, lastName: "Tan" });
-  const [row] = await t.db.update(user).set({ role }).where(eq(user.email, details.email)).returning({ id: user.id });
-  return { id: row!.id, email: details.email, cookie };
-}
-
 /** Siti's session with Alex on Monday 23 March at 09:00 London, its mail delivered. */
 async function booked() {
-  const siti = await account("Tutor", "Siti");
-  expect(
-    (await request("/api/bookings/hours", { method: "PUT", cookie: siti.cookie, json: LONDON_MONDAYS })).status,
-  ).toBe(200);
-  const alex = await account("Student", "Alex");
-  const made = await request("/api/bookings/days/chapter-1/day-1", {
-    method: "POST",
-    cookie: alex.cookie,
-    json: { tutorId: siti.id, startsAt: "2026-03-23T09:00:00.000Z" },
-  });
-  expect(made.status).toBe(201);
-  const { booking: session } = (await made.json()) as { booking: BookingView };
+  const made = await bookedMonday(t, request);
   await t.settleEvents();
-  return { siti, alex, session };
+  return made;
 }
 
 const changedEvents = async () =>
