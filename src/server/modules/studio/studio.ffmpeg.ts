@@ -4,7 +4,7 @@ import ffmpeg from "@ffmpeg-installer/ffmpeg";
 /**
  * ffmpeg for the voice studio: the build shipped inside npm (@ffmpeg-installer/ffmpeg, 4.1 with
  * libopus, loudnorm, ebur128 and alimiter), so processing works after `npm ci` alone on any machine,
- * never the system's ffmpeg (docs/decisions/078-voice-studio-audio.md).
+ * never the system's ffmpeg (docs/decisions/079-voice-studio-audio.md).
  */
 export const FFMPEG_PATH = ffmpeg.path;
 

@@ -8,7 +8,7 @@ import { FfmpegError, runFfmpeg } from "./studio.ffmpeg";
  * A take's loudness (EBU R128, measured by ffmpeg's ebur128) and its published clip: a plain gain to
  * CLIP_LOUDNESS_LUFS, a limiter under CLIP_TRUE_PEAK_DBTP, Opus in WebM. Not two-pass loudnorm: on a
  * clip of a word or two its second pass makes the clip quieter rather than bringing it to the target
- * (docs/decisions/078-voice-studio-audio.md).
+ * (docs/decisions/079-voice-studio-audio.md).
  */
 
 export interface Loudness {

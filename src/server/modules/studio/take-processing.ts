@@ -41,7 +41,11 @@ function keptSpan(length: number, sampleRate: number, trim: ProcessTakeOptions["
   return { start, end: Math.max(start, at(trim?.endMs, length)) };
 }
 
-/** Checks a take's WAV master and, when it passes, makes its published clip. */
+/**
+ * Checks a take's WAV master and, when it passes, makes its published clip. A master that is not
+ * WAV audio is a failed check (`readable`), not an error; the promise rejects (FfmpegError) only
+ * when ffmpeg itself fails or runs past its time limit, for the job to try again.
+ */
 export async function processTake(master: Buffer, options: ProcessTakeOptions): Promise<ProcessedTake> {
   const audio = decodeWav(master);
   if (typeof audio === "string") {
