@@ -6,7 +6,8 @@ import { CLIP_LEAD_IN_MS, CLIP_TAIL_MS } from "./take-analysis";
 import { UNREADABLE_MESSAGE } from "./take-checks";
 import { decodeAudio, measureLoudness } from "./take-loudness";
 import { audioDurationMs, type ProcessedTake, processTake } from "./take-processing";
-import { speechLikeWav } from "./take-speech-like";
+import { speechLikeWav, wavOf } from "./take-speech-like";
+import { decodeWav } from "./take-wav";
 
 /** A line of about two seconds, as the espeak clip of "Saya nak kopi, kurang manis" lasts. */
 const REFERENCE_MS = 2300;
@@ -59,6 +60,21 @@ describe("processTake", () => {
     expect(failed(take)).toEqual([]);
     expect(take.durationMs).toBeLessThanOrEqual(800);
     expect(checkOf(take, "quiet").message).toMatch(/^Loud enough \(-3\d\.\d LUFS before levelling\)\.$/);
+    expect(take.loudness!.integratedLufs).toBeGreaterThanOrEqual(CLIP_LOUDNESS_LUFS - 1);
+    expect(take.loudness!.integratedLufs).toBeLessThanOrEqual(CLIP_LOUDNESS_LUFS + 1);
+    expect(take.loudness!.truePeakDbtp).toBeLessThanOrEqual(CLIP_TRUE_PEAK_DBTP);
+  });
+
+  it("holds a quiet take's sharp peaks under the ceiling while raising it to the course's loudness", async () => {
+    const audio = decodeWav(speechLikeWav({ speechMs: 2000, peak: 0.06 }));
+    if (typeof audio === "string") throw new Error(audio);
+    // Plosives' bursts: 2 ms at 0.5, eight times the speech's peak (it is raised about 20 dB, they would reach +8 dBFS).
+    const samples = audio.channels[0]!;
+    for (const atMs of [600, 1000, 1500, 2100]) {
+      for (let i = 0; i < 96; i++) samples[atMs * 48 + i] = i % 2 === 0 ? 0.5 : -0.5;
+    }
+    const take = await processTake(wavOf([samples], 48_000, "pcm16"), { referenceMs: REFERENCE_MS });
+    expect(failed(take)).toEqual([]);
     expect(take.loudness!.integratedLufs).toBeGreaterThanOrEqual(CLIP_LOUDNESS_LUFS - 1);
     expect(take.loudness!.integratedLufs).toBeLessThanOrEqual(CLIP_LOUDNESS_LUFS + 1);
     expect(take.loudness!.truePeakDbtp).toBeLessThanOrEqual(CLIP_TRUE_PEAK_DBTP);
