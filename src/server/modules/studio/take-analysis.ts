@@ -54,16 +54,19 @@ export interface TakeAnalysis {
 const dbOf = (meanSquare: number) => (meanSquare > 0 ? 10 * Math.log10(meanSquare) : Number.NEGATIVE_INFINITY);
 const samplesOf = (ms: number, sampleRate: number) => Math.round((ms / 1000) * sampleRate);
 
-/** The master's channels mixed to one (their average). */
+/**
+ * The master's channels mixed to one (their average), less its mean: a microphone's DC offset is
+ * no sound, and left in it would read as a loud background and click at the clip's edges.
+ */
 export function monoOf(audio: WavAudio): Float32Array {
-  const [first, ...others] = audio.channels;
-  if (!first || others.length === 0) return first ?? new Float32Array(0);
-  const mono = new Float32Array(first.length);
-  for (let i = 0; i < mono.length; i++) {
-    let sum = first[i]!;
-    for (const channel of others) sum += channel[i]!;
-    mono[i] = sum / audio.channels.length;
+  const mono = new Float32Array(audio.channels[0]?.length ?? 0);
+  for (const channel of audio.channels) {
+    for (let i = 0; i < mono.length; i++) mono[i] = mono[i]! + channel[i]! / audio.channels.length;
   }
+  let sum = 0;
+  for (const sample of mono) sum += sample;
+  const mean = mono.length > 0 ? sum / mono.length : 0;
+  for (let i = 0; i < mono.length; i++) mono[i] = mono[i]! - mean;
   return mono;
 }
 

@@ -109,6 +109,14 @@ describe("processTake", () => {
     expect(failed(hiss)).toEqual(["noise"]);
   });
 
+  it("takes no microphone's DC offset for a noisy room", async () => {
+    const audio = decodeWav(speechLikeWav({ speechMs: 2000, peak: 0.3 }));
+    if (typeof audio === "string") throw new Error(audio);
+    const offset = audio.channels[0]!.map((sample) => sample + 0.05);
+    const take = await processTake(wavOf([offset], 48_000, "pcm16"), { referenceMs: REFERENCE_MS });
+    expect(failed(take)).toEqual([]);
+  });
+
   it("fails a take with only the room in it as silent, and does not judge its level or length", async () => {
     for (const noiseDbfs of [-65, null]) {
       const take = await processTake(speechLikeWav({ speechMs: 0, noiseDbfs }), { referenceMs: REFERENCE_MS });
