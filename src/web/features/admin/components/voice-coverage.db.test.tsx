@@ -21,15 +21,13 @@ describe("the Admin's native voices", { timeout: 20_000 }, () => {
         { ...line, lineId: "line-selamat-pagi", state: "in-review", masterKey: "studio/b.wav" },
       ])
       .returning();
-    await app.t.db
-      .insert(studioClip)
-      .values({
-        chapterId: "chapter-1",
-        dayId: "day-1",
-        lineId: "card-pagi",
-        takeId: published!.id,
-        voiceId: tutor!.id,
-      });
+    await app.t.db.insert(studioClip).values({
+      chapterId: "chapter-1",
+      dayId: "day-1",
+      lineId: "card-pagi",
+      takeId: published!.id,
+      voiceId: tutor!.id,
+    });
     await app.signInAs("Admin", { firstName: "Siti", lastName: "Nurhaliza", email: "siti@example.com" });
     renderApp("/admin");
     const region = await screen.findByRole("region", { name: "Native voices" });
