@@ -39,7 +39,7 @@ async function processOne(deps: StudioDeps, { takeId }: ProcessTakeData): Promis
   const master = await storage.read(take.masterKey);
   if (!master) throw new Error(`the master of take ${takeId} is missing`);
   const line = courseLine(course, take);
-  const referenceMs = line ? await deps.referenceMs(line.audio) : 0;
+  const referenceMs = line ? await deps.referenceMs(line) : 0;
   const trim = { startMs: take.trimStartMs ?? undefined, endMs: take.trimEndMs ?? undefined };
   const processed = await processTake(master, { trim, referenceMs });
   const clip =
