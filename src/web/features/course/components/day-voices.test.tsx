@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { courseAudioPath, daySpokenItems, findDay } from "#course/course";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
 import { AINA, answerPublishedClips, FARID, publishedClips } from "#tests/web/published-clips";
-import { CourseVoices } from "#web/features/marketing/course-voices";
 import { readPublishedClips } from "#web/lib/published-clips";
 import { voiceCredits } from "#web/lib/voice-credits";
 import { DayVoices } from "./day-voices";
@@ -51,22 +50,5 @@ describe("a day's voices", () => {
       voices: [{ ...AINA, lines: 1 }],
       espeak: 1,
     });
-  });
-});
-
-describe("the team page's credits", () => {
-  it("credits every voice with a published clip: name, accent and lines, most lines first", async () => {
-    await publish([
-      [line("card-pagi"), FARID],
-      [line("line-nak-minum"), AINA],
-      [line("line-kopi-o"), AINA],
-      [line("line-jom", "day-4"), AINA],
-    ]);
-    render(<CourseVoices />);
-    const voices = screen.getAllByRole("listitem");
-    expect(voices.map((voice) => voice.textContent)).toEqual([
-      "AinaKuala Lumpur / Selangor · 3 lines",
-      "FaridJohor · 1 line",
-    ]);
   });
 });
