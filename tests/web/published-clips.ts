@@ -1,4 +1,5 @@
 import { vi } from "vitest";
+import { publishedClipPath } from "#course/studio";
 import type { PublishedClips } from "#server/modules/studio/studio.contract";
 import { API_BASE } from "#web/lib/api";
 
@@ -8,9 +9,6 @@ export const PUBLISHED_CLIPS_PATH = `${API_BASE}/studio/published`;
 /** Two voices of the studio, as GET /api/studio/published names them. */
 export const AINA = { userId: "voice-aina", creditedName: "Aina", accent: "kuala-lumpur" } as const;
 export const FARID = { userId: "voice-farid", creditedName: "Farid", accent: "johor" } as const;
-
-/** A published clip's URL as the server makes it: versioned by its take, immutable. */
-export const nativeClipUrl = (takeId: string) => `/api/studio/clips/${takeId}`;
 
 /**
  * The published clips answer: each course audio path (courseAudioPath) voiced by the voice given,
@@ -22,7 +20,7 @@ export function publishedClips(
   const clips: PublishedClips["clips"] = {};
   const voices: PublishedClips["voices"] = {};
   for (const [path, voice] of voiced) {
-    clips[path] = { url: nativeClipUrl(`take-${path.split("/").slice(-3).join("-")}`), voice: voice.userId };
+    clips[path] = { url: publishedClipPath(`take-${path.split("/").slice(-3).join("-")}`), voice: voice.userId };
     voices[voice.userId] = { creditedName: voice.creditedName, accent: voice.accent };
   }
   return { clips, voices };

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useSyncExternalStore } from "react";
 import type { PublishedClips } from "#server/modules/studio/studio.contract";
-import { API_BASE } from "#web/lib/api";
+import { apiClient, call } from "#web/lib/api";
 import { mediaUrl } from "#web/lib/media";
 
 /**
@@ -30,16 +30,11 @@ const listeners = new Set<() => void>();
 export function readPublishedClips(): Promise<void> {
   reading ??= (async () => {
     try {
-      const response = await fetch(`${API_BASE}/studio/published`, {
-        credentials: "same-origin",
-        headers: { accept: "application/json" },
-      });
-      if (!response.ok) return;
-      published = (await response.json()) as PublishedClips;
+      published = await call(apiClient.studio.published.$get());
       readAt = Date.now();
       for (const listener of listeners) listener();
     } catch {
-      // Offline or the server away: the lines keep what they play.
+      // Offline, or the server away or refusing: the lines keep what they play.
     } finally {
       reading = null;
     }
