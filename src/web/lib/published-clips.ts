@@ -8,18 +8,16 @@ import { mediaUrl } from "#web/lib/media";
  * audio path each stands in for. A line plays its published clip wherever it is heard and the espeak
  * clip otherwise; unpublishing a clip takes it out of the next answer, and the line is espeak again.
  *
- * Read once per page that plays course audio (usePublishedClipsRefresh), again on a later page once
- * the last read is a minute old: the answer is small and revalidated with its ETag, so a read that
- * finds nothing new costs a 304. Pages are prerendered with no clips known (the build reads no API)
- * and hydrate that way (the server snapshot), then the native URLs take over.
+ * Read again by every page that plays course audio as it opens (usePublishedClipsRefresh), not once
+ * per visit: a clip taken down answers 404, so a page must not go on naming it for long. The answer
+ * is small and revalidated with its ETag, so a read that finds nothing new is a 304. Pages are
+ * prerendered with no clips known (the build reads no API) and hydrate that way (the server
+ * snapshot); the native URLs take over once the first read is in, which only delays which file a
+ * line's button will play.
  */
 
 const NONE: PublishedClips = { clips: {}, voices: {} };
-/** How old the last read may be before a page that plays course audio reads the clips again. */
-export const PUBLISHED_CLIPS_MAX_AGE_MS = 60_000;
-
 let published = NONE;
-let readAt = Number.NEGATIVE_INFINITY;
 let reading: Promise<void> | null = null;
 const listeners = new Set<() => void>();
 
@@ -30,8 +28,11 @@ const listeners = new Set<() => void>();
 export function readPublishedClips(): Promise<void> {
   reading ??= (async () => {
     try {
-      published = await call(apiClient.studio.published.$get());
-      readAt = Date.now();
+      const read = await call(apiClient.studio.published.$get());
+      // Most reads find what the last one did (a 304): the pages playing course audio draw again
+      // only when a clip was published or taken down.
+      if (JSON.stringify(read) === JSON.stringify(published)) return;
+      published = read;
       for (const listener of listeners) listener();
     } catch {
       // Offline, or the server away or refusing: the lines keep what they play.
@@ -42,11 +43,15 @@ export function readPublishedClips(): Promise<void> {
   return reading;
 }
 
-/** Reads the published clips when this page plays course audio and the last read is a minute old or none. */
-export function usePublishedClipsRefresh() {
+/**
+ * Reads the published clips as a page that plays course audio opens, and again when it shows another
+ * `page` (a day's page kept on screen as the learner goes to the next day).
+ */
+export function usePublishedClipsRefresh(page?: string) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reading again is the reaction to another page.
   useEffect(() => {
-    if (Date.now() - readAt >= PUBLISHED_CLIPS_MAX_AGE_MS) void readPublishedClips();
-  }, []);
+    void readPublishedClips();
+  }, [page]);
 }
 
 function subscribe(listener: () => void) {
