@@ -94,3 +94,5 @@ export const tutorWeekQueryKey = [...bookingsQueryKey, "week"] as const;
 export const callRoomQueryKey = (bookingId: string) => ["calls", bookingId] as const;
 /** What a session's learner struggles with, for its tutor (GET /api/calls/:bookingId/brief). */
 export const sessionBriefQueryKey = (bookingId: string) => ["calls", bookingId, "brief"] as const;
+/** Every day's lines in a native voice, for the Admin's coverage and the studio (GET /api/studio/days). */
+export const studioDaysQueryKey = ["studio", "days"] as const;

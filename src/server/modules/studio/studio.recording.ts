@@ -39,7 +39,7 @@ async function processOne(deps: StudioDeps, { takeId }: ProcessTakeData): Promis
   const master = await storage.read(take.masterKey);
   if (!master) throw new Error(`the master of take ${takeId} is missing`);
   const line = courseLine(course, take);
-  const referenceMs = line ? await deps.referenceMs(line.audio) : 0;
+  const referenceMs = line ? await deps.referenceMs(line) : 0;
   const trim = { startMs: take.trimStartMs ?? undefined, endMs: take.trimEndMs ?? undefined };
   const processed = await processTake(master, { trim, referenceMs });
   const clip =
@@ -141,17 +141,20 @@ export function createStudioRecording(deps: StudioDeps, views: StudioViews) {
     },
 
     /** Files under studio/ that no take holds (a crash between a file and its row; a voice's account gone). */
-    jobs: [
-      {
-        name: "studio.sweep-files",
-        everyMs: ORPHAN_SWEEP_EVERY_MS,
-        run: () =>
-          sweepOrphans(storage, {
-            prefix: STUDIO_PREFIX,
-            kept: takes.heldFileKeys,
-          }),
-      },
-    ] satisfies Job[],
+    jobs: [studioFilesSweep(storage, db)],
+  };
+}
+
+/**
+ * The files under studio/ that no take holds, removed every 10 minutes once older than the sweeps'
+ * age (a crash between a file and its row; the takes of a deleted account), on the clock `now`.
+ */
+export function studioFilesSweep(storage: StudioDeps["storage"], db: StudioDeps["db"], now = () => new Date()): Job {
+  const takes = createStudioRepository(db);
+  return {
+    name: "studio.sweep-files",
+    everyMs: ORPHAN_SWEEP_EVERY_MS,
+    run: () => sweepOrphans(storage, { prefix: STUDIO_PREFIX, kept: takes.heldFileKeys, now: now() }),
   };
 }
 

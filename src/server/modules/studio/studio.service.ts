@@ -37,8 +37,8 @@ export interface StudioDeps {
   jobs: JobSender;
   events: Emitter;
   logger: Logger;
-  /** The length of an espeak clip under public/ (its path is courseAudioPath), in ms. */
-  referenceMs: (audioPath: string) => Promise<number>;
+  /** The length of a line's espeak clip under public/ (its path is courseAudioPath), in ms. */
+  referenceMs: (line: { audio: string; malay: string }) => Promise<number>;
 }
 
 /** What someone who may not use the studio is told (403). */
