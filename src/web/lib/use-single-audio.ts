@@ -5,9 +5,10 @@ import { releasePlayback, takePlayback } from "#web/lib/one-sound";
  * One audio clip at a time across a page (spec section 4): playing a clip stops the one playing,
  * here or in any other player on the page (`lib/one-sound`), pressing the same clip again stops it,
  * and the playing indicator clears when the clip ends or fails (a failure is logged), so any clip
- * can be played again. `speed` (the story player's choice)
- * is set on the playing clip, also when it changes mid-clip; a test's `?playbackRate=` wins over it,
- * so end-to-end runs still hear clips to their end quickly.
+ * can be played again. `speed` (the story player's choice, practice's 0.75x) is set on the playing
+ * clip, whichever it is (a published native clip or espeak), with its pitch kept, also when it
+ * changes mid-clip; a test's `?playbackRate=` wins over it, so end-to-end runs still hear clips to
+ * their end quickly.
  */
 export function useSingleAudio(speed = 1) {
   const audioRef = useRef<HTMLAudioElement | null>(null);
@@ -34,6 +35,8 @@ export function useSingleAudio(speed = 1) {
       const audio = new Audio(src);
       audio.dataset.src = src;
       audio.playbackRate = rate();
+      // Slowed, a voice keeps its pitch: a native speaker at 0.75x still sounds like themself.
+      audio.preservesPitch = true;
       takePlayback(stop);
       audioRef.current = audio;
       setPlaying(src);
