@@ -68,6 +68,18 @@ export function usePublishedClips(): PublishedClips {
   );
 }
 
+/**
+ * The espeak file a published clip stood in for, when `url` is one (null otherwise), and a read of
+ * the list again: a native clip that fails to play was most likely taken down since the page read
+ * it, and the line plays espeak, which is always there.
+ */
+export function espeakInsteadOf(url: string): string | null {
+  const path = Object.keys(published.clips).find((each) => published.clips[each]?.url === url);
+  if (!path) return null;
+  void readPublishedClips();
+  return mediaUrl(path);
+}
+
 /** What plays for a course audio path: its published clip's URL as sent (versioned), or the espeak file's. */
 export function clipUrl(clips: PublishedClips, path: string): string {
   return clips.clips[path]?.url ?? mediaUrl(path);

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { releasePlayback, takePlayback } from "#web/lib/one-sound";
+import { espeakInsteadOf } from "#web/lib/published-clips";
 
 /**
  * One audio clip at a time across a page (spec section 4): playing a clip stops the one playing,
@@ -50,14 +51,30 @@ export function useSingleAudio(speed = 1) {
         finish();
         onEnded?.();
       };
-      audio.onerror = () => {
-        console.error("Could not play audio", src);
+      // A native clip taken down since the page read the list fails: its line plays espeak instead,
+      // once. A failure of the attempt before (its play() rejected as the source changed) is no news.
+      let attempt = 0;
+      const start = () => {
+        const mine = ++attempt;
+        audio.play().catch((error: unknown) => {
+          if (mine === attempt) failed(error);
+        });
+      };
+      const failed = (error?: unknown) => {
+        if (audioRef.current !== audio) return;
+        const espeak = attempt === 1 ? espeakInsteadOf(src) : null;
+        if (espeak) {
+          audio.src = espeak;
+          // A new source starts at the default rate: the chosen speed is set again.
+          audio.playbackRate = rate();
+          start();
+          return;
+        }
+        console.error("Could not play audio", src, ...(error === undefined ? [] : [error]));
         finish();
       };
-      audio.play().catch((error: unknown) => {
-        console.error("Could not play audio", src, error);
-        finish();
-      });
+      audio.onerror = () => failed();
+      start();
     },
     [stop, rate],
   );
