@@ -41,8 +41,12 @@ async function takesInUse(deps: StudioDeps, key: SectionKey, lineIds: string[], 
   const byLine = new Map(rows.map((row) => [row.lineId, row]));
   const takes = lineIds.map((lineId) => byLine.get(lineId));
   const ids = takes.flatMap((take) => (take ? [take.takeId] : []));
-  return { takes, ids, builtFrom: createHash("sha256").update(ids.join(",")).digest("base64url") };
+  return { takes, ids, builtFrom: dialogueBuiltFrom(ids) };
 }
+
+/** What a recording was built from: a hash of its native lines' take ids, in the section's order. */
+export const dialogueBuiltFrom = (takeIds: readonly string[]) =>
+  createHash("sha256").update(takeIds.join(",")).digest("base64url");
 
 /** Each line's audio: its native clip, else espeak's file, else (a course whose media were not made) a silence as long. */
 async function parts(
