@@ -113,6 +113,8 @@ async function buildOne(deps: StudioDeps, key: SectionKey): Promise<void> {
       await dialogues.lockSection(tx, key);
       // A clip published or taken down meanwhile: its own job builds the recording.
       if ((await takesInUse(deps, key, lineIds, tx)).builtFrom !== inUse.builtFrom) return { kept: false as const };
+      // Another run built the same meanwhile: its URL stays the one learners have.
+      if ((await dialogues.dialogue(key, tx))?.builtFrom === inUse.builtFrom) return { kept: false as const };
       const replaced = await dialogues.keep(tx, {
         ...key,
         id,
