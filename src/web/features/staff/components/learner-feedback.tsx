@@ -27,7 +27,7 @@ import { cn } from "#web/lib/cn";
 import { COURSE } from "#web/lib/course-data";
 import { formatFeedbackDate } from "#web/lib/feedback-date";
 import { toast } from "#web/lib/toast";
-import { LoadFailed } from "./load-failed";
+import { LoadFailed } from "#web/components/load-failed";
 import { userName } from "./user-picker";
 
 /** "Day 1" and "Day 1: Greetings and a drink", or the ids of a day the course no longer has. */

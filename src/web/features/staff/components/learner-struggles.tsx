@@ -7,7 +7,7 @@ import { usePinPhrase, useStruggleReport } from "#web/features/staff/api/struggl
 import { describeError } from "#web/lib/api";
 import { cn } from "#web/lib/cn";
 import { toast } from "#web/lib/toast";
-import { LoadFailed } from "./load-failed";
+import { LoadFailed } from "#web/components/load-failed";
 import { userName } from "./user-picker";
 
 /**

@@ -14,7 +14,7 @@ import {
 } from "#web/features/staff/api/speaking-queue";
 import { describeError } from "#web/lib/api";
 import { toast } from "#web/lib/toast";
-import { LoadFailed } from "./load-failed";
+import { LoadFailed } from "#web/components/load-failed";
 
 const RATINGS = Array.from({ length: TUTOR_RATING_MAX - TUTOR_RATING_MIN + 1 }, (_, index) => TUTOR_RATING_MIN + index);
 

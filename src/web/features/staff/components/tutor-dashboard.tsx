@@ -4,7 +4,7 @@ import type { UserSummary } from "#server/modules/users/users.contract";
 import { useUserProgress } from "#web/features/staff/api/staff";
 import { LearnerFeedback } from "./learner-feedback";
 import { LearnerStruggles } from "./learner-struggles";
-import { LoadFailed } from "./load-failed";
+import { LoadFailed } from "#web/components/load-failed";
 import { ProgressGrid } from "./progress-grid";
 import { ResetProgressDialog } from "./reset-progress-dialog";
 import { SpeakingQueue } from "./speaking-queue";

@@ -1,0 +1,93 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { STUDIO_MASTER_MAX_MS } from "#course/studio";
+import type { Recording } from "#web/features/studio/wav-recorder";
+
+export type StudioRecorderState =
+  | { status: "idle" }
+  | { status: "starting"; lineId: string }
+  | { status: "recording"; lineId: string }
+  | { status: "recorded"; lineId: string; master: Blob; url: string }
+  | { status: "unavailable"; message: string };
+
+/** What the voice reads when the microphone cannot record, by the browser's error. */
+export const MICROPHONE_MESSAGES = {
+  denied:
+    "Jalan may not use your microphone. Allow it in your browser's site settings (beside the address), then record again.",
+  missing: "No microphone was found. Connect one, then record again.",
+  failed: "Your microphone could not start. Check that no other program is using it, then record again.",
+} as const;
+
+function messageOf(error: unknown): string {
+  const name = error instanceof DOMException ? error.name : "";
+  if (name === "NotAllowedError" || name === "SecurityError") return MICROPHONE_MESSAGES.denied;
+  if (name === "NotFoundError" || name === "OverconstrainedError") return MICROPHONE_MESSAGES.missing;
+  return MICROPHONE_MESSAGES.failed;
+}
+
+/** How often the level meter is read while recording. */
+const LEVEL_EVERY_MS = 100;
+
+/**
+ * One master at a time from the microphone, for the line being recorded. The recorder's code (the
+ * WAV encoder) loads with the first recording, not with the page. A recording ends on `stop`, or by
+ * itself at STUDIO_MASTER_MAX_MS; it is then `recorded` with its WAV until `discard` (Re-record,
+ * another line) or the next recording. `level` is the input's peak, 0 to 1, while recording.
+ */
+export function useStudioRecorder() {
+  const [state, setState] = useState<StudioRecorderState>({ status: "idle" });
+  const [level, setLevel] = useState(0);
+  const running = useRef<{ recording: Recording; timers: number[] } | null>(null);
+  const url = state.status === "recorded" ? state.url : null;
+
+  const stop = useCallback(async () => {
+    const run = running.current;
+    if (!run) return;
+    running.current = null;
+    for (const timer of run.timers) clearInterval(timer);
+    const master = await run.recording.stop();
+    setLevel(0);
+    setState((current) =>
+      current.status === "recording"
+        ? { status: "recorded", lineId: current.lineId, master, url: URL.createObjectURL(master) }
+        : current,
+    );
+  }, []);
+
+  const start = useCallback(
+    async (lineId: string) => {
+      if (running.current) return;
+      setState({ status: "starting", lineId });
+      let recording: Recording;
+      try {
+        const { startRecording } = await import("#web/features/studio/wav-recorder");
+        recording = await startRecording();
+      } catch (error) {
+        setState({ status: "unavailable", message: messageOf(error) });
+        return;
+      }
+      const meter = window.setInterval(() => setLevel(recording.level()), LEVEL_EVERY_MS);
+      const limit = window.setTimeout(() => void stop(), STUDIO_MASTER_MAX_MS);
+      running.current = { recording, timers: [meter, limit] };
+      setState({ status: "recording", lineId });
+    },
+    [stop],
+  );
+
+  const discard = useCallback(() => setState({ status: "idle" }), []);
+
+  // A recorded master's URL lives while it is shown.
+  useEffect(() => (url ? () => URL.revokeObjectURL(url) : undefined), [url]);
+
+  // A recording in progress when the page goes is dropped, and the microphone released.
+  useEffect(
+    () => () => {
+      const run = running.current;
+      if (!run) return;
+      for (const timer of run.timers) clearInterval(timer);
+      run.recording.discard();
+    },
+    [],
+  );
+
+  return { state, level, start, stop, discard };
+}
