@@ -24,32 +24,28 @@ function messageOf(error: unknown): string {
   return MICROPHONE_MESSAGES.failed;
 }
 
-/** How often the level meter is read while recording. */
-const LEVEL_EVERY_MS = 100;
-
 /**
  * One master at a time from the microphone, for the line being recorded. The recorder's code (the
  * WAV encoder) loads with the first recording, not with the page. A recording ends on `stop`, or by
  * itself at STUDIO_MASTER_MAX_MS; it is then `recorded` with its WAV until `discard` (Re-record,
- * another line) or the next recording. `level` is the input's peak, 0 to 1, while recording.
+ * another line) or the next recording. `level()` reads the input's peak, 0 to 1, while recording.
  */
 export function useStudioRecorder() {
   const [state, setState] = useState<StudioRecorderState>({ status: "idle" });
-  const [level, setLevel] = useState(0);
-  const running = useRef<{ recording: Recording; timers: number[] } | null>(null);
+  const running = useRef<{ recording: Recording; limit: number } | null>(null);
+  const alive = useRef(true);
   const url = state.status === "recorded" ? state.url : null;
 
   const stop = useCallback(async () => {
     const run = running.current;
     if (!run) return;
     running.current = null;
-    for (const timer of run.timers) clearInterval(timer);
+    clearTimeout(run.limit);
     const master = await run.recording.stop();
-    setLevel(0);
+    if (!alive.current) return;
+    const url = URL.createObjectURL(master);
     setState((current) =>
-      current.status === "recording"
-        ? { status: "recorded", lineId: current.lineId, master, url: URL.createObjectURL(master) }
-        : current,
+      current.status === "recording" ? { status: "recorded", lineId: current.lineId, master, url } : current,
     );
   }, []);
 
@@ -62,16 +58,23 @@ export function useStudioRecorder() {
         const { startRecording } = await import("#web/features/studio/wav-recorder");
         recording = await startRecording();
       } catch (error) {
-        setState({ status: "unavailable", message: messageOf(error) });
+        if (alive.current) setState({ status: "unavailable", message: messageOf(error) });
         return;
       }
-      const meter = window.setInterval(() => setLevel(recording.level()), LEVEL_EVERY_MS);
+      // The page went while the microphone was being asked for.
+      if (!alive.current) {
+        recording.discard();
+        return;
+      }
       const limit = window.setTimeout(() => void stop(), STUDIO_MASTER_MAX_MS);
-      running.current = { recording, timers: [meter, limit] };
+      running.current = { recording, limit };
       setState({ status: "recording", lineId });
     },
     [stop],
   );
+
+  /** The input's peak now, 0 to 1 (0 when not recording), for the level meter to read. */
+  const level = useCallback(() => running.current?.recording.level() ?? 0, []);
 
   const discard = useCallback(() => setState({ status: "idle" }), []);
 
@@ -79,15 +82,17 @@ export function useStudioRecorder() {
   useEffect(() => (url ? () => URL.revokeObjectURL(url) : undefined), [url]);
 
   // A recording in progress when the page goes is dropped, and the microphone released.
-  useEffect(
-    () => () => {
+  useEffect(() => {
+    alive.current = true;
+    return () => {
+      alive.current = false;
       const run = running.current;
       if (!run) return;
-      for (const timer of run.timers) clearInterval(timer);
+      running.current = null;
+      clearTimeout(run.limit);
       run.recording.discard();
-    },
-    [],
-  );
+    };
+  }, []);
 
   return { state, level, start, stop, discard };
 }

@@ -1,3 +1,18 @@
+import { useEffect, useState } from "react";
+
+/** How often the meter reads the level. */
+const EVERY_MS = 100;
+
+/** The level `read` gives, read every EVERY_MS while the meter is shown (its own renders, not the page's). */
+function useLevel(read: () => number): number {
+  const [peak, setPeak] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setPeak(read()), EVERY_MS);
+    return () => clearInterval(timer);
+  }, [read]);
+  return peak;
+}
+
 /** Decibels below full scale from which the meter starts: quieter than a quiet room's hiss. */
 const FLOOR_DB = -60;
 
@@ -12,7 +27,8 @@ export function meterPercent(peak: number): number {
  * The microphone's input level while recording (a meter named "Input level"), in decibels from -60
  * to 0: past `high` the browser draws it as a warning, near the top, where the take would clip.
  */
-export function LevelMeter({ peak }: { peak: number }) {
+export function LevelMeter({ level }: { level: () => number }) {
+  const peak = useLevel(level);
   const db = peak > 0 ? Math.round(20 * Math.log10(peak)) : null;
   return (
     <meter

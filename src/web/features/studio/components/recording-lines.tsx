@@ -73,14 +73,14 @@ function RecordButton({
 }
 
 /** While recording: the level, and how to stop. */
-function Recording({ peak }: { peak: number }) {
+function Recording({ level }: { level: () => number }) {
   return (
     <div className="grid gap-2 rounded-md border bg-background p-3">
       <p role="status" className="text-sm font-medium">
         Recording… Press R or Stop recording when you are done (it stops by itself after {STUDIO_MASTER_MAX_MS / 1000}{" "}
         seconds).
       </p>
-      <LevelMeter peak={peak} />
+      <LevelMeter level={level} />
     </div>
   );
 }
@@ -184,7 +184,7 @@ export function RecordingLines({
   function panelOf(line: LineAnswer) {
     const { state } = recorder;
     if (!("lineId" in state) || state.lineId !== line.lineId) return null;
-    if (state.status === "recording") return <Recording peak={recorder.level} />;
+    if (state.status === "recording") return <Recording level={recorder.level} />;
     if (state.status !== "recorded") return null;
     return (
       <RecordedTake

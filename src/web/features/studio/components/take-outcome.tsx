@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { studioTakeAudioPath } from "#course/studio";
 import { Button } from "#web/components/ui/button";
 import { TAKE_POLL_LIMIT_MS, type TakeAnswer, takeQuery } from "#web/features/studio/api/studio";
@@ -69,7 +69,12 @@ export function SavedTake({
   useEffect(() => {
     if (state && state !== "processing") void queryClient.invalidateQueries({ queryKey: studioDaysQueryKey });
   }, [state, queryClient]);
-  const tooLong = state === "processing" && Date.now() - savedAt >= TAKE_POLL_LIMIT_MS;
+  const [gaveUp, setGaveUp] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setGaveUp(true), savedAt + TAKE_POLL_LIMIT_MS - Date.now());
+    return () => clearTimeout(timer);
+  }, [savedAt]);
+  const tooLong = state === "processing" && gaveUp;
   return (
     <div aria-live="polite" className="grid gap-2 rounded-md bg-muted/60 p-3 text-sm">
       {take.data && <TakeOutcome take={take.data} onRecordAgain={onRecordAgain} />}
