@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { LINE_STATE_LABELS } from "#course/studio";
 import { accentLabel } from "#course/voices";
 import type { LineAnswer } from "#web/features/studio/api/studio";
@@ -57,11 +57,17 @@ export function LineRow({
   recorder: ReactNode;
 }) {
   const headingId = `line-${line.lineId}`;
+  const row = useRef<HTMLElement>(null);
+  // A line selected by the walk through a speaker's lines comes into view.
+  useEffect(() => {
+    if (selected) row.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }, [selected]);
   const current = line.published?.publishedUrl ?? mediaUrl(line.syntheticUrl);
   return (
     <li>
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: selecting by pointer; the row's Record button selects it by keyboard. */}
       <article
+        ref={row}
         aria-labelledby={headingId}
         aria-current={selected || undefined}
         onClick={onSelect}

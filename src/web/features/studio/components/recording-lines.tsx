@@ -89,15 +89,20 @@ function Recording({ level }: { level: () => number }) {
 function WalkControl({
   speaker,
   walking,
+  current,
   onWalk,
 }: {
   speaker: string;
   walking: boolean;
+  current: string | undefined;
   onWalk: (on: boolean) => void;
 }) {
   return walking ? (
-    <div className="flex flex-wrap items-center gap-3 rounded-md bg-muted/60 p-3 text-sm" aria-live="polite">
-      <p>Recording all of {speaker}'s lines: after each saved take, the next line is selected.</p>
+    <div className="flex flex-wrap items-center gap-3 rounded-md bg-muted/60 p-3 text-sm">
+      <p aria-live="polite">
+        Recording all of {speaker}'s lines: after each saved take, the next line is selected. Now:{" "}
+        <span lang="ms">{current}</span>
+      </p>
       <Button size="sm" variant="outline" onClick={() => onWalk(false)}>
         Stop going through {speaker}'s lines
       </Button>
@@ -157,7 +162,9 @@ export function RecordingLines({
   admin: boolean;
 }) {
   const [chosenId, setChosenId] = useState<string | null>(null);
-  const [walking, setWalking] = useState(false);
+  // The speaker whose lines are walked: changing the filter ends the walk.
+  const [walkingFor, setWalkingFor] = useState<string | null>(null);
+  const walking = speaker !== null && walkingFor === speaker;
   const recorder = useStudioRecorder();
   const selected = lines.find((line) => line.lineId === chosenId) ?? lines[0];
   const address = { chapterId: day.chapterId, dayId: day.dayId };
@@ -167,7 +174,7 @@ export function RecordingLines({
     const next = lines[lines.findIndex((each) => each.lineId === line.lineId) + 1];
     if (next) setChosenId(next.lineId);
     else {
-      setWalking(false);
+      setWalkingFor(null);
       toast({ title: "All lines recorded", description: `That was the last of ${speaker}'s lines here.` });
     }
   });
@@ -215,8 +222,9 @@ export function RecordingLines({
         <WalkControl
           speaker={speaker}
           walking={walking}
+          current={selected?.malay}
           onWalk={(on) => {
-            setWalking(on);
+            setWalkingFor(on ? speaker : null);
             if (on) setChosenId(lines[0]!.lineId);
           }}
         />
