@@ -19,9 +19,17 @@ export const MICROPHONE: MediaTrackConstraints = {
 
 let encoder: Promise<void> | undefined;
 
-/** The WAV encoder, registered once for the page (a second registration of the same type fails). */
+/**
+ * The WAV encoder, registered once for the page (a second registration of the same type fails);
+ * asked again at the next recording when it could not be.
+ */
 function wavEncoder(): Promise<void> {
-  encoder ??= connect().then(register);
+  encoder ??= connect()
+    .then(register)
+    .catch((error: unknown) => {
+      encoder = undefined;
+      throw error;
+    });
   return encoder;
 }
 
@@ -37,8 +45,14 @@ export interface Recording {
 
 /** Asks for the microphone and starts recording a WAV master. */
 export async function startRecording(): Promise<Recording> {
-  await wavEncoder();
+  // The microphone first: a refusal is what the voice most needs to hear about, and at once.
   const stream = await navigator.mediaDevices.getUserMedia({ audio: MICROPHONE });
+  try {
+    await wavEncoder();
+  } catch (error) {
+    for (const track of stream.getTracks()) track.stop();
+    throw error;
+  }
   const context = new AudioContext();
   const analyser = context.createAnalyser();
   analyser.fftSize = 1024;
