@@ -15,6 +15,7 @@ import { loadEnv } from "#server/env";
 import { createLogger } from "#server/logger";
 import { createMailer } from "#server/mail/mailer";
 import { createModules } from "#server/modules/registry";
+import { createLazyQueue } from "#server/queue/lazy-queue";
 import { createDatabaseStorage } from "#server/storage/storage";
 import { statementCounter } from "#tests/statement-count";
 
@@ -68,6 +69,8 @@ async function countedApp(databaseUrl: string) {
     authSecret: env.AUTH_SECRET,
     course: loadCourse({ publicDir: null }),
     notifications,
+    // Booking sends no job; the queue would start only if something did.
+    queue: createLazyQueue({ url: databaseUrl, logger, workers: () => [] }),
   };
   const app = createApp(deps, createModules(deps));
   const send = async (pathname: string, init: { method?: string; cookie?: string; json?: unknown } = {}) => {

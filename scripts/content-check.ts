@@ -22,7 +22,9 @@
 //   video together under 40 MB.
 //
 // Prints one line per problem naming the file and the path of the field, and exits 1; or
-// "Course content OK: N days, M spoken lines, K clips", after a line of counts for each day.
+// "Course content OK: N days, M spoken lines, K clips", after a line of counts for each day, then
+// (reported) how many of each day's lines have a native voice, from DATABASE_URL's studio
+// (scripts/voice-coverage.ts).
 
 import fs from "node:fs";
 import path from "node:path";
@@ -34,6 +36,7 @@ import { gradingProblems } from "./content-grading";
 import { cardReuse, newFormsPerDay, priceItems, quizReach, reuseProblems } from "./course-reuse";
 import { courseProblems, dayCounts } from "./course-rules";
 import { type ChapterFile, type CourseAudioStatus, courseAudioStatus, readChapters } from "./media/course-audio.mjs";
+import { voiceCoverageLines } from "./voice-coverage";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -244,4 +247,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exit(1);
   }
   console.log(`Course content OK: ${days} days, ${spokenLines} spoken lines, ${clips} clips`);
+  for (const line of await voiceCoverageLines(loadCourse({ publicDir: null }), process.env.DATABASE_URL))
+    console.log(line);
 }

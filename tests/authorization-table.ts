@@ -219,6 +219,44 @@ const THE_VOICE: Record<Actor, Outcome> = {
   adminOnStaff: "403",
 };
 
+/** The studio's readers: voices who may record (the tutor actor) and Admins; another Tutor is refused. */
+const STUDIO: Record<Actor, Outcome> = { ...STAFF, tutorOnStaff: "403" };
+
+/** A review of the tutor voice's take: anyone of the studio but its own voice. */
+const STUDIO_BUT_THE_VOICE: Record<Actor, Outcome> = { ...STUDIO, tutor: "403" };
+
+/** The studio's takes each world holds (tests/authorization.db.test.ts, seedStudio): by the tutor voice. */
+export const STUDIO_TAKES = {
+  inReview: "5a1e0000-0000-4000-8000-000000000001",
+  published: "5a1e0000-0000-4000-8000-000000000002",
+} as const;
+
+let wav: Buffer | undefined;
+
+/** A second of a 220 Hz tone as a 16-bit mono WAV at 48 kHz: a master the studio takes. */
+export function studioWav(): Buffer {
+  if (wav) return wav;
+  const rate = 48_000;
+  const samples = Buffer.alloc(rate * 2);
+  for (let i = 0; i < rate; i += 1)
+    samples.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 220 * i) / rate)), i * 2);
+  const header = Buffer.alloc(44);
+  header.write("RIFF", 0, "ascii");
+  header.writeUInt32LE(36 + samples.length, 4);
+  header.write("WAVEfmt ", 8, "ascii");
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write("data", 36, "ascii");
+  header.writeUInt32LE(samples.length, 40);
+  wav = Buffer.concat([header, samples]);
+  return wav;
+}
+
 const user = (id: string) => `/api/users/${encodeURIComponent(id)}`;
 const voice = (id: string) => `/api/voices/${encodeURIComponent(id)}`;
 
@@ -816,6 +854,72 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     route: "/api/voices/me/consent",
     expected: THE_VOICE,
     request: () => ({ path: "/api/voices/me/consent" }),
+  },
+  {
+    method: "GET",
+    route: "/api/studio/days",
+    expected: STUDIO,
+    request: () => ({ path: "/api/studio/days" }),
+  },
+  {
+    method: "GET",
+    route: "/api/studio/days/:chapterId/:dayId",
+    expected: STUDIO,
+    request: () => ({ path: "/api/studio/days/chapter-1/day-1" }),
+  },
+  {
+    // Only a voice who may record: the tutor actor. An Admin reviews, but is no voice.
+    method: "POST",
+    route: "/api/studio/days/:chapterId/:dayId/lines/:lineId/takes",
+    expected: THE_VOICE,
+    request: () => ({
+      path: "/api/studio/days/chapter-1/day-1/lines/line-selamat-pagi/takes?trimStartMs=0&trimEndMs=900",
+      body: new Blob([new Uint8Array(studioWav())], { type: "audio/wav" }),
+    }),
+  },
+  {
+    method: "GET",
+    route: "/api/studio/takes/:takeId",
+    expected: STUDIO,
+    request: () => ({ path: `/api/studio/takes/${STUDIO_TAKES.inReview}` }),
+  },
+  {
+    method: "GET",
+    route: "/api/studio/takes/:takeId/audio",
+    expected: STUDIO,
+    request: () => ({ path: `/api/studio/takes/${STUDIO_TAKES.inReview}/audio?form=master` }),
+  },
+  {
+    method: "GET",
+    route: "/api/studio/review",
+    expected: STUDIO,
+    request: () => ({ path: "/api/studio/review" }),
+  },
+  {
+    // The tutor voice's own take: another voice or an Admin reviews it.
+    method: "POST",
+    route: "/api/studio/takes/:takeId/review",
+    expected: STUDIO_BUT_THE_VOICE,
+    request: () => ({ path: `/api/studio/takes/${STUDIO_TAKES.inReview}/review`, json: { decision: "approve" } }),
+  },
+  {
+    // The tutor voice's own clip, or an Admin.
+    method: "DELETE",
+    route: "/api/studio/days/:chapterId/:dayId/lines/:lineId/clip",
+    expected: STUDIO,
+    request: () => ({ path: "/api/studio/days/chapter-1/day-1/lines/card-pagi/clip" }),
+  },
+  {
+    method: "GET",
+    route: "/api/studio/published",
+    expected: ANYONE,
+    request: () => ({ path: "/api/studio/published" }),
+  },
+  {
+    method: "GET",
+    route: "/api/studio/clips/:takeId",
+    expected: ANYONE,
+    request: () => ({ path: `/api/studio/clips/${STUDIO_TAKES.published}` }),
   },
 ];
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { asc, eq, gt, sql } from "drizzle-orm";
+import { asc, eq, gt, like, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "#course/roles";
 import {
@@ -20,6 +20,8 @@ import {
   session,
   speakingSubmission,
   storedFile,
+  studioClip,
+  studioTake,
   taskProgress,
   tutorFeedback,
   tutorHours,
@@ -28,7 +30,15 @@ import {
   voiceConsent,
 } from "#server/db/schema";
 import { moduleRoutes } from "#server/modules/registry";
-import { ACTORS, type Actor, AUTHORIZATION_TABLE, type Outcome, pathMatchesRoute } from "./authorization-table";
+import {
+  ACTORS,
+  type Actor,
+  AUTHORIZATION_TABLE,
+  type Outcome,
+  pathMatchesRoute,
+  STUDIO_TAKES,
+  studioWav,
+} from "./authorization-table";
 import { FIXTURE_COURSE } from "./fixtures/course";
 import { createTestApp, newUser } from "./test-app";
 import { unsubscribeTokenOf } from "./unsubscribe-token";
@@ -247,6 +257,8 @@ async function resetWorld() {
       bookingChange,
       booking,
       tutorHours,
+      studioClip,
+      studioTake,
       voiceConsent,
       voice,
     ]) {
@@ -254,6 +266,7 @@ async function resetWorld() {
     }
     await tx.insert(voice).values({ userId: accounts.tutor.id, creditedName: "Aina", accent: "kuala-lumpur" });
     await tx.insert(voiceConsent).values({ userId: accounts.tutor.id, version: "1" });
+    await seedStudio(tx, accounts.tutor.id);
     await tx.insert(tutorHours).values({
       userId: bookingTutor.id,
       timeZone: "UTC",
@@ -291,6 +304,31 @@ async function resetWorld() {
   });
 }
 
+/**
+ * The studio before every cell: the tutor voice's take of "line-selamat-pagi" waiting for review, and
+ * their published clip of "card-pagi", each with its files.
+ */
+async function seedStudio(tx: Parameters<Parameters<typeof t.db.transaction>[0]>[0], voiceId: string) {
+  await tx.delete(storedFile).where(like(storedFile.key, "studio/%"));
+  const wav = studioWav();
+  const line = { chapterId: "chapter-1", dayId: "day-1", voiceId };
+  const files = (id: string) => ({ masterKey: `studio/${voiceId}/${id}.wav`, clipKey: `studio/${voiceId}/${id}.webm` });
+  const inReview = files(STUDIO_TAKES.inReview);
+  const published = files(STUDIO_TAKES.published);
+  await tx.insert(storedFile).values(
+    [inReview, published].flatMap(({ masterKey, clipKey }) => [
+      { key: masterKey, contentType: "audio/wav", data: wav },
+      { key: clipKey, contentType: "audio/webm", data: TAKE },
+    ]),
+  );
+  const processed = { masterBytes: wav.length, clipBytes: TAKE.length, durationMs: 1000, checks: [] };
+  await tx.insert(studioTake).values([
+    { id: STUDIO_TAKES.inReview, ...line, lineId: "line-selamat-pagi", state: "in-review", ...inReview, ...processed },
+    { id: STUDIO_TAKES.published, ...line, lineId: "card-pagi", state: "published", ...published, ...processed },
+  ]);
+  await tx.insert(studioClip).values({ ...line, lineId: "card-pagi", takeId: STUDIO_TAKES.published, speaker: null });
+}
+
 /** The sessions an account booked before every cell: one upcoming with a move proposed, one past. */
 function bookingRows(learnerId: string, index: number) {
   const { upcoming, past } = bookingOf(learnerId);
@@ -322,7 +360,7 @@ function bookingRows(learnerId: string, index: number) {
 /**
  * Everything an API call could write: accounts (roles, profiles, settings), live sessions and their
  * password confirmations, progress, answers, feedback, contact messages, review cards, the review
- * log and reminders, voices and their consents. Expired sessions are left out: Better Auth deletes
+ * log and reminders, voices and their consents, the studio's takes and clips. Expired sessions are left out: Better Auth deletes
  * one when it meets it.
  */
 async function snapshot() {
@@ -347,6 +385,8 @@ async function snapshot() {
     hours,
     voices,
     voiceConsents,
+    studioTakes,
+    studioClips,
   ] = await Promise.all([
     t.db
       .select({
@@ -408,6 +448,8 @@ async function snapshot() {
     t.db.select().from(tutorHours).orderBy(asc(tutorHours.userId)),
     t.db.select().from(voice).orderBy(asc(voice.userId)),
     t.db.select().from(voiceConsent).orderBy(asc(voiceConsent.id)),
+    t.db.select().from(studioTake).orderBy(asc(studioTake.id)),
+    t.db.select().from(studioClip).orderBy(asc(studioClip.takeId)),
   ]);
   return {
     users,
@@ -430,6 +472,8 @@ async function snapshot() {
     hours,
     voices,
     voiceConsents,
+    studioTakes,
+    studioClips,
   };
 }
 

@@ -16,7 +16,8 @@ import { mailOutbox } from "#server/db/schema";
 import { loadEnv } from "#server/env";
 import { createLogger } from "#server/logger";
 import { createMailer } from "#server/mail/mailer";
-import { createModules } from "#server/modules/registry";
+import { createModules, moduleWorkers } from "#server/modules/registry";
+import { createLazyQueue } from "#server/queue/lazy-queue";
 import { createDatabaseStorage } from "#server/storage/storage";
 import { createS3Storage } from "#server/storage/storage-s3";
 import { rememberedPasswords } from "./remembered-passwords";
@@ -80,6 +81,13 @@ export async function createTestApp(
   const uploadsDir = path.join(dataDir, "uploads");
   // The course as the server loads it, without the media check: tests need no generated audio.
   const course = options.course ?? loadCourse({ publicDir: null });
+  // The queue starts when a module first sends a job (a studio take), and works this app's workers.
+  const queue = createLazyQueue({
+    url: env.DATABASE_URL!,
+    logger,
+    workers: () => moduleWorkers(modules),
+    pollingIntervalSeconds: 0.5,
+  });
   const deps: AppDeps = {
     db: database.db,
     pool: database.pool,
@@ -94,6 +102,7 @@ export async function createTestApp(
     webRoot: options.webRoot,
     rateLimit: env.RATE_LIMIT,
     notifications,
+    queue,
   };
   const modules = createModules(deps);
   const app = createApp(deps, modules);
@@ -101,6 +110,7 @@ export async function createTestApp(
   const appWith = (changes: Partial<AppDeps>) => createApp({ ...deps, ...changes });
 
   afterAll(async () => {
+    await queue.stop();
     await modules.events.close();
     await notifications.close();
     await mailer.close();

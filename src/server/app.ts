@@ -148,14 +148,15 @@ function health(pool: AppDeps["pool"], events: Pick<Modules["events"], "stats">)
   };
 }
 
-/** The API under API_PREFIX: never cached, the origin check, Better Auth, the session, then the modules. */
+/** The API under API_PREFIX: never cached unless a route says otherwise, the origin check, Better Auth, the session, then the modules. */
 function createApi(deps: AppDeps, modules: Modules): Hono<AppEnv> {
   const { auth } = deps;
   const api = new Hono<AppEnv>();
   api.use(async (c, next) => {
     await next();
-    // On the response's headers rather than through c.header, which would rebuild the response.
-    c.res.headers.set("cache-control", "no-store");
+    // On the response's headers rather than through c.header, which would rebuild the response. A
+    // route that says how it may be cached keeps it (the studio's public clips and their list).
+    if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store");
   });
   api.use(rejectForeignOrigins(deps.publicUrl));
   // A reset request answers in the same time whether the address has an account or not.

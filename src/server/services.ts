@@ -12,7 +12,7 @@ import { createNotifications } from "./db/notifications";
 import type { Env } from "./env";
 import { createMailerFromEnv } from "./mail/mailer";
 import { backfillDayCompletions } from "./modules/progress/progress.service";
-import { createModules, moduleJobs } from "./modules/registry";
+import { createModules, moduleJobs, moduleWorkers } from "./modules/registry";
 import { startQueue } from "./queue/queue";
 import { createDatabaseStorage } from "./storage/storage";
 import { createS3Storage } from "./storage/storage-s3";
@@ -67,6 +67,7 @@ export async function startServices(env: Env, logger: Logger) {
     trustProxy: env.TRUST_PROXY,
     rateLimit: env.RATE_LIMIT,
     notifications,
+    queue,
     turn: env.TURN_URL && env.TURN_SECRET ? { urls: env.TURN_URL, secret: env.TURN_SECRET } : undefined,
   };
   const modules = createModules(deps);
@@ -74,6 +75,8 @@ export async function startServices(env: Env, logger: Logger) {
   // The modules' background work (the review reminders, every 5 minutes) and the mailer's (its
   // delivery sweep, the outbox's pruning), each run once across all instances.
   await queue.recur([...moduleJobs(modules), ...mailer.jobs]);
+  // The one-off jobs modules send (a studio take's processing), worked by every instance.
+  for (const worker of moduleWorkers(modules)) await queue.work(worker.name, worker.run as never, worker.settings);
 
   return {
     app,

@@ -6,6 +6,9 @@ import { type Chapter, dayDialogueRecordings, daySpokenItems, dayVideos } from "
 /** The repository's root, where content/ and public/ are. */
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
+/** Where the course's media are (public/media/…), as the server serves them. */
+export const PUBLIC_DIR = path.join(ROOT, "public");
+
 export interface LoadCourseOptions {
   contentDir?: string;
   /** Where /media/… paths are looked up; the checks are skipped when null. */
@@ -19,7 +22,7 @@ export interface LoadCourseOptions {
  */
 export function loadCourse({
   contentDir = path.join(ROOT, "content"),
-  publicDir = path.join(ROOT, "public"),
+  publicDir = PUBLIC_DIR,
 }: LoadCourseOptions = {}): Chapter[] {
   const files = readdirSync(contentDir)
     .filter((name) => /^chapter-\d+\.json$/.test(name))

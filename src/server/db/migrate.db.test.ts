@@ -55,6 +55,8 @@ describe("migrateDatabase", () => {
       "session",
       "speaking_submission",
       "stored_file",
+      "studio_clip",
+      "studio_take",
       "task_progress",
       "tutor_feedback",
       "tutor_hours",

@@ -20,4 +20,5 @@ export * from "#server/modules/reminders/reminders.tables";
 export * from "#server/modules/review/review.tables";
 export * from "#server/modules/settings/settings.tables";
 export * from "#server/modules/speaking/speaking.tables";
+export * from "#server/modules/studio/studio.tables";
 export * from "#server/modules/voices/voices.tables";

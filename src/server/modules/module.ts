@@ -22,10 +22,22 @@ export interface Job {
 }
 
 /**
+ * The handler of one-off jobs a module sends to the queue (`send` in its transaction): run once
+ * across instances, retried with backoff, given to another instance when the one running it dies.
+ * A run may so happen twice: `run` must be safe to repeat.
+ */
+export interface Worker {
+  name: string;
+  run: (data: never) => Promise<unknown>;
+  settings?: { retryLimit?: number; retryDelaySeconds?: number; expireInSeconds?: number };
+}
+
+/**
  * A server module's one face: where its routes sit under /api, the largest JSON body they accept,
  * the routes themselves, the jobs it runs, the events it emits and handles (src/server/events) and its
  * part of an account's export and deletion (AccountPart). `ownBodyLimit` lists the module's routes (relative to
- * `path`) that set a limit of their own, such as an upload, and so skip the module's. The registry
+ * `path`, with `:param` segments) that set a limit of their own, such as an upload, and so skip the
+ * module's. `workers` handle one-off jobs the module sends to the queue. The registry
  * (registry.ts) mounts every face; nothing else mounts routes.
  */
 export interface ModuleFace<Path extends `/${string}`, Routes extends Hono<AppEnv, Schema, string>> {
@@ -35,6 +47,7 @@ export interface ModuleFace<Path extends `/${string}`, Routes extends Hono<AppEn
   ownBodyLimit?: readonly string[];
   routes: Routes;
   jobs?: readonly Job[];
+  workers?: readonly Worker[];
   emits?: readonly EventType[];
   handles?: readonly EventHandler[];
   account?: AccountPart;

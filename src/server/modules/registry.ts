@@ -22,7 +22,7 @@ import type { RoomLimits } from "./calls/calls.repository";
 import { contactModule } from "./contact/contact.module";
 import { feedbackModule } from "./feedback/feedback.module";
 import { learnersModule } from "./learners/learners.module";
-import type { AnyModuleFace, Job } from "./module";
+import type { AnyModuleFace, Job, Worker } from "./module";
 import { profileModule } from "./profile/profile.module";
 import { progressModule } from "./progress/progress.module";
 import { remindersModule } from "./reminders/reminders.module";
@@ -30,6 +30,9 @@ import { reviewModule } from "./review/review.module";
 import type { ReviewService } from "./review/review.service";
 import { settingsModule } from "./settings/settings.module";
 import { speakingModule, type TakeReader } from "./speaking/speaking.module";
+import { studioModule } from "./studio/studio.module";
+import { espeakDurations } from "./studio/studio.reference";
+import type { JobSender } from "./studio/studio.service";
 import { usersModule } from "./users/users.module";
 import { voicesModule } from "./voices/voices.module";
 
@@ -55,6 +58,8 @@ export interface ModuleDeps {
   notifications: Notifications;
   /** TURN_URL and TURN_SECRET: the operator's TURN server for calls, when there is one. */
   turn?: { urls: readonly string[]; secret: string };
+  /** The queue (src/server/queue/queue.ts), for the jobs modules send: a studio take's processing. */
+  queue: JobSender;
   /** The course, loaded and validated once at start (src/server/course/content.ts). */
   course: Chapter[];
   /** RATE_LIMIT: Jalan's own limits on password checks (src/server/http/request-limit.ts). Default off. */
@@ -107,6 +112,17 @@ export function createModules(deps: ModuleDeps) {
   const admin = adminModule({ contact: contact.service });
   const learners = learnersModule({ progress: progress.service, review: review.service });
   const voices = voicesModule({ db, users: users.service, events });
+  const studio = studioModule({
+    db,
+    course: deps.course,
+    storage: deps.storage,
+    voices: voices.service,
+    users: users.service,
+    jobs: deps.queue,
+    events,
+    logger,
+    referenceMs: espeakDurations(),
+  });
   // The account is made last: it receives every other face's part of an account, in this order.
   const others = [
     profile,
@@ -124,6 +140,7 @@ export function createModules(deps: ModuleDeps) {
     contact,
     admin,
     voices,
+    studio,
   ];
   const parts = others.flatMap((face) => (face.account ? [face.account] : []));
   const account = accountModule({ db, auth: deps.auth, limiter, mailer, parts });
@@ -144,6 +161,7 @@ export function createModules(deps: ModuleDeps) {
     contact,
     admin,
     voices,
+    studio,
   };
   events.register(Object.values(modules));
   events.listen(deps.notifications).catch((error: unknown) => logger.error({ err: error }, "events cannot wake up"));
@@ -262,6 +280,11 @@ export function moduleJobs(modules: Modules): Job[] {
   return [...moduleFaces(modules).flatMap((face) => face.jobs ?? []), modules.events.job];
 }
 
+/** The handlers of the modules' one-off jobs, which every instance works (services.ts). */
+export function moduleWorkers(modules: Modules): Worker[] {
+  return moduleFaces(modules).flatMap((face) => face.workers ?? []);
+}
+
 /** Every API route the modules serve, as `app.routes` lists them (the authorization table's rows). */
 export function moduleRoutes(modules: Modules): Array<{ method: string; path: string }> {
   return moduleFaces(modules).flatMap((face) =>
@@ -273,6 +296,12 @@ export function moduleRoutes(modules: Modules): Array<{ method: string; path: st
 
 function joinPath(base: string, path: string): string {
   return path === "/" ? base : base + path;
+}
+
+/** A route as a face names it (`/days/:dayId/takes`) as a pattern of the paths it answers. */
+function routePattern(route: string): RegExp {
+  const escaped = route.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z]+/g, "[^/]+");
+  return new RegExp(`^${escaped}$`);
 }
 
 /**
@@ -294,8 +323,10 @@ export function mountModules(api: Hono<AppEnv>, modules: Modules, uploadDeadline
     }
     limited.set(face.path, face);
     const limit = limitBody(face.bodyLimit);
-    const own = new Set((face.ownBodyLimit ?? []).map((route) => API_PREFIX + face.path + route));
-    api.use(`${face.path}/*`, (c, next) => (own.has(c.req.path) ? deadline(c, next) : limit(c, next)));
+    const own = (face.ownBodyLimit ?? []).map((route) => routePattern(API_PREFIX + face.path + route));
+    api.use(`${face.path}/*`, (c, next) =>
+      own.some((pattern) => pattern.test(c.req.path)) ? deadline(c, next) : limit(c, next),
+    );
   }
   const {
     profile,
@@ -314,6 +345,7 @@ export function mountModules(api: Hono<AppEnv>, modules: Modules, uploadDeadline
     contact,
     admin,
     voices,
+    studio,
   } = modules;
   return api
     .route(profile.path, profile.routes)
@@ -331,7 +363,8 @@ export function mountModules(api: Hono<AppEnv>, modules: Modules, uploadDeadline
     .route(feedback.path, feedback.routes)
     .route(contact.path, contact.routes)
     .route(admin.path, admin.routes)
-    .route(voices.path, voices.routes);
+    .route(voices.path, voices.routes)
+    .route(studio.path, studio.routes);
 }
 
 /** The API's routes with their request and response types: the web's typed client is made from this type. */

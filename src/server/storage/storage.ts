@@ -50,7 +50,12 @@ export function assertSafeKey(key: string): void {
 }
 
 /** The types the server stores, by the extension of the key it made. */
-const CONTENT_TYPES: Record<string, string> = { ".webp": "image/webp", ".webm": "audio/webm", ".m4a": "audio/mp4" };
+const CONTENT_TYPES: Record<string, string> = {
+  ".webp": "image/webp",
+  ".webm": "audio/webm",
+  ".m4a": "audio/mp4",
+  ".wav": "audio/wav",
+};
 
 export function contentTypeOf(key: string): string {
   const type = CONTENT_TYPES[path.extname(key)];

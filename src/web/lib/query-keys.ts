@@ -98,7 +98,7 @@ export const sessionBriefQueryKey = (bookingId: string) => ["calls", bookingId, 
 /** Everything of the voice studio: its days, lines, takes and review list (voices and Admins). */
 export const studioQueryKey = ["studio"] as const;
 
-/** Every day of the course with how many of its lines have a native voice. */
+/** Every day's lines in a native voice, for the Admin's coverage and the studio (GET /api/studio/days). */
 export const studioDaysQueryKey = [...studioQueryKey, "days"] as const;
 
 /** A day's spoken lines in the studio, each with its clip and state. */

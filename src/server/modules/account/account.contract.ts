@@ -14,6 +14,7 @@ import type { ExportedContactMessage } from "#server/modules/contact/contact.con
 import type { ExportedProfile } from "#server/modules/profile/profile.contract";
 import type { Settings } from "#server/modules/settings/settings.contract";
 import type { Take } from "#server/modules/speaking/speaking.contract";
+import type { ExportedStudioTake } from "#server/modules/studio/studio.contract";
 import type { ExportedVoice, ExportedVoiceConsent } from "#server/modules/voices/voices.contract";
 
 export type ExportedTake = Omit<Take, "audio"> & { audio: string | null };
@@ -100,6 +101,7 @@ export type {
 } from "#server/modules/bookings/bookings.contract";
 export type { ExportedContactMessage } from "#server/modules/contact/contact.contract";
 export type { ExportedProfile } from "#server/modules/profile/profile.contract";
+export type { ExportedStudioTake } from "#server/modules/studio/studio.contract";
 export type { ExportedVoice, ExportedVoiceConsent } from "#server/modules/voices/voices.contract";
 
 /** The settings as the settings API answers them. */
@@ -249,6 +251,8 @@ export interface AccountExport {
   /** The account's grant as a voice of the course (null if it holds none), and every consent it gave, oldest first. */
   voice: ExportedVoice | null;
   voiceConsents: ExportedVoiceConsent[];
+  /** Every line the account recorded in the voice studio, oldest first (the masters are heard in the studio). */
+  studioTakes: ExportedStudioTake[];
   sessions: SessionSummary[];
   twoFactorEnabled: boolean;
 }

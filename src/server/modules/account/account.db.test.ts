@@ -309,6 +309,7 @@ describe("GET /api/account/export", () => {
       // Not a voice of the course (src/server/modules/voices/voices.db.test.ts exports a voice's grant).
       voice: null,
       voiceConsents: [],
+      studioTakes: [],
       linePractice: expect.toSatisfy(
         (lines: { lineId: string }[]) =>
           JSON.stringify(lines.map((line) => line.lineId).sort()) === JSON.stringify(dayOneSaidLines),

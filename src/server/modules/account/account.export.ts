@@ -40,6 +40,7 @@ const SECTION_ORDER = {
   quietDays: true,
   voice: true,
   voiceConsents: true,
+  studioTakes: true,
   sessions: true,
   twoFactorEnabled: true,
 } as const satisfies Record<ExportSectionName, true>;

@@ -30,6 +30,7 @@ const EVERY_SECTION: ExportSectionName[] = [
   "quietDays",
   "voice",
   "voiceConsents",
+  "studioTakes",
   "sessions",
   "twoFactorEnabled",
 ];

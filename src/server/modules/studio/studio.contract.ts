@@ -43,9 +43,12 @@ export const takeTrimSchema = z
       .positive("The trim's end must be after the recording's start.")
       .optional(),
   })
-  .refine((trim) => trim.trimStartMs === undefined || trim.trimEndMs === undefined || trim.trimEndMs > trim.trimStartMs, {
-    message: "The trim's end must be after its start.",
-  });
+  .refine(
+    (trim) => trim.trimStartMs === undefined || trim.trimEndMs === undefined || trim.trimEndMs > trim.trimStartMs,
+    {
+      message: "The trim's end must be after its start.",
+    },
+  );
 
 export type TakeTrim = z.infer<typeof takeTrimSchema>;
 
@@ -185,3 +188,19 @@ export interface ExportedStudioTake {
   state: StudioTakeState;
   createdAt: Date;
 }
+
+/**
+ * What the studio records as it happens (src/server/events; decision 075). `studio.clip-published`:
+ * a take became its line's clip; `studio.clips-unpublished`: clips came down (their voice or an
+ * Admin took one down, or a voice's consent ended), and espeak is heard again.
+ */
+export const studioEvents = {
+  published: {
+    name: "studio.clip-published",
+    payload: z.object({ takeId: z.uuid() }).strict(),
+  },
+  unpublished: {
+    name: "studio.clips-unpublished",
+    payload: z.object({ takeIds: z.array(z.uuid()).min(1) }).strict(),
+  },
+};

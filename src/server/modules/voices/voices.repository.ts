@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, max, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, max, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#server/db/client";
 import { voice, voiceConsent } from "./voices.tables";
 
@@ -55,6 +55,30 @@ export function createVoicesRepository(db: Database) {
     async of(userId: string, q: Queryable = db) {
       const [row] = await grantsWithConsent(q, userId);
       return row;
+    },
+
+    /**
+     * Whether the user's grant and a standing consent exist, holding both until the transaction ends:
+     * a withdrawal or a revocation then waits for it, and whatever it publishes its handler sees.
+     */
+    async lockStanding(tx: Queryable, userId: string): Promise<boolean> {
+      const grant = await tx.select({ userId: voice.userId }).from(voice).where(eq(voice.userId, userId)).for("share");
+      if (grant.length === 0) return false;
+      const consent = await tx
+        .select({ id: voiceConsent.id })
+        .from(voiceConsent)
+        .where(and(eq(voiceConsent.userId, userId), isNull(voiceConsent.withdrawnAt)))
+        .for("share");
+      return consent.length > 0;
+    },
+
+    /** The grants of these users: their credited names and accents. */
+    credits(userIds: readonly string[], q: Queryable = db) {
+      if (userIds.length === 0) return Promise.resolve([]);
+      return q
+        .select({ userId: voice.userId, creditedName: voice.creditedName, accent: voice.accent })
+        .from(voice)
+        .where(inArray(voice.userId, [...userIds]));
     },
 
     /** Locks the user's grant until the transaction ends (a consent against a revoke); undefined when there is none. */

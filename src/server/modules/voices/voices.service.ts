@@ -181,6 +181,22 @@ export function createVoicesService({ db, users, events }: VoicesDeps) {
       return isStaff(await users.roleOf(userId, q));
     },
 
+    /**
+     * In `tx`, whether the user may record, holding their grant and consent until it ends: the studio
+     * publishes a clip only while its voice's consent stands, and a withdrawal waits for the publishing
+     * (decision 077), so the withdrawal's handler sees every clip it must take down.
+     */
+    async mayRecordIn(tx: Queryable, userId: string): Promise<boolean> {
+      if (!(await voices.lockStanding(tx, userId))) return false;
+      return isStaff(await users.roleOf(userId, tx));
+    },
+
+    /** The credited names and accents of these voices (the ones holding a grant), by user id. */
+    async credits(userIds: readonly string[], q: Queryable = db) {
+      const rows = await voices.credits([...new Set(userIds)], q);
+      return new Map(rows.map((row) => [row.userId, { creditedName: row.creditedName, accent: row.accent }]));
+    },
+
     /** The account's grant and every consent it gave: for Export My Data. */
     exportFor: async (
       userId: string,
