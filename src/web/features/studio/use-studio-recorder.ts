@@ -9,6 +9,17 @@ export type StudioRecorderState =
   | { status: "recorded"; lineId: string; master: Blob; url: string }
   | { status: "unavailable"; message: string };
 
+/**
+ * The voice as the microphone hears it: the browser's echo cancelling, noise suppression and gain
+ * change the sound of a voice, and the clip is made from the master by the server's own processing.
+ */
+export const MICROPHONE: MediaTrackConstraints = {
+  echoCancellation: false,
+  noiseSuppression: false,
+  autoGainControl: false,
+  channelCount: 1,
+};
+
 /** What the voice reads when the microphone cannot record, by the browser's error. */
 export const MICROPHONE_MESSAGES = {
   denied:
@@ -53,11 +64,15 @@ export function useStudioRecorder() {
     async (lineId: string) => {
       if (running.current) return;
       setState({ status: "starting", lineId });
+      let stream: MediaStream | undefined;
       let recording: Recording;
       try {
+        // The microphone first, before the recorder's code loads: a refusal is said at once.
+        stream = await navigator.mediaDevices.getUserMedia({ audio: MICROPHONE });
         const { startRecording } = await import("#web/features/studio/wav-recorder");
-        recording = await startRecording();
+        recording = await startRecording(stream);
       } catch (error) {
+        for (const track of stream?.getTracks() ?? []) track.stop();
         if (alive.current) setState({ status: "unavailable", message: messageOf(error) });
         return;
       }

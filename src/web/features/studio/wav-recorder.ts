@@ -6,17 +6,6 @@ import { connect } from "extendable-media-recorder-wav-encoder";
  * with its WAV encoder), from the microphone as it is. Loaded only when a voice starts recording.
  */
 
-/**
- * The voice as the microphone hears it: the browser's echo cancelling, noise suppression and gain
- * change the sound of a voice, and the clip is made from the master by the server's own processing.
- */
-export const MICROPHONE: MediaTrackConstraints = {
-  echoCancellation: false,
-  noiseSuppression: false,
-  autoGainControl: false,
-  channelCount: 1,
-};
-
 let encoder: Promise<void> | undefined;
 
 /**
@@ -43,10 +32,8 @@ export interface Recording {
   discard: () => void;
 }
 
-/** Asks for the microphone and starts recording a WAV master. */
-export async function startRecording(): Promise<Recording> {
-  // The microphone first: a refusal is what the voice most needs to hear about, and at once.
-  const stream = await navigator.mediaDevices.getUserMedia({ audio: MICROPHONE });
+/** Starts recording a WAV master of the microphone's `stream`, which it releases when it stops. */
+export async function startRecording(stream: MediaStream): Promise<Recording> {
   try {
     await wavEncoder();
   } catch (error) {
