@@ -15,6 +15,9 @@ import { toast } from "#web/lib/toast";
 /** The key that starts and stops recording the selected line. */
 export const RECORD_KEY = "r";
 
+/** The paragraph that tells the key, which describes every Record button. */
+const RECORD_KEY_HINT = "record-key-hint";
+
 /** Whether a key press was typed into a field (or a select), where R is a letter, not a command. */
 function typing(target: EventTarget | null): boolean {
   return (
@@ -60,6 +63,7 @@ function RecordButton({
       size="sm"
       variant={recording ? "destructive" : "default"}
       aria-keyshortcuts="R"
+      aria-describedby={RECORD_KEY_HINT}
       disabled={busy}
       onClick={(event) => {
         event.stopPropagation();
@@ -208,7 +212,7 @@ export function RecordingLines({
   return (
     <div className="grid gap-4">
       {day.mayRecord && (
-        <p id="record-key-hint" className="text-sm text-muted-foreground">
+        <p id={RECORD_KEY_HINT} className="text-sm text-muted-foreground">
           Select a line, then press <kbd className="rounded border px-1 font-mono">R</kbd> to start and stop recording
           it (not while typing in a field). Record close to the microphone, in a quiet room.
         </p>

@@ -42,6 +42,11 @@ describe("who the voice studio is for", () => {
     expect(within(why).getByRole("link", { name: "Admin dashboard" })).toHaveAttribute("href", "/admin");
     expect(screen.getByRole("tab", { name: "Lines" })).toHaveAttribute("aria-selected", "true");
     expect(screen.getByRole("tab", { name: /Review/ })).toBeInTheDocument();
+    // The day's lines, to hear and unpublish, with nothing to record.
+    const line = await screen.findByRole("article", { name: "Selamat pagi, pak cik!" });
+    expect(within(line).getByRole("button", { name: "Play current clip" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Record" })).not.toBeInTheDocument();
+    expect(document.getElementById("record-key-hint")).toBeNull();
   });
 
   it("gives a voice who consented the studio, with no notice", async () => {
@@ -50,6 +55,10 @@ describe("who the voice studio is for", () => {
     await app.t.db.insert(voiceConsent).values({ userId: me.id, version: "1" });
     await openStudio();
     expect(await screen.findByRole("tab", { name: "Lines" })).toBeInTheDocument();
+    const line = await screen.findByRole("article", { name: "Selamat pagi, pak cik!" });
+    expect(within(line).getByRole("button", { name: "Record" })).toHaveAccessibleDescription(
+      /^Select a line, then press R to start and stop recording it \(not while typing in a field\)\./,
+    );
     expect(screen.queryByRole("region", { name: /voice of the course|consent/ })).not.toBeInTheDocument();
   });
 

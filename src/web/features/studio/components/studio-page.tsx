@@ -72,11 +72,14 @@ export function StudioPage() {
           <TabsTrigger value="lines">Lines</TabsTrigger>
           <TabsTrigger value="review">
             Review
+            {/* Named with its count ("Review, 3 waiting"), as the header's Review link is. */}
             {count ? (
-              <span className="rounded-full bg-primary px-1.5 text-xs text-primary-foreground">
-                {count}
-                <span className="sr-only"> waiting</span>
-              </span>
+              <>
+                <span className="sr-only">, {count} waiting</span>
+                <span aria-hidden="true" className="rounded-full bg-primary px-1.5 text-xs text-primary-foreground">
+                  {count}
+                </span>
+              </>
             ) : null}
           </TabsTrigger>
         </TabsList>
