@@ -20,7 +20,7 @@ interface Surfer {
  * the page), with one region preset to the automatic trim; `onTrim` hears every change of it. The
  * region's edges are dragged by pointer; the sliders beside it move them by keyboard.
  */
-function useTrimWaveform(url: string, onTrim: (trim: Trim, durationMs: number) => void) {
+function useTrimWaveform(master: Blob, onTrim: (trim: Trim, durationMs: number) => void) {
   const container = useRef<HTMLDivElement>(null);
   const surfer = useRef<Surfer | null>(null);
   const onTrimRef = useRef(onTrim);
@@ -34,7 +34,6 @@ function useTrimWaveform(url: string, onTrim: (trim: Trim, durationMs: number) =
         const regions = RegionsPlugin.create();
         const wave = WaveSurfer.create({
           container: container.current,
-          url,
           height: 96,
           plugins: [regions],
           waveColor: "#0d9488",
@@ -63,6 +62,8 @@ function useTrimWaveform(url: string, onTrim: (trim: Trim, durationMs: number) =
           onTrimRef.current(trim, durationMs);
         });
         wave.on("error", (error) => console.error("Could not draw the take", error));
+        // From the blob itself: the page's content security policy lets no fetch read a blob URL.
+        void wave.loadBlob(master);
         destroy = () => wave.destroy();
       },
     );
@@ -71,9 +72,12 @@ function useTrimWaveform(url: string, onTrim: (trim: Trim, durationMs: number) =
       surfer.current = null;
       destroy?.();
     };
-  }, [url]);
+  }, [master]);
   return { container, surfer };
 }
+
+/** The least the sliders keep between the trim's start and end. */
+const MIN_KEPT_MS = 100;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -83,13 +87,13 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
  * Save.
  */
 export function RecordedTake({
-  url,
+  master,
   currentClip,
   saving,
   onSave,
   onRerecord,
 }: {
-  url: string;
+  master: Blob;
   currentClip: string;
   saving: boolean;
   onSave: (trim: Trim | null) => void;
@@ -97,7 +101,7 @@ export function RecordedTake({
 }) {
   const [trim, setTrim] = useState<Trim | null>(null);
   const [durationMs, setDurationMs] = useState(0);
-  const { container, surfer } = useTrimWaveform(url, (next, duration) => {
+  const { container, surfer } = useTrimWaveform(master, (next, duration) => {
     setTrim(next);
     setDurationMs(duration);
   });
@@ -129,11 +133,13 @@ export function RecordedTake({
               id={startId}
               type="range"
               min={0}
-              max={trim.endMs - 10}
+              max={durationMs}
               step={10}
               value={trim.startMs}
               aria-valuetext={seconds(trim.startMs)}
-              onChange={(event) => move({ ...trim, startMs: Number(event.target.value) })}
+              onChange={(event) =>
+                move({ ...trim, startMs: Math.min(Number(event.target.value), trim.endMs - MIN_KEPT_MS) })
+              }
             />
           </div>
           <div className="grid gap-1">
@@ -143,12 +149,14 @@ export function RecordedTake({
             <input
               id={endId}
               type="range"
-              min={trim.startMs + 10}
+              min={0}
               max={durationMs}
               step={10}
               value={trim.endMs}
               aria-valuetext={seconds(trim.endMs)}
-              onChange={(event) => move({ ...trim, endMs: Number(event.target.value) })}
+              onChange={(event) =>
+                move({ ...trim, endMs: Math.max(Number(event.target.value), trim.startMs + MIN_KEPT_MS) })
+              }
             />
           </div>
           <p className="text-sm text-muted-foreground sm:col-span-2">

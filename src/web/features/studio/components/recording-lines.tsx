@@ -200,7 +200,7 @@ export function RecordingLines({
     return (
       <RecordedTake
         key={state.url}
-        url={state.url}
+        master={state.master}
         currentClip={line.published?.publishedUrl ?? mediaUrl(line.syntheticUrl)}
         saving={takes.saving}
         onSave={(trim) => takes.save(line, state.master, trim)}
