@@ -88,12 +88,11 @@ export function useSaveTake() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ line, master, trim }: { line: LineAddress; master: Blob; trim: Trim | null }) => {
-      const { chapterId, dayId, lineId } = pathParams(line);
       // Without a trim (the waveform could not be drawn) the server keeps the whole master.
-      const query = trim
-        ? `?${new URLSearchParams({ trimStartMs: String(trim.startMs), trimEndMs: String(trim.endMs) })}`
-        : "";
-      const path = `/studio/days/${chapterId}/${dayId}/lines/${lineId}/takes${query}`;
+      const path = apiClient.studio.days[":chapterId"][":dayId"].lines[":lineId"].takes.$path({
+        param: pathParams(line),
+        query: trim ? { trimStartMs: String(trim.startMs), trimEndMs: String(trim.endMs) } : {},
+      });
       const answer = await sendBody<{ take: TakeAnswer }>(path, {
         method: "POST",
         headers: { "content-type": "audio/wav" },
