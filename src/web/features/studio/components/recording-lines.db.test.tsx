@@ -29,7 +29,7 @@ vi.mock("extendable-media-recorder", () => ({
       browser.mimeTypes.push(options.mimeType);
     }
     addEventListener(type: string, listener: (event: { data: Blob }) => void) {
-      (this.listeners[type] ??= []).push(listener);
+      this.listeners[type] = [...(this.listeners[type] ?? []), listener];
     }
     start() {
       this.state = "recording";
