@@ -8,7 +8,7 @@ import type {
   TakeReview,
 } from "#server/modules/studio/studio.contract";
 import type { Trim } from "#web/features/studio/auto-trim";
-import { apiClient, call, pathParams, sendBody } from "#web/lib/api";
+import { apiClient, call, describeError, pathParams, sendBody } from "#web/lib/api";
 import {
   myVoiceQueryKey,
   studioDayQueryKey,
@@ -17,6 +17,7 @@ import {
   studioReviewQueryKey,
   studioTakeQueryKey,
 } from "#web/lib/query-keys";
+import { toast } from "#web/lib/toast";
 
 /** An answer as it arrives over JSON: its dates are ISO strings. */
 type Wire<T> = T extends Date
@@ -116,18 +117,36 @@ export function useReviewList(enabled: boolean) {
   });
 }
 
-/** Approves (publishes) or rejects a take; the review list, the lines and their coverage are read again. */
+/**
+ * Approves (publishes) or rejects a take, and says so; the review list, the lines and their coverage
+ * are read again. Said here, not by the item: the list read again drops the item reviewed, and with
+ * it any callback of its own.
+ */
 export function useReviewTake() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ takeId, review }: { takeId: string; review: TakeReview }): Promise<TakeAnswer> =>
       (await call(apiClient.studio.takes[":takeId"].review.$post({ param: pathParams({ takeId }), json: review })))
         .take,
+    onSuccess: (take, { review }) => {
+      const name = take.voice.creditedName;
+      toast(
+        review.decision === "approve"
+          ? { title: "Take approved", description: `Published: learners now hear ${name} on this line.` }
+          : { title: "Take sent back", description: `Sent back to ${name} with your reason.` },
+      );
+    },
+    onError: (error) =>
+      toast({
+        title: "Could not review the take",
+        description: describeError(error, "Please try again."),
+        variant: "destructive",
+      }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: studioQueryKey }),
   });
 }
 
-/** Takes a line's published clip down: espeak is heard again. */
+/** Takes a line's published clip down, and says so: espeak is heard again. */
 export function useUnpublish() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -137,6 +156,14 @@ export function useUnpublish() {
           apiClient.studio.days[":chapterId"][":dayId"].lines[":lineId"].clip.$delete({ param: pathParams(line) }),
         )
       ).take,
+    onSuccess: () =>
+      toast({ title: "Unpublished", description: "Learners hear the synthetic voice on this line again." }),
+    onError: (error) =>
+      toast({
+        title: "Could not unpublish",
+        description: describeError(error, "Please try again."),
+        variant: "destructive",
+      }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: studioQueryKey }),
   });
 }

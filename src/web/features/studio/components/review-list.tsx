@@ -7,9 +7,7 @@ import { type ReviewTakeAnswer, useReviewList, useReviewTake } from "#web/featur
 import { speakerName } from "#web/features/studio/components/line-row";
 import { PlayClip } from "#web/features/studio/components/play-clip";
 import { RejectDialog } from "#web/features/studio/components/reject-dialog";
-import { describeError } from "#web/lib/api";
 import { mediaUrl } from "#web/lib/media";
-import { toast } from "#web/lib/toast";
 
 const DATE_FORMAT = new Intl.DateTimeFormat("en-GB", {
   day: "numeric",
@@ -22,12 +20,6 @@ const DATE_FORMAT = new Intl.DateTimeFormat("en-GB", {
 function ReviewItem({ take, mine }: { take: ReviewTakeAnswer; mine: boolean }) {
   const review = useReviewTake();
   const name = take.voice.creditedName;
-  const failed = (error: unknown) =>
-    toast({
-      title: "Could not review the take",
-      description: describeError(error, "Please try again."),
-      variant: "destructive",
-    });
   const headingId = `review-${take.id}`;
   return (
     <li>
@@ -59,19 +51,7 @@ function ReviewItem({ take, mine }: { take: ReviewTakeAnswer; mine: boolean }) {
             <Button
               size="sm"
               disabled={review.isPending}
-              onClick={() =>
-                review.mutate(
-                  { takeId: take.id, review: { decision: "approve" } },
-                  {
-                    onSuccess: () =>
-                      toast({
-                        title: "Take approved",
-                        description: `Published: learners now hear ${name} on this line.`,
-                      }),
-                    onError: failed,
-                  },
-                )
-              }
+              onClick={() => review.mutate({ takeId: take.id, review: { decision: "approve" } })}
             >
               Approve
             </Button>
@@ -79,16 +59,7 @@ function ReviewItem({ take, mine }: { take: ReviewTakeAnswer; mine: boolean }) {
               voice={name}
               pending={review.isPending}
               onReject={(reason, sent) =>
-                review.mutate(
-                  { takeId: take.id, review: { decision: "reject", reason } },
-                  {
-                    onSuccess: () => {
-                      sent();
-                      toast({ title: "Take sent back", description: `Sent back to ${name} with your reason.` });
-                    },
-                    onError: failed,
-                  },
-                )
+                review.mutate({ takeId: take.id, review: { decision: "reject", reason } }, { onSuccess: sent })
               }
             />
           </div>

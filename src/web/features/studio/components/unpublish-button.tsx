@@ -12,8 +12,6 @@ import {
 } from "#web/components/ui/alert-dialog";
 import { Button } from "#web/components/ui/button";
 import { type LineAddress, useUnpublish } from "#web/features/studio/api/studio";
-import { describeError } from "#web/lib/api";
-import { toast } from "#web/lib/toast";
 
 /** "Unpublish" a line's clip (its voice or an Admin), asked first: learners hear espeak again. */
 export function UnpublishButton({ line, malay }: { line: LineAddress; malay: string }) {
@@ -39,18 +37,8 @@ export function UnpublishButton({ line, malay }: { line: LineAddress; malay: str
             disabled={unpublish.isPending}
             onClick={(event) => {
               event.preventDefault();
-              unpublish.mutate(line, {
-                onSuccess: () => {
-                  setOpen(false);
-                  toast({ title: "Unpublished", description: "Learners hear the synthetic voice on this line again." });
-                },
-                onError: (error) =>
-                  toast({
-                    title: "Could not unpublish",
-                    description: describeError(error, "Please try again."),
-                    variant: "destructive",
-                  }),
-              });
+              // Closed once done; the hook says how it went.
+              unpublish.mutate(line, { onSuccess: () => setOpen(false) });
             }}
           >
             Unpublish
