@@ -225,10 +225,15 @@ const STUDIO: Record<Actor, Outcome> = { ...STAFF, tutorOnStaff: "403" };
 /** A review of the tutor voice's take: anyone of the studio but its own voice. */
 const STUDIO_BUT_THE_VOICE: Record<Actor, Outcome> = { ...STUDIO, tutor: "403" };
 
-/** The studio's takes each world holds (tests/authorization.db.test.ts, seedStudio): by the tutor voice. */
+/**
+ * The studio's takes each world holds (tests/authorization.db.test.ts, seedStudio): by the tutor voice;
+ * `inDialogue` published in Day 1's story dialogue, whose whole-dialogue recording is `dialogue`.
+ */
 export const STUDIO_TAKES = {
   inReview: "5a1e0000-0000-4000-8000-000000000001",
   published: "5a1e0000-0000-4000-8000-000000000002",
+  inDialogue: "5a1e0000-0000-4000-8000-000000000003",
+  dialogue: "5a1e0000-0000-4000-8000-000000000004",
 } as const;
 
 let wav: Buffer | undefined;
@@ -920,6 +925,12 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     route: "/api/studio/clips/:takeId",
     expected: ANYONE,
     request: () => ({ path: `/api/studio/clips/${STUDIO_TAKES.published}` }),
+  },
+  {
+    method: "GET",
+    route: "/api/studio/dialogues/:dialogueId",
+    expected: ANYONE,
+    request: () => ({ path: `/api/studio/dialogues/${STUDIO_TAKES.dialogue}` }),
   },
 ];
 

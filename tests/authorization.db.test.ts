@@ -21,6 +21,7 @@ import {
   speakingSubmission,
   storedFile,
   studioClip,
+  studioDialogue,
   studioTake,
   taskProgress,
   tutorFeedback,
@@ -30,6 +31,7 @@ import {
   voiceConsent,
 } from "#server/db/schema";
 import { moduleRoutes } from "#server/modules/registry";
+import { dialogueBuiltFrom } from "#server/modules/studio/studio.dialogues";
 import {
   ACTORS,
   type Actor,
@@ -258,6 +260,7 @@ async function resetWorld() {
       booking,
       tutorHours,
       studioClip,
+      studioDialogue,
       studioTake,
       voiceConsent,
       voice,
@@ -305,8 +308,9 @@ async function resetWorld() {
 }
 
 /**
- * The studio before every cell: the tutor voice's take of "line-selamat-pagi" waiting for review, and
- * their published clip of "card-pagi", each with its files.
+ * The studio before every cell: the tutor voice's take of "line-selamat-pagi" waiting for review,
+ * their published clips of "card-pagi" and of "line-nak-minum", each with its files, and Day 1's
+ * dialogue recording built with the latter (as its job keeps it: a job left running finds it as built).
  */
 async function seedStudio(tx: Parameters<Parameters<typeof t.db.transaction>[0]>[0], voiceId: string) {
   await tx.delete(storedFile).where(like(storedFile.key, "studio/%"));
@@ -315,18 +319,34 @@ async function seedStudio(tx: Parameters<Parameters<typeof t.db.transaction>[0]>
   const files = (id: string) => ({ masterKey: `studio/${voiceId}/${id}.wav`, clipKey: `studio/${voiceId}/${id}.webm` });
   const inReview = files(STUDIO_TAKES.inReview);
   const published = files(STUDIO_TAKES.published);
-  await tx.insert(storedFile).values(
-    [inReview, published].flatMap(({ masterKey, clipKey }) => [
+  const inDialogue = files(STUDIO_TAKES.inDialogue);
+  const dialogueKey = `studio/dialogues/${STUDIO_TAKES.dialogue}.webm`;
+  await tx.insert(storedFile).values([
+    ...[inReview, published, inDialogue].flatMap(({ masterKey, clipKey }) => [
       { key: masterKey, contentType: "audio/wav", data: wav },
       { key: clipKey, contentType: "audio/webm", data: TAKE },
     ]),
-  );
+    { key: dialogueKey, contentType: "audio/webm", data: TAKE },
+  ]);
   const processed = { masterBytes: wav.length, clipBytes: TAKE.length, durationMs: 1000, checks: [] };
   await tx.insert(studioTake).values([
     { id: STUDIO_TAKES.inReview, ...line, lineId: "line-selamat-pagi", state: "in-review", ...inReview, ...processed },
     { id: STUDIO_TAKES.published, ...line, lineId: "card-pagi", state: "published", ...published, ...processed },
+    { id: STUDIO_TAKES.inDialogue, ...line, lineId: "line-nak-minum", state: "published", ...inDialogue, ...processed },
   ]);
-  await tx.insert(studioClip).values({ ...line, lineId: "card-pagi", takeId: STUDIO_TAKES.published, speaker: null });
+  await tx.insert(studioClip).values([
+    { ...line, lineId: "card-pagi", takeId: STUDIO_TAKES.published, speaker: null },
+    { ...line, lineId: "line-nak-minum", takeId: STUDIO_TAKES.inDialogue, speaker: "Pak Cik Ali" },
+  ]);
+  await tx.insert(studioDialogue).values({
+    chapterId: "chapter-1",
+    dayId: "day-1",
+    sectionId: "dialogue",
+    id: STUDIO_TAKES.dialogue,
+    key: dialogueKey,
+    bytes: TAKE.length,
+    builtFrom: dialogueBuiltFrom([STUDIO_TAKES.inDialogue]),
+  });
 }
 
 /** The sessions an account booked before every cell: one upcoming with a move proposed, one past. */
@@ -387,6 +407,7 @@ async function snapshot() {
     voiceConsents,
     studioTakes,
     studioClips,
+    studioDialogues,
   ] = await Promise.all([
     t.db
       .select({
@@ -450,6 +471,7 @@ async function snapshot() {
     t.db.select().from(voiceConsent).orderBy(asc(voiceConsent.id)),
     t.db.select().from(studioTake).orderBy(asc(studioTake.id)),
     t.db.select().from(studioClip).orderBy(asc(studioClip.takeId)),
+    t.db.select().from(studioDialogue).orderBy(asc(studioDialogue.id)),
   ]);
   return {
     users,
@@ -474,6 +496,7 @@ async function snapshot() {
     voiceConsents,
     studioTakes,
     studioClips,
+    studioDialogues,
   };
 }
 

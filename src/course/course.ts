@@ -147,7 +147,10 @@ export function completionOf(
 }
 
 /** Every spoken item of a day with the audio file it plays: what the media generator makes. */
-export function daySpokenItems(chapter: Chapter, day: Day): (SpokenLine & { audio: string; speaker?: string })[] {
+export function daySpokenItems(
+  chapter: Pick<Chapter, "id">,
+  day: Day,
+): (SpokenLine & { audio: string; speaker?: string })[] {
   const withAudio = (line: SpokenLine & { speaker?: string }) => ({
     id: line.id,
     malay: line.malay,

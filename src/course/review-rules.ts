@@ -53,7 +53,7 @@ export const STREAK_WINDOW_DAYS = 400;
 /**
  * Whether a day's reviews meet a daily goal: its count of reviews, or its counted time to the
  * millisecond (299,700 ms is not five minutes, though it shows as 5.0). The server's summary and
- * the page's summary after an answer both judge by this one rule.
+ * each review answer judge by this one rule; the page shows what they say.
  */
 export function goalMetBy(
   goal: { unit: DailyGoalUnit; amount: number },

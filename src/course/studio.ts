@@ -54,6 +54,8 @@ export type TakeCheckId = (typeof TAKE_CHECKS)[number];
 
 /** A published clip: public, immutable, one URL per take, so no cache ever serves an older recording. */
 export const publishedClipPath = (takeId: string) => `/api/studio/clips/${takeId}`;
+/** A story section's whole-dialogue recording built with its native lines (public). */
+export const publishedDialoguePath = (dialogueId: string) => `/api/studio/dialogues/${dialogueId}`;
 /** A take's master or its processed clip, for the voices and reviewers (not public). */
 export const studioTakeAudioPath = (takeId: string, form: "master" | "clip") =>
   `/api/studio/takes/${takeId}/audio?form=${form}`;

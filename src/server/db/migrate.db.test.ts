@@ -56,6 +56,7 @@ describe("migrateDatabase", () => {
       "speaking_submission",
       "stored_file",
       "studio_clip",
+      "studio_dialogue",
       "studio_take",
       "task_progress",
       "tutor_feedback",

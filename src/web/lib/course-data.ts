@@ -1,7 +1,6 @@
 import { loadDayContent } from "virtual:jalan-course-days";
 import chapters from "virtual:jalan-course-outline";
-import { courseAudioPath, courseOutline } from "#course/course";
-import { mediaUrl } from "#web/lib/media";
+import { courseOutline } from "#course/course";
 
 /**
  * The course's chapters and days as the content files describe them (validated at build time,
@@ -35,8 +34,3 @@ export const loadTaughtWords = () => {
   taught ??= import("virtual:jalan-taught-words").then((module) => new Set(module.default));
   return taught;
 };
-
-/** The URL of a spoken item's clip, with its content hash so browsers may cache it for a year. */
-export function courseAudioUrl(chapterId: string, dayId: string, id: string) {
-  return mediaUrl(courseAudioPath(chapterId, dayId, id));
-}

@@ -47,12 +47,15 @@ export function pageHeadTags({ path, meta }: PrerenderedPage): string {
   return [`<title>${escapeHtml(title)}</title>`, ...rendered].join("\n    ");
 }
 
-/** Public pages whose form should work before the visitor has typed: the app starts after paint. */
-const PAGES_WITH_A_FORM: readonly string[] = [paths.login, paths.signup, paths.contact];
+/**
+ * Public pages the app starts on after paint: a form that should work before the visitor has typed,
+ * or the team page, whose credits of the course's voices are read from the server.
+ */
+const STARTED_AFTER_PAINT: readonly string[] = [paths.login, paths.signup, paths.contact, paths.aboutTeam];
 
 /** The public pages (landing, about, policy, contact, sign-in, sign-up), all from `publicPageMeta`. */
 export const publicPages: PrerenderedPage[] = Object.entries(publicPageMeta).map(([path, meta]) => ({
   path,
   meta,
-  appStart: PAGES_WITH_A_FORM.includes(path) ? "after-paint" : "first-interaction",
+  appStart: STARTED_AFTER_PAINT.includes(path) ? "after-paint" : "first-interaction",
 }));

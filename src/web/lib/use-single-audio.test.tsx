@@ -1,6 +1,10 @@
 import { act, fireEvent, renderHook } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { courseAudioPath } from "#course/course";
+import { AINA, answerPublishedClips, publishedClips } from "#tests/web/published-clips";
 import { stubAudio } from "#tests/web/screen";
+import { mediaUrl } from "./media";
+import { readPublishedClips } from "./published-clips";
 import { useSingleAudio } from "./use-single-audio";
 
 const paused = () => vi.mocked(HTMLMediaElement.prototype.pause).mock.contexts;
@@ -48,5 +52,36 @@ describe("one sound at a time on a page", () => {
     expect(paused()).toContain(audio.clips[0]);
     expect(paused()).toContain(video);
     expect(paused()).not.toContain(recording);
+  });
+});
+
+describe("a native clip that will not play", () => {
+  it("plays the line's espeak clip instead, once, at the chosen speed, and reads the published list again", async () => {
+    const path = courseAudioPath("chapter-1", "day-1", "line-selamat-pagi");
+    const published = publishedClips([[path, AINA]]);
+    const seen = answerPublishedClips(published);
+    await readPublishedClips();
+    const native = published.clips[path]!.url;
+    const audio = stubAudio();
+    const player = renderHook(() => useSingleAudio(0.75));
+
+    act(() => player.result.current.toggle(native));
+    const clip = audio.clips[0]!;
+    expect(clip.src).toMatch(new RegExp(`${native}$`));
+    // Taken down since the page read the list: the server answers 404, and the element fails.
+    act(() => {
+      fireEvent.error(clip);
+    });
+    expect(clip.src).toMatch(new RegExp(`${mediaUrl(path).replace("?", "\\?")}$`));
+    expect(clip.playbackRate).toBe(0.75);
+    expect(player.result.current.playing).toBe(native);
+    expect(seen.reads).toBe(2);
+    // espeak failing too ends the playing: no third try.
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    act(() => {
+      fireEvent.error(clip);
+    });
+    expect(player.result.current.playing).toBeNull();
+    expect(error).toHaveBeenCalledWith("Could not play audio", native);
   });
 });

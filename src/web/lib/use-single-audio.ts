@@ -1,13 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { releasePlayback, takePlayback } from "#web/lib/one-sound";
+import { espeakInsteadOf } from "#web/lib/published-clips";
 
 /**
  * One audio clip at a time across a page (spec section 4): playing a clip stops the one playing,
  * here or in any other player on the page (`lib/one-sound`), pressing the same clip again stops it,
  * and the playing indicator clears when the clip ends or fails (a failure is logged), so any clip
- * can be played again. `speed` (the story player's choice)
- * is set on the playing clip, also when it changes mid-clip; a test's `?playbackRate=` wins over it,
- * so end-to-end runs still hear clips to their end quickly.
+ * can be played again. `speed` (the story player's choice, practice's 0.75x) is set on the playing
+ * clip, whichever it is (a published native clip or espeak), with its pitch kept, also when it
+ * changes mid-clip; a test's `?playbackRate=` wins over it, so end-to-end runs still hear clips to
+ * their end quickly.
  */
 export function useSingleAudio(speed = 1) {
   const audioRef = useRef<HTMLAudioElement | null>(null);
@@ -34,6 +36,8 @@ export function useSingleAudio(speed = 1) {
       const audio = new Audio(src);
       audio.dataset.src = src;
       audio.playbackRate = rate();
+      // Slowed, a voice keeps its pitch: a native speaker at 0.75x still sounds like themself.
+      audio.preservesPitch = true;
       takePlayback(stop);
       audioRef.current = audio;
       setPlaying(src);
@@ -47,14 +51,30 @@ export function useSingleAudio(speed = 1) {
         finish();
         onEnded?.();
       };
-      audio.onerror = () => {
-        console.error("Could not play audio", src);
+      // A native clip taken down since the page read the list fails: its line plays espeak instead,
+      // once. A failure of the attempt before (its play() rejected as the source changed) is no news.
+      let attempt = 0;
+      const start = () => {
+        const mine = ++attempt;
+        audio.play().catch((error: unknown) => {
+          if (mine === attempt) failed(error);
+        });
+      };
+      const failed = (error?: unknown) => {
+        if (audioRef.current !== audio) return;
+        const espeak = attempt === 1 ? espeakInsteadOf(src) : null;
+        if (espeak) {
+          audio.src = espeak;
+          // A new source starts at the default rate: the chosen speed is set again.
+          audio.playbackRate = rate();
+          start();
+          return;
+        }
+        console.error("Could not play audio", src, ...(error === undefined ? [] : [error]));
         finish();
       };
-      audio.play().catch((error: unknown) => {
-        console.error("Could not play audio", src, error);
-        finish();
-      });
+      audio.onerror = () => failed();
+      start();
     },
     [stop, rate],
   );

@@ -1,6 +1,7 @@
 import { Page } from "#web/components/page";
 import { publicPageMeta } from "#web/config/page-meta";
 import { paths } from "#web/config/paths";
+import { CourseVoices } from "#web/features/marketing/course-voices";
 
 const team = [
   {
@@ -51,6 +52,7 @@ export function Component() {
           </li>
         ))}
       </ul>
+      <CourseVoices />
     </Page>
   );
 }

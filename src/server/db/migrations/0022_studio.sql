@@ -11,6 +11,19 @@ CREATE TABLE "studio_clip" (
 	CONSTRAINT "studio_clip_take_id_unique" UNIQUE("take_id")
 );
 --> statement-breakpoint
+CREATE TABLE "studio_dialogue" (
+	"chapter_id" text NOT NULL,
+	"day_id" text NOT NULL,
+	"section_id" text NOT NULL,
+	"id" uuid NOT NULL,
+	"key" text NOT NULL,
+	"bytes" integer NOT NULL,
+	"built_from" text NOT NULL,
+	"built_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "studio_dialogue_chapter_id_day_id_section_id_pk" PRIMARY KEY("chapter_id","day_id","section_id"),
+	CONSTRAINT "studio_dialogue_id_unique" UNIQUE("id")
+);
+--> statement-breakpoint
 CREATE TABLE "studio_take" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"chapter_id" text NOT NULL,

@@ -249,6 +249,9 @@ describe("spoken cards", () => {
         rating,
         nextDueAt: expect.any(String),
         day: { reviews: 1, minutes: 0.1, countedMs: sent.durationMs },
+        // One review of the default 20 a day.
+        goalMet: false,
+        streak: 0,
       });
       const log = await logRows(me.id);
       expect(log).toEqual([

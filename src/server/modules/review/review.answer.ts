@@ -13,10 +13,12 @@ import {
 } from "#course/review-schedule";
 import type { Database } from "#server/db/client";
 import { badRequest, HttpError, notFound } from "#server/http/errors";
+import type { SettingsModule } from "#server/modules/settings/settings.module";
 import type { ReviewAnswerResponse, reviewAnswerRequestSchema } from "./review.contract";
 import type { Deck } from "./review.deck";
 import type { KnownCards } from "./review.known";
-import type { AnswerContext, LoggedReview, ReviewRepository } from "./review.repository";
+import type { AnswerContext, LoggedReview, ReviewDayRow, ReviewRepository } from "./review.repository";
+import { type GoalWithChanges, goalStanding, streakSince } from "./review.summary";
 
 type AnswerInput = z.output<typeof reviewAnswerRequestSchema>;
 
@@ -36,6 +38,8 @@ interface AnswerDeps {
   now: () => Date;
   /** The course's words (taughtWords): a recall that types another of them is wrong, not almost. */
   words: ReadonlySet<string>;
+  /** The learner's daily goal and its changes, lent to the answer's statement: the answer says where the goal stands. */
+  settings: Pick<SettingsModule["service"], "reviewSettings">;
 }
 
 /** What a review answer grades and logs. */
@@ -52,8 +56,30 @@ interface Graded {
   day: { reviews: number; countedMs: number };
 }
 
-/** The response to a review: the grade, the right answer, the card's next due, and its day so far. */
-function answerResponse(phrase: Phrase, { graded, rating, nextDue, day }: Graded): ReviewAnswerResponse {
+/** Whether today's goal is met and the streak, as the summary would give them right after a review. */
+interface Standing {
+  goalMet: boolean;
+  streak: number;
+}
+
+/**
+ * The summary's goal and streak (goalStanding) at the server's instant of the answer, in the zone
+ * it counted in, from the goal and the learner's days of reviews as they are after it.
+ */
+function standingOf({ goal, days }: { goal: GoalWithChanges; days: ReviewDayRow[] }, at: Date, zone: string): Standing {
+  const { goalMet, streak } = goalStanding(days, goal, at, zone);
+  return { goalMet, streak };
+}
+
+/**
+ * The response to a review: the grade, the right answer, the card's next due, its day so far, and
+ * whether the goal is met and the streak after it.
+ */
+function answerResponse(
+  phrase: Phrase,
+  { graded, rating, nextDue, day }: Graded,
+  { goalMet, streak }: Standing,
+): ReviewAnswerResponse {
   return {
     result: graded.grade,
     typo: graded.typo,
@@ -68,12 +94,19 @@ function answerResponse(phrase: Phrase, { graded, rating, nextDue, day }: Graded
     rating,
     nextDueAt: nextDue.toISOString(),
     day: { reviews: day.reviews, minutes: Math.round(day.countedMs / 6_000) / 10, countedMs: day.countedMs },
+    goalMet,
+    streak,
   };
 }
 
 /** The learner's answers to their review cards (review.round.ts serves the cards). */
 export function createAnswers(deps: AnswerDeps) {
-  const { deck, cards, known, now, words } = deps;
+  const { deck, cards, known, now, words, settings } = deps;
+  const logInOrder = cards.logInOrder(settings.reviewSettings);
+  const goalDays = cards.goalDays(settings.reviewSettings);
+  /** The goal and the streak after an answer that did not take the in-order way: one more statement. */
+  const standingRead = async (userId: string, at: Date, zone: string) =>
+    standingOf(await goalDays(userId, streakSince(at)), at, zone);
 
   /**
    * Grades and logs one review and moves its card on. Refused before anything is written: a card
@@ -81,10 +114,15 @@ export function createAnswers(deps: AnswerDeps) {
    * over a week old (400), a card the learner has not met (409 NOT_MET), a clientId already sent
    * for another card (409). A resend logs nothing and answers as the first.
    *
-   * An in-order review (the usual one) is two statements: one reads the card, the account's zone,
+   * An in-order review (the usual one) is two statements, or one for a card this instance
+   * remembers from the learner's round (review.known.ts): one reads the card, the account's zone,
    * a review already sent with this clientId and the learner's previous review; one logs it, moves
    * the card one FSRS step from its stored state and adds it to its day, provided the card is still
-   * as read. The summary is not part of the answer: the page asks for it when it needs it.
+   * as read, and answers the goal and the learner's days of reviews, from which the answer says
+   * whether today's goal is met and the streak, as GET /api/review/summary would right after it in
+   * the zone the review counted in. The rest of the summary is not part of the answer: the page
+   * asks for it when it needs it. A resend or a review that takes the slow way reads the goal and
+   * the days in one statement more.
    */
   async function answer(userId: string, input: AnswerInput): Promise<ReviewAnswerResponse> {
     const at = now();
@@ -95,7 +133,10 @@ export function createAnswers(deps: AnswerDeps) {
         (attempt === 1 ? knownContext(known, userId, key) : undefined) ??
         (await cards.answerContext(userId, key, input.clientId));
       if (!context) throw notFound("This account no longer exists.");
-      if (context.sent_chapter_id !== null) return resent(deps, userId, phrase, item, key, context, at);
+      if (context.sent_chapter_id !== null) {
+        const response = await resent(deps, userId, item, key, context, at);
+        return answerResponse(phrase, response, await standingRead(userId, at, context.sent_time_zone!));
+      }
       const timing = { at, reviewedAt, previousReceivedAt: context.previous_received_at };
       const metAt = context.met_at;
       const inOrder =
@@ -104,8 +145,8 @@ export function createAnswers(deps: AnswerDeps) {
         (context.last_reviewed_at === null || reviewedAt.getTime() > context.last_reviewed_at.getTime());
       if (!inOrder || attempt > IN_ORDER_TRIES) {
         const done = await logWithRebuild(deps, userId, key, item, input, timing, context.account_zone);
-        if (done !== "sent") return answerResponse(phrase, done);
-        continue;
+        if (done === "sent") continue;
+        return answerResponse(phrase, done, await standingRead(userId, at, done.timeZone));
       }
       const { row, graded } = logRow(userId, key, item, input, timing, context.account_zone, words);
       const next = review(cardFromJson(context.state), row.rating as ReviewEvent["rating"], reviewedAt);
@@ -116,17 +157,21 @@ export function createAnswers(deps: AnswerDeps) {
         accountZone: input.timeZone ? null : context.account_zone,
         previousReceivedAt: context.previous_received_at,
       };
-      const written = await cards.logInOrder(row, read, next);
+      const written = await logInOrder(row, read, next, streakSince(at));
       if (written.logged) {
         known.learn(userId, { accountZone: context.account_zone, previousReceivedAt: at }, [
           [key, { metAt: read.metAt, state: next, reps: next.reps, lastReviewedAt: next.last_review ?? reviewedAt }],
         ]);
-        return answerResponse(phrase, {
-          graded,
-          rating: row.rating,
-          nextDue: next.due,
-          day: { reviews: written.dayReviews!, countedMs: written.dayCountedMs! },
-        });
+        return answerResponse(
+          phrase,
+          {
+            graded,
+            rating: row.rating,
+            nextDue: next.due,
+            day: { reviews: written.dayReviews!, countedMs: written.dayCountedMs! },
+          },
+          standingOf(written, at, row.timeZone),
+        );
       }
       // Another review of the card landed first, or this clientId did, or the zone changed: read again.
       known.forget(userId);
@@ -190,7 +235,7 @@ async function logWithRebuild(
   input: AnswerInput,
   timing: { at: Date; reviewedAt: Date; previousReceivedAt: Date | null },
   accountZone: string,
-): Promise<Graded | "sent"> {
+): Promise<(Graded & { timeZone: string }) | "sent"> {
   const { at, reviewedAt } = timing;
   return db.transaction(async (tx) => {
     await cards.lockLearner(tx, userId);
@@ -211,20 +256,19 @@ async function logWithRebuild(
     const rebuilt: ReviewCard = rebuildCard(card.metAt, await cards.cardEvents(tx, userId, key));
     await cards.saveRebuilt(tx, userId, key, rebuilt, { reviewedAt, localDate: row.localDate });
     const day = await cards.countReview(tx, row);
-    return { graded, rating: row.rating, nextDue: rebuilt.due, day };
+    return { graded, rating: row.rating, nextDue: rebuilt.due, day, timeZone: row.timeZone };
   });
 }
 
-/** A resend of a review already logged: nothing is written, the answer is the first one's. */
+/** A resend of a review already logged: nothing is written, the answer is graded as the first one was. */
 async function resent(
   { cards, words }: AnswerDeps,
   userId: string,
-  phrase: Phrase,
   item: ReviewItem,
   key: CardKey,
   context: AnswerContext,
   at: Date,
-): Promise<ReviewAnswerResponse> {
+): Promise<Graded> {
   const sentKey = {
     chapterId: context.sent_chapter_id!,
     dayId: context.sent_day_id!,
@@ -245,7 +289,7 @@ async function resent(
     reviewGrading(words),
   );
   const slipped = context.sent_grade === "right" && replayed.typo;
-  return answerResponse(phrase, {
+  return {
     graded: {
       grade: context.sent_grade!,
       typo: slipped,
@@ -255,7 +299,7 @@ async function resent(
     rating: context.sent_rating!,
     nextDue: context.due ?? at,
     day: await cards.dayTotals(userId, context.sent_local_date!, context.sent_time_zone!),
-  });
+  };
 }
 
 /**

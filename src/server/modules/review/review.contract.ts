@@ -139,7 +139,7 @@ export const reviewAnswerResponseSchema = z.strictObject({
   nextDueAt: isoTime,
   /**
    * The day this review counts towards (by the server's clock, in the zone it was sent from), after
-   * it: reviews answered and time counted, in minutes to show and milliseconds to judge the goal by. The whole summary is GET /api/review/summary's.
+   * it: reviews answered and time counted, in minutes to show and milliseconds to judge the goal by. The rest of the summary is GET /api/review/summary's.
    */
   day: z.strictObject({
     reviews: z.number().int().positive(),
@@ -147,6 +147,12 @@ export const reviewAnswerResponseSchema = z.strictObject({
     /** The counted time to the millisecond: what a minutes goal is judged by (goalMetBy). */
     countedMs: z.number().int().nonnegative(),
   }),
+  /**
+   * Whether today's goal is met and the streak after this review, as GET /api/review/summary gives
+   * them right after it in the zone the review counted in: the page shows these, never its own reckoning.
+   */
+  goalMet: z.boolean(),
+  streak: z.number().int().nonnegative(),
 });
 export type ReviewAnswerResponse = z.output<typeof reviewAnswerResponseSchema>;
 

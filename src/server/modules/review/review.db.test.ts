@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, count, eq } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import type { Given } from "#course/exercise-schema";
 import { rightAnswer } from "#course/grading";
 import {
@@ -27,6 +27,7 @@ import {
   WEAKEST_LIMIT,
 } from "#course/review-rules";
 import { rebuildCard } from "#course/review-schedule";
+import { connectDatabase } from "#server/db/client";
 import {
   dailyGoalChange,
   reviewCard,
@@ -44,6 +45,7 @@ import {
   pinResponseSchema,
   type ReviewAnswerRequest,
   type ReviewExercise,
+  reviewAnswerRequestSchema,
   reviewAnswerResponseSchema,
   reviewRoundSchema,
   reviewSummarySchema,
@@ -51,6 +53,7 @@ import {
 } from "#server/modules/review/review.contract";
 import { allAnswered, completeDayAsLearner } from "#tests/complete-day";
 import { DAY_ONE_PRACTICE, FIXTURE_COURSE } from "#tests/fixtures/course";
+import { statementCounter } from "#tests/statement-count";
 import { createTestApp, ORIGIN } from "#tests/test-app";
 import { unsubscribeTokenOf } from "#tests/unsubscribe-token";
 import { cardWhere } from "./review.repository";
@@ -738,6 +741,9 @@ describe("an answer", () => {
         nextDueAt: expect.any(String),
         // The first review of the day counts its whole time (at most MAX_COUNTED_REVIEW_MS).
         day: { reviews: 1, minutes: Math.round(sent.durationMs / 6_000) / 10, countedMs: sent.durationMs },
+        // One review of the default 20 a day.
+        goalMet: false,
+        streak: 0,
       });
       const log = await logRows(me.id);
       expect(log).toEqual([
@@ -903,6 +909,34 @@ describe("an answer", () => {
     for (const other of others) expect(other).toEqual(first);
     expect(await logRows(me.id)).toHaveLength(1);
     expect((await cardRow(me.id, priceRecall))!.reps).toBe(1);
+  });
+});
+
+// ================================================================== an answer's statements
+
+describe("an answer's statements", () => {
+  // Review on a pool of its own, whose statements are counted.
+  const counted = connectDatabase(t.env.DATABASE_URL!, t.logger, { max: 2 });
+  afterAll(() => counted.close());
+  const counter = statementCounter(counted.pool);
+  const countedDeps = { ...reviewDeps, db: counted.db };
+  const input = (id: string) => reviewAnswerRequestSchema.parse(body(id, rightGiven(id)));
+
+  it("are one for a card of the learner's round and two otherwise, the goal met and the streak among what they answer", async () => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    const instance = createReviewService(countedDeps);
+    const { cards } = await instance.round(me.id);
+    const remembered = await counter.during(() => instance.answer(me.id, input(cards[0]!.cardId)));
+    expect(remembered.statements).toHaveLength(1);
+    expect(remembered.result).toMatchObject({ day: { reviews: 1 }, goalMet: false, streak: 0 });
+    // Another instance, which has not read the round: the answer's context is read first.
+    const other = createReviewService(countedDeps);
+    clock = later(MINUTE);
+    const read = await counter.during(() => other.answer(me.id, input(cards[1]!.cardId)));
+    expect(read.statements).toHaveLength(2);
+    expect(read.result).toMatchObject({ day: { reviews: 2 }, goalMet: false, streak: 0 });
+    expect(await summary(me.cookie)).toMatchObject({ today: { reviews: 2 }, goalMet: false, streak: 0 });
   });
 });
 
@@ -1261,6 +1295,86 @@ describe("the summary", () => {
       today: { reviews: 3, minutes: MAX_COUNTED_REVIEW_MS / MINUTE },
       goalMet: false,
       streak: 0,
+    });
+  });
+
+  /**
+   * A right review of `id`, and GET /api/review/summary right after it where it was sent from: the
+   * answer's goalMet and streak must be the summary's.
+   */
+  async function answeredAsSummary(cookie: string, id: string, extra: Partial<AnswerBody> = {}) {
+    const answered = await answerRight(cookie, id, extra);
+    const after = await summary(cookie, extra.timeZone ? `?timeZone=${encodeURIComponent(extra.timeZone)}` : "");
+    expect({ goalMet: answered.goalMet, streak: answered.streak }).toEqual({
+      goalMet: after.goalMet,
+      streak: after.streak,
+    });
+    return answered;
+  }
+
+  it("answers each review with the goal met and the streak the summary gives right after it, whichever way the review took", async () => {
+    const me = await learner();
+    await setGoal(me.cookie, { dailyGoal: 2 });
+    await startPhraseCards(me.cookie, "day-1");
+    const [first, second, third, fourth, fifth] = cardsOf("card-pagi", "vocab-price");
+    // Yesterday: the goal met by its second review, a streak of one.
+    clock = new Date(START.getTime() - DAY);
+    expect(await answeredAsSummary(me.cookie, first!)).toMatchObject({ goalMet: false, streak: 0 });
+    expect(await answeredAsSummary(me.cookie, second!)).toMatchObject({ goalMet: true, streak: 1 });
+    // Today: yesterday's streak holds until the review that first meets the goal adds today to it.
+    clock = START;
+    expect(await answeredAsSummary(me.cookie, third!)).toMatchObject({
+      day: { reviews: 1 },
+      goalMet: false,
+      streak: 1,
+    });
+    const meeting = body(fourth!, rightGiven(fourth!));
+    clock = later(MINUTE);
+    const met = await answer(me.cookie, meeting);
+    expect(met).toMatchObject({ day: { reviews: 2 }, goalMet: true, streak: 2 });
+    expect(await summary(me.cookie)).toMatchObject({ goalMet: true, streak: 2 });
+    // A resend answers as the first.
+    clock = later(2 * MINUTE);
+    expect(await answer(me.cookie, meeting)).toEqual(met);
+    // Answered before the card's last review and sent late: the card is rebuilt from its log, the review counts today.
+    clock = later(3 * MINUTE);
+    const late = { reviewedAt: new Date(START.getTime() - 30 * MINUTE).toISOString() };
+    expect(await answeredAsSummary(me.cookie, third!, late)).toMatchObject({ day: { reviews: 3 }, streak: 2 });
+    // A card of a round, remembered by the instance: the answer is one statement.
+    clock = later(4 * MINUTE);
+    const [served] = (await round(me.cookie)).cards;
+    expect(await answeredAsSummary(me.cookie, served!.cardId)).toMatchObject({ day: { reviews: 4 }, streak: 2 });
+    // Sent from London, where it is 1 March too: its own day there has one review, and the day it
+    // is one of (Kuala Lumpur's 1 March, the same date counted in either zone) met the goal.
+    clock = later(5 * MINUTE);
+    expect(await answeredAsSummary(me.cookie, fifth!, { timeZone: "Europe/London" })).toMatchObject({
+      day: { reviews: 1 },
+      goalMet: true,
+      streak: 2,
+    });
+  });
+
+  it("answers a minutes goal unmet at 299,700 ms, which shows as 5 minutes, and met with the next review", async () => {
+    const me = await learner();
+    await setGoal(me.cookie, { dailyGoalUnit: "minutes", dailyGoal: 5 });
+    await startPhraseCards(me.cookie, "day-1");
+    const [first, second, third, fourth] = cardsOf("card-pagi", "vocab-price");
+    const reviews: Array<[string, number]> = [
+      [first!, MAX_COUNTED_REVIEW_MS],
+      [second!, MAX_COUNTED_REVIEW_MS],
+      [third!, 59_700],
+    ];
+    let answered: Awaited<ReturnType<typeof answeredAsSummary>> | undefined;
+    for (const [id, durationMs] of reviews) {
+      clock = new Date(clock.getTime() + durationMs);
+      answered = await answeredAsSummary(me.cookie, id, { durationMs });
+    }
+    expect(answered).toMatchObject({ day: { minutes: 5, countedMs: 299_700 }, goalMet: false, streak: 0 });
+    clock = new Date(clock.getTime() + 1_000);
+    expect(await answeredAsSummary(me.cookie, fourth!, { durationMs: 1_000 })).toMatchObject({
+      day: { countedMs: 300_700 },
+      goalMet: true,
+      streak: 1,
     });
   });
 

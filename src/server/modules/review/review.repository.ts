@@ -11,8 +11,9 @@ import {
   type DeckCounts,
   datesAround,
   deckCounts,
+  goalDaysSql,
   type HeldCards,
-  LOG_IN_ORDER,
+  logInOrderSql,
   type ReviewDayRow,
   ROUND_CARDS,
   type StoredCounts,
@@ -47,6 +48,10 @@ export interface RoundCard extends CardRow {
 }
 /** A card as the deck gives it. */
 export type NewCardRow = typeof reviewCard.$inferInsert;
+
+/** Days of reviews as a statement answers them in JSON (daysJson in review.sql.ts). */
+type StoredDays = Array<Omit<ReviewDayRow, "lastAt"> & { lastAt: string }>;
+const dayRowsOf = (days: StoredDays): ReviewDayRow[] => days.map((day) => ({ ...day, lastAt: new Date(day.lastAt) }));
 
 /** The review module's tables: review_card (the deck) and review_log (every review answered). */
 export function createReviewRepository(db: Database) {
@@ -110,9 +115,26 @@ function deckCards(db: Database) {
   };
 }
 
-/** What the summary reads, in one statement. */
+/** What the summary reads, in one statement, and what an answer judges the goal and the streak by. */
 function summaryStatement(db: Database) {
   return {
+    /**
+     * The goal `goalRead` lends and the learner's days of reviews from `since` on (goalDaysSql), in
+     * one statement: what an answer that took another way than logInOrder judges the goal by.
+     */
+    goalDays<Goal>(goalRead: LentRead<Goal>) {
+      const text = goalDaysSql(goalRead.sql);
+      return async (userId: string, since: string): Promise<{ goal: Goal; days: ReviewDayRow[] }> => {
+        const { rows } = await db.$client.query<{ goal: unknown; days: StoredDays }>({
+          name: "review_goal_days",
+          text,
+          values: [userId, since],
+        });
+        const { goal, days } = rows[0]!;
+        return { goal: goalRead.read(goal), days: dayRowsOf(days) };
+      };
+    },
+
     /**
      * What a summary reads, days from `since` on, with what the other modules lend it (`lent`, read
      * back in the same order), in one prepared statement (summaryReadsSql): one round trip in all.
@@ -131,7 +153,7 @@ function summaryStatement(db: Database) {
       }> => {
         const { rows } = await db.$client.query<{
           lent: unknown[];
-          days: Array<Omit<ReviewDayRow, "lastAt"> & { lastAt: string }>;
+          days: StoredDays;
           counts: StoredCounts;
           held: HeldCards[];
         }>({ name: "review_summary_reads", text, values: [userId, since, at, ...datesAround(at)] });
@@ -140,7 +162,7 @@ function summaryStatement(db: Database) {
           lent: lent.map((read, index) => read.read(lentJson[index])) as {
             [K in keyof Lent]: Lent[K] extends LentRead<infer T> ? T : never;
           },
-          days: days.map((day) => ({ ...day, lastAt: new Date(day.lastAt) })),
+          days: dayRowsOf(days),
           counts: deckCounts(counts, at),
           held,
         };
@@ -203,65 +225,82 @@ function inOrderAnswers(db: Database) {
 
     /**
      * Logs an in-order review and moves its card from the state read (`read`) to `next`
-     * (LOG_IN_ORDER). Answers whether the card was still as read, whether the review was logged,
-     * and its day's reviews and counted time after it.
+     * (logInOrderSql, with the goal `goalRead` lends). Answers whether the card was still as read,
+     * whether the review was logged, its day's reviews and counted time after it, and the goal and
+     * the learner's days of reviews from `since` on, as they are after it.
      */
-    async logInOrder(
-      row: LoggedReview,
-      read: {
-        reps: number;
-        lastReviewedAt: Date | null;
-        metAt: Date;
-        /** The account's zone as read, when the review took it (it sent none); null otherwise. */
-        accountZone: string | null;
-        previousReceivedAt: Date | null;
-      },
-      next: ReviewCard,
-    ): Promise<{ fresh: boolean; logged: boolean; dayReviews: number | null; dayCountedMs: number | null }> {
-      const { rows } = await db.$client.query<{
+    logInOrder<Goal>(goalRead: LentRead<Goal>) {
+      const text = logInOrderSql(goalRead.sql);
+      return async (
+        row: LoggedReview,
+        read: {
+          reps: number;
+          lastReviewedAt: Date | null;
+          metAt: Date;
+          /** The account's zone as read, when the review took it (it sent none); null otherwise. */
+          accountZone: string | null;
+          previousReceivedAt: Date | null;
+        },
+        next: ReviewCard,
+        since: string,
+      ): Promise<{
         fresh: boolean;
         logged: boolean;
-        day_reviews: number | null;
-        day_counted_ms: string | null;
-      }>({
-        name: "review_log_in_order",
-        text: LOG_IN_ORDER,
-        values: [
-          row.userId,
-          row.chapterId,
-          row.dayId,
-          row.phraseId,
-          row.skill,
-          row.clientId,
-          read.reps,
-          read.lastReviewedAt,
-          JSON.stringify(row.given),
-          row.grade,
-          row.rating,
-          row.hinted ?? false,
-          row.durationMs,
-          row.reviewedAt,
-          row.timeZone,
-          row.localDate,
-          row.receivedAt,
-          JSON.stringify(next),
-          next.due,
-          next.reps,
-          next.lapses,
-          next.last_review ?? row.reviewedAt,
-          row.countedMs,
-          row.countedAt,
-          read.metAt,
-          read.accountZone,
-          read.previousReceivedAt,
-        ],
-      });
-      const result = rows[0]!;
-      return {
-        fresh: result.fresh,
-        logged: result.logged,
-        dayReviews: result.day_reviews,
-        dayCountedMs: result.day_counted_ms === null ? null : Number(result.day_counted_ms),
+        dayReviews: number | null;
+        dayCountedMs: number | null;
+        goal: Goal;
+        days: ReviewDayRow[];
+      }> => {
+        const { rows } = await db.$client.query<{
+          fresh: boolean;
+          logged: boolean;
+          day_reviews: number | null;
+          day_counted_ms: string | null;
+          goal: unknown;
+          days: StoredDays;
+        }>({
+          name: "review_log_in_order",
+          text,
+          values: [
+            row.userId,
+            row.chapterId,
+            row.dayId,
+            row.phraseId,
+            row.skill,
+            row.clientId,
+            read.reps,
+            read.lastReviewedAt,
+            JSON.stringify(row.given),
+            row.grade,
+            row.rating,
+            row.hinted ?? false,
+            row.durationMs,
+            row.reviewedAt,
+            row.timeZone,
+            row.localDate,
+            row.receivedAt,
+            JSON.stringify(next),
+            next.due,
+            next.reps,
+            next.lapses,
+            next.last_review ?? row.reviewedAt,
+            row.countedMs,
+            row.countedAt,
+            read.metAt,
+            read.accountZone,
+            read.previousReceivedAt,
+            since,
+          ],
+        });
+        const result = rows[0]!;
+        return {
+          fresh: result.fresh,
+          logged: result.logged,
+          dayReviews: result.day_reviews,
+          dayCountedMs: result.day_counted_ms === null ? null : Number(result.day_counted_ms),
+          goal: goalRead.read(result.goal),
+          days: dayRowsOf(result.days),
+        };
       };
     },
   };

@@ -1,6 +1,7 @@
 import { roundOf } from "#course/review-order";
 import { ROUND_SIZE } from "#course/review-rules";
 import type { Database } from "#server/db/client";
+import type { SettingsModule } from "#server/modules/settings/settings.module";
 import type { PinNotes } from "./pin-notes.repository";
 import { createAnswers } from "./review.answer";
 import type { ReviewRound, ReviewSummary } from "./review.contract";
@@ -18,6 +19,8 @@ interface RoundDeps {
   now: () => Date;
   /** The course's words (taughtWords): a recall that types another of them is wrong, not almost. */
   words: ReadonlySet<string>;
+  /** The learner's daily goal and its changes: each answer says where the goal stands after it. */
+  settings: Pick<SettingsModule["service"], "reviewSettings">;
 }
 
 /**

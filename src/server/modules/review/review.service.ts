@@ -33,7 +33,7 @@ export function createReviewService({ db, course, settings, progress, answers, n
   const deck = createDeck({ course, cards, progress });
   const summaries = createSummaries({ cards, deck, settings, progress });
   const pinNotes = createPinNotes(db);
-  const rounds = createRounds({ db, cards, deck, summaries, pinNotes, now, words: taughtWords(course) });
+  const rounds = createRounds({ db, cards, deck, summaries, pinNotes, now, words: taughtWords(course), settings });
   const staff = createStaffReview({ db, course, cards, deck, summaries, pinNotes, progress, answers, now });
 
   return {

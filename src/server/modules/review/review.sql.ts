@@ -21,14 +21,29 @@ export const ANSWER_CONTEXT = `
   where account.id = $1`;
 
 /**
+ * A learner's days of reviews as JSON, oldest last review first, from `rows` (review_day's columns);
+ * what the summary and a review answer judge the goal and the streak by (goalStanding).
+ */
+const daysJson = (rows: string) => `(select coalesce(json_agg(json_build_object(
+    'date', local_date, 'timeZone', time_zone, 'reviews', reviews, 'durationMs', counted_ms, 'lastAt', last_at
+  ) order by last_at), '[]'::json) from (${rows}) review_days)`;
+
+/** The learner's ($1) days of reviews from the date `since` on, as review_day keeps them. */
+const dayRows = (since: string) =>
+  `select local_date, time_zone, reviews, counted_ms, last_at from review_day where user_id = $1 and local_date >= ${since}`;
+
+/**
  * An in-order review in one statement: the card is locked and must still be as it was read ($7
  * reps, $8 last review, $25 met), with the account's zone ($26, when the review took it) and the
  * learner's latest review ($27) as they were read; then the review is logged (a clientId sent
  * before logs nothing), the card takes its next state, and the review is added to its day
  * (review_day). `fresh` false: something read changed since (another review landed first, the zone
- * changed), and nothing was written.
+ * changed), and nothing was written. It also answers the goal (`goalRead`, lent by settings) and
+ * the learner's days of reviews from $28 on as they are after the review (its own day as written,
+ * the others as read), so the answer says whether the goal is met and the streak without another
+ * statement.
  */
-export const LOG_IN_ORDER = `
+export const logInOrderSql = (goalRead: string) => `
   with card as (
     select 1 from review_card
     where user_id = $1 and chapter_id = $2 and day_id = $3 and phrase_id = $4 and skill = $5
@@ -60,10 +75,22 @@ export const LOG_IN_ORDER = `
       reviews = review_day.reviews + 1,
       counted_ms = review_day.counted_ms + excluded.counted_ms,
       last_at = greatest(review_day.last_at, excluded.last_at)
-    returning reviews, counted_ms
+    returning local_date, time_zone, reviews, counted_ms, last_at
   )
   select exists (select from card) as fresh, exists (select from logged) as logged,
-    (select reviews from counted) as day_reviews, (select counted_ms from counted) as day_counted_ms`;
+    (select reviews from counted) as day_reviews, (select counted_ms from counted) as day_counted_ms,
+    ${goalRead} as goal,
+    ${daysJson(`${dayRows("$28")} and not (local_date = $16 and time_zone = $15)
+      union all select local_date, time_zone, reviews, counted_ms, last_at from counted`)} as days`;
+
+/**
+ * The goal (`goalRead`, lent by settings) and the learner's days of reviews from $2 on, in one
+ * statement: what a review answer that did not take the in-order way judges the goal and the
+ * streak by, once it is written.
+ */
+export const goalDaysSql = (goalRead: string) => `
+  select ${goalRead} as goal,
+    ${daysJson(dayRows("$2"))} as days`;
 
 /**
  * The round's due cards ($2 is now; new ones among them before the daily limit) with what an answer
@@ -111,10 +138,7 @@ const DECK_COUNTS = `
 export const summaryReadsSql = (lent: readonly LentRead<unknown>[]) => `
   select
     json_build_array(${lent.map((read) => read.sql).join(", ")}) as lent,
-    (select coalesce(json_agg(json_build_object(
-        'date', local_date, 'timeZone', time_zone, 'reviews', reviews, 'durationMs', counted_ms, 'lastAt', last_at
-      ) order by last_at), '[]'::json)
-      from review_day where user_id = $1 and local_date >= $2) as days,
+    ${daysJson(dayRows("$2"))} as days,
     (${DECK_COUNTS}) as counts,
     (select coalesce(json_agg(json_build_object('chapterId', chapter_id, 'dayId', day_id, 'cards', cards)), '[]'::json)
       from (select chapter_id, day_id, count(*)::int as cards from review_card where user_id = $1 group by chapter_id, day_id) held

@@ -27,6 +27,8 @@ import type { VoiceAccent } from "#course/voices";
  * Anyone, signed in or not:
  * GET    /api/studio/published                              → PublishedClips
  * GET    /api/studio/clips/:takeId                          → a published clip (audio/webm), immutable, with Range
+ * GET    /api/studio/dialogues/:dialogueId                  → a section's whole-dialogue recording with its native
+ *        lines (audio/webm), immutable, with Range; 404 once rebuilt or no line is published
  */
 
 /** The part of the master the voice kept on the waveform, in ms from its start; the silence inside is trimmed too. */
@@ -168,7 +170,8 @@ export interface StudioReviewList {
 
 /**
  * GET /api/studio/published: every published clip by the course audio path it stands in for
- * (courseAudioPath), with the voice it is credited to. Small (a line per clip), asked by every
+ * (courseAudioPath), and every section's whole-dialogue recording rebuilt with native lines by its
+ * sectionDialogueAudioPath, with the voice it is credited to. Small (a line per clip), asked by every
  * page that plays course audio; revalidated with its ETag.
  */
 export interface PublishedClips {
@@ -179,6 +182,9 @@ export interface PublishedClips {
 
 /** A take was uploaded: the job that checks it and makes its clip (the queue). */
 export const PROCESS_TAKE_JOB = "studio.process-take";
+
+/** A line's clip changed: the job that rebuilds the whole-dialogue recording of a story section holding it. */
+export const BUILD_DIALOGUE_JOB = "studio.build-dialogue";
 
 /** Takes a voice keeps, in its Export My Data (metadata; the masters are theirs to download in the studio). */
 export interface ExportedStudioTake {

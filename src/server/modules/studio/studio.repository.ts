@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#server/db/client";
 import type { TakeCheck } from "./studio.contract";
-import { type StudioTakeRow, studioClip, studioTake } from "./studio.tables";
+import { type StudioTakeRow, studioClip, studioDialogue, studioTake } from "./studio.tables";
 
 export type { StudioTakeRow };
 
@@ -151,14 +151,23 @@ function takeReads(db: Database) {
         .orderBy(asc(studioTake.createdAt), asc(studioTake.id));
     },
 
-    /** Which of these storage keys a take holds, as its master or its clip (the sweep keeps those). */
+    /**
+     * Which of these storage keys a take holds, as its master or its clip, or a section's built
+     * whole-dialogue recording holds (the sweep keeps those).
+     */
     async heldFileKeys(keys: string[]): Promise<Set<string>> {
       if (keys.length === 0) return new Set();
-      const rows = await db
-        .select({ master: studioTake.masterKey, clip: studioTake.clipKey })
-        .from(studioTake)
-        .where(or(inArray(studioTake.masterKey, keys), inArray(studioTake.clipKey, keys)));
-      return new Set(rows.flatMap((row) => [row.master, ...(row.clip ? [row.clip] : [])]));
+      const [rows, dialogues] = await Promise.all([
+        db
+          .select({ master: studioTake.masterKey, clip: studioTake.clipKey })
+          .from(studioTake)
+          .where(or(inArray(studioTake.masterKey, keys), inArray(studioTake.clipKey, keys))),
+        db.select({ key: studioDialogue.key }).from(studioDialogue).where(inArray(studioDialogue.key, keys)),
+      ]);
+      return new Set([
+        ...rows.flatMap((row) => [row.master, ...(row.clip ? [row.clip] : [])]),
+        ...dialogues.map((row) => row.key),
+      ]);
     },
   };
 }

@@ -3,6 +3,7 @@ import { forbidden, HttpError, notFound } from "#server/http/errors";
 import { voicesEvents } from "#server/modules/voices/voices.contract";
 import type { ByteRange } from "#server/storage/storage";
 import { type StudioTake, studioEvents, type TakeReview } from "./studio.contract";
+import { linesOfTakes, sendDialogueBuilds } from "./studio.dialogues";
 import { courseLine } from "./studio.lines";
 import { createStudioRepository, type LineKey } from "./studio.repository";
 import type { StudioDeps, StudioUser, StudioViews } from "./studio.service";
@@ -24,6 +25,8 @@ export const oneVoicePerSpeaker = (speaker: string) =>
  * take, which publishes it at once as its line's clip (replacing the one before), or rejects it with
  * the reason its voice reads. A published clip comes down when its voice or an Admin unpublishes it,
  * and all of a voice's clips when their consent ends (`voices.consent-withdrawn`): espeak again.
+ * Each change sends, in its transaction, the job that rebuilds the whole-dialogue recordings of the
+ * sections holding the line (studio.dialogues.ts).
  */
 export function createStudioReview(deps: StudioDeps, views: StudioViews) {
   const { db, course, storage, voices, events } = deps;
@@ -55,6 +58,7 @@ export function createStudioReview(deps: StudioDeps, views: StudioViews) {
         }
         await takes.publish(tx, take, { speaker, reviewerId: user.id });
         await events.emit(tx, studioEvents.published, { takeId: take.id });
+        await sendDialogueBuilds(deps, tx, [take]);
       });
       return described(takeId);
     },
@@ -70,6 +74,7 @@ export function createStudioReview(deps: StudioDeps, views: StudioViews) {
         }
         await takes.unpublish(tx, { line });
         await events.emit(tx, studioEvents.unpublished, { takeIds: [clip.takeId] });
+        await sendDialogueBuilds(deps, tx, [line]);
         return clip.takeId;
       });
       return described(takeId);
@@ -88,7 +93,9 @@ export function createStudioReview(deps: StudioDeps, views: StudioViews) {
     handlers: [
       on(voicesEvents.consentWithdrawn, async ({ userId }, tx) => {
         const takeIds = await takes.unpublish(tx, { voiceId: userId });
-        if (takeIds.length > 0) await events.emit(tx, studioEvents.unpublished, { takeIds });
+        if (takeIds.length === 0) return;
+        await events.emit(tx, studioEvents.unpublished, { takeIds });
+        await sendDialogueBuilds(deps, tx, await linesOfTakes(deps, tx, takeIds));
       }),
     ],
   };

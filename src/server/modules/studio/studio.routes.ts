@@ -17,6 +17,7 @@ import {
   takeReviewSchema,
   takeTrimSchema,
 } from "./studio.contract";
+import type { StudioDialogues } from "./studio.dialogues";
 import type { StudioRecording } from "./studio.recording";
 import type { StudioReview } from "./studio.review";
 import type { StudioViews } from "./studio.service";
@@ -33,7 +34,12 @@ export const masterBodyLimit = limitBody(
  * The voice studio (docs/decisions/078-voice-studio.md). Who records and who reviews is the
  * service's to decide (voices' mayRecord, an Admin); the user always comes from the session.
  */
-export function studioRoutes(views: StudioViews, recording: StudioRecording, review: StudioReview) {
+export function studioRoutes(
+  views: StudioViews,
+  recording: StudioRecording,
+  review: StudioReview,
+  dialogues: StudioDialogues,
+) {
   return new Hono<AppEnv>()
     .get("/days", signedIn, async (c) => {
       const body: StudioDays = { days: await views.days(requireUser(c)) };
@@ -100,6 +106,16 @@ export function studioRoutes(views: StudioViews, recording: StudioRecording, rev
       const range = byteRangeOf(c.req.header("range"));
       const file = await review.clip(c.req.param("takeId"), range);
       // One URL per take: a published clip never changes, and a new recording is a new URL.
+      return fileResponse({ method: c.req.method, ranged: range !== undefined }, file, {
+        "content-type": "audio/webm",
+        "x-content-type-options": "nosniff",
+        "cache-control": IMMUTABLE,
+      });
+    })
+    .get("/dialogues/:dialogueId", async (c) => {
+      const range = byteRangeOf(c.req.header("range"));
+      const file = await dialogues.file(c.req.param("dialogueId"), range);
+      // One URL per build: a rebuilt recording is a new URL.
       return fileResponse({ method: c.req.method, ranged: range !== undefined }, file, {
         "content-type": "audio/webm",
         "x-content-type-options": "nosniff",

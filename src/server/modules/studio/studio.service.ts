@@ -18,10 +18,11 @@ import type {
   StudioReviewList,
   StudioTake,
 } from "./studio.contract";
+import { publishedDialogues } from "./studio.dialogues";
 import { type CourseLine, courseLine, dayLines, dayTitle } from "./studio.lines";
 import { createStudioRepository, type StudioTakeRow } from "./studio.repository";
 
-/** What sends a job to the queue (src/server/queue/queue.ts): the studio's processing of a take. */
+/** What sends a job to the queue (src/server/queue/queue.ts): a take's processing, a section's recording. */
 export interface JobSender {
   send<T extends object>(name: string, data: T, options?: { q?: Queryable }): Promise<string>;
 }
@@ -152,6 +153,9 @@ export function createStudioViews(deps: StudioDeps) {
         if (!line) continue;
         clips[line.audio] = { url: publishedClipPath(row.takeId), voice: row.voiceId };
         named[row.voiceId] = credit;
+      }
+      for (const [audio, dialogue] of await publishedDialogues(deps, rows)) {
+        if (named[dialogue.voice]) clips[audio] = dialogue;
       }
       return { clips, voices: named };
     },

@@ -78,3 +78,27 @@ export const studioClip = pgTable(
 );
 
 export type StudioTakeRow = typeof studioTake.$inferSelect;
+
+/**
+ * A story section's whole-dialogue recording rebuilt with its native lines (dayDialogueRecordings):
+ * once any line of the section is published, learners hear this file at the section's
+ * sectionDialogueAudioPath in place of espeak's. `builtFrom` names the takes it was made of, in
+ * order (a hash of their ids), so a build whose takes are still the published ones is not redone.
+ * A new build is a new id and a new file; none published, and the row goes.
+ */
+export const studioDialogue = pgTable(
+  "studio_dialogue",
+  {
+    chapterId: text("chapter_id").notNull(),
+    dayId: text("day_id").notNull(),
+    sectionId: text("section_id").notNull(),
+    id: uuid("id").notNull().unique(),
+    key: text("key").notNull(),
+    bytes: integer("bytes").notNull(),
+    builtFrom: text("built_from").notNull(),
+    builtAt: timestamp("built_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.chapterId, table.dayId, table.sectionId] })],
+);
+
+export type StudioDialogueRow = typeof studioDialogue.$inferSelect;

@@ -59,7 +59,7 @@ export async function measureLoudness(samples: Float32Array, sampleRate: number)
 }
 
 /** Runs `use` with a fresh temporary folder, removed afterwards. */
-async function inTemporaryFolder<T>(use: (dir: string) => Promise<T>): Promise<T> {
+export async function inTemporaryFolder<T>(use: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "jalan-take-"));
   try {
     return await use(dir);

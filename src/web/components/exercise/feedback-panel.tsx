@@ -5,7 +5,7 @@ import type { Grade, Slip } from "#course/grading";
 import { AudioToggle } from "#web/components/audio-toggle";
 import { Button } from "#web/components/ui/button";
 import { cn } from "#web/lib/cn";
-import { mediaUrl } from "#web/lib/media";
+import { useClipUrl } from "#web/lib/published-clips";
 
 /** What the learner is told after checking an answer. */
 export interface Feedback {
@@ -14,7 +14,7 @@ export interface Feedback {
   text: string;
   /** Whether that text is Malay (so screen readers say it as Malay). */
   malay: boolean;
-  /** The right answer's clip, or null. */
+  /** The right answer's clip as a course audio path (courseAudioPath), or null; the panel plays what is published for it. */
   audio: string | null;
   /** The right answer in the form of the answer given: the choice to mark right. */
   answer?: Given;
@@ -30,7 +30,7 @@ export interface Feedback {
 
 /**
  * The feedback of a grade the server gave (a practice answer, a review): its right answer as sent,
- * the clip as a media address.
+ * the clip as the course audio path the server named.
  */
 export function feedbackFromServer(
   {
@@ -42,7 +42,7 @@ export function feedbackFromServer(
   malay: boolean,
 ): Feedback {
   const { audio, ...answer } = correct;
-  return { result, typo, slip, malay, audio: audio && mediaUrl(audio), ...answer };
+  return { result, typo, slip, malay, audio, ...answer };
 }
 
 /** What the learner gave, as the panel repeats it after a miss. */
@@ -90,6 +90,8 @@ export function FeedbackPanel({
   const missed = feedback.result !== "right";
   const malay = feedback.malay ? "ms" : undefined;
   const accepted = feedback.accepted ?? [];
+  const clipUrl = useClipUrl();
+  const audio = feedback.audio && clipUrl(feedback.audio);
   return (
     <section aria-labelledby={headingId} className={cn("space-y-3 rounded-lg border-2 p-4", panel)}>
       <h3 id={headingId} className="flex items-center gap-2 text-lg font-semibold">
@@ -120,13 +122,8 @@ export function FeedbackPanel({
             {feedback.text}
           </span>
         </p>
-        {feedback.audio && (
-          <AudioToggle
-            src={feedback.audio}
-            label={feedback.text}
-            playing={playing === feedback.audio}
-            onToggle={onToggleAudio}
-          />
+        {audio && (
+          <AudioToggle src={audio} label={feedback.text} playing={playing === audio} onToggle={onToggleAudio} />
         )}
       </div>
       {feedback.typo && !missed && (

@@ -15,10 +15,15 @@ const summary: ReviewSummary = {
 };
 
 describe("summaryAfterAnswer", () => {
-  it("takes today from the answer, counts the card off and adds today to the streak when the goal is met", () => {
+  it("takes today, the goal met and the streak from the answer, and counts the card off", () => {
     const after = summaryAfterAnswer(
       summary,
-      { day: { reviews: 10, minutes: 2.8, countedMs: 168_000 }, nextDueAt: "2026-11-28T09:10:00.000Z" },
+      {
+        day: { reviews: 10, minutes: 2.8, countedMs: 168_000 },
+        nextDueAt: "2026-11-28T09:10:00.000Z",
+        goalMet: true,
+        streak: 5,
+      },
       NOW,
     );
     expect(after).toEqual({
@@ -31,45 +36,52 @@ describe("summaryAfterAnswer", () => {
     });
   });
 
-  it("adds nothing to a streak whose today was already met, and keeps a card due again in the count", () => {
-    const met = { ...summary, today: { reviews: 12, minutes: 3 }, goalMet: true, streak: 5 };
+  it("shows the server's streak, never its own: 7 from the answer though the summary said 3 with the goal already met", () => {
+    const met = { ...summary, today: { reviews: 12, minutes: 3 }, goalMet: true, streak: 3 };
     const after = summaryAfterAnswer(
       met,
-      { day: { reviews: 13, minutes: 3.1, countedMs: 186_000 }, nextDueAt: "2026-11-28T08:59:00.000Z" },
+      {
+        day: { reviews: 13, minutes: 3.1, countedMs: 186_000 },
+        nextDueAt: summary.nextDueAt!,
+        goalMet: true,
+        streak: 7,
+      },
       NOW,
     );
-    expect(after.streak).toBe(5);
-    expect(after.due).toBe(3);
-    expect(after.nextDueAt).toBe(summary.nextDueAt);
+    expect(after.goalMet).toBe(true);
+    expect(after.streak).toBe(7);
   });
 
-  it("judges a minutes goal by the minutes the server counted", () => {
-    const minutes = { ...summary, goal: { unit: "minutes" as const, amount: 5 } };
-    const short = summaryAfterAnswer(
-      minutes,
-      { day: { reviews: 30, minutes: 4.9, countedMs: 294_000 }, nextDueAt: summary.nextDueAt! },
-      NOW,
-    );
-    expect(short.goalMet).toBe(false);
-    expect(short.streak).toBe(4);
-    const long = summaryAfterAnswer(
-      minutes,
-      { day: { reviews: 31, minutes: 5, countedMs: 300_000 }, nextDueAt: summary.nextDueAt! },
-      NOW,
-    );
-    expect(long.goalMet).toBe(true);
-    expect(long.streak).toBe(5);
-  });
-
-  it("judges by the exact time counted, as the server does: 299,700 ms shows as 5 minutes and is not five", () => {
+  it("shows the goal unmet when the answer says so, whatever today's figures would suggest to the page", () => {
+    // A minutes goal of 5: 299,700 ms shows as 5.0 minutes, and the server judged it not met.
     const minutes = { ...summary, goal: { unit: "minutes" as const, amount: 5 } };
     const almost = summaryAfterAnswer(
       minutes,
-      { day: { reviews: 30, minutes: 5, countedMs: 299_700 }, nextDueAt: summary.nextDueAt! },
+      {
+        day: { reviews: 30, minutes: 5, countedMs: 299_700 },
+        nextDueAt: summary.nextDueAt!,
+        goalMet: false,
+        streak: 4,
+      },
       NOW,
     );
     expect(almost.today.minutes).toBe(5);
     expect(almost.goalMet).toBe(false);
     expect(almost.streak).toBe(4);
+  });
+
+  it("keeps a card due again in the count, and the earlier next due", () => {
+    const after = summaryAfterAnswer(
+      summary,
+      {
+        day: { reviews: 10, minutes: 2.8, countedMs: 168_000 },
+        nextDueAt: "2026-11-28T08:59:00.000Z",
+        goalMet: true,
+        streak: 5,
+      },
+      NOW,
+    );
+    expect(after.due).toBe(3);
+    expect(after.nextDueAt).toBe(summary.nextDueAt);
   });
 });

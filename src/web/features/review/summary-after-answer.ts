@@ -1,20 +1,16 @@
-import { goalMetBy } from "#course/review-rules";
 import type { ReviewAnswerResponse, ReviewSummary } from "#server/modules/review/review.contract";
 
 /**
- * The summary as an answer leaves it, worked out in the page from what the answer says, so an
- * answer need not carry the whole summary (GET /api/review/summary gives it when the page asks):
- * today takes the answer's day, the card leaves the due count unless it is due again already, the
- * goal is judged by today's figures, and a goal met by this answer adds today to the streak.
+ * The summary as an answer leaves it, so an answer need not carry the whole summary
+ * (GET /api/review/summary gives it when the page asks): today, whether the goal is met and the
+ * streak are the answer's own, as the server judged them; the page works out only what the answer
+ * does not say, the card leaving the due count unless it is due again already, and the next due.
  */
 export function summaryAfterAnswer(
   summary: ReviewSummary,
-  answer: Pick<ReviewAnswerResponse, "day" | "nextDueAt">,
+  answer: Pick<ReviewAnswerResponse, "day" | "nextDueAt" | "goalMet" | "streak">,
   now = Date.now(),
 ): ReviewSummary {
-  const today = { reviews: answer.day.reviews, minutes: answer.day.minutes };
-  // The server's own rule, on the answer's exact time: a rounded 5.0 minutes may be 299,700 ms.
-  const goalMet = goalMetBy(summary.goal, answer.day);
   const dueAgain = Date.parse(answer.nextDueAt) <= now;
   const nextDueAt =
     dueAgain || (summary.nextDueAt !== null && Date.parse(summary.nextDueAt) <= Date.parse(answer.nextDueAt))
@@ -24,8 +20,8 @@ export function summaryAfterAnswer(
     ...summary,
     due: dueAgain ? summary.due : Math.max(0, summary.due - 1),
     nextDueAt,
-    today,
-    goalMet,
-    streak: goalMet && !summary.goalMet ? summary.streak + 1 : summary.streak,
+    today: { reviews: answer.day.reviews, minutes: answer.day.minutes },
+    goalMet: answer.goalMet,
+    streak: answer.streak,
   };
 }

@@ -18,6 +18,7 @@ import { Label } from "#web/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "#web/components/ui/radio-group";
 import { useEndSession, useRatePhrase, useSessionBrief } from "#web/features/calls/api/record";
 import { describeError } from "#web/lib/api";
+import { useClipUrl, usePublishedClipsRefresh } from "#web/lib/published-clips";
 import { toast } from "#web/lib/toast";
 import { Notes, timeOf } from "./session-notes";
 
@@ -238,6 +239,8 @@ function EndSession({ bookingId, learner }: { bookingId: string; learner: string
 /** What the learner struggles with on this day: practice answered wrong, weakest review phrases, their takes. */
 function Brief({ bookingId, learner }: { bookingId: string; learner: string }) {
   const brief = useSessionBrief(bookingId, true);
+  usePublishedClipsRefresh();
+  const clipUrl = useClipUrl();
   return (
     <section aria-labelledby="brief-heading" className="space-y-3">
       <h2 id="brief-heading" className="text-lg font-semibold">
@@ -300,7 +303,7 @@ function Brief({ bookingId, learner }: { bookingId: string; learner: string }) {
                     {/* biome-ignore lint/a11y/useMediaCaption: the line's words are written beside it. */}
                     <audio controls preload="none" src={line.take.audio} aria-label={`${learner}'s take`} />
                     {/* biome-ignore lint/a11y/useMediaCaption: the line's words are written beside it. */}
-                    <audio controls preload="none" src={line.model} aria-label="The model" />
+                    <audio controls preload="none" src={clipUrl(line.model)} aria-label="The model" />
                   </li>
                 ))}
               </ul>

@@ -1,6 +1,6 @@
 import { Lock } from "lucide-react";
 import { type ReactNode, useDeferredValue, useId } from "react";
-import { Link } from "react-router";
+import { Link, useParams } from "react-router";
 import { taskStatus } from "#course/progress-rules";
 import { NotFound } from "#web/components/not-found";
 import { Page } from "#web/components/page";
@@ -8,6 +8,7 @@ import { Button } from "#web/components/ui/button";
 import { coursePaths, paths } from "#web/config/paths";
 import { type CourseDayState, useCourseDay } from "#web/features/course/use-course-day";
 import type { ChapterSummary, DaySummary } from "#web/lib/course-outline";
+import { usePublishedClipsRefresh } from "#web/lib/published-clips";
 import { Breadcrumbs, type Crumb } from "./breadcrumbs";
 import { DayComplete } from "./day-complete";
 
@@ -56,6 +57,10 @@ export function CourseDayFrame({
   // A day's page is large: when the session or the progress arrives it is drawn again in short
   // slices, as a deferred value, not in one long task that blocks the page.
   const state = useDeferredValue(useCourseDay({ asVisitorWhilePending }));
+  // Every part of a day plays its lines: the native clips published for them are read with the page,
+  // and again on the next day's page (the frame stays on screen from one day to the next).
+  const { chapterId, dayId } = useParams();
+  usePublishedClipsRefresh(`${chapterId}/${dayId}/${part}`);
   if (state.kind === "not-found") return <NotFound />;
   const { chapter, day } = state;
   // A review day is its story alone: it has no Codebook or live session to show.

@@ -6,7 +6,7 @@ import { announceFeedback, type Feedback, feedbackFromServer } from "#web/compon
 import { answersInMalay, PracticeItem } from "#web/components/exercise/practice-item";
 import { Label } from "#web/components/ui/label";
 import { useReviewAnswer } from "#web/features/review/api/review";
-import { mediaUrl } from "#web/lib/media";
+import { useClipUrl } from "#web/lib/published-clips";
 import { SpokenCard } from "./spoken-card";
 
 /**
@@ -35,6 +35,7 @@ export function ReviewExercise({
   const [shownAt] = useState(() => Date.now());
   const [easy, setEasy] = useState(false);
   const easyId = useId();
+  const clipUrl = useClipUrl();
   const { item } = exercise;
 
   const check = async (_: ExerciseQuestion, given: Given): Promise<Feedback> => {
@@ -69,7 +70,7 @@ export function ReviewExercise({
       ) : (
         <PracticeItem
           item={item}
-          clip={exercise.audio && mediaUrl(exercise.audio)}
+          clip={exercise.audio && clipUrl(exercise.audio)}
           check={check}
           checking={isPending}
           onSaid={onSaid}

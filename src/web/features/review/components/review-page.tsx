@@ -14,6 +14,7 @@ import { COURSE } from "#web/lib/course-data";
 import { nextReviewTime } from "#web/lib/next-review";
 import { usePrerendering } from "#web/lib/prerender";
 import { useProfile } from "#web/lib/profile";
+import { usePublishedClipsRefresh } from "#web/lib/published-clips";
 import { reviewSummaryQueryKey } from "#web/lib/query-keys";
 import { ReviewCards } from "./review-cards";
 
@@ -32,6 +33,7 @@ export function ReviewPage() {
   // The build prerenders the page before anyone is known (scripts/build-web.ts): its HTML, and the
   // browser's first render over it, are the loading frame.
   const prerendering = usePrerendering();
+  usePublishedClipsRefresh();
   return (
     // As tall as the summary and a card, whoever turns out to be signed in: what loads into it does
     // not move what is below.

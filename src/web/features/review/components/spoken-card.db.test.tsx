@@ -1,8 +1,9 @@
-import { cleanup, screen, waitFor, within } from "@testing-library/react";
-import { beforeEach, describe, expect, it } from "vitest";
+import { act, cleanup, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rightReviewGiven } from "#course/review-items";
 import { connectApp } from "#tests/web/app-in-process";
 import { active, continueByKeyboard, press, pressButton, status, tabTo } from "#tests/web/practice-test-kit";
+import { AINA, answerPublishedClips, publishedClips } from "#tests/web/published-clips";
 import { renderApp } from "#tests/web/render-app";
 import {
   answerThroughApi,
@@ -18,6 +19,7 @@ import { stubAudio } from "#tests/web/screen";
 import { uploadTake } from "#tests/web/speaking-test-kit";
 import { CANT_SPEAK_STORAGE_KEY } from "#web/features/review/lib/cant-speak";
 import { mediaUrl } from "#web/lib/media";
+import { readPublishedClips } from "#web/lib/published-clips";
 
 const app = await connectApp();
 
@@ -220,5 +222,33 @@ describe("a spoken card in review", () => {
     expect(await reviewsOf(app, learner.id)).toEqual([
       expect.objectContaining({ phraseId: PAGI.id, skill: "speak", grade: "right", rating: 3 }),
     ]);
+  });
+});
+
+describe("a spoken card's model once a native speaker's clip of it is published", () => {
+  // The published clips live for the whole file: the other tests hear espeak.
+  afterEach(async () => {
+    answerPublishedClips({ clips: {}, voices: {} });
+    await readPublishedClips();
+  });
+
+  it("plays the published clip, and espeak again as soon as it is unpublished", async () => {
+    const audio = stubAudio();
+    const { spoken } = await learnerAtASpokenCard();
+    const published = publishedClips([[spoken.audio!, AINA]]);
+    answerPublishedClips(published);
+    await readPublishedClips();
+    await openReview();
+
+    await tabIntoCard();
+    await pressButton("I said it aloud");
+    await pressButton("Listen to the model");
+    expect(audio.clips.at(-1)!.getAttribute("src")).toBe(published.clips[spoken.audio!]!.url);
+    await pressButton("Listen to the model");
+
+    answerPublishedClips({ clips: {}, voices: {} });
+    await act(readPublishedClips);
+    await pressButton("Listen to the model");
+    expect(audio.clips.at(-1)!.getAttribute("src")).toBe(mediaUrl(spoken.audio!));
   });
 });

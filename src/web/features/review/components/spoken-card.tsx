@@ -13,7 +13,7 @@ import { Switch } from "#web/components/ui/switch";
 import { useReviewAnswer, useSendTakeToTutor } from "#web/features/review/api/review";
 import { useCantSpeak } from "#web/features/review/lib/cant-speak";
 import { describeError } from "#web/lib/api";
-import { mediaUrl } from "#web/lib/media";
+import { useClipUrl } from "#web/lib/published-clips";
 import { toast } from "#web/lib/toast";
 import { TutorNote } from "./tutor-note";
 
@@ -47,7 +47,8 @@ export function SpokenCard({
   const clips = useClipRun();
   const recorder = useRecorder((_, take) => setSaid({ take, url: URL.createObjectURL(take) }));
   const continueRef = useRef<HTMLButtonElement>(null);
-  const model = exercise.audio ? mediaUrl(exercise.audio) : null;
+  const clipUrl = useClipUrl();
+  const model = exercise.audio ? clipUrl(exercise.audio) : null;
   const take = said !== null && said !== "aloud" ? said : null;
   const recording = recorder.state.status === "recording";
   const canUseMicrophone = canRecord() && recorder.state.status !== "unavailable";

@@ -14,6 +14,7 @@ import {
   useSubmission,
 } from "#web/features/staff/api/speaking-queue";
 import { describeError } from "#web/lib/api";
+import { useClipUrl, usePublishedClipsRefresh } from "#web/lib/published-clips";
 import { toast } from "#web/lib/toast";
 
 const RATINGS = Array.from({ length: TUTOR_RATING_MAX - TUTOR_RATING_MIN + 1 }, (_, index) => TUTOR_RATING_MIN + index);
@@ -35,6 +36,7 @@ export function waitingFor(since: string, now = Date.now()): string {
  */
 export function SpeakingQueue() {
   const queue = useQuery(speakingQueueQuery);
+  usePublishedClipsRefresh();
   useSpeakingQueueChanges();
   const [open, setOpen] = useState<string | null>(null);
   return (
@@ -84,6 +86,7 @@ function RateSubmission({ submissionId, onDone }: { submissionId: string; onDone
   const [ratings, setRatings] = useState<Record<string, number>>({});
   const [comments, setComments] = useState<Record<string, string>>({});
   const formId = useId();
+  const clipUrl = useClipUrl();
   if (submission.isError) return <LoadFailed what="The recordings" onRetry={() => void submission.refetch()} />;
   if (!submission.data) return <p role="status">Loading the recordings…</p>;
   const lines = submission.data.submission.lines;
@@ -125,7 +128,7 @@ function RateSubmission({ submissionId, onDone }: { submissionId: string; onDone
             <div className="grid gap-1 text-sm">
               <span>Model</span>
               {/* biome-ignore lint/a11y/useMediaCaption: the line's text above is its transcript. */}
-              <audio controls preload="none" src={line.model} aria-label={`Model: ${line.malay}`} />
+              <audio controls preload="none" src={clipUrl(line.model)} aria-label={`Model: ${line.malay}`} />
             </div>
             <div className="grid gap-1 text-sm">
               <span>The learner</span>

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
-import { type Mission, sectionLines, storySections } from "#course/course";
+import { courseAudioPath, type Mission, sectionLines, storySections } from "#course/course";
 import { REVIEW_SKILLS } from "#course/review-rules";
 import { connectApp } from "#tests/web/app-in-process";
 import { completeDays, fixtureDay, signInWithProgress } from "#tests/web/course-db-test-kit";
@@ -24,7 +24,6 @@ import {
 } from "#tests/web/practice-test-kit";
 import { renderApp } from "#tests/web/render-app";
 import { stubAudio } from "#tests/web/screen";
-import { courseAudioUrl } from "#web/lib/course-data";
 import { mediaUrl } from "#web/lib/media";
 import { shadowPauseMs } from "./listen-and-shadow";
 
@@ -104,7 +103,7 @@ describe("day 1's Codebook", () => {
     }
     expect(within(mission(LISTEN.title)).queryByText("Locked")).not.toBeInTheDocument();
 
-    expect(dialogueAudio()).toHaveAttribute("src", courseAudioUrl("chapter-1", "day-1", LISTEN_SECTION.id));
+    expect(dialogueAudio()).toHaveAttribute("src", mediaUrl(courseAudioPath("chapter-1", "day-1", LISTEN_SECTION.id)));
     for (const line of sectionLines(LISTEN_SECTION)) {
       expect(within(mission(LISTEN.title)).getByText(line.malay)).toHaveAttribute("lang", "ms");
     }
@@ -156,7 +155,7 @@ describe("day 1's Codebook", () => {
       for (const [index, line] of lines.entries()) {
         expect(scrolled.at(-1)).toHaveTextContent(line.malay);
         const clip = audio.clips.at(-1)!;
-        expect(clip.src).toContain(courseAudioUrl("chapter-1", "day-1", line.id));
+        expect(clip.src).toContain(mediaUrl(courseAudioPath("chapter-1", "day-1", line.id)));
         expect(within(listen).getByText(`Line ${index + 1} of ${lines.length}: listen`)).toBeInTheDocument();
         expect(within(listen).getByText(line.english).closest("li")).toHaveAttribute("aria-current", "true");
         act(() => audio.end(clip));
@@ -318,7 +317,7 @@ describe("day 1's Codebook", () => {
       "aria-pressed",
       "true",
     );
-    expect(audio.clips.at(-1)!.src).toContain(courseAudioUrl("chapter-1", "day-1", phrase.id));
+    expect(audio.clips.at(-1)!.src).toContain(mediaUrl(courseAudioPath("chapter-1", "day-1", phrase.id)));
     expect(HTMLMediaElement.prototype.play).toHaveBeenCalled();
   });
 

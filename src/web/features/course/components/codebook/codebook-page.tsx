@@ -1,15 +1,16 @@
 import { Mic } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { useNavigate } from "react-router";
-import { type Mission, sectionLines, storySections } from "#course/course";
+import { courseAudioPath, type Mission, sectionLines, storySections } from "#course/course";
 import { Page } from "#web/components/page";
 import { Button } from "#web/components/ui/button";
 import { coursePaths } from "#web/config/paths";
 import { Breadcrumbs } from "#web/features/course/components/breadcrumbs";
 import { dayCrumbs, dayPageTitle, type OpenDay } from "#web/features/course/components/course-day-frame";
+import { DayVoices } from "#web/features/course/components/day-voices";
 import { OnToNextChapter } from "#web/features/course/components/on-to-next-chapter";
 import { PracticeMission } from "#web/features/course/components/practice-mission";
-import { courseAudioUrl } from "#web/lib/course-data";
+import { useClipUrl } from "#web/lib/published-clips";
 import { toast } from "#web/lib/toast";
 import { useSingleAudio } from "#web/lib/use-single-audio";
 import { CultureNotesVideo } from "./culture-notes-video";
@@ -53,7 +54,11 @@ function SayThePhrases(props: {
 export function CodebookPage({ open }: { open: OpenDay }) {
   const { chapter, day } = open;
   return (
-    <Page title={dayPageTitle(day, "codebook")} busy={open.learner.provisional}>
+    <Page
+      title={dayPageTitle(day, "codebook")}
+      intro={<DayVoices chapterId={chapter.id} day={day} />}
+      busy={open.learner.provisional}
+    >
       <Breadcrumbs items={dayCrumbs(chapter, day, "codebook")} />
       <CodebookMissions open={open} missions={day.codebook?.blocks ?? []} />
     </Page>
@@ -145,6 +150,8 @@ function MissionBody({
   audio: ReturnType<typeof useSingleAudio>;
 }) {
   const { chapter, day } = open;
+  const clipUrl = useClipUrl();
+  const clip = (id: string) => clipUrl(courseAudioPath(chapter.id, day.id, id));
   const completed = tasks.isCompleted(mission.task.id);
   const complete = () => tasks.complete(mission.task.id);
   switch (mission.type) {
@@ -153,8 +160,8 @@ function MissionBody({
       if (!section) return null;
       return (
         <ListenAndShadow
-          src={courseAudioUrl(chapter.id, day.id, section.id)}
-          lineAudio={sectionLines(section).map((line) => courseAudioUrl(chapter.id, day.id, line.id))}
+          src={clip(section.id)}
+          lineAudio={sectionLines(section).map((line) => clip(line.id))}
           section={section}
           lockedHint={lockedHint}
           // A signed-in learner's mission is completed by the server once each line is heard and said.
@@ -174,7 +181,7 @@ function MissionBody({
               front: entry.english,
               back: entry.malay,
               description: entry.note,
-              audio: courseAudioUrl(chapter.id, day.id, entry.id),
+              audio: clip(entry.id),
             }))}
             completed={completed}
             lockedHint={lockedHint}
@@ -190,7 +197,7 @@ function MissionBody({
                 id: entry.id,
                 malay: entry.malay,
                 english: entry.english,
-                audio: courseAudioUrl(chapter.id, day.id, entry.id),
+                audio: clip(entry.id),
               }))}
             />
           )}

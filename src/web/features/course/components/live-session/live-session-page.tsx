@@ -10,6 +10,7 @@ import { paths } from "#web/config/paths";
 import { Breadcrumbs } from "#web/features/course/components/breadcrumbs";
 import { dayCrumbs, dayPageTitle, type OpenDay } from "#web/features/course/components/course-day-frame";
 import { SpokenLineList, withAudio } from "#web/features/course/components/story/spoken-line-list";
+import { useClipUrl } from "#web/lib/published-clips";
 import { useSingleAudio } from "#web/lib/use-single-audio";
 
 /** A role-play done alone loads when the learner starts one: the page's first load stays within its budget. */
@@ -69,6 +70,7 @@ export function LiveSessionPage({
 function RolePlays({ open, rolePlays }: { open: OpenDay; rolePlays: readonly RolePlay[] }) {
   const { chapter, day, learner } = open;
   const audio = useSingleAudio();
+  const clipUrl = useClipUrl();
   return (
     <div className="space-y-6">
       {rolePlays.map((rolePlay) => (
@@ -79,7 +81,7 @@ function RolePlays({ open, rolePlays }: { open: OpenDay; rolePlays: readonly Rol
           status={taskStatus(learner.progress, chapter.id, day.id, rolePlay.task.id)}
         >
           <SpokenLineList
-            lines={withAudio(chapter.id, day.id, rolePlay.phrases)}
+            lines={withAudio(clipUrl, chapter.id, day.id, rolePlay.phrases)}
             playing={audio.playing}
             onToggle={audio.toggle}
           />

@@ -1,6 +1,7 @@
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { CircleCheck } from "lucide-react";
 import { type RefObject, useEffect, useRef, useState } from "react";
+import { courseAudioPath } from "#course/course";
 import type { ExerciseItem, Given } from "#course/exercise-schema";
 import { grade } from "#course/grading";
 import type { PracticeProgress } from "#server/modules/answers/answers.contract";
@@ -8,7 +9,8 @@ import { announceFeedback, type Feedback, feedbackFromServer } from "#web/compon
 import { answersInMalay, FIRST_CONTROL, isListening, PracticeItem } from "#web/components/exercise/practice-item";
 import { Button } from "#web/components/ui/button";
 import { practiceProgressQuery, useAnswer } from "#web/features/course/api/answers";
-import { courseAudioUrl, loadTaughtWords } from "#web/lib/course-data";
+import { loadTaughtWords } from "#web/lib/course-data";
+import { useClipUrl } from "#web/lib/published-clips";
 import { useSingleAudio } from "#web/lib/use-single-audio";
 
 export interface PracticeSetProps {
@@ -78,6 +80,7 @@ export default function PracticeSet(props: PracticeSetProps) {
   // The clips of listening items at 0.75x once the learner asks, for every item of the set.
   const [slow, setSlow] = useState(false);
   const audio = useSingleAudio(slow ? 0.75 : 1);
+  const clipUrl = useClipUrl();
   const rootRef = useRef<HTMLDivElement>(null);
   const focusNext = useFocusAfterRender(rootRef);
   const { run, wentOn, announcement, setAnnouncement, practiseAgain, next } = usePracticeRun(props, {
@@ -105,7 +108,7 @@ export default function PracticeSet(props: PracticeSetProps) {
           <PracticeItem
             key={`${item.id}-${run.asked}`}
             item={item}
-            clip={isListening(item) ? courseAudioUrl(chapterId, dayId, item.audio) : null}
+            clip={isListening(item) ? clipUrl(courseAudioPath(chapterId, dayId, item.audio)) : null}
             check={check}
             checking={checking}
             onSaid={setAnnouncement}
@@ -234,7 +237,7 @@ async function gradedHere(
     text,
     answer,
     malay,
-    audio: audioId && courseAudioUrl(chapterId, dayId, audioId),
+    audio: audioId && courseAudioPath(chapterId, dayId, audioId),
     explain,
     accepted,
   };

@@ -1,13 +1,13 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { sectionLines, storySections } from "#course/course";
+import { courseAudioPath, sectionLines, storySections } from "#course/course";
 import { connectApp } from "#tests/web/app-in-process";
 import { fixtureDay, signInWithProgress } from "#tests/web/course-db-test-kit";
 import { openDayPage, speakingWrites, storedTasks } from "#tests/web/course-page-test-kit";
 import { stubResizeObserver } from "#tests/web/practice-test-kit";
 import { stubAudio } from "#tests/web/screen";
 import { microphoneRefused, uploadTake } from "#tests/web/speaking-test-kit";
-import { courseAudioUrl } from "#web/lib/course-data";
+import { mediaUrl } from "#web/lib/media";
 
 const app = await connectApp();
 
@@ -88,7 +88,7 @@ describe("saying each line of the Codebook's dialogue", () => {
     for (const [index, line] of LINES.entries()) {
       fireEvent.click(within(panel).getByRole("button", { name: `Listen: ${line.malay}` }));
       const clip = audio.clips.at(-1)!;
-      expect(clip.src).toContain(courseAudioUrl("chapter-1", "day-1", line.id));
+      expect(clip.src).toContain(mediaUrl(courseAudioPath("chapter-1", "day-1", line.id)));
       audio.end(clip);
       fireEvent.click(within(panel).getByRole("button", { name: `I said it aloud: ${line.malay}` }));
       await within(panel).findByText(`${index + 1} of ${LINES.length} lines said.`, { exact: false });

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Check, Eye, Mic, Play, RotateCcw, Square } from "lucide-react";
-import { useEffect, useState } from "react";
-import type { RolePlay } from "#course/course";
+import { useEffect, useRef, useState } from "react";
+import { courseAudioPath, type RolePlay } from "#course/course";
 import { useClipRun } from "#web/components/speaking/use-clip-run";
 import { canRecord, useRecorder } from "#web/components/speaking/use-recorder";
 import { Button } from "#web/components/ui/button";
@@ -14,7 +14,7 @@ import {
   useMarkLine,
   useSetQuiet,
 } from "#web/features/course/api/speaking";
-import { courseAudioUrl } from "#web/lib/course-data";
+import { useClipUrl } from "#web/lib/published-clips";
 import { RolePlayEnd } from "./role-play-end";
 import { OFFLINE_TAKE, useTakeUploads } from "./use-take-uploads";
 
@@ -50,12 +50,17 @@ export default function SoloRolePlay({ day, rolePlay }: { day: DayRef; rolePlay:
   const clips = useClipRun();
   const play = (sources: string[]) => clips.play("role-play", sources);
   const stopAudio = clips.stop;
+  const clipUrl = useClipUrl();
+  const clip = (id: string) => clipUrl(courseAudioPath(day.chapterId, day.dayId, id));
+  // Read by the effect below without being one of its causes: a clip published mid-turn is not a new turn.
+  const clipOf = useRef(clip);
+  clipOf.current = clip;
 
   const turn = turns[step];
   // The other character speaks as their turn comes.
   useEffect(() => {
-    if (turn?.type === "partner") clips.play("role-play", [courseAudioUrl(day.chapterId, day.dayId, turn.id)]);
-  }, [turn, clips.play, day.chapterId, day.dayId]);
+    if (turn?.type === "partner") clips.play("role-play", [clipOf.current(turn.id)]);
+  }, [turn, clips.play]);
 
   const lines = new Map((speaking.data?.lines ?? []).map((line) => [line.lineId, line]));
   const quiet = speaking.data?.quiet ?? false;
@@ -93,19 +98,13 @@ export default function SoloRolePlay({ day, rolePlay }: { day: DayRef; rolePlay:
           {recorder.state.message}
         </p>
       )}
-      {turn?.type === "partner" && (
-        <PartnerTurn
-          turn={turn}
-          onHearAgain={() => play([courseAudioUrl(day.chapterId, day.dayId, turn.id)])}
-          onNext={next}
-        />
-      )}
+      {turn?.type === "partner" && <PartnerTurn turn={turn} onHearAgain={() => play([clip(turn.id)])} onNext={next} />}
       {turn?.type === "learner" && (
         <LearnerTurn
           phrase={rolePlay.phrases.find((candidate) => candidate.id === turn.phraseId)!}
           cue={turn.cue}
           line={lines.get(turn.phraseId)}
-          model={courseAudioUrl(day.chapterId, day.dayId, turn.phraseId)}
+          model={clip(turn.phraseId)}
           saying={saying}
           said={said(turn.phraseId)}
           recorder={recorder}

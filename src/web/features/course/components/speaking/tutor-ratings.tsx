@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import type { Day } from "#course/course";
+import { courseAudioPath, type Day } from "#course/course";
 import { practisedLine, TUTOR_RATING_MAX } from "#course/speaking";
 import { type DayRef, speakingDayQuery } from "#web/features/course/api/speaking";
-import { courseAudioUrl } from "#web/lib/course-data";
+import { useClipUrl } from "#web/lib/published-clips";
 
 /**
  * What a tutor said of the takes the learner sent from this day: each line's rating and comment,
@@ -11,6 +11,7 @@ import { courseAudioUrl } from "#web/lib/course-data";
  */
 export default function TutorRatings({ day, content }: { day: DayRef; content: Day }) {
   const speaking = useQuery(speakingDayQuery(day));
+  const clipUrl = useClipUrl();
   const reviewed = (speaking.data?.submissions ?? []).filter((submission) => submission.reviewedAt !== null);
   const waiting = (speaking.data?.submissions ?? []).filter((submission) => submission.reviewedAt === null);
   if (reviewed.length === 0 && waiting.length === 0) return null;
@@ -52,7 +53,7 @@ export default function TutorRatings({ day, content }: { day: DayRef; content: D
                     <audio
                       controls
                       preload="none"
-                      src={courseAudioUrl(day.chapterId, day.dayId, take.lineId)}
+                      src={clipUrl(courseAudioPath(day.chapterId, day.dayId, take.lineId))}
                       aria-label={`Model: ${line?.malay ?? take.lineId}`}
                     />
                   </span>

@@ -1,12 +1,12 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { sectionLines, storySections } from "#course/course";
+import { courseAudioPath, sectionLines, storySections } from "#course/course";
 import { connectApp } from "#tests/web/app-in-process";
 import { fixtureDay, signInWithProgress } from "#tests/web/course-db-test-kit";
 import { openDayPage } from "#tests/web/course-page-test-kit";
 import { stubAudio } from "#tests/web/screen";
 import { microphoneRefused, uploadTake } from "#tests/web/speaking-test-kit";
-import { courseAudioUrl } from "#web/lib/course-data";
+import { mediaUrl } from "#web/lib/media";
 import { turnGapMs } from "./your-turn";
 
 const app = await connectApp();
@@ -35,11 +35,11 @@ describe("your turn in the story", { timeout: 20_000 }, () => {
     // After the gap, the model.
     await waitFor(() => expect(HTMLMediaElement.prototype.play).toHaveBeenCalledTimes(1), { timeout: 6000 });
     const model = audio.clips.at(-1)!;
-    expect(model.src).toContain(courseAudioUrl("chapter-1", "day-1", LINES[0]!.id));
+    expect(model.src).toContain(mediaUrl(courseAudioPath("chapter-1", "day-1", LINES[0]!.id)));
     audio.end(model);
     // Then the other character speaks.
     await within(section).findByText(LINES[1]!.speaker);
-    expect(audio.clips.at(-1)!.src).toContain(courseAudioUrl("chapter-1", "day-1", LINES[1]!.id));
+    expect(audio.clips.at(-1)!.src).toContain(mediaUrl(courseAudioPath("chapter-1", "day-1", LINES[1]!.id)));
     expect(HTMLMediaElement.prototype.play).toHaveBeenCalledTimes(2);
     fireEvent.click(within(section).getByRole("button", { name: "Stop" }));
     expect(within(section).getByRole("button", { name: "Start: you say Alex's lines" })).toBeInTheDocument();
@@ -71,7 +71,7 @@ describe("your turn in the story", { timeout: 20_000 }, () => {
     const compare = within(takes).getByRole("button", { name: `Model, then you: ${LINES[0]!.malay}` });
     fireEvent.click(compare);
     expect(compare).toHaveAttribute("aria-pressed", "true");
-    expect(audio.clips.at(-1)!.src).toContain(courseAudioUrl("chapter-1", "day-1", LINES[0]!.id));
+    expect(audio.clips.at(-1)!.src).toContain(mediaUrl(courseAudioPath("chapter-1", "day-1", LINES[0]!.id)));
     audio.end(audio.clips.at(-1)!);
     await waitFor(() => expect(audio.clips.at(-1)!.src).toContain(take.audio));
     // Running the turns again puts the list away until the run ends.

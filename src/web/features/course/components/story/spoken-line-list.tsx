@@ -1,6 +1,6 @@
+import { courseAudioPath } from "#course/course";
 import { AudioToggle } from "#web/components/audio-toggle";
 import { cn } from "#web/lib/cn";
-import { courseAudioUrl } from "#web/lib/course-data";
 import { type GlossaryEntry, glossaryParts } from "./glossary";
 import { GlossaryWord } from "./glossary-word";
 
@@ -16,13 +16,17 @@ export interface SpokenLineItem {
   audio: string;
 }
 
-/** Adds each line's audio file (courseAudioUrl) to lines from the course content. */
+/**
+ * Adds each line's clip to lines from the course content: what `clipUrl` (useClipUrl) plays for its
+ * course audio path, the published native clip or the espeak file.
+ */
 export function withAudio<Line extends Omit<SpokenLineItem, "audio">>(
+  clipUrl: (path: string) => string,
   chapterId: string,
   dayId: string,
   lines: readonly Line[],
 ): (Line & { audio: string })[] {
-  return lines.map((line) => ({ ...line, audio: courseAudioUrl(chapterId, dayId, line.id) }));
+  return lines.map((line) => ({ ...line, audio: clipUrl(courseAudioPath(chapterId, dayId, line.id)) }));
 }
 
 /**

@@ -24,7 +24,7 @@ import {
 import { answerRight, continueByKeyboard, stubResizeObserver } from "#tests/web/practice-test-kit";
 import { renderApp } from "#tests/web/render-app";
 import { stubAudio, untilSettled } from "#tests/web/screen";
-import { courseAudioUrl } from "#web/lib/course-data";
+import { mediaUrl } from "#web/lib/media";
 import { StorySectionView } from "./story-section";
 
 const app = await connectApp();
@@ -519,7 +519,7 @@ describe("review days", () => {
     const player = within(region).getByLabelText(`Natural-speed recording: ${DIALOGUE.title}`);
     expect(player.tagName).toBe("AUDIO");
     expect(player).toHaveAttribute("controls");
-    expect(player).toHaveAttribute("src", courseAudioUrl("chapter-1", "day-4", DIALOGUE.id));
+    expect(player).toHaveAttribute("src", mediaUrl(courseAudioPath("chapter-1", "day-4", DIALOGUE.id)));
     for (const line of sectionLines(DIALOGUE)) {
       const malay = within(region).getByText(malayLine(line.malay));
       expect(player.compareDocumentPosition(malay) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
@@ -590,7 +590,7 @@ describe("review days", () => {
     const [dialogue] = storySections(fixtureDay("chapter-2", "day-6"));
     expect(screen.getByLabelText(`Natural-speed recording: ${dialogue!.title}`)).toHaveAttribute(
       "src",
-      courseAudioUrl("chapter-2", "day-6", dialogue!.id),
+      mediaUrl(courseAudioPath("chapter-2", "day-6", dialogue!.id)),
     );
     expect(screen.getByRole("complementary", { name: "Culture Corner: The night market" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Back to My Journey" })).toHaveAttribute("href", "/progress");

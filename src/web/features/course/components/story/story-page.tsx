@@ -2,7 +2,7 @@ import { ArrowRight, BookOpen, Users } from "lucide-react";
 import { lazy, memo, type ReactNode, Suspense, useId, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { PracticeSet, Story, StoryBlock } from "#course/course";
-import { sectionLines, storySections } from "#course/course";
+import { courseAudioPath, sectionLines, storySections } from "#course/course";
 import { isDayFinished, taskStatus } from "#course/progress-rules";
 import { Page } from "#web/components/page";
 import { Button } from "#web/components/ui/button";
@@ -10,12 +10,14 @@ import { coursePaths, paths } from "#web/config/paths";
 import { Breadcrumbs } from "#web/features/course/components/breadcrumbs";
 import { dayCrumbs, dayPageTitle, type OpenDay } from "#web/features/course/components/course-day-frame";
 import { CultureNoteCard } from "#web/features/course/components/culture-note-card";
+import { DayVoices } from "#web/features/course/components/day-voices";
 import { DayFeedbackCard } from "#web/features/course/components/feedback/day-feedback";
 import { OnToNextChapter } from "#web/features/course/components/on-to-next-chapter";
 import { PracticeMission } from "#web/features/course/components/practice-mission";
 import { useStartDay } from "#web/features/course/use-course-day";
-import { courseAudioUrl, OUTLINE } from "#web/lib/course-data";
+import { OUTLINE } from "#web/lib/course-data";
 import type { ChapterSummary } from "#web/lib/course-outline";
+import { useClipUrl } from "#web/lib/published-clips";
 import { toast } from "#web/lib/toast";
 import { CompleteTaskButton } from "./complete-task-button";
 import { type StoryPlayer, StoryPlayerControls, useStoryPlayer } from "./story-player";
@@ -51,7 +53,12 @@ export const StoryPage = memo(function StoryPage({
     <Page
       title={dayPageTitle(day, "story")}
       heading={`Day ${day.number}: ${day.subtopic}`}
-      intro={day.goal}
+      intro={
+        <>
+          <span className="block">{day.goal}</span>
+          <DayVoices chapterId={chapter.id} day={day} />
+        </>
+      }
       busy={open.learner.provisional}
     >
       <Breadcrumbs items={dayCrumbs(chapter, day, "story")} />
@@ -108,9 +115,10 @@ function englishShownByDefault({ chapter, day, learner }: OpenDay): boolean {
 function YourTurnInTheStory({ open, story }: { open: OpenDay; story: Story }) {
   const [started, setStarted] = useState(false);
   const { chapter, day, learner } = open;
+  const clipUrl = useClipUrl();
   const lines = storySections({ story })
     .flatMap((section) => sectionLines(section))
-    .map((line) => ({ ...line, audio: courseAudioUrl(chapter.id, day.id, line.id) }));
+    .map((line) => ({ ...line, audio: clipUrl(courseAudioPath(chapter.id, day.id, line.id)) }));
   if (!lines.some((line) => line.speaker === LEARNER)) return null;
   if (!started) {
     return (

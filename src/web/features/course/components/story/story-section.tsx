@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import type { Day, SectionContent, StorySection } from "#course/course";
+import { courseAudioPath, type Day, type SectionContent, type StorySection } from "#course/course";
 import { CultureNoteCard } from "#web/features/course/components/culture-note-card";
-import { courseAudioUrl } from "#web/lib/course-data";
 import type { ChapterSummary } from "#web/lib/course-outline";
+import { useClipUrl } from "#web/lib/published-clips";
 import { playbackRate } from "#web/lib/use-single-audio";
 import { type SpokenLineItem, SpokenLineList, withAudio } from "./spoken-line-list";
 
@@ -31,6 +31,7 @@ export function StorySectionView({
   action?: ReactNode;
 }) {
   const headingId = `section-${section.id}`;
+  const clipUrl = useClipUrl();
   return (
     <section aria-labelledby={headingId} className="space-y-5 rounded-xl border bg-card p-4 shadow-sm sm:p-6">
       <header className="space-y-1">
@@ -47,7 +48,7 @@ export function StorySectionView({
             controls
             preload="none"
             className="w-full"
-            src={courseAudioUrl(chapter.id, day.id, section.id)}
+            src={clipUrl(courseAudioPath(chapter.id, day.id, section.id))}
             aria-label={`Natural-speed recording: ${section.title}`}
             onLoadedMetadata={(event) => {
               event.currentTarget.playbackRate = playbackRate();
@@ -90,12 +91,13 @@ function SectionContentView({
   onToggle: (src: string) => void;
   showEnglish: boolean;
 }) {
+  const clipUrl = useClipUrl();
   switch (block.type) {
     case "narration":
     case "dialogue":
       return (
         <SpokenLineList
-          lines={withAudio<Omit<SpokenLineItem, "audio">>(chapter.id, day.id, block.lines)}
+          lines={withAudio<Omit<SpokenLineItem, "audio">>(clipUrl, chapter.id, day.id, block.lines)}
           playing={playing}
           onToggle={onToggle}
           showEnglish={showEnglish}
