@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { studioClip } from "#server/db/schema";
 import { connectApp } from "#tests/web/app-in-process";
 import { renderApp } from "#tests/web/render-app";
-import { makeVoice, otherVoice, startEachTestWithNoTakes, storeTake } from "#tests/web/studio-test-kit";
+import { makeVoice, otherVoice, startEachTestWithNoTakes, storeTake } from "#tests/web/studio-db-test-kit";
 
 const app = await connectApp();
 startEachTestWithNoTakes(app);

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import { studioTake } from "#server/db/schema";
 import { connectApp } from "#tests/web/app-in-process";
 import { renderApp } from "#tests/web/render-app";
-import { makeVoice, startEachTestWithNoTakes } from "#tests/web/studio-test-kit";
+import { makeVoice, startEachTestWithNoTakes } from "#tests/web/studio-db-test-kit";
 
 /**
  * The browser's side of a take that jsdom does not have: the WAV recorder (extendable-media-recorder
