@@ -4,7 +4,7 @@
  */
 
 /** A sample counts as the voice when it reaches this share of the recording's peak (about -26 dB). */
-export const TRIM_THRESHOLD = 0.05;
+const TRIM_THRESHOLD = 0.05;
 /** Kept before the first sound: the start of a soft consonant sits under the threshold. */
 export const TRIM_LEAD_MS = 80;
 /** Kept after the last sound: a word's decay and the room's tail, which a hard cut would clip. */

@@ -13,7 +13,7 @@ export type StudioRecorderState =
  * The voice as the microphone hears it: the browser's echo cancelling, noise suppression and gain
  * change the sound of a voice, and the clip is made from the master by the server's own processing.
  */
-export const MICROPHONE: MediaTrackConstraints = {
+const MICROPHONE: MediaTrackConstraints = {
   echoCancellation: false,
   noiseSuppression: false,
   autoGainControl: false,
@@ -21,7 +21,7 @@ export const MICROPHONE: MediaTrackConstraints = {
 };
 
 /** What the voice reads when the microphone cannot record, by the browser's error. */
-export const MICROPHONE_MESSAGES = {
+const MICROPHONE_MESSAGES = {
   denied:
     "Jalan may not use your microphone. Allow it in your browser's site settings (beside the address), then record again.",
   missing: "No microphone was found. Connect one, then record again.",

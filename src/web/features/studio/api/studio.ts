@@ -68,7 +68,7 @@ export function useStudioDay(day: { chapterId: string; dayId: string } | null) {
 }
 
 /** How often, and how long at most, a take being processed is read again. */
-export const TAKE_POLL_MS = 1000;
+const TAKE_POLL_MS = 1000;
 export const TAKE_POLL_LIMIT_MS = 60_000;
 
 /** A take, read every TAKE_POLL_MS while it is processed (for TAKE_POLL_LIMIT_MS at most). */

@@ -4,7 +4,7 @@ import type { DayCoverage } from "#server/modules/studio/studio.contract";
 const dayKey = (day: { chapterId: string; dayId: string }) => `${day.chapterId}/${day.dayId}`;
 
 /** How many of a day's lines have a native voice, as the picker and the day's heading say it. */
-export function coverageText(day: DayCoverage): string {
+function coverageText(day: DayCoverage): string {
   const inReview = day.inReview > 0 ? ` (${day.inReview} in review)` : "";
   return `${day.published} of ${day.lines} lines have a native voice${inReview}`;
 }

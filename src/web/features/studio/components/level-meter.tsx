@@ -17,7 +17,7 @@ function useLevel(read: () => number): number {
 const FLOOR_DB = -60;
 
 /** A peak level (0 to 1) on the meter's scale, 0 to 100, in decibels: speech moves it, not only shouts. */
-export function meterPercent(peak: number): number {
+function meterPercent(peak: number): number {
   if (peak <= 0) return 0;
   const db = 20 * Math.log10(peak);
   return Math.round(Math.max(0, Math.min(1, (db - FLOOR_DB) / -FLOOR_DB)) * 100);

@@ -13,7 +13,7 @@ import { mediaUrl } from "#web/lib/media";
 import { toast } from "#web/lib/toast";
 
 /** The key that starts and stops recording the selected line. */
-export const RECORD_KEY = "r";
+const RECORD_KEY = "r";
 
 /** The paragraph that tells the key, which describes every Record button. */
 const RECORD_KEY_HINT = "record-key-hint";

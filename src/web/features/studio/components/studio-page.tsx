@@ -12,7 +12,7 @@ import { useProfile } from "#web/lib/profile";
  * dashboard, and the voice consents in Settings (docs/decisions/077-voices.md). An Admin who is
  * not a voice still reviews and unpublishes.
  */
-export function NotAVoice({ granted, admin }: { granted: boolean; admin: boolean }) {
+function NotAVoice({ granted, admin }: { granted: boolean; admin: boolean }) {
   return (
     <section aria-labelledby="not-a-voice-heading" className="grid gap-2 rounded-lg border bg-card p-5">
       <h2 id="not-a-voice-heading" className="text-lg font-semibold">
