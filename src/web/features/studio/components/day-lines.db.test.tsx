@@ -23,7 +23,7 @@ const rowNames = () =>
 /**
  * Chapter 1, day 1 as a voice finds it: Alex's greeting published in Budi's voice, Pak Cik Ali's
  * question's latest take (Aina's) failed a check, Alex's order sent back by Budi, Alex's thanks in
- * review; the narration and the phrases have no take.
+ * review, and Budi's take of a price in review; the narration and the other lines have no take.
  */
 async function openDayOne(role: "Tutor" | "Admin" = "Tutor") {
   const me = await app.signInAs(role);
@@ -53,6 +53,7 @@ async function openDayOne(role: "Tutor" | "Admin" = "Tutor") {
     reviewedBy: budi.id,
   });
   await storeTake(app, { voiceId: me.id, lineId: "line-terima-kasih", state: "in-review" });
+  await storeTake(app, { voiceId: budi.id, lineId: "vocab-price", state: "in-review" });
   renderApp("/studio");
   await screen.findByRole("article", { name: "Selamat pagi, pak cik!" });
   return { me, budi };
@@ -63,7 +64,7 @@ describe("the studio's lines of a day", () => {
     await openDayOne();
     const day = screen.getByRole("combobox", { name: "Day" });
     expect(within(day).getByRole("option", { selected: true })).toHaveTextContent(/^Chapter 1, Day 1: .+: 1 of \d+$/);
-    expect(screen.getByText(/^1 of \d+ lines have a native voice \(1 in review\)\.$/)).toBeInTheDocument();
+    expect(screen.getByText(/^1 of \d+ lines have a native voice \(2 in review\)\.$/)).toBeInTheDocument();
 
     const greeting = row("Selamat pagi, pak cik!");
     expect(greeting).toHaveTextContent("Good morning!");
@@ -83,12 +84,19 @@ describe("the studio's lines of a day", () => {
 
     const order = row("Saya nak kopi-O satu.");
     expect(within(order).getByText("Rejected")).toBeInTheDocument();
+    // Aina's own takes are hers; none of these is another voice's.
+    expect(order).not.toHaveTextContent("Latest take, by");
     expect(order).toHaveTextContent("Sent back by");
     expect(order).toHaveTextContent("Say kopi-O with a rising O.");
 
     const thanks = row("Terima kasih.");
     expect(within(thanks).getByText("In review")).toBeInTheDocument();
     expect(within(thanks).getByRole("button", { name: "Play take in review" })).toBeInTheDocument();
+
+    const price = row("Tujuh ringgit lima puluh sen");
+    expect(price).toHaveTextContent("Narrator · Phrase");
+    expect(price).toHaveTextContent("Latest take, by Budi:");
+    expect(within(price).getByText("In review")).toBeInTheDocument();
 
     const narration = row("Pagi di kopitiam.");
     expect(narration).toHaveTextContent("Narrator · Story");

@@ -40,6 +40,7 @@ export function LineRow({
   address,
   selected,
   onSelect,
+  me,
   mayUnpublish,
   saved,
   onRecordAgain,
@@ -50,6 +51,8 @@ export function LineRow({
   address: { chapterId: string; dayId: string };
   selected: boolean;
   onSelect: () => void;
+  /** The signed-in user's id: another voice's latest take is named as theirs. */
+  me: string;
   mayUnpublish: boolean;
   saved: SavedTakeRef | undefined;
   onRecordAgain: () => void;
@@ -104,7 +107,10 @@ export function LineRow({
           <SavedTake takeId={saved.takeId} savedAt={saved.savedAt} onRecordAgain={onRecordAgain} />
         ) : (
           line.latest && (
-            <div className="text-sm">
+            <div className="grid gap-1 text-sm">
+              {line.latest.voice.userId !== me && (
+                <p className="text-muted-foreground">Latest take, by {line.latest.voice.creditedName}:</p>
+              )}
               <TakeOutcome take={line.latest} onRecordAgain={onRecordAgain} />
             </div>
           )

@@ -244,6 +244,7 @@ export function RecordingLines({
               address={address}
               selected={line.lineId === selected?.lineId}
               onSelect={() => setChosenId(line.lineId)}
+              me={me}
               mayUnpublish={admin || line.published?.voice.userId === me}
               saved={takes.saved[line.lineId]}
               onRecordAgain={() => toggle(line)}
