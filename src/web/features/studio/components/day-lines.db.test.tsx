@@ -167,4 +167,24 @@ describe("the studio's lines of a day", () => {
     await waitFor(() => expect(within(row("Selamat pagi, pak cik!")).getByText("Synthetic")).toBeInTheDocument());
     expect(await app.t.db.select().from(studioClip).where(eq(studioClip.lineId, "line-selamat-pagi"))).toEqual([]);
   });
+
+  it("opens the day the picker chose, kept in the address", async () => {
+    const { router } = await (async () => {
+      const me = await app.signInAs("Tutor");
+      await makeVoice(app, me, { creditedName: "Aina" });
+      const page = renderApp("/studio?day=chapter-1/day-2");
+      await screen.findByRole("article", { name: "Tandas" });
+      return page;
+    })();
+    expect(screen.queryByRole("article", { name: "Nak minum apa?" })).not.toBeInTheDocument();
+    const day = screen.getByRole("combobox", { name: "Day" });
+    expect(within(day).getByRole("option", { selected: true })).toHaveTextContent(/^Chapter 1, Day 2: /);
+
+    fireEvent.change(day, { target: { value: "chapter-1/day-1" } });
+    expect(await screen.findByRole("article", { name: "Nak minum apa?" })).toBeInTheDocument();
+    expect(router.state.location.search).toBe("?day=chapter-1%2Fday-1");
+    fireEvent.mouseDown(screen.getByRole("tab", { name: /^Review/ }));
+    await waitFor(() => expect(router.state.location.search).toBe("?day=chapter-1%2Fday-1&tab=review"));
+    expect(await screen.findByText("No take is waiting for review.")).toBeInTheDocument();
+  });
 });

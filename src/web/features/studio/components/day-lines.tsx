@@ -1,4 +1,5 @@
 import { useId, useState } from "react";
+import { useSearchParams } from "react-router";
 import { LINE_STATE_LABELS, LINE_STATES } from "#course/studio";
 import { LoadFailed } from "#web/components/load-failed";
 import { type DayAnswer, useStudioDay, useStudioDays } from "#web/features/studio/api/studio";
@@ -94,21 +95,36 @@ function LinesOfDay({ day, me, admin }: { day: DayRef; me: string; admin: boolea
   );
 }
 
-/** The day picker, with every day's coverage, and the chosen day's lines (the first day's at first). */
+/**
+ * The day picker, with every day's coverage, and the chosen day's lines (the first day's at first).
+ * The day is kept in the address (`?day=chapter-1/day-2`), so a reload or a link opens it again.
+ */
 export function DayLines({ me, admin }: { me: string; admin: boolean }) {
   const days = useStudioDays(true);
-  const [chosen, setChosen] = useState<DayRef | null>(null);
+  const [search, setSearch] = useSearchParams();
+  const [chapterId, dayId] = search.get("day")?.split("/") ?? [];
+  const chosen = days.data?.days.find((each) => each.chapterId === chapterId && each.dayId === dayId);
   if (days.isPending) return <p role="status">Loading the course's days…</p>;
   if (days.isError) return <LoadFailed what="The course's days" onRetry={() => void days.refetch()} />;
   const first = days.data.days[0];
-  const day = chosen ?? (first ? { chapterId: first.chapterId, dayId: first.dayId } : null);
+  const shown = chosen ?? first;
+  const day = shown ? { chapterId: shown.chapterId, dayId: shown.dayId } : null;
   if (!day) return <p>The course has no spoken lines to record.</p>;
   return (
     <div className="grid gap-6">
       <DayPicker
         days={days.data.days}
         chosen={day}
-        onChoose={({ chapterId, dayId }) => setChosen({ chapterId, dayId })}
+        onChoose={(next) =>
+          setSearch(
+            (before) => {
+              const after = new URLSearchParams(before);
+              after.set("day", `${next.chapterId}/${next.dayId}`);
+              return after;
+            },
+            { replace: true },
+          )
+        }
       />
       <LinesOfDay key={`${day.chapterId}/${day.dayId}`} day={day} me={me} admin={admin} />
     </div>

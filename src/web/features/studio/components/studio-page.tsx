@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { LoadFailed } from "#web/components/load-failed";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs";
 import { paths } from "#web/config/paths";
@@ -57,6 +57,9 @@ export function StudioPage() {
   const mayRecord = mine.data?.voice?.mayRecord ?? false;
   const mayReview = mayRecord || admin;
   const waiting = useReviewList(mayReview);
+  // The tab is kept in the address (`?tab=review`), as the day is.
+  const [search, setSearch] = useSearchParams();
+  const tab = search.get("tab") === "review" ? "review" : "lines";
 
   if (mine.isPending) return <p role="status">Loading…</p>;
   if (mine.isError) return <LoadFailed what="Your voice" onRetry={() => void mine.refetch()} />;
@@ -67,7 +70,20 @@ export function StudioPage() {
   return (
     <div className="grid gap-6">
       {notice}
-      <Tabs defaultValue="lines">
+      <Tabs
+        value={tab}
+        onValueChange={(next) =>
+          setSearch(
+            (before) => {
+              const after = new URLSearchParams(before);
+              if (next === "review") after.set("tab", "review");
+              else after.delete("tab");
+              return after;
+            },
+            { replace: true },
+          )
+        }
+      >
         <TabsList>
           <TabsTrigger value="lines">Lines</TabsTrigger>
           <TabsTrigger value="review">
