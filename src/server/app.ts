@@ -116,6 +116,9 @@ function securityHeaders(publicUrl: string): MiddlewareHandler<AppEnv> {
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'"],
+      // The voice studio's WAV recorder runs its encoders in workers it makes from blobs
+      // (extendable-media-recorder).
+      workerSrc: ["'self'", "blob:"],
       // Radix positions popovers with inline style attributes.
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "blob:"],

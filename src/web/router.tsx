@@ -70,6 +70,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: paths.tutor, lazy: () => import("./routes/tutor") },
           { path: paths.tutorHours, lazy: () => import("./routes/tutor-hours") },
+          { path: paths.studio, lazy: () => import("./routes/studio") },
         ],
       },
       { path: ":chapterId", lazy: () => import("./routes/chapter") },

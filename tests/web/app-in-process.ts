@@ -68,7 +68,14 @@ export async function connectApp(
     // Browsers send Origin on every non-GET request; Better Auth and the app's CSRF check read it.
     if (method !== "GET" && method !== "HEAD" && !headers.has("origin")) headers.set("origin", ORIGIN);
     const sent = init?.body ?? (input instanceof Request && input.body ? await input.arrayBuffer() : undefined);
-    const body = sent instanceof FormData ? await multipart(sent, headers) : sent;
+    // A raw body sent as the page's Blob (a recording) reaches the app as its bytes: the app's Request
+    // is Node's, which cannot read a jsdom Blob.
+    const body =
+      sent instanceof FormData
+        ? await multipart(sent, headers)
+        : sent instanceof Blob
+          ? await sent.arrayBuffer()
+          : sent;
     const seen: SeenRequest = { method, path: url.pathname + url.search };
     // Read by name, not compared whole: a test that compares requests as { method, path, status }
     // still sees only those.

@@ -22,6 +22,8 @@ export const paths = {
   tutor: "/tutor",
   tutorHours: "/tutor/hours",
   review: "/review",
+  /** Where voices record the course's lines and review each other's takes (Tutors and Admins). */
+  studio: "/studio",
   unsubscribe: "/unsubscribe",
   /** A booked session's room: the call (the route's pattern; sessionRoomPath makes a link). */
   sessionRoom: "/sessions/:bookingId",

@@ -94,5 +94,19 @@ export const tutorWeekQueryKey = [...bookingsQueryKey, "week"] as const;
 export const callRoomQueryKey = (bookingId: string) => ["calls", bookingId] as const;
 /** What a session's learner struggles with, for its tutor (GET /api/calls/:bookingId/brief). */
 export const sessionBriefQueryKey = (bookingId: string) => ["calls", bookingId, "brief"] as const;
+
+/** Everything of the voice studio: its days, lines, takes and review list (voices and Admins). */
+export const studioQueryKey = ["studio"] as const;
+
 /** Every day's lines in a native voice, for the Admin's coverage and the studio (GET /api/studio/days). */
-export const studioDaysQueryKey = ["studio", "days"] as const;
+export const studioDaysQueryKey = [...studioQueryKey, "days"] as const;
+
+/** A day's spoken lines in the studio, each with its clip and state. */
+export const studioDayQueryKey = (chapterId: string, dayId: string) =>
+  [...studioDaysQueryKey, chapterId, dayId] as const;
+
+/** One take, read again while its checks are made. */
+export const studioTakeQueryKey = (takeId: string) => [...studioQueryKey, "takes", takeId] as const;
+
+/** The takes waiting for review, oldest first. */
+export const studioReviewQueryKey = [...studioQueryKey, "review"] as const;

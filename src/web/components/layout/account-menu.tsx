@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { GraduationCap, LayoutDashboard, LogOut, Settings, ShieldCheck, UserRound } from "lucide-react";
+import { GraduationCap, LayoutDashboard, LogOut, Mic, Settings, ShieldCheck, UserRound } from "lucide-react";
 import { useRef } from "react";
 import { Link, useNavigate } from "react-router";
 import { displayName } from "#course/account-rules";
@@ -90,6 +90,14 @@ export function AccountMenu({ profile, reachedBy = "pointer" }: { profile: Profi
             <Link to={paths.tutor}>
               <GraduationCap aria-hidden="true" />
               Tutor
+            </Link>
+          </DropdownMenuItem>
+        )}
+        {can(profile.role, "tutor:view") && (
+          <DropdownMenuItem asChild>
+            <Link to={paths.studio}>
+              <Mic aria-hidden="true" />
+              Voice studio
             </Link>
           </DropdownMenuItem>
         )}

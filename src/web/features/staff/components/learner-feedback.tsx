@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { findDay } from "#course/course";
 import { FEEDBACK_MAX_LENGTH } from "#course/feedback";
 import type { UserSummary } from "#server/modules/users/users.contract";
+import { LoadFailed } from "#web/components/load-failed";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -27,7 +28,6 @@ import { cn } from "#web/lib/cn";
 import { COURSE } from "#web/lib/course-data";
 import { formatFeedbackDate } from "#web/lib/feedback-date";
 import { toast } from "#web/lib/toast";
-import { LoadFailed } from "./load-failed";
 import { userName } from "./user-picker";
 
 /** "Day 1" and "Day 1: Greetings and a drink", or the ids of a day the course no longer has. */

@@ -2,12 +2,12 @@ import { LoaderCircle, Pin } from "lucide-react";
 import { type ReactNode, useId } from "react";
 import type { StruggleReport, WeakPhrase } from "#server/modules/review/review.contract";
 import type { UserSummary } from "#server/modules/users/users.contract";
+import { LoadFailed } from "#web/components/load-failed";
 import { Button } from "#web/components/ui/button";
 import { usePinPhrase, useStruggleReport } from "#web/features/staff/api/struggles";
 import { describeError } from "#web/lib/api";
 import { cn } from "#web/lib/cn";
 import { toast } from "#web/lib/toast";
-import { LoadFailed } from "./load-failed";
 import { userName } from "./user-picker";
 
 /**

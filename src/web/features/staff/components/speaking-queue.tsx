@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Headphones } from "lucide-react";
 import { useId, useState } from "react";
 import { PINNED_AT_OR_BELOW, TUTOR_COMMENT_MAX, TUTOR_RATING_MAX, TUTOR_RATING_MIN } from "#course/speaking";
+import { LoadFailed } from "#web/components/load-failed";
 import { Button } from "#web/components/ui/button";
 import { TextareaField } from "#web/components/ui/field";
 import { Label } from "#web/components/ui/label";
@@ -15,7 +16,6 @@ import {
 import { describeError } from "#web/lib/api";
 import { useClipUrl, usePublishedClipsRefresh } from "#web/lib/published-clips";
 import { toast } from "#web/lib/toast";
-import { LoadFailed } from "./load-failed";
 
 const RATINGS = Array.from({ length: TUTOR_RATING_MAX - TUTOR_RATING_MIN + 1 }, (_, index) => TUTOR_RATING_MIN + index);
 

@@ -1,10 +1,10 @@
 import { UserRound } from "lucide-react";
 import { useState } from "react";
 import type { UserSummary } from "#server/modules/users/users.contract";
+import { LoadFailed } from "#web/components/load-failed";
 import { useUserProgress } from "#web/features/staff/api/staff";
 import { LearnerFeedback } from "./learner-feedback";
 import { LearnerStruggles } from "./learner-struggles";
-import { LoadFailed } from "./load-failed";
 import { ProgressGrid } from "./progress-grid";
 import { ResetProgressDialog } from "./reset-progress-dialog";
 import { SpeakingQueue } from "./speaking-queue";

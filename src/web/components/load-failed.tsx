@@ -1,6 +1,6 @@
 import { Button } from "#web/components/ui/button";
 
-/** A staff panel's read that failed: what could not be loaded, and a way to read it again. */
+/** A panel's read that failed: what could not be loaded, and a way to read it again. */
 export function LoadFailed({ what, onRetry }: { what: string; onRetry: () => void }) {
   return (
     <div className="grid justify-items-start gap-3 rounded-lg border border-destructive/40 p-4">
