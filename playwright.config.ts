@@ -57,13 +57,13 @@ export default defineConfig({
     },
     {
       name: "chromium",
-      testIgnore: /(whole-course|speak|spoken-review|session-room)\.spec\.ts$/,
+      testIgnore: /(whole-course|speak|spoken-review|voice-studio|session-room)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], channel: undefined },
     },
     {
       // A microphone that says "Selamat pagi, pak cik." over and over, granted without asking.
       name: "speak",
-      testMatch: /(speak|spoken-review)\.spec\.ts$/,
+      testMatch: /(speak|spoken-review|voice-studio)\.spec\.ts$/,
       use: {
         ...devices["Desktop Chrome"],
         channel: undefined,
