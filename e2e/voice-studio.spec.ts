@@ -48,7 +48,8 @@ async function recordWithKey(page: Page, row: Locator) {
   await row.getByRole("button", { name: "Save take" }).click();
 }
 
-const inReview = (row: Locator) => expect(row.getByText(/^In review: it passed its checks/)).toBeVisible({ timeout: 30_000 });
+const inReview = (row: Locator) =>
+  expect(row.getByText(/^In review: it passed its checks/)).toBeVisible({ timeout: 30_000 });
 
 async function published(page: Page): Promise<PublishedClips> {
   return (await page.request.get("/api/studio/published")).json();
@@ -173,7 +174,10 @@ test("a voice records a day of Pak Cik Ali's lines, fixes a silent take, another
 
   await learner.page.goto(`/${chapter.id}/${day.id}`);
   const storyClip = await fetchedWhile(learner.page, /^\/api\/studio\/clips\//, () =>
-    learner.page.getByRole("button", { name: `Play: ${STORY_LINE.malay}` }).first().click(),
+    learner.page
+      .getByRole("button", { name: `Play: ${STORY_LINE.malay}` })
+      .first()
+      .click(),
   );
   expect(storyClip).toBe(clips[pathOf(STORY_LINE.id)]!.url);
   await sameBytes(storyClip);
@@ -204,7 +208,10 @@ test("a voice records a day of Pak Cik Ali's lines, fixes a silent take, another
   await untilPublished(learner.page, linePaths, true);
   await learner.page.goto(`/${chapter.id}/${day.id}`);
   const espeak = await fetchedWhile(learner.page, /^\/media\/course\//, () =>
-    learner.page.getByRole("button", { name: `Play: ${STORY_LINE.malay}` }).first().click(),
+    learner.page
+      .getByRole("button", { name: `Play: ${STORY_LINE.malay}` })
+      .first()
+      .click(),
   );
   expect(espeak).toBe(pathOf(STORY_LINE.id));
   await expect(learner.page.getByText(/Voices: espeak/)).toBeVisible();
