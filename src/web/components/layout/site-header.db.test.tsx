@@ -130,6 +130,7 @@ describe("site header", () => {
     const { menu, triggerText } = await openAccountMenu("kiki");
     expect(triggerText).toBe("K");
     expect(within(menu).getByRole("menuitem", { name: "Tutor" })).toHaveAttribute("href", "/tutor");
+    expect(within(menu).getByRole("menuitem", { name: "Voice studio" })).toHaveAttribute("href", "/studio");
     expect(within(menu).queryByRole("menuitem", { name: "Admin" })).not.toBeInTheDocument();
   });
 
@@ -139,6 +140,7 @@ describe("site header", () => {
     const { menu } = await openAccountMenu("Siti Nurhaliza");
     expect(within(menu).getByRole("menuitem", { name: "Admin" })).toHaveAttribute("href", "/admin");
     expect(within(menu).getByRole("menuitem", { name: "Tutor" })).toHaveAttribute("href", "/tutor");
+    expect(within(menu).getByRole("menuitem", { name: "Voice studio" })).toHaveAttribute("href", "/studio");
   });
 
   it("keeps focus on the account button when the menu loads after the button was focused", async () => {

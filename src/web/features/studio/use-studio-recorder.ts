@@ -20,12 +20,17 @@ const MICROPHONE: MediaTrackConstraints = {
   channelCount: 1,
 };
 
+/** A WAV file's header alone: a master no longer than it holds no sound. */
+const WAV_HEADER_BYTES = 44;
+
 /** What the voice reads when the microphone cannot record, by the browser's error. */
 const MICROPHONE_MESSAGES = {
   denied:
     "Jalan may not use your microphone. Allow it in your browser's site settings (beside the address), then record again.",
   missing: "No microphone was found. Connect one, then record again.",
   failed: "Your microphone could not start. Check that no other program is using it, then record again.",
+  nothing:
+    "Nothing was recorded: your microphone sent no sound. Check that it is connected and not muted, then record again.",
 } as const;
 
 function messageOf(error: unknown): string {
@@ -54,6 +59,10 @@ export function useStudioRecorder() {
     clearTimeout(run.limit);
     const master = await run.recording.stop();
     if (!alive.current) return;
+    if (master.size <= WAV_HEADER_BYTES) {
+      setState({ status: "unavailable", message: MICROPHONE_MESSAGES.nothing });
+      return;
+    }
     const url = URL.createObjectURL(master);
     setState((current) =>
       current.status === "recording" ? { status: "recorded", lineId: current.lineId, master, url } : current,

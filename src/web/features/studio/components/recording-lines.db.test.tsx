@@ -162,4 +162,18 @@ describe("recording a take in the studio", () => {
     fireEvent.keyDown(document.body, { key: "r" });
     expect(await within(order).findByRole("meter", { name: "Input level" })).toBeInTheDocument();
   });
+
+  it("says so when the microphone sent no sound, and offers no take to save", async () => {
+    allowMicrophone();
+    browser.master = new Blob([], { type: "audio/wav" });
+    const me = await app.signInAs("Tutor");
+    await makeVoice(app, me, { creditedName: "Aina" });
+    renderApp("/studio");
+    const line = await screen.findByRole("article", { name: "Nak minum apa?" });
+    fireEvent.click(within(line).getByRole("button", { name: "Record" }));
+    fireEvent.click(await within(line).findByRole("button", { name: "Stop recording" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Nothing was recorded: your microphone sent no sound.");
+    expect(within(line).queryByRole("button", { name: "Save take" })).not.toBeInTheDocument();
+    expect(within(line).getByRole("button", { name: "Record" })).toBeEnabled();
+  });
 });
