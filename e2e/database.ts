@@ -95,20 +95,22 @@ export async function bookSessionSoon(learnerEmail: string, tutorEmail: string, 
   return id;
 }
 
-/** Leaves one review card of the learner's: the one of `phraseId` in `skill`, due now; the others go. */
-export async function keepOnlyReviewCard(email: string, phraseId: string, skill: string): Promise<void> {
+/**
+ * Makes one review card of the learner's the only one due: the one of `phraseId` in `skill` due now,
+ * every other a month on (kept, so the review's sync of cards met adds none back).
+ */
+export async function onlyReviewCardDue(email: string, phraseId: string, skill: string): Promise<void> {
   await inTransaction(async (client) => {
     const { rows } = await client.query(`select id from "user" where email = $1`, [email]);
     if (rows.length !== 1) throw new Error(`No account ${email}.`);
-    const userId = rows[0].id as string;
-    await client.query(`delete from review_card where user_id = $1 and not (phrase_id = $2 and skill = $3)`, [
-      userId,
-      phraseId,
-      skill,
-    ]);
-    const kept = await client.query(`update review_card set due = now() - interval '1 minute' where user_id = $1`, [
-      userId,
-    ]);
-    if (kept.rowCount !== 1) throw new Error(`${email} holds no ${skill} card of ${phraseId}.`);
+    const updated = await client.query(
+      `update review_card set due = case when phrase_id = $2 and skill = $3 then now() - interval '1 minute'
+         else now() + interval '30 days' end
+       where user_id = $1 returning phrase_id = $2 and skill = $3 as chosen`,
+      [rows[0].id, phraseId, skill],
+    );
+    if (updated.rows.filter((row) => row.chosen).length !== 1) {
+      throw new Error(`${email} holds no ${skill} card of ${phraseId}.`);
+    }
   });
 }
