@@ -30,9 +30,9 @@ import { reviewModule } from "./review/review.module";
 import type { ReviewService } from "./review/review.service";
 import { settingsModule } from "./settings/settings.module";
 import { speakingModule, type TakeReader } from "./speaking/speaking.module";
+import type { JobSender } from "./studio/studio.deps";
 import { studioModule } from "./studio/studio.module";
 import { espeakDurations } from "./studio/studio.reference";
-import type { JobSender } from "./studio/studio.service";
 import { usersModule } from "./users/users.module";
 import { voicesModule } from "./voices/voices.module";
 

@@ -9,9 +9,9 @@ import { notFound } from "#server/http/errors";
 import type { ByteRange } from "#server/storage/storage";
 import { type DialoguePart, dialogueRecording } from "./dialogue-audio";
 import { BUILD_DIALOGUE_JOB } from "./studio.contract";
+import type { StudioDeps } from "./studio.deps";
 import { courseLine } from "./studio.lines";
 import type { LineKey } from "./studio.repository";
-import type { StudioDeps } from "./studio.service";
 import { createDialogueRepository, type SectionKey } from "./studio-dialogues.repository";
 
 /**

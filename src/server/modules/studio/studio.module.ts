@@ -1,10 +1,11 @@
 import { defineModule, JSON_BODY_LIMIT } from "#server/modules/module";
 import { studioEvents } from "./studio.contract";
+import type { StudioDeps } from "./studio.deps";
 import { createStudioDialogues } from "./studio.dialogues";
 import { createStudioRecording } from "./studio.recording";
 import { createStudioReview } from "./studio.review";
 import { studioRoutes } from "./studio.routes";
-import { createStudioViews, type StudioDeps } from "./studio.service";
+import { createStudioViews } from "./studio.service";
 
 /**
  * The voice studio: /api/studio (docs/decisions/078-voice-studio.md). Voices record the course's

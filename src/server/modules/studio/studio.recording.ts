@@ -3,9 +3,10 @@ import { forbidden, HttpError, notFound } from "#server/http/errors";
 import type { Job } from "#server/modules/module";
 import { ORPHAN_SWEEP_EVERY_MS, sweepOrphans } from "#server/storage/orphan-sweep";
 import { PROCESS_TAKE_JOB, type StudioTake, type TakeTrim } from "./studio.contract";
+import type { StudioDeps, StudioUser } from "./studio.deps";
 import { courseLine } from "./studio.lines";
 import { createStudioRepository } from "./studio.repository";
-import type { StudioDeps, StudioUser, StudioViews } from "./studio.service";
+import type { StudioViews } from "./studio.service";
 import { processTake, wavProblem } from "./take-processing";
 
 /** Where the studio keeps its files in the media storage: `studio/<voice>/<take>.wav|.webm`. */

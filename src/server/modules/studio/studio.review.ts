@@ -3,10 +3,11 @@ import { forbidden, HttpError, notFound } from "#server/http/errors";
 import { voicesEvents } from "#server/modules/voices/voices.contract";
 import type { ByteRange } from "#server/storage/storage";
 import { type StudioTake, studioEvents, type TakeReview } from "./studio.contract";
+import type { StudioDeps, StudioUser } from "./studio.deps";
 import { linesOfTakes, sendDialogueBuilds } from "./studio.dialogues";
 import { courseLine } from "./studio.lines";
 import { createStudioRepository, type LineKey } from "./studio.repository";
-import type { StudioDeps, StudioUser, StudioViews } from "./studio.service";
+import type { StudioViews } from "./studio.service";
 
 /** What a reviewer is told about their own take (403). */
 export const NOT_YOUR_OWN = "Another voice or an Admin reviews a take: not the voice who recorded it.";

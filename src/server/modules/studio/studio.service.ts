@@ -1,13 +1,8 @@
-import type { Logger } from "pino";
 import type { Chapter } from "#course/course";
-import { can, type Role } from "#course/roles";
+import { can } from "#course/roles";
 import { publishedClipPath, type StudioLineState, studioTakeAudioPath } from "#course/studio";
-import type { Database, Queryable } from "#server/db/client";
-import type { Emitter } from "#server/events/events";
+import type { Queryable } from "#server/db/client";
 import { forbidden, notFound } from "#server/http/errors";
-import type { UsersModule } from "#server/modules/users/users.module";
-import type { VoicesModule } from "#server/modules/voices/voices.module";
-import type { FileStorage } from "#server/storage/storage";
 import type {
   CreditedVoice,
   DayCoverage,
@@ -18,35 +13,14 @@ import type {
   StudioReviewList,
   StudioTake,
 } from "./studio.contract";
+import type { StudioDeps, StudioUser } from "./studio.deps";
 import { publishedDialogues } from "./studio.dialogues";
 import { type CourseLine, courseLine, dayLines, dayTitle } from "./studio.lines";
 import { createStudioRepository, type StudioTakeRow } from "./studio.repository";
 
-/** What sends a job to the queue (src/server/queue/queue.ts): a take's processing, a section's recording. */
-export interface JobSender {
-  send<T extends object>(name: string, data: T, options?: { q?: Queryable }): Promise<string>;
-}
-
-export interface StudioDeps {
-  db: Database;
-  course: Chapter[];
-  storage: FileStorage;
-  /** Who may record (mayRecord), the voices' credits, and the consent a publishing holds. */
-  voices: Pick<VoicesModule["service"], "mayRecord" | "mayRecordIn" | "credits">;
-  /** The names of reviewers and of voices whose grant is gone. */
-  users: Pick<UsersModule["service"], "people">;
-  jobs: JobSender;
-  events: Emitter;
-  logger: Logger;
-  /** The length of a line's espeak clip under public/ (its path is courseAudioPath), in ms. */
-  referenceMs: (line: { audio: string; malay: string }) => Promise<number>;
-}
-
 /** What someone who may not use the studio is told (403). */
 export const STUDIO_FOR_VOICES =
   "The studio is for the course's voices: an Admin names Tutors voices, and each gives consent in Settings.";
-
-export type StudioUser = { id: string; role: Role };
 
 /** The view of the studio: who may use it, the days and their lines, the takes, the public map. */
 export function createStudioViews(deps: StudioDeps) {
