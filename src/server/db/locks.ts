@@ -17,6 +17,8 @@ export const LOCK_CLASSES = {
   takes: 740_217,
   /** A learner's bookings: their limits are checked in turn. */
   learnerBookings: 740_517,
+  /** A story section's whole-dialogue recording (the studio): one build writes it at a time. */
+  studioDialogue: 740_518,
 } as const;
 
 export const LOCK_KEYS = {

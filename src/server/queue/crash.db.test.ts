@@ -14,18 +14,21 @@ import { startQueue } from "./queue";
  * other process, which completes it: once, and only there.
  */
 const url = process.env.TEST_DATABASE_URL!;
-const pool = new pg.Pool({ connectionString: url, max: 2 });
+// One connection, whose end is awaited: a pool's end leaves its connections closing after it
+// resolves, and the file's database is then dropped under them (an error nobody listens for).
+const database = new pg.Client({ connectionString: url });
 const children: ChildProcess[] = [];
 let dir = "";
 
 beforeAll(async () => {
-  await pool.query("create table queue_probe (key text not null, pid int not null, phase text not null)");
+  await database.connect();
+  await database.query("create table queue_probe (key text not null, pid int not null, phase text not null)");
   dir = await mkdtemp(path.join(os.tmpdir(), "jalan-queue-crash-"));
 });
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  await pool.end();
+  await database.end();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -55,7 +58,7 @@ async function until<T>(read: () => Promise<T | undefined>, what: string, deadli
 
 const probes = async (key: string) =>
   (
-    await pool.query<{ pid: number; phase: string }>(
+    await database.query<{ pid: number; phase: string }>(
       "select pid, phase from queue_probe where key = $1 order by phase, pid",
       [key],
     )
@@ -84,7 +87,7 @@ describe("a job whose process dies mid-run", () => {
       "the job completes on the other process",
     );
     const job = await until(async () => {
-      const { rows } = await pool.query<{ state: string; retry_count: number }>(
+      const { rows } = await database.query<{ state: string; retry_count: number }>(
         "select state, retry_count from pgboss.job where name = $1 and id = $2",
         [name, id],
       );

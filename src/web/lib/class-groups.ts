@@ -8,7 +8,7 @@
  */
 export const CLASS_GROUPS = `
   aspect display sr object-fit overflow overflow-x overflow-y position inset inset-x top right bottom
-  left z basis flex-direction flex-wrap flex shrink grid-cols gap gap-x gap-y justify-content
+  left z basis flex-direction flex-wrap flex shrink grid-cols col-start-end gap gap-x gap-y justify-content
   justify-items justify-self align-content align-items align-self place-items p px py pt pr pb pl mx my mt mr mb ml space-y
   size w min-w max-w h min-h max-h font-size font-weight font-family tracking leading list-style-type
   text-alignment text-color text-decoration text-decoration-thickness text-decoration-color

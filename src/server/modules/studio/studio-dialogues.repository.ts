@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database, Queryable } from "#server/db/client";
+import { LOCK_CLASSES } from "#server/db/locks";
 import { type StudioDialogueRow, studioClip, studioDialogue, studioTake } from "./studio.tables";
 
 export type { StudioDialogueRow };
@@ -60,8 +61,8 @@ export function createDialogueRepository(db: Database) {
 
     /** Holds the section's recording for this transaction: one build writes it at a time. */
     async lockSection(tx: Queryable, key: SectionKey): Promise<void> {
-      const name = `studio_dialogue/${key.chapterId}/${key.dayId}/${key.sectionId}`;
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${name}))`);
+      const name = `${key.chapterId}/${key.dayId}/${key.sectionId}`;
+      await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASSES.studioDialogue}::int, hashtext(${name}))`);
     },
 
     /** Writes the section's recording; answers the key of the one it replaced, if any. */
