@@ -19,7 +19,7 @@ import { Button } from "#web/components/ui/button";
 import { Field, TextareaField } from "#web/components/ui/field";
 import { sessionRoomPath } from "#web/config/paths";
 import { useBookingChange, useSaveInvite } from "#web/features/sessions/api/bookings";
-import { momentIn, sessionTime, zoneName } from "#web/features/sessions/session-time";
+import { momentIn, sessionTime, zoneName } from "#web/lib/session-time";
 import { describeError } from "#web/lib/api";
 
 const CHANGE_LABELS: Record<BookingChange["kind"], string> = {
