@@ -8,8 +8,8 @@ import { CallRoom } from "#web/features/calls/components/call-room";
 import { DeviceCheck } from "#web/features/calls/components/device-check";
 import { SessionRecordPanel } from "#web/features/calls/components/session-record";
 import { ApiError } from "#web/lib/api";
-import { momentIn, zoneName } from "#web/lib/session-time";
 import { callRoomQueryKey } from "#web/lib/query-keys";
+import { momentIn, zoneName } from "#web/lib/session-time";
 
 /**
  * A booked session's room: closed until 5 minutes before the session (it opens by itself then),

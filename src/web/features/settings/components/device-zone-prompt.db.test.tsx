@@ -15,6 +15,7 @@ const ACCOUNT_ZONE = DEVICE_ZONE === "America/New_York" ? "Europe/London" : "Ame
 const label = (zone: string) => zone.replaceAll("_", " ");
 
 const prompt = () => screen.queryByRole("region", { name: "Time zone" });
+const findPrompt = () => screen.findByRole("region", { name: "Time zone" });
 const savedZone = async () =>
   ((await (await app.fetch("/api/settings")).json()) as { settings: Settings }).settings.timeZone;
 
@@ -42,7 +43,7 @@ beforeEach(() => localStorage.clear());
 describe("the offer of the device's time zone", () => {
   it("names both zones, and Switch saves the device's and says so", async () => {
     await openJourney();
-    const region = await waitFor(() => prompt()!);
+    const region = await findPrompt();
     expect(region).toHaveTextContent(
       `Your device is in ${label(DEVICE_ZONE)}; your account uses ${label(ACCOUNT_ZONE)}. Use ${label(DEVICE_ZONE)}?`,
     );
@@ -56,7 +57,7 @@ describe("the offer of the device's time zone", () => {
 
   it("Keep hides it for this device's zone, on later visits too, and keeps the account's zone", async () => {
     await openJourney();
-    fireEvent.click(within(await waitFor(() => prompt()!)).getByRole("button", { name: "Keep" }));
+    fireEvent.click(within(await findPrompt()).getByRole("button", { name: "Keep" }));
     expect(prompt()).toBeNull();
     expect(localStorage.getItem(KEPT_ZONE_KEY_PREFIX + DEVICE_ZONE)).not.toBeNull();
     expect(await savedZone()).toBe(ACCOUNT_ZONE);
@@ -69,7 +70,7 @@ describe("the offer of the device's time zone", () => {
   it("is offered again when a zone other than this device's was the one kept", async () => {
     localStorage.setItem(`${KEPT_ZONE_KEY_PREFIX}Asia/Tokyo`, "kept");
     await openJourney();
-    expect(await waitFor(() => prompt()!)).toHaveTextContent(`Use ${label(DEVICE_ZONE)}?`);
+    expect(await findPrompt()).toHaveTextContent(`Use ${label(DEVICE_ZONE)}?`);
   });
 
   it("is not offered when the account is in the device's zone", async () => {
