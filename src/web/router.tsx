@@ -4,16 +4,20 @@ import { RouteError } from "./components/layout/route-error";
 import { RouteGuard } from "./components/route-guard";
 import { paths } from "./config/paths";
 import { AccountTheme } from "./features/settings/components/account-theme";
+import { DeviceZonePrompt } from "./features/settings/components/device-zone-prompt";
 import type { RouteHandle } from "./lib/route-handle";
 
 const signedInOnly: RouteHandle = { signedInOnly: true };
 
-/** The layout of every page, with the account's theme applied once the settings are read. */
+/**
+ * The layout of every page, with the account's theme applied once the settings are read, and the
+ * offer of this device's time zone when the account's differs.
+ */
 function Root() {
   return (
     <>
       <AccountTheme />
-      <RootLayout />
+      <RootLayout notice={<DeviceZonePrompt />} />
     </>
   );
 }

@@ -98,6 +98,38 @@ describe("sign-up", () => {
     expect(await roleOf(user.email)).toBeUndefined();
   });
 
+  it("keeps the time zone the browser sends, in the runtime's spelling, and Kuala Lumpur for none or an unknown one", async () => {
+    const zoneOf = async (email: string) =>
+      (await t.db.select({ timeZone: userTable.timeZone }).from(userTable).where(eq(userTable.email, email)))[0]
+        ?.timeZone;
+    const signUpIn = async (timeZone: unknown) => {
+      const user = newUser();
+      const json = { ...user, name: "A B", ...(timeZone === undefined ? {} : { timeZone }) };
+      const response = await t.request("/api/auth/sign-up/email", { method: "POST", json });
+      expect(response.status).toBe(200);
+      return zoneOf(user.email);
+    };
+    expect(await signUpIn("Europe/London")).toBe("Europe/London");
+    expect(await signUpIn("america/new_york")).toBe("America/New_York");
+    expect(await signUpIn("Mars/Olympus")).toBe("Asia/Kuala_Lumpur");
+    expect(await signUpIn(`Europe/${"x".repeat(80)}`)).toBe("Asia/Kuala_Lumpur");
+    expect(await signUpIn(undefined)).toBe("Asia/Kuala_Lumpur");
+  });
+
+  it("answers a taken email's sign-up with the same zone a new one would get", async () => {
+    const owner = await t.signUp();
+    const fresh = await t.request("/api/auth/sign-up/email", {
+      method: "POST",
+      json: { ...newUser(), name: "N U", timeZone: "mars/olympus" },
+    });
+    const taken = await t.request("/api/auth/sign-up/email", {
+      method: "POST",
+      json: { ...owner, password: "attacker-password", name: "X Y", timeZone: "mars/olympus" },
+    });
+    expect((await fresh.json()).user.timeZone).toBe("Asia/Kuala_Lumpur");
+    expect((await taken.json()).user.timeZone).toBe("Asia/Kuala_Lumpur");
+  });
+
   it("refuses a blank first name with a clear message", async () => {
     const user = newUser({ firstName: "   " });
     const response = await t.request("/api/auth/sign-up/email", { method: "POST", json: { ...user, name: "A B" } });

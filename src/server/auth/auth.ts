@@ -5,6 +5,7 @@ import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { twoFactor } from "better-auth/plugins";
 import type { Logger } from "pino";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "#course/account-rules";
+import { canonicalTimeZone, DEFAULT_TIME_ZONE } from "#course/review-rules";
 import { personNameField } from "#course/text-fields";
 import { oneLine } from "#course/user-text";
 import { promoteVerifiedAdmin } from "#server/db/admins";
@@ -59,6 +60,16 @@ function requiredName(value: unknown, label: string): string {
   return parsed.data;
 }
 
+/**
+ * A sign-up's time zone, the one its browser is set to: stored in the runtime's own spelling when the
+ * runtime knows it, and otherwise (none sent, too long, a name no zone has) the default. A zone is no
+ * reason to refuse a sign-up: Settings changes it later.
+ */
+function signUpTimeZone(value: unknown): string {
+  if (typeof value !== "string" || value.length > 64) return DEFAULT_TIME_ZONE;
+  return canonicalTimeZone(value) ?? DEFAULT_TIME_ZONE;
+}
+
 export function createAuth({ db, env, mailer, logger, password }: AuthDeps) {
   const log = logger.child({ component: "auth" });
   const limiter = createRequestLimiter(db, { secret: env.AUTH_SECRET, enabled: env.RATE_LIMIT });
@@ -89,6 +100,8 @@ export function createAuth({ db, env, mailer, logger, password }: AuthDeps) {
       additionalFields: {
         firstName: { type: "string", required: true, input: true },
         lastName: { type: "string", required: true, input: true },
+        // The browser's zone, checked before the account is written (databaseHooks).
+        timeZone: { type: "string", required: false, input: true },
         nickname: { type: "string", required: false, input: false },
         role: { type: "string", required: false, input: false, defaultValue: "Student" },
         avatarPath: { type: "string", required: false, input: false },
@@ -149,6 +162,7 @@ function emailAndPassword({
     customSyntheticUser: ({ coreFields, additionalFields, id }) => ({
       ...coreFields,
       ...additionalFields,
+      timeZone: signUpTimeZone(additionalFields.timeZone),
       nickname: null,
       role: "Student",
       avatarPath: null,
@@ -189,7 +203,7 @@ function emailVerification({ db, env, mailer }: Omit<AuthDeps, "logger">): Bette
   };
 }
 
-/** What Jalan does beside Better Auth's own writes: a sign-up's names checked, a session's end told to its rooms. */
+/** Beside Better Auth's own writes: a sign-up's names and zone checked, a session's end told to its rooms. */
 function databaseHooks(db: Database): BetterAuthOptions["databaseHooks"] {
   return {
     // A session gone (signed out, revoked, or every other one at a password change or reset):
@@ -212,6 +226,7 @@ function databaseHooks(db: Database): BetterAuthOptions["databaseHooks"] {
               firstName,
               lastName,
               name: `${firstName} ${lastName}`,
+              timeZone: signUpTimeZone((user as Record<string, unknown>).timeZone),
               role: "Student",
             },
           };

@@ -3,7 +3,8 @@ import { createAuthClient } from "better-auth/react";
 import { AUTH_BASE } from "./api";
 
 /**
- * Better Auth on the same origin; the sign-up form sends the profile's names as user fields.
+ * Better Auth on the same origin; the sign-up form sends the profile's names and the device's time zone
+ * as user fields.
  * twoFactorClient gets neither `twoFactorPage` nor `onTwoFactorRedirect`, so it never moves the page
  * by itself: the sign-in form reads `data.twoFactorRedirect` and asks for the code in place.
  */
@@ -14,6 +15,7 @@ export const authClient = createAuthClient({
       user: {
         firstName: { type: "string", required: true },
         lastName: { type: "string", required: true },
+        timeZone: { type: "string", required: false },
       },
     }),
     twoFactorClient(),

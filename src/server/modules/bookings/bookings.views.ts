@@ -54,6 +54,11 @@ export function createViews(kit: BookingsKit, { inviteOf }: Notices) {
       return { timeZone: zones.get(user.id)!, bookings: await viewsOf(rows, user) };
     },
 
+    /** The zone `user` reads session times in: their hours' zone for a tutor who saved some, else their settings'. */
+    async readingZone(user: SessionUser): Promise<string> {
+      return (await readingZonesOf([user.id])).get(user.id)!;
+    },
+
     async get(user: SessionUser, bookingId: string): Promise<BookingView> {
       return viewOf(await readBooking(user, bookingId), user);
     },

@@ -29,6 +29,8 @@ export interface CallRoom {
   booking: BookingView;
   opensAt: string;
   closesAt: string;
+  /** The zone the viewer reads the session's times in (as their list of sessions does). */
+  timeZone: string;
   /** Whether the room takes its sides now. */
   open: boolean;
   /** Empty without TURN_URL and TURN_SECRET: the call then works on one network. */

@@ -27,7 +27,7 @@ export interface CallsDeps extends RecordDeps {
   db: Database;
   notifications: Notifications;
   logger: Logger;
-  bookings: Pick<BookingsModule["service"], "get" | "sessionMet">;
+  bookings: Pick<BookingsModule["service"], "get" | "readingZone" | "sessionMet">;
   /** TURN_URL and TURN_SECRET: the operator's coturn (`use-auth-secret`), when there is one. */
   turn?: { urls: readonly string[]; secret: string };
   now?: () => Date;
@@ -110,6 +110,7 @@ export function createCalls(deps: CallsDeps) {
         booking,
         opensAt: opensAt.toISOString(),
         closesAt: closesAt.toISOString(),
+        timeZone: await bookings.readingZone(user),
         open,
         // Only while the room is open, and only until it closes: a cancelled or later session relays nothing.
         iceServers: turn && open ? [turnCredentials(turn, user.id, closesAt)] : [],

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Outlet, ScrollRestoration } from "react-router";
 import { useEndSessionOnArrival } from "#web/lib/end-session";
 import { SiteFooter } from "./site-footer";
@@ -12,7 +13,8 @@ function SessionEffects() {
   return null;
 }
 
-export function RootLayout() {
+/** Every page's frame; `notice` is a bar the app shows under the header on every page (src/web/router.tsx). */
+export function RootLayout({ notice }: { notice?: ReactNode }) {
   return (
     <div className="flex min-h-dvh flex-col">
       <SessionEffects />
@@ -23,6 +25,7 @@ export function RootLayout() {
         Skip to content
       </a>
       <SiteHeader />
+      {notice}
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
         <Outlet />
       </main>

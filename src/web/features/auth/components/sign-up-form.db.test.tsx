@@ -1,6 +1,9 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { MAX_PASSWORD_LENGTH } from "#course/account-rules";
+import { canonicalTimeZone } from "#course/review-rules";
+import { user as userTable } from "#server/db/schema";
 import { connectApp } from "#tests/web/app-in-process";
 import { renderApp } from "#tests/web/render-app";
 
@@ -45,6 +48,18 @@ describe("sign-up form", () => {
     );
     expect(screen.getAllByText(/^At least 6 characters/)).toHaveLength(1);
     expect(signUps()).toEqual([]);
+  });
+
+  it("signs up with the device's time zone, which the account then has", async () => {
+    const deviceZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    await fillSignUp("kopi-c-peng", "zone@example.com");
+    expect(await screen.findByText("Check Your Email!")).toBeInTheDocument();
+    expect(signUps().map((request) => request.body)).toEqual([expect.objectContaining({ timeZone: deviceZone })]);
+    const [row] = await app.t.db
+      .select({ timeZone: userTable.timeZone })
+      .from(userTable)
+      .where(eq(userTable.email, "zone@example.com"));
+    expect(row?.timeZone).toBe(canonicalTimeZone(deviceZone));
   });
 
   it("signs up with the names as user fields, then shows the page that asks to check email", async () => {

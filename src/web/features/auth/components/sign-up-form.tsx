@@ -5,6 +5,7 @@ import { Button } from "#web/components/ui/button";
 import { Field } from "#web/components/ui/field";
 import { paths } from "#web/config/paths";
 import { authClient, authErrorOf } from "#web/lib/auth-client";
+import { deviceTimeZone } from "#web/lib/time-zone";
 import { toast } from "#web/lib/toast";
 import { AuthCard } from "./auth-card";
 import { TextLink } from "./text-link";
@@ -53,6 +54,8 @@ export function SignUpForm() {
         name: `${firstName} ${lastName}`,
         firstName,
         lastName,
+        // The account's days, reminders and session times follow the device's zone from the start.
+        timeZone: deviceTimeZone(),
         // Where the confirmation link lands, signed in, once the address is verified.
         callbackURL: paths.emailConfirmed,
       }),

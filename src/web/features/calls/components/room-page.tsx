@@ -9,8 +9,7 @@ import { DeviceCheck } from "#web/features/calls/components/device-check";
 import { SessionRecordPanel } from "#web/features/calls/components/session-record";
 import { ApiError } from "#web/lib/api";
 import { callRoomQueryKey } from "#web/lib/query-keys";
-
-const timeOf = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+import { momentIn, zoneName } from "#web/lib/session-time";
 
 /**
  * A booked session's room: closed until 5 minutes before the session (it opens by itself then),
@@ -72,7 +71,7 @@ export function SessionRoomPage({ bookingId }: { bookingId: string }) {
       <p role="status">
         {booking.status !== "confirmed" || over
           ? "This session is over or was cancelled: its room is closed."
-          : `The room opens ${ROOM_OPENS_BEFORE_MS / 60_000} minutes before the session, at ${timeOf(room.data.opensAt)}. This page opens it by itself.`}
+          : `The room opens ${ROOM_OPENS_BEFORE_MS / 60_000} minutes before the session, at ${momentIn(room.data.opensAt, room.data.timeZone)} (${zoneName(room.data.timeZone)}). This page opens it by itself.`}
       </p>
     );
   }

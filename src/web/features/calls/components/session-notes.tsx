@@ -12,7 +12,7 @@ const NOTES_SAVE_AFTER_MS = 700;
 const NOTES_RETRY_MS = 3_000;
 
 /** A time of the session, as the reader's clock shows it: "3:05 pm". */
-export const timeOf = (iso: string) => new Date(iso).toLocaleTimeString([], { timeStyle: "short" });
+const timeOf = (iso: string) => new Date(iso).toLocaleTimeString([], { timeStyle: "short" });
 
 const count = new Intl.NumberFormat("en");
 

@@ -19,8 +19,12 @@ import { RadioGroup, RadioGroupItem } from "#web/components/ui/radio-group";
 import { useEndSession, useRatePhrase, useSessionBrief } from "#web/features/calls/api/record";
 import { describeError } from "#web/lib/api";
 import { useClipUrl, usePublishedClipsRefresh } from "#web/lib/published-clips";
+import { timeOfDay, zoneName } from "#web/lib/session-time";
 import { toast } from "#web/lib/toast";
-import { Notes, timeOf } from "./session-notes";
+import { Notes } from "./session-notes";
+
+/** "16:28 (Europe/London)": when a session ended, in the zone its reader reads session times in. */
+const endedAt = (instant: string, timeZone: string) => `${timeOfDay(instant, timeZone)} (${zoneName(timeZone)})`;
 
 const RATINGS = Array.from({ length: TUTOR_RATING_MAX - TUTOR_RATING_MIN + 1 }, (_, index) => TUTOR_RATING_MIN + index);
 /**
@@ -50,19 +54,28 @@ function LearnerRecord({ room }: { room: CallRoom }) {
       </section>
     );
   }
-  return <SessionResult record={record} tutorName={room.booking.tutor.name} />;
+  return <SessionResult record={record} tutorName={room.booking.tutor.name} timeZone={room.timeZone} />;
 }
 
 /** The ratings and notes of a session that has ended, as its learner reads them. */
-export function SessionResult({ record, tutorName }: { record: SessionRecord; tutorName: string }) {
+export function SessionResult({
+  record,
+  tutorName,
+  timeZone,
+}: {
+  record: SessionRecord;
+  tutorName: string;
+  /** The zone the learner reads session times in. */
+  timeZone: string;
+}) {
   return (
     <section aria-labelledby="session-result-heading" className="space-y-4">
       <h2 id="session-result-heading" className="text-lg font-semibold">
         Your session with {tutorName}
       </h2>
       <p className="text-sm text-muted-foreground">
-        Ended at {timeOf(record.endedAt!)}. Lines rated {PINNED_AT_OR_BELOW} or less are waiting in your review, marked
-        "from your tutor".
+        Ended at {endedAt(record.endedAt!, timeZone)}. Lines rated {PINNED_AT_OR_BELOW} or less are waiting in your
+        review, marked "from your tutor".
       </p>
       {record.rolePlays.map((card) => (
         <CueCardView key={card.taskId} card={card} completed={record.completedTaskIds.includes(card.taskId)} />
@@ -117,7 +130,7 @@ function TutorRecord({ room }: { room: CallRoom }) {
             Session ended
           </h2>
           <p role="status" className="text-sm">
-            Ended at {timeOf(record.endedAt)}. {learner} has the ratings and your notes;{" "}
+            Ended at {endedAt(record.endedAt, room.timeZone)}. {learner} has the ratings and your notes;{" "}
             {record.completedTaskIds.length === 1
               ? "1 role-play is complete."
               : `${record.completedTaskIds.length} role-plays are complete.`}{" "}

@@ -5,8 +5,8 @@ import { Avatar, AvatarFallback, AvatarImage } from "#web/components/ui/avatar";
 import { Button } from "#web/components/ui/button";
 import { paths } from "#web/config/paths";
 import { useBook, useDaySlots, useMySessions } from "#web/features/sessions/api/bookings";
-import { dateKey, dayHeading, momentIn, timeOfDay, zoneName } from "#web/features/sessions/session-time";
 import { describeError } from "#web/lib/api";
+import { dateKey, dayHeading, momentIn, timeOfDay, zoneName } from "#web/lib/session-time";
 import { SessionCard } from "./session-card";
 
 /** Days of slots shown at first; the rest come on asking. */

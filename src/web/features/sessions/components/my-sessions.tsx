@@ -3,7 +3,7 @@ import { useId } from "react";
 import { Link } from "react-router";
 import { coursePaths } from "#web/config/paths";
 import { useMySessions } from "#web/features/sessions/api/bookings";
-import { sessionTime, zoneName } from "#web/features/sessions/session-time";
+import { sessionTime, zoneName } from "#web/lib/session-time";
 
 /**
  * My Journey's upcoming live sessions, as learner: each with its tutor, its time in the learner's

@@ -19,8 +19,8 @@ import { Button } from "#web/components/ui/button";
 import { Field, TextareaField } from "#web/components/ui/field";
 import { sessionRoomPath } from "#web/config/paths";
 import { useBookingChange, useSaveInvite } from "#web/features/sessions/api/bookings";
-import { momentIn, sessionTime, zoneName } from "#web/features/sessions/session-time";
 import { describeError } from "#web/lib/api";
+import { momentIn, sessionTime, zoneName } from "#web/lib/session-time";
 
 const CHANGE_LABELS: Record<BookingChange["kind"], string> = {
   booked: "Booked",

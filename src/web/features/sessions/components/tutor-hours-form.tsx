@@ -87,7 +87,12 @@ function TutorHoursForm({ saved }: { saved: TutorHours }) {
       />
       <SessionRules ids={ids} availability={availability} set={set} />
       <WeeklyHours id={ids.weekly} weekly={availability.weekly} onChange={(weekly) => set({ weekly })} />
-      <DatesOff id={ids.dates} exceptions={availability.exceptions} onChange={(exceptions) => set({ exceptions })} />
+      <DatesOff
+        id={ids.dates}
+        timeZone={availability.timeZone}
+        exceptions={availability.exceptions}
+        onChange={(exceptions) => set({ exceptions })}
+      />
 
       <div className="grid gap-2">
         {save.isError && (

@@ -18,7 +18,7 @@ import { Avatar, AvatarFallback, AvatarImage } from "#web/components/ui/avatar";
 import { Button } from "#web/components/ui/button";
 import { Field, TextareaField } from "#web/components/ui/field";
 import { paths } from "#web/config/paths";
-import { zoneName } from "#web/features/sessions/session-time";
+import { dateKey, zoneName } from "#web/lib/session-time";
 
 /** The sections of the tutor's hours form (tutor-hours-form.tsx), each editing its part of the draft. */
 
@@ -208,10 +208,13 @@ export function WeeklyHours({
 /** Dates off and dates with extra hours, each replacing the week's hours of its date. */
 export function DatesOff({
   id,
+  timeZone,
   exceptions,
   onChange,
 }: {
   id: string;
+  /** The zone of the hours: a date added starts as today there, wherever the device is. */
+  timeZone: string;
   exceptions: EditException[];
   onChange: (exceptions: EditException[]) => void;
 }) {
@@ -275,9 +278,7 @@ export function DatesOff({
         type="button"
         variant="outline"
         className="justify-self-start"
-        onClick={() =>
-          onChange([...exceptions, keyed({ date: new Date().toISOString().slice(0, 10), kind: "off" as const })])
-        }
+        onClick={() => onChange([...exceptions, keyed({ date: dateKey(new Date(), timeZone), kind: "off" as const })])}
       >
         <Plus aria-hidden />
         Add a date

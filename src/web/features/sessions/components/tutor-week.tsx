@@ -6,8 +6,8 @@ import type { BookingView } from "#server/modules/bookings/bookings.contract";
 import { Button } from "#web/components/ui/button";
 import { paths } from "#web/config/paths";
 import { useTutorWeek } from "#web/features/sessions/api/bookings";
-import { dateKey, momentIn, zoneName } from "#web/features/sessions/session-time";
 import { describeError } from "#web/lib/api";
+import { dateKey, momentIn, zoneName } from "#web/lib/session-time";
 import { SessionCard } from "./session-card";
 
 /**

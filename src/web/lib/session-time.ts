@@ -32,6 +32,3 @@ export const dayHeading = (instant: string, timeZone: string) => longDate(timeZo
 
 /** "2026-03-30": the calendar date of an instant in the zone, to group slots by day. */
 export const dateKey = (instant: string | Date, timeZone: string) => isoDate(timeZone).format(new Date(instant));
-
-/** The zone this device is set to, as the settings' default. */
-export const deviceZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
