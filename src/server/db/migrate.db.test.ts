@@ -32,6 +32,7 @@ describe("migrateDatabase", () => {
       "booking_reminder",
       "call_message",
       "call_rating",
+      "calendar_feed",
       "call_record",
       "call_signal",
       "contact_message",
