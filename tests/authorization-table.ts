@@ -71,6 +71,8 @@ export interface RequestContext {
   feedbackId: string;
   /** That tutor, who takes bookings at any :00 and :30 (UTC) with no notice, and a free one of them. */
   bookingTutor: { id: string; freeSlot: string };
+  /** The token of the calendar feed each account holds before every cell, by account id. */
+  feedTokenOf: (userId: string) => string;
   /** The tutor actor, a voice of the course with a standing consent before every cell; no other actor is one. */
   voiceId: string;
   /**
@@ -811,6 +813,32 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
       path: `/api/bookings/${bookingOf(targetId).upcoming}/messages`,
       json: { text: "See you soon." },
     }),
+  },
+  {
+    method: "GET",
+    route: "/api/calendar/feed",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/calendar/feed" }),
+  },
+  {
+    // Every account holds a feed before every cell: this makes the caller's anew.
+    method: "POST",
+    route: "/api/calendar/feed",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/calendar/feed" }),
+  },
+  {
+    method: "DELETE",
+    route: "/api/calendar/feed",
+    expected: SIGNED_IN,
+    request: () => ({ path: "/api/calendar/feed" }),
+  },
+  {
+    // The feed is public: its token is the key, and a calendar app sends no session.
+    method: "GET",
+    route: "/api/calendar/feed/:token",
+    expected: ANYONE,
+    request: ({ targetId, feedTokenOf }) => ({ path: `/api/calendar/feed/${feedTokenOf(targetId)}.ics` }),
   },
   {
     method: "GET",

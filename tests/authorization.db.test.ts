@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { asc, eq, gt, like, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import {
   booking,
   bookingChange,
   bookingReminder,
+  calendarFeed,
   contactMessage,
   dailyGoalChange,
   linePractice,
@@ -30,6 +31,7 @@ import {
   voice,
   voiceConsent,
 } from "#server/db/schema";
+import { tokenHashOf } from "#server/modules/calendar/calendar.service";
 import { moduleRoutes } from "#server/modules/registry";
 import { dialogueBuiltFrom } from "#server/modules/studio/studio.dialogues";
 import {
@@ -153,6 +155,13 @@ const sentOf = (userId: string) => {
   return sents.get(userId)!;
 };
 
+/** The token of the calendar feed each account holds before every cell (resetWorld), by account id. */
+const feedTokens = new Map<string, string>();
+const feedTokenOf = (userId: string) => {
+  if (!feedTokens.has(userId)) feedTokens.set(userId, randomBytes(32).toString("base64url"));
+  return feedTokens.get(userId)!;
+};
+
 /** The note the tutor actor sent the first learner, held before every cell (resetWorld). */
 const FEEDBACK_ID = randomUUID();
 
@@ -264,9 +273,13 @@ async function resetWorld() {
       studioTake,
       voiceConsent,
       voice,
+      calendarFeed,
     ]) {
       await tx.delete(table);
     }
+    await tx
+      .insert(calendarFeed)
+      .values(Object.values(accounts).map(({ id }) => ({ userId: id, tokenHash: tokenHashOf(feedTokenOf(id)) })));
     await tx.insert(voice).values({ userId: accounts.tutor.id, creditedName: "Aina", accent: "kuala-lumpur" });
     await tx.insert(voiceConsent).values({ userId: accounts.tutor.id, version: "1" });
     await seedStudio(tx, accounts.tutor.id);
@@ -380,7 +393,7 @@ function bookingRows(learnerId: string, index: number) {
 /**
  * Everything an API call could write: accounts (roles, profiles, settings), live sessions and their
  * password confirmations, progress, answers, feedback, contact messages, review cards, the review
- * log and reminders, voices and their consents, the studio's takes and clips. Expired sessions are left out: Better Auth deletes
+ * log and reminders, voices and their consents, the studio's takes and clips, the calendar feeds. Expired sessions are left out: Better Auth deletes
  * one when it meets it.
  */
 async function snapshot() {
@@ -408,6 +421,7 @@ async function snapshot() {
     studioTakes,
     studioClips,
     studioDialogues,
+    calendarFeeds,
   ] = await Promise.all([
     t.db
       .select({
@@ -472,6 +486,7 @@ async function snapshot() {
     t.db.select().from(studioTake).orderBy(asc(studioTake.id)),
     t.db.select().from(studioClip).orderBy(asc(studioClip.takeId)),
     t.db.select().from(studioDialogue).orderBy(asc(studioDialogue.id)),
+    t.db.select().from(calendarFeed).orderBy(asc(calendarFeed.userId)),
   ]);
   return {
     users,
@@ -497,6 +512,7 @@ async function snapshot() {
     studioTakes,
     studioClips,
     studioDialogues,
+    calendarFeeds,
   };
 }
 
@@ -551,6 +567,7 @@ describe("the authorization table", () => {
         bookingOf,
         feedbackId: FEEDBACK_ID,
         bookingTutor,
+        feedTokenOf,
         voiceId: accounts.tutor.id,
         asCaller: async (path, init = {}) => t.request(path, init),
       });
@@ -581,6 +598,7 @@ describe.each(AUTHORIZATION_TABLE.map((rule) => [`${rule.method} ${rule.route}`,
         bookingOf,
         feedbackId: FEEDBACK_ID,
         bookingTutor,
+        feedTokenOf,
         voiceId: accounts.tutor.id,
         asCaller: async (target, init = {}) => t.request(target, { ...init, cookie: caller?.cookie }),
       });

@@ -30,6 +30,7 @@ describe("migrateDatabase", () => {
       "booking",
       "booking_change",
       "booking_reminder",
+      "calendar_feed",
       "call_message",
       "call_rating",
       "call_record",

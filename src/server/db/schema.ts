@@ -12,6 +12,7 @@ export * from "#server/db/storage.tables";
 export * from "#server/events/events.tables";
 export * from "#server/modules/answers/answers.tables";
 export * from "#server/modules/bookings/bookings.tables";
+export * from "#server/modules/calendar/calendar.tables";
 export * from "#server/modules/calls/calls.tables";
 export * from "#server/modules/contact/contact.tables";
 export * from "#server/modules/feedback/feedback.tables";

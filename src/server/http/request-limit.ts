@@ -37,6 +37,11 @@ export const LIMITS = {
    * an hour is plenty for a person and holds back a script asking for them over and over.
    */
   exportsPerUser: { windowSeconds: 60 * 60, max: 6 },
+  /**
+   * Reads of one calendar feed's link: a calendar app polls every few minutes at the most often,
+   * so an hour holds far fewer; a link passed around or polled by a script is held back.
+   */
+  calendarFeedReadsPerLink: { windowSeconds: 60 * 60, max: 60 },
 } as const satisfies Record<string, LimitRule>;
 
 /** Rows whose window ended this long ago are pruned now and then. */

@@ -17,6 +17,7 @@ import { accountModule } from "./account/account.module";
 import { adminModule } from "./admin/admin.module";
 import { answersModule } from "./answers/answers.module";
 import { bookingsModule } from "./bookings/bookings.module";
+import { calendarModule } from "./calendar/calendar.module";
 import { callsModule } from "./calls/calls.module";
 import type { RoomLimits } from "./calls/calls.repository";
 import { contactModule } from "./contact/contact.module";
@@ -109,6 +110,7 @@ export function createModules(deps: ModuleDeps) {
     logger,
     now: deps.now,
   });
+  const calendar = calendarModule({ db, bookings: bookings.service, publicUrl, limiter, now: deps.now });
   const admin = adminModule({ contact: contact.service });
   const learners = learnersModule({ progress: progress.service, review: review.service });
   const voices = voicesModule({ db, users: users.service, events });
@@ -133,6 +135,7 @@ export function createModules(deps: ModuleDeps) {
     speaking,
     bookings,
     calls,
+    calendar,
     reminders,
     users,
     learners,
@@ -154,6 +157,7 @@ export function createModules(deps: ModuleDeps) {
     speaking,
     bookings,
     calls,
+    calendar,
     reminders,
     users,
     learners,
@@ -338,6 +342,7 @@ export function mountModules(api: Hono<AppEnv>, modules: Modules, uploadDeadline
     speaking,
     bookings,
     calls,
+    calendar,
     reminders,
     users,
     learners,
@@ -357,6 +362,7 @@ export function mountModules(api: Hono<AppEnv>, modules: Modules, uploadDeadline
     .route(speaking.path, speaking.routes)
     .route(bookings.path, bookings.routes)
     .route(calls.path, calls.routes)
+    .route(calendar.path, calendar.routes)
     .route(reminders.path, reminders.routes)
     .route(users.path, users.routes)
     .route(learners.path, learners.routes)

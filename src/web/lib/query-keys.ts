@@ -110,3 +110,6 @@ export const studioTakeQueryKey = (takeId: string) => [...studioQueryKey, "takes
 
 /** The takes waiting for review, oldest first. */
 export const studioReviewQueryKey = [...studioQueryKey, "review"] as const;
+
+/** Whether the signed-in user has a calendar feed, and when its link was made (Settings). */
+export const calendarFeedQueryKey = ["calendar", "feed"] as const;

@@ -10,6 +10,7 @@ import type {
   ExportedBookingMessage,
   ExportedTutorHours,
 } from "#server/modules/bookings/bookings.contract";
+import type { ExportedCalendarFeed } from "#server/modules/calendar/calendar.contract";
 import type { ExportedContactMessage } from "#server/modules/contact/contact.contract";
 import type { ExportedProfile } from "#server/modules/profile/profile.contract";
 import type { Settings } from "#server/modules/settings/settings.contract";
@@ -99,6 +100,7 @@ export type {
   ExportedBookingMessage,
   ExportedTutorHours,
 } from "#server/modules/bookings/bookings.contract";
+export type { ExportedCalendarFeed } from "#server/modules/calendar/calendar.contract";
 export type { ExportedContactMessage } from "#server/modules/contact/contact.contract";
 export type { ExportedProfile } from "#server/modules/profile/profile.contract";
 export type { ExportedStudioTake } from "#server/modules/studio/studio.contract";
@@ -242,6 +244,8 @@ export interface AccountExport {
   bookings: ExportedBooking[];
   /** The messages and reasons the account wrote about its sessions, oldest first. */
   bookingMessages: ExportedBookingMessage[];
+  /** Whether the account has a calendar feed and when its link was made (null: none); never the link. */
+  calendarFeed: ExportedCalendarFeed | null;
   /** What the account wrote in the chat of a session's room, oldest first. */
   callMessages: ExportedCallMessage[];
   sessionRecords: ExportedSessionRecord[];

@@ -301,6 +301,8 @@ describe("GET /api/account/export", () => {
       tutorHours: null,
       bookings: [],
       bookingMessages: [],
+      // No calendar feed made (src/server/modules/calendar/calendar.db.test.ts exports one).
+      calendarFeed: null,
       // No session room's chat (tests/session-room.db.test.ts exports it).
       callMessages: [],
       sessionRecords: [],

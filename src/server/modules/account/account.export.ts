@@ -34,6 +34,7 @@ const SECTION_ORDER = {
   tutorHours: true,
   bookings: true,
   bookingMessages: true,
+  calendarFeed: true,
   callMessages: true,
   sessionRecords: true,
   notices: true,

@@ -24,6 +24,7 @@ const EVERY_SECTION: ExportSectionName[] = [
   "tutorHours",
   "bookings",
   "bookingMessages",
+  "calendarFeed",
   "callMessages",
   "sessionRecords",
   "notices",

@@ -30,3 +30,4 @@ export function bookingsModule(deps: BookingsDeps) {
 }
 
 export type BookingsModule = ReturnType<typeof bookingsModule>;
+export type { CalendarSession } from "./bookings.service";

@@ -7,6 +7,9 @@ import type { BookingRow } from "./bookings.repository";
 import { calendarInvite } from "./invite";
 import { timeIn } from "./slots";
 
+/** The UID of every invite of a booking, and of its event in its sides' calendar feeds. */
+export const inviteUidOf = (row: Pick<BookingRow, "inviteUid">) => `${row.inviteUid}@jalan`;
+
 /** The mail and calendar invites a booking's changes send its two sides. */
 export function createNotices(kit: Pick<BookingsKit, "mailer" | "organizer" | "now" | "dayTitle" | "sessionUrl">) {
   const { mailer, organizer, now, dayTitle, sessionUrl } = kit;
@@ -14,7 +17,7 @@ export function createNotices(kit: Pick<BookingsKit, "mailer" | "organizer" | "n
   /** The booking's calendar event as it stands, both sides its attendees (a side whose account is gone left out). */
   const inviteOf = (row: BookingRow, learner: Party, tutor: Party, method: "REQUEST" | "CANCEL") =>
     calendarInvite({
-      uid: `${row.inviteUid}@jalan`,
+      uid: inviteUidOf(row),
       sequence: row.sequence,
       method,
       startsAt: row.startsAt,

@@ -43,4 +43,5 @@ export function createBookings(deps: BookingsDeps) {
 export type BookingsService = ReturnType<typeof createBookings>;
 export type { BookingsDeps } from "./bookings.kit";
 export type { Party } from "./bookings.parties";
+export type { CalendarSession } from "./bookings.views";
 export type { TutorHoursInput };

@@ -1,7 +1,7 @@
 import type { SessionUser } from "#server/http/context";
 import type { BookingView, TutorWeek } from "./bookings.contract";
 import { type BookingsKit, DAY } from "./bookings.kit";
-import type { Notices } from "./bookings.notices";
+import { inviteUidOf, type Notices } from "./bookings.notices";
 import { gonePerson, person } from "./bookings.parties";
 import { startOfDayIn } from "./slots";
 
@@ -10,7 +10,25 @@ const RECENT_DAYS = 14;
 /** Learners the tutor's week lists as waiting for a session, at most. */
 const WAITING_MAX = 20;
 
-/** What the sides of sessions see of them: their sessions, one booking, its invite, a tutor's week. */
+/**
+ * One session as the user's calendar feed shows it (the calendar module): the event's UID and
+ * SEQUENCE as its invites carry them, its times, whether it still takes place, its day and the other side.
+ */
+export interface CalendarSession {
+  id: string;
+  /** The UID of every invite of the booking (bookings.notices.ts). */
+  uid: string;
+  sequence: number;
+  startsAt: Date;
+  endsAt: Date;
+  cancelled: boolean;
+  dayTitle: string;
+  youAre: "learner" | "tutor";
+  /** The other side's name ("A former tutor" once their account is gone). */
+  otherName: string;
+}
+
+/** What the sides of sessions see of them: their sessions, one booking, its invite, a tutor's week, their calendar. */
 export function createViews(kit: BookingsKit, { inviteOf }: Notices) {
   const { bookings, progress, now, dayTitle, readingZonesOf, partiesOf, viewsOf, viewOf, readBooking } = kit;
 
@@ -61,6 +79,32 @@ export function createViews(kit: BookingsKit, { inviteOf }: Notices) {
 
     async get(user: SessionUser, bookingId: string): Promise<BookingView> {
       return viewOf(await readBooking(user, bookingId), user);
+    },
+
+    /**
+     * The user's sessions as learner and as tutor that end after `from`, confirmed or cancelled, in
+     * order: one per calendar event (a move's earlier row is "moved", a proposal not yet accepted "proposed").
+     */
+    async calendarOf(userId: string, from: Date): Promise<CalendarSession[]> {
+      const rows = await bookings.bookingsOf(userId, from);
+      const parties = await partiesOf(rows.flatMap((row) => [row.learnerId, row.tutorId]));
+      return rows.map((row) => {
+        const youAre = row.learnerId === userId ? "learner" : "tutor";
+        const otherId = youAre === "learner" ? row.tutorId : row.learnerId;
+        const other =
+          (otherId && parties.get(otherId)) || gonePerson(otherId, youAre === "learner" ? "tutor" : "learner");
+        return {
+          id: row.id,
+          uid: inviteUidOf(row),
+          sequence: row.sequence,
+          startsAt: row.startsAt,
+          endsAt: row.endsAt,
+          cancelled: row.status !== "confirmed",
+          dayTitle: dayTitle(row),
+          youAre,
+          otherName: other.name,
+        };
+      });
     },
 
     /** The booking's calendar event as it stands: a REQUEST, or a CANCEL once cancelled. */

@@ -150,6 +150,7 @@ describe("settings page", { timeout: 20_000 }, () => {
       "Theme",
       "Notifications",
       "Daily review",
+      "Calendar feed",
       "Your data",
       "Sessions",
       "Two-factor sign-in",

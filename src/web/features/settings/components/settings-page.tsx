@@ -1,5 +1,6 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#web/components/ui/card";
 import { useSettings } from "#web/features/settings/api/settings";
+import { CalendarFeed } from "./calendar-feed";
 import { DailyReviewSettings } from "./daily-review-settings";
 import { DataExport } from "./data-export";
 import { DeleteAccountDialog } from "./delete-account-dialog";
@@ -16,6 +17,7 @@ export function SettingsPage() {
       <ThemeSettings />
       <NotificationSettings />
       <DailyReviewSettings />
+      <CalendarFeed />
       <VoiceConsent />
       <DataExport />
       <SessionsList />
