@@ -1,5 +1,5 @@
 /**
- * The calendar API's contract (docs/decisions/081-calendar-feed.md).
+ * The calendar API's contract (docs/decisions/082-calendar-feed.md).
  *
  * The signed-in user's own feed:
  * GET    /api/calendar/feed           → CalendarFeedState (feed null: none made)

@@ -4,7 +4,7 @@ import { calendarRoutes } from "./calendar.routes";
 import { type CalendarDeps, createCalendarService } from "./calendar.service";
 
 /**
- * A private calendar feed of one's live sessions: /api/calendar (docs/decisions/081-calendar-feed.md).
+ * A private calendar feed of one's live sessions: /api/calendar (docs/decisions/082-calendar-feed.md).
  * It reads the sessions through the bookings module's service. The feed goes with the account
  * (its foreign key); Export My Data says whether one exists and when it was made.
  */

@@ -30,7 +30,7 @@ export const NO_SUCH_FEED = "There is no such calendar feed. Make a new link in 
 export const tokenHashOf = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
- * A private calendar feed of one's sessions (docs/decisions/081-calendar-feed.md): an unguessable
+ * A private calendar feed of one's sessions (docs/decisions/082-calendar-feed.md): an unguessable
  * token in the URL, only its hash stored, made again or turned off in Settings; the feed holds the
  * user's sessions as learner and as tutor, upcoming and of the last FEED_PAST_DAYS days.
  */

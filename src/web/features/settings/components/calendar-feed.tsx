@@ -42,7 +42,7 @@ function LinkField({ label, value }: { label: string; value: string }) {
 }
 
 /**
- * A private calendar feed of the user's live sessions (docs/decisions/081-calendar-feed.md): a link a
+ * A private calendar feed of the user's live sessions (docs/decisions/082-calendar-feed.md): a link a
  * calendar app subscribes to. Jalan keeps only a hash of it, so the link is shown once, when it is
  * made or made again; making it again or turning the feed off stops the old link at once.
  */
