@@ -70,7 +70,9 @@ export function DeviceZonePrompt() {
   return (
     <section
       aria-label="Time zone"
-      className="flex flex-wrap items-center justify-center gap-x-4 gap-y-2 border-b bg-muted px-4 py-2 text-sm"
+      // Over the page's foot, not in its flow: it appears once the settings are read, after the page
+      // has painted, and must move nothing the learner is reading (no layout shift).
+      className="fixed inset-x-0 bottom-0 z-40 flex flex-wrap items-center justify-center gap-x-4 gap-y-2 border-t bg-muted px-4 py-2 text-sm shadow-lg"
     >
       <p>
         Your device is in {zoneName(device)}; your account uses {zoneName(settings.timeZone)}. Use {zoneName(device)}?
