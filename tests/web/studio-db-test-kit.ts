@@ -6,7 +6,8 @@ import type { StudioTakeState } from "#course/studio";
 import type { VoiceAccent } from "#course/voices";
 import { storedFile, studioClip, studioTake, voiceConsent, voice as voiceTable } from "#server/db/schema";
 import type { TakeCheck } from "#server/modules/studio/studio.contract";
-import { personAs } from "#tests/booked-session";
+import type { personAs } from "#tests/booked-session";
+import { voiceNamed as namedVoice } from "#tests/studio-voices";
 import type { AppInProcess, SignedInUser } from "#tests/web/app-in-process";
 
 /**
@@ -23,17 +24,8 @@ const WEBM = readFileSync("tests/fixtures/takes/chromium-2s.webm");
 type Person = Awaited<ReturnType<typeof personAs>>;
 
 /** A Tutor an Admin named a voice with this name and accent, who consented: they may record. */
-export async function voiceNamed(app: AppInProcess, admin: Person, creditedName: string, accent: string) {
-  const tutor = await personAs(app.t, "Tutor");
-  const granted = await app.t.request("/api/voices", {
-    method: "POST",
-    cookie: admin.cookie,
-    json: { userId: tutor.id, creditedName, accent },
-  });
-  expect(granted.status).toBe(201);
-  expect((await app.t.request("/api/voices/me/consent", { method: "POST", cookie: tutor.cookie })).status).toBe(200);
-  return tutor;
-}
+export const voiceNamed = (app: AppInProcess, admin: Person, creditedName: string, accent: string) =>
+  namedVoice(app.t, admin, creditedName, accent);
 
 /**
  * A take of a line by `voice`, uploaded, made ready for review as its job would (its clip stored),

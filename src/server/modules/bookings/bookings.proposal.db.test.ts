@@ -2,8 +2,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { booking, user } from "#server/db/schema";
 import type { ErrorBody } from "#server/http/errors";
+import { LONDON_MONDAYS } from "#tests/booked-session";
 import { createTestApp } from "#tests/test-app";
-import type { BookingView, TutorHoursInput } from "./bookings.contract";
+import type { BookingView } from "./bookings.contract";
 
 /**
  * A tutor's new time for a session is one its learner could book from the tutor's hours: inside
@@ -13,18 +14,6 @@ const t = await createTestApp();
 /** Friday 20 March 2026, 00:00 UTC: London is on GMT until Sunday 29 March. */
 const now = () => new Date("2026-03-20T00:00:00.000Z");
 const request = t.requestTo(t.appWith({ now }));
-
-/** Mondays 09:00-10:00 in London, 30-minute sessions, four weeks ahead. */
-const LONDON_MONDAYS: TutorHoursInput = {
-  timeZone: "Europe/London",
-  bio: "",
-  languages: [],
-  sessionMinutes: 30,
-  noticeHours: 12,
-  horizonDays: 28,
-  weekly: [{ weekday: 1, ranges: [{ start: "09:00", end: "10:00" }] }],
-  exceptions: [],
-};
 
 async function account(role: "Student" | "Tutor", firstName: string) {
   const { user: details, cookie } = await t.signedInUser({ firstName, lastName: "Tan" });

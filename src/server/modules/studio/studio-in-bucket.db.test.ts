@@ -5,6 +5,7 @@ import { createS3Storage } from "#server/storage/storage-s3";
 import { personAs } from "#tests/booked-session";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
 import { startS3Server } from "#tests/s3-server";
+import { processedTake, uploadTake, voiceNamed } from "#tests/studio-voices";
 import { createTestApp } from "#tests/test-app";
 import { studioFilesSweep } from "./studio.recording";
 
@@ -20,32 +21,11 @@ async function objectsOf(voiceId: string) {
   return keys.sort();
 }
 
-async function processedTake(cookie: string) {
-  const response = await t.request("/api/studio/days/chapter-1/day-1/lines/line-selamat-pagi/takes", {
-    method: "POST",
-    cookie,
-    body: new Blob([new Uint8Array(SPOKEN)], { type: "audio/wav" }),
-  });
-  expect(response.status).toBe(202);
-  const { take } = await response.json();
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-    const read = (await (await t.request(`/api/studio/takes/${take.id}`, { cookie })).json()).take;
-    if (read.state !== "processing") return read;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("the take was not processed within 30 s");
-}
-
 describe("the studio's masters and clips in an S3-compatible bucket", { timeout: 60_000 }, () => {
   it("keeps a take's master and clip as objects, serves the published clip with ranges, and sweeps what no take holds", async () => {
-    const [admin, tutor] = [await personAs(t, "Admin"), await personAs(t, "Tutor")];
-    await t.request("/api/voices", {
-      method: "POST",
-      cookie: admin.cookie,
-      json: { userId: tutor.id, creditedName: "Aina", accent: "kuala-lumpur" },
-    });
-    await t.request("/api/voices/me/consent", { method: "POST", cookie: tutor.cookie });
-    const take = await processedTake(tutor.cookie);
+    const admin = await personAs(t, "Admin");
+    const tutor = await voiceNamed(t, admin, "Aina", "kuala-lumpur");
+    const take = await processedTake(t, tutor.cookie, (await uploadTake(t, tutor.cookie, SPOKEN)).id);
     expect(take.state).toBe("in-review");
     const objects = await objectsOf(tutor.id);
     expect(objects).toHaveLength(2);

@@ -6,6 +6,7 @@ import { publishedClipPath } from "#course/studio";
 import { eventOutbox, storedFile, studioClip, studioTake } from "#server/db/schema";
 import { personAs } from "#tests/booked-session";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
+import { voiceNamed as namedVoice } from "#tests/studio-voices";
 import { createTestApp } from "#tests/test-app";
 import { MAY_NOT_RECORD } from "./studio.recording";
 import { NOT_IN_REVIEW, NOT_YOUR_OWN, oneVoicePerSpeaker, VOICE_WITHDRAWN } from "./studio.review";
@@ -19,17 +20,7 @@ const DAY = "/api/studio/days/chapter-1/day-1";
 type Person = Awaited<ReturnType<typeof personAs>>;
 
 /** A Tutor an Admin named a voice, who consented: they may record. */
-async function voiceNamed(admin: Person, creditedName: string): Promise<Person> {
-  const tutor = await personAs(t, "Tutor");
-  const granted = await t.request("/api/voices", {
-    method: "POST",
-    cookie: admin.cookie,
-    json: { userId: tutor.id, creditedName, accent: "kelantan" },
-  });
-  expect(granted.status).toBe(201);
-  expect((await t.request("/api/voices/me/consent", { method: "POST", cookie: tutor.cookie })).status).toBe(200);
-  return tutor;
-}
+const voiceNamed = (admin: Person, creditedName: string) => namedVoice(t, admin, creditedName);
 
 const upload = (cookie: string | undefined, lineId: string, body: Buffer, type = "audio/wav", query = "") =>
   t.request(`${DAY}/lines/${lineId}/takes${query}`, {

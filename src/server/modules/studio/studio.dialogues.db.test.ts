@@ -6,6 +6,7 @@ import { storedFile, studioDialogue } from "#server/db/schema";
 import { moduleWorkers } from "#server/modules/registry";
 import { personAs } from "#tests/booked-session";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
+import { processedTake, until, uploadTake, voiceNamed } from "#tests/studio-voices";
 import { createTestApp } from "#tests/test-app";
 import { pauseAfterMs } from "./dialogue-audio";
 import { BUILD_DIALOGUE_JOB } from "./studio.contract";
@@ -25,17 +26,6 @@ const LINES = [
   { id: "line-terima-kasih", malay: "Terima kasih." },
 ];
 
-/** Polls `read` every 200 ms until `done` holds (at most 60 s). */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within 60 s`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 /** The keys of the built recordings' files in the media storage. */
 const dialogueFiles = async () =>
   (await t.db.select({ key: storedFile.key }).from(storedFile).where(like(storedFile.key, "studio/dialogues/%"))).map(
@@ -46,26 +36,10 @@ const published = async () => (await (await t.request("/api/studio/published")).
 
 /** A voice records "Selamat pagi" and an Admin publishes it once processed: the take as published. */
 async function publishedLine() {
-  const [admin, voice] = [await personAs(t, "Admin"), await personAs(t, "Tutor")];
-  const granted = await t.request("/api/voices", {
-    method: "POST",
-    cookie: admin.cookie,
-    json: { userId: voice.id, creditedName: "Aina", accent: "kuala-lumpur" },
-  });
-  expect(granted.status).toBe(201);
-  expect((await t.request("/api/voices/me/consent", { method: "POST", cookie: voice.cookie })).status).toBe(200);
-  const uploaded = await t.request("/api/studio/days/chapter-1/day-1/lines/line-selamat-pagi/takes", {
-    method: "POST",
-    cookie: voice.cookie,
-    body: new Blob([new Uint8Array(SPOKEN)], { type: "audio/wav" }),
-  });
-  expect(uploaded.status).toBe(202);
-  const { take } = await uploaded.json();
-  await until(
-    async () => (await (await t.request(`/api/studio/takes/${take.id}`, { cookie: voice.cookie })).json()).take,
-    (read) => read.state !== "processing",
-    "the take's processing",
-  );
+  const admin = await personAs(t, "Admin");
+  const voice = await voiceNamed(t, admin, "Aina", "kuala-lumpur");
+  const take = await uploadTake(t, voice.cookie, SPOKEN);
+  await processedTake(t, voice.cookie, take.id);
   const review = await t.request(`/api/studio/takes/${take.id}/review`, {
     method: "POST",
     cookie: admin.cookie,

@@ -18,7 +18,20 @@ export interface CourseLine {
  * Every spoken line of a day once, in page order: the phrase cards, the story's narration and
  * dialogue, the role-plays' phrases and their partner's turns (daySpokenItems: what has a clip).
  */
-export function dayLines(chapter: Chapter, day: Day): CourseLine[] {
+export function dayLines(chapter: Chapter, day: Day): readonly CourseLine[] {
+  // The course is loaded once and never changes: each day's lines are worked out once, not on every
+  // read of the published list, which looks up a line per clip on every page that plays audio.
+  let lines = linesOfDay.get(day);
+  if (!lines) {
+    lines = linesOf(chapter, day);
+    linesOfDay.set(day, lines);
+  }
+  return lines;
+}
+
+const linesOfDay = new WeakMap<Day, readonly CourseLine[]>();
+
+function linesOf(chapter: Chapter, day: Day): CourseLine[] {
   const kinds = new Map(practisedLines(day).map((line) => [line.id, line.kind]));
   const seen = new Set<string>();
   const lines: CourseLine[] = [];

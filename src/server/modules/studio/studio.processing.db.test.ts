@@ -5,6 +5,7 @@ import { TAKE_CHECKS } from "#course/studio";
 import { studioTake } from "#server/db/schema";
 import { personAs } from "#tests/booked-session";
 import { FIXTURE_COURSE } from "#tests/fixtures/course";
+import { processedTake, uploadTake, voiceNamed } from "#tests/studio-voices";
 import { createTestApp } from "#tests/test-app";
 import { audioDurationMs } from "./take-processing";
 import { speechLikeWav } from "./take-speech-like";
@@ -13,35 +14,11 @@ import { speechLikeWav } from "./take-speech-like";
 const t = await createTestApp({}, { course: FIXTURE_COURSE });
 const SPOKEN = readFileSync("tests/fixtures/takes/selamat-pagi.wav");
 
-async function recordingVoice() {
-  const [admin, tutor] = [await personAs(t, "Admin"), await personAs(t, "Tutor")];
-  const granted = await t.request("/api/voices", {
-    method: "POST",
-    cookie: admin.cookie,
-    json: { userId: tutor.id, creditedName: "Aina", accent: "kuala-lumpur" },
-  });
-  expect(granted.status).toBe(201);
-  expect((await t.request("/api/voices/me/consent", { method: "POST", cookie: tutor.cookie })).status).toBe(200);
-  return tutor;
-}
+const recordingVoice = async () => voiceNamed(t, await personAs(t, "Admin"), "Aina", "kuala-lumpur");
 
-/** Uploads `wav` as a take of "Selamat pagi" and waits (at most 30 s) until its job has written it. */
-async function processed(cookie: string, wav: Buffer) {
-  const response = await t.request("/api/studio/days/chapter-1/day-1/lines/line-selamat-pagi/takes", {
-    method: "POST",
-    cookie,
-    body: new Blob([new Uint8Array(wav)], { type: "audio/wav" }),
-  });
-  expect(response.status).toBe(202);
-  const { take } = await response.json();
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const read = await (await t.request(`/api/studio/takes/${take.id}`, { cookie })).json();
-    if (read.take.state !== "processing") return read.take;
-    if (Date.now() > deadline) throw new Error("the take was not processed within 30 s");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** Uploads `wav` as a take of "Selamat pagi" and waits until its job has written it. */
+const processed = async (cookie: string, wav: Buffer) =>
+  processedTake(t, cookie, (await uploadTake(t, cookie, wav)).id);
 
 describe("a take's processing, on the queue", { timeout: 60_000 }, () => {
   it("passes a spoken line, normalises it and keeps its clip for review", async () => {

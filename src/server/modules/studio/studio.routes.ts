@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { STUDIO_MASTER_MAX_BYTES } from "#course/studio";
 import { requireUser, signedIn } from "#server/auth/session";
 import { limitBody } from "#server/http/body-limit";
@@ -8,6 +8,7 @@ import { badRequest, HttpError } from "#server/http/errors";
 import { byteRangeOf, fileResponse } from "#server/http/file-response";
 import { mediaTypeOf } from "#server/http/upload";
 import { jsonBody, queryOf } from "#server/http/validation";
+import type { ByteRange, OpenedFile, UnsatisfiableRange } from "#server/storage/storage";
 import {
   type PublishedClips,
   type StudioDay,
@@ -40,86 +41,85 @@ export function studioRoutes(
   review: StudioReview,
   dialogues: StudioDialogues,
 ) {
-  return new Hono<AppEnv>()
-    .get("/days", signedIn, async (c) => {
-      const body: StudioDays = { days: await views.days(requireUser(c)) };
-      return c.json(body);
-    })
-    .get("/days/:chapterId/:dayId", signedIn, async (c) => {
-      const body: StudioDay = await views.day(requireUser(c), c.req.param());
-      return c.json(body);
-    })
-    .post(
-      "/days/:chapterId/:dayId/lines/:lineId/takes",
-      masterBodyLimit,
-      signedIn,
-      queryOf(takeTrimSchema),
-      async (c) => {
-        if (mediaTypeOf(c.req.header("content-type") ?? "") !== "audio/wav") {
-          throw new HttpError(
-            415,
-            "UNSUPPORTED_MEDIA_TYPE",
-            "Send the recording as WAV audio (Content-Type audio/wav).",
-          );
-        }
-        const bytes = Buffer.concat(await c.var.readUpload());
-        if (bytes.length === 0) throw badRequest("The recording is empty. Record the line again.");
-        const take = await recording.upload(requireUser(c), c.req.param(), c.req.valid("query"), bytes);
-        return c.json({ take } satisfies { take: StudioTake }, 202);
-      },
-    )
-    .get("/takes/:takeId", signedIn, async (c) => {
-      const take: StudioTake = await views.take(requireUser(c), c.req.param("takeId"));
-      return c.json({ take });
-    })
-    .get("/takes/:takeId/audio", signedIn, async (c) => {
-      const form = c.req.query("form") === "clip" ? "clip" : "master";
-      const range = byteRangeOf(c.req.header("range"));
-      const { file, contentType } = await recording.audio(requireUser(c), c.req.param("takeId"), form, range);
-      return fileResponse({ method: c.req.method, ranged: range !== undefined }, file, {
-        "content-type": contentType,
-        "x-content-type-options": "nosniff",
-      });
-    })
-    .get("/review", signedIn, async (c) => {
-      const body: StudioReviewList = await views.reviewList(requireUser(c));
-      return c.json(body);
-    })
-    .post("/takes/:takeId/review", signedIn, jsonBody(takeReviewSchema), async (c) => {
-      const take: StudioTake = await review.review(requireUser(c), c.req.param("takeId"), c.req.valid("json"));
-      return c.json({ take });
-    })
-    .delete("/days/:chapterId/:dayId/lines/:lineId/clip", signedIn, async (c) => {
-      const take: StudioTake = await review.unpublish(requireUser(c), c.req.param());
-      return c.json({ take });
-    })
-    .get("/published", async (c) => {
-      const body: PublishedClips = await views.published();
-      const etag = `"${createHash("sha256").update(JSON.stringify(body)).digest("base64url").slice(0, 27)}"`;
-      // Revalidated on every use, so a clip published or taken down is heard at once.
-      c.header("cache-control", "no-cache");
-      c.header("etag", etag);
-      if (c.req.header("if-none-match") === etag) return c.body(null, 304);
-      return c.json(body);
-    })
-    .get("/clips/:takeId", async (c) => {
-      const range = byteRangeOf(c.req.header("range"));
-      const file = await review.clip(c.req.param("takeId"), range);
+  return (
+    new Hono<AppEnv>()
+      .get("/days", signedIn, async (c) => {
+        const body: StudioDays = { days: await views.days(requireUser(c)) };
+        return c.json(body);
+      })
+      .get("/days/:chapterId/:dayId", signedIn, async (c) => {
+        const body: StudioDay = await views.day(requireUser(c), c.req.param());
+        return c.json(body);
+      })
+      .post(
+        "/days/:chapterId/:dayId/lines/:lineId/takes",
+        masterBodyLimit,
+        signedIn,
+        queryOf(takeTrimSchema),
+        async (c) => {
+          if (mediaTypeOf(c.req.header("content-type") ?? "") !== "audio/wav") {
+            throw new HttpError(
+              415,
+              "UNSUPPORTED_MEDIA_TYPE",
+              "Send the recording as WAV audio (Content-Type audio/wav).",
+            );
+          }
+          const bytes = Buffer.concat(await c.var.readUpload());
+          if (bytes.length === 0) throw badRequest("The recording is empty. Record the line again.");
+          const take = await recording.upload(requireUser(c), c.req.param(), c.req.valid("query"), bytes);
+          return c.json({ take } satisfies { take: StudioTake }, 202);
+        },
+      )
+      .get("/takes/:takeId", signedIn, async (c) => {
+        const take: StudioTake = await views.take(requireUser(c), c.req.param("takeId"));
+        return c.json({ take });
+      })
+      .get("/takes/:takeId/audio", signedIn, async (c) => {
+        const form = c.req.query("form") === "clip" ? "clip" : "master";
+        const range = byteRangeOf(c.req.header("range"));
+        const { file, contentType } = await recording.audio(requireUser(c), c.req.param("takeId"), form, range);
+        return fileResponse({ method: c.req.method, ranged: range !== undefined }, file, {
+          "content-type": contentType,
+          "x-content-type-options": "nosniff",
+        });
+      })
+      .get("/review", signedIn, async (c) => {
+        const body: StudioReviewList = await views.reviewList(requireUser(c));
+        return c.json(body);
+      })
+      .post("/takes/:takeId/review", signedIn, jsonBody(takeReviewSchema), async (c) => {
+        const take: StudioTake = await review.review(requireUser(c), c.req.param("takeId"), c.req.valid("json"));
+        return c.json({ take });
+      })
+      .delete("/days/:chapterId/:dayId/lines/:lineId/clip", signedIn, async (c) => {
+        const take: StudioTake = await review.unpublish(requireUser(c), c.req.param());
+        return c.json({ take });
+      })
+      .get("/published", async (c) => {
+        const body: PublishedClips = await views.published();
+        const etag = `"${createHash("sha256").update(JSON.stringify(body)).digest("base64url").slice(0, 27)}"`;
+        // Revalidated on every use, so a clip published or taken down is heard at once.
+        c.header("cache-control", "no-cache");
+        c.header("etag", etag);
+        if (c.req.header("if-none-match") === etag) return c.body(null, 304);
+        return c.json(body);
+      })
       // One URL per take: a published clip never changes, and a new recording is a new URL.
-      return fileResponse({ method: c.req.method, ranged: range !== undefined }, file, {
-        "content-type": "audio/webm",
-        "x-content-type-options": "nosniff",
-        "cache-control": IMMUTABLE,
-      });
-    })
-    .get("/dialogues/:dialogueId", async (c) => {
-      const range = byteRangeOf(c.req.header("range"));
-      const file = await dialogues.file(c.req.param("dialogueId"), range);
+      .get("/clips/:takeId", (c) => publicAudio(c, (range) => review.clip(c.req.param("takeId"), range)))
       // One URL per build: a rebuilt recording is a new URL.
-      return fileResponse({ method: c.req.method, ranged: range !== undefined }, file, {
-        "content-type": "audio/webm",
-        "x-content-type-options": "nosniff",
-        "cache-control": IMMUTABLE,
-      });
-    });
+      .get("/dialogues/:dialogueId", (c) => publicAudio(c, (range) => dialogues.file(c.req.param("dialogueId"), range)))
+  );
+}
+
+/** A published clip or recording, or the range of it asked for: public, and cached for good. */
+async function publicAudio(
+  c: Context<AppEnv>,
+  open: (range: ByteRange | undefined) => Promise<OpenedFile | UnsatisfiableRange>,
+) {
+  const range = byteRangeOf(c.req.header("range"));
+  return fileResponse({ method: c.req.method, ranged: range !== undefined }, await open(range), {
+    "content-type": "audio/webm",
+    "x-content-type-options": "nosniff",
+    "cache-control": IMMUTABLE,
+  });
 }

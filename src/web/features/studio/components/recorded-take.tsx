@@ -81,6 +81,38 @@ const MIN_KEPT_MS = 100;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
+/** One edge of the part kept, by keyboard: a slider over the take's length, in 10 ms steps. */
+function TrimSlider({
+  label,
+  valueMs,
+  durationMs,
+  onMove,
+}: {
+  label: string;
+  valueMs: number;
+  durationMs: number;
+  onMove: (ms: number) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="grid gap-1">
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <input
+        id={id}
+        type="range"
+        min={0}
+        max={durationMs}
+        step={10}
+        value={valueMs}
+        aria-valuetext={seconds(valueMs)}
+        onChange={(event) => onMove(Number(event.target.value))}
+      />
+    </div>
+  );
+}
+
 /**
  * A take just recorded, before it is saved: its waveform with the part kept (the automatic trim,
  * which the voice adjusts), the trimmed take and the line's current clip to compare, Re-record and
@@ -105,8 +137,6 @@ export function RecordedTake({
     setTrim(next);
     setDurationMs(duration);
   });
-  const startId = useId();
-  const endId = useId();
 
   function move(next: Trim) {
     setTrim(next);
@@ -125,40 +155,18 @@ export function RecordedTake({
       <div ref={container} role="img" aria-label="Waveform of your take, with the part kept highlighted" />
       {trim && (
         <div className="grid gap-3 sm:grid-cols-2">
-          <div className="grid gap-1">
-            <label htmlFor={startId} className="text-sm font-medium">
-              Trim start
-            </label>
-            <input
-              id={startId}
-              type="range"
-              min={0}
-              max={durationMs}
-              step={10}
-              value={trim.startMs}
-              aria-valuetext={seconds(trim.startMs)}
-              onChange={(event) =>
-                move({ ...trim, startMs: Math.min(Number(event.target.value), trim.endMs - MIN_KEPT_MS) })
-              }
-            />
-          </div>
-          <div className="grid gap-1">
-            <label htmlFor={endId} className="text-sm font-medium">
-              Trim end
-            </label>
-            <input
-              id={endId}
-              type="range"
-              min={0}
-              max={durationMs}
-              step={10}
-              value={trim.endMs}
-              aria-valuetext={seconds(trim.endMs)}
-              onChange={(event) =>
-                move({ ...trim, endMs: Math.max(Number(event.target.value), trim.startMs + MIN_KEPT_MS) })
-              }
-            />
-          </div>
+          <TrimSlider
+            label="Trim start"
+            valueMs={trim.startMs}
+            durationMs={durationMs}
+            onMove={(ms) => move({ ...trim, startMs: Math.min(ms, trim.endMs - MIN_KEPT_MS) })}
+          />
+          <TrimSlider
+            label="Trim end"
+            valueMs={trim.endMs}
+            durationMs={durationMs}
+            onMove={(ms) => move({ ...trim, endMs: Math.max(ms, trim.startMs + MIN_KEPT_MS) })}
+          />
           <p className="text-sm text-muted-foreground sm:col-span-2">
             Kept: {seconds(trim.startMs)} to {seconds(trim.endMs)}. Drag the highlighted part's edges, or use the
             sliders.
