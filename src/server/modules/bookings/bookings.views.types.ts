@@ -1,0 +1,96 @@
+import type { Availability, BookingChangeKind, BookingStatus, NoShowParty } from "#course/bookings";
+import type { UserSummary } from "#course/users";
+
+/** What the bookings API answers with: people, slots and bookings as each side sees them (re-exported by bookings.contract). */
+
+/** A person as the other side of a booking sees them. */
+export interface BookingPerson {
+  id: string;
+  name: string;
+  /** Their avatar (the small image), if they have one. */
+  photo: string | null;
+}
+
+/** A side of a booking: `id` null once that side's account is deleted (named "A former tutor"). */
+export interface BookingSide extends Omit<BookingPerson, "id"> {
+  id: string | null;
+}
+
+/** A tutor as learners see them when choosing. */
+export interface TutorCard extends BookingPerson {
+  bio: string;
+  languages: string[];
+  timeZone: string;
+  sessionMinutes: number;
+  photoLarge: string | null;
+}
+
+export interface TutorHours {
+  profile: { bio: string; languages: string[]; photo: string | null };
+  availability: Availability;
+  /** False until the tutor first saves: the defaults are shown, and learners do not see them yet. */
+  saved: boolean;
+}
+
+export interface Slot {
+  startsAt: string;
+  endsAt: string;
+  tutorId: string;
+}
+
+export interface DaySlots {
+  /** The zone the learner reads times in (their settings). */
+  timeZone: string;
+  /** The tutor asked for, or null for the first available of every tutor. */
+  tutorId: string | null;
+  tutors: TutorCard[];
+  slots: Slot[];
+}
+
+export interface BookingChange {
+  kind: BookingChangeKind;
+  /** Who, as the viewer reads it: "You", the other side's name, or "An administrator". */
+  by: string;
+  at: string;
+  reason: string | null;
+}
+
+/** A booking as one of its two sides (or an Admin) sees it. */
+export interface BookingView {
+  id: string;
+  chapterId: string;
+  dayId: string;
+  /** "Day 1: Kopitiam" */
+  dayTitle: string;
+  startsAt: string;
+  endsAt: string;
+  status: BookingStatus;
+  noShow: NoShowParty | null;
+  /** Who marked the no-show, as the viewer reads it ("You", the other side's name, "An administrator"), and when. */
+  noShowMarked: { by: string; at: string } | null;
+  tutor: BookingSide;
+  learner: BookingSide;
+  /** The viewer's part in it. */
+  youAre: "learner" | "tutor" | "admin";
+  /** A new time the tutor proposed, waiting for the learner's answer. */
+  proposal: { startsAt: string; endsAt: string; reason: string | null } | null;
+  /** Until when the learner may cancel it (12 h before the start). */
+  freeCancelUntil: string;
+  changes: BookingChange[];
+}
+
+export interface TutorWeek {
+  timeZone: string;
+  /** Sessions from the start of the tutor's today to 7 days on, in order. */
+  sessions: BookingView[];
+  /** Learners who finished a day's self-study and have not booked its live session, longest waiting first. */
+  waiting: {
+    learner: BookingPerson;
+    /** The learner's account as staff's user list shows it, to open their progress. */
+    account: UserSummary;
+    chapterId: string;
+    dayId: string;
+    dayTitle: string;
+    since: string;
+  }[];
+}
