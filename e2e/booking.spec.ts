@@ -39,7 +39,7 @@ test("a tutor in London publishes hours, a learner in Kuala Lumpur books one in 
   await booking.getByLabel("Tutor").selectOption({ label: tutor.name });
   await expect(booking.getByText("Speaks Malay, English")).toBeVisible();
   // A time on the third day shown, days beyond the 12 hours inside which a learner cannot cancel.
-  const slot = booking.getByRole("group").nth(2).getByRole("button").first();
+  const slot = booking.getByRole("group").nth(2).getByRole("radio").first();
   const label = (await slot.getAttribute("aria-label")) ?? "";
   await slot.click();
   await booking.getByRole("button", { name: "Book this session" }).click();

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect } from "@playwright/test";
 import { setRole } from "./database";
 import { expectToast, region, uniqueEmail } from "./learner";
@@ -47,8 +48,22 @@ test("a tutor in New York and a learner in London each start in their own zone a
   await expect(booking.getByText(/Times are in your time zone, Europe\/London/)).toBeVisible();
   await expect(learner.page.getByRole("region", { name: "Time zone" })).toHaveCount(0);
   await booking.getByLabel("Tutor").selectOption({ label: tutor.name });
+  await expect(booking.getByText(/^Next available: /)).toBeVisible();
+  await expect(
+    booking.getByText(`Under each time, in grey: the time for ${tutor.name} (America/New York).`),
+  ).toBeVisible();
   // A whole day's first slot (the third day shown, clear of the notice): 09:00 in New York is 14:00 in
-  // London, or 13:00 in the weeks one of them has moved its clocks and the other not yet.
-  const firstSlot = booking.getByRole("group").nth(2).getByRole("button").first();
-  expect(["13:00", "14:00"]).toContain(await firstSlot.textContent());
+  // London, or 13:00 in the weeks one of them has moved its clocks and the other not yet; New York's
+  // time is written under it.
+  const firstSlot = booking.getByRole("group").nth(2).locator("label").first();
+  expect(["13:0009:00", "14:0009:00"]).toContain(await firstSlot.textContent());
+  // Narrowed to London mornings, this tutor has nothing; in the afternoon, that time again.
+  await booking.getByRole("radio", { name: "Morning, before 12:00" }).check();
+  await expect(booking.getByText("No open times this week in the morning.")).toBeVisible();
+  await booking.getByRole("radio", { name: "Afternoon, 12:00 to 17:00" }).check();
+  expect(["13:0009:00", "14:0009:00"]).toContain(await firstSlot.textContent());
+  await firstSlot.click();
+  await expect(booking.getByRole("button", { name: "Book this session" })).toBeVisible();
+  const axe = await new AxeBuilder({ page: learner.page }).include("main").analyze();
+  expect(axe.violations.map((violation) => violation.id)).toEqual([]);
 });

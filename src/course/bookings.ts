@@ -94,6 +94,28 @@ export function minutesOf(time: string): number | null {
   return minutes <= 24 * 60 ? minutes : null;
 }
 
+/**
+ * Where a day's ranges clash, as its owner reads it ("09:00–10:30 overlaps 10:00–11:00", "09:00–12:00
+ * is there twice"), or null when none do. Touching is fine (09:00–10:00 and 10:00–11:00). Ranges with
+ * a time that is not one are left to their own check.
+ */
+export function rangesClash(ranges: readonly TimeRange[]): string | null {
+  const valid = ranges.filter((range) => minutesOf(range.start) !== null && minutesOf(range.end) !== null);
+  const sorted = [...valid].sort(
+    (a, b) => minutesOf(a.start)! - minutesOf(b.start)! || minutesOf(a.end)! - minutesOf(b.end)!,
+  );
+  for (let index = 1; index < sorted.length; index += 1) {
+    const before = sorted[index - 1]!;
+    const range = sorted[index]!;
+    if (minutesOf(range.start)! >= minutesOf(before.end)!) continue;
+    const shown = (each: TimeRange) => `${each.start}–${each.end}`;
+    return before.start === range.start && before.end === range.end
+      ? `${shown(range)} is there twice`
+      : `${shown(before)} overlaps ${shown(range)}`;
+  }
+  return null;
+}
+
 /** Minutes since midnight as "HH:MM". */
 export function timeOf(minutes: number): string {
   return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;

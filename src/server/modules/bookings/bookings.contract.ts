@@ -12,11 +12,13 @@ import {
   NOTICE_HOURS_MAX,
   type NoShowParty,
   RANGES_PER_DAY_MAX,
+  rangesClash,
   SESSION_MINUTES_OPTIONS,
   type TimeRange,
   TUTOR_BIO_MAX,
   TUTOR_LANGUAGE_MAX,
   TUTOR_LANGUAGES_MAX,
+  WEEKDAY_NAMES,
   WEEKDAYS,
 } from "#course/bookings";
 import { canonicalTimeZone } from "#course/review-rules";
@@ -91,21 +93,21 @@ const rangeSchema = z
     message: "Each range must end after it starts.",
   });
 
-/** A day's ranges: in order, none overlapping (touching is fine: 09:00-10:00 and 10:00-11:00). */
+/** A day's ranges, in order. That none overlap is checked by the day, which names itself (`clashIssue`). */
 const rangesSchema = (label: string) =>
   z
     .array(rangeSchema, { error: `${label} must be a list of ranges.` })
     .max(RANGES_PER_DAY_MAX, `${label} can have at most ${RANGES_PER_DAY_MAX} ranges.`)
-    .superRefine((ranges: TimeRange[], ctx) => {
-      const sorted = [...ranges].sort((a, b) => minutesOf(a.start)! - minutesOf(b.start)!);
-      for (let index = 1; index < sorted.length; index += 1) {
-        if (minutesOf(sorted[index]!.start)! < minutesOf(sorted[index - 1]!.end)!) {
-          ctx.addIssue({ code: "custom", message: `${label}: ranges must not overlap.` });
-          return;
-        }
-      }
-    })
     .transform((ranges) => [...ranges].sort((a, b) => minutesOf(a.start)! - minutesOf(b.start)!));
+
+/** A day's ranges must not overlap (touching is fine): the message names the day, as the form shows it. */
+const clashIssue =
+  <Day extends { ranges: TimeRange[] }>(dayName: (day: Day) => string) =>
+  (day: Day, ctx: z.RefinementCtx) => {
+    const clash = rangesClash(day.ranges);
+    if (clash)
+      ctx.addIssue({ code: "custom", message: `${dayName(day)}: ${clash}. Hours on one day must not overlap.` });
+  };
 
 const dateSchema = z
   .string({ error: "A date must be written as YYYY-MM-DD." })
@@ -173,7 +175,8 @@ export const tutorHoursSchema = z
             ),
             ranges: rangesSchema("A day's hours"),
           })
-          .strict(),
+          .strict()
+          .superRefine(clashIssue((day) => WEEKDAY_NAMES[day.weekday])),
         { error: "Weekly hours must be a list of days." },
       )
       .max(WEEKDAYS.length, "Weekly hours have at most 7 days.")
@@ -195,7 +198,8 @@ export const tutorHoursSchema = z
                   "Extra hours need at least one range.",
                 ),
               })
-              .strict(),
+              .strict()
+              .superRefine(clashIssue((day) => `Extra hours on ${day.date}`)),
           ],
           { error: 'Each date exception is a day "off" or "extra" hours.' },
         ),

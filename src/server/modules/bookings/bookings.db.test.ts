@@ -171,7 +171,36 @@ describe("a tutor's hours", () => {
             },
           ],
         },
-        "A day's hours: ranges must not overlap.",
+        "Monday: 09:00–10:30 overlaps 10:00–11:00. Hours on one day must not overlap.",
+      ],
+      [
+        {
+          weekly: [
+            {
+              weekday: 3,
+              ranges: [
+                { start: "14:00", end: "17:00" },
+                { start: "14:00", end: "17:00" },
+              ],
+            },
+          ],
+        },
+        "Wednesday: 14:00–17:00 is there twice. Hours on one day must not overlap.",
+      ],
+      [
+        {
+          exceptions: [
+            {
+              date: "2099-05-04",
+              kind: "extra",
+              ranges: [
+                { start: "08:00", end: "12:00" },
+                { start: "11:59", end: "13:00" },
+              ],
+            },
+          ],
+        },
+        "Extra hours on 2099-05-04: 08:00–12:00 overlaps 11:59–13:00.",
       ],
       [
         { weekly: [{ weekday: 1, ranges: [{ start: "10:00", end: "09:00" }] }] },
@@ -278,11 +307,24 @@ describe("open slots and booking", () => {
     const at = (start: string) => monday.find((slot) => slot.startsAt === start)?.tutorId;
     expect(at("2026-03-23T09:30:00.000Z")).toBe(siti.id);
     expect(at("2026-03-23T10:00:00.000Z")).toBe(farid.id);
+    // Each tutor's card says when they are next free, for this learner.
+    // (Tutors of earlier tests are in the list too: only these two are compared.)
+    const next = (answer: DaySlots) =>
+      Object.fromEntries(
+        answer.tutors
+          .filter((each) => [siti.id, farid.id].includes(each.id))
+          .map((each) => [each.id, each.nextAvailable]),
+      );
+    expect(next(first)).toEqual({ [siti.id]: "2026-03-23T09:00:00.000Z", [farid.id]: "2026-03-23T09:30:00.000Z" });
 
     // Alex books Aminah at 09:30: Farid is still free then, for others, but not for Alex.
     expect((await book(alex.cookie, siti.id, "2026-03-23T09:30:00.000Z")).status).toBe(201);
     const forAlex = await json(await request(`${DAY_1}/slots`, { cookie: alex.cookie }));
     expect(forAlex.slots.map((slot) => slot.startsAt)).not.toContain("2026-03-23T09:30:00.000Z");
+    // Asked for one tutor, the answer still says when the others are next free; Farid's 09:30 is Alex's own time now.
+    const onlySiti = await json(await request(`${DAY_1}/slots?tutorId=${siti.id}`, { cookie: alex.cookie }));
+    expect(new Set(onlySiti.slots.map((slot) => slot.tutorId))).toEqual(new Set([siti.id]));
+    expect(next(onlySiti)).toEqual({ [siti.id]: "2026-03-23T09:00:00.000Z", [farid.id]: "2026-03-23T10:00:00.000Z" });
     const bea = await account();
     const forBea = await json(await request(`${DAY_1}/slots`, { cookie: bea.cookie }));
     expect(forBea.slots.find((slot) => slot.startsAt === "2026-03-23T09:30:00.000Z")?.tutorId).toBe(farid.id);

@@ -29,30 +29,30 @@ function unsavedHours(timeZone: string, photo: string | null): TutorHours {
   };
 }
 
-/**
- * Each open start among the chosen tutors once, with the first of them (by name) free then, in
- * order: a tutor's own sessions and the learner's are taken.
- */
-function firstFree(
-  chosen: { card: TutorCard; row: TutorHoursRow }[],
+/** Each tutor's open slots for this learner: a tutor's own sessions and the learner's are taken. */
+function openSlotsByTutor(
+  tutors: { card: TutorCard; row: TutorHoursRow }[],
   busy: Awaited<ReturnType<BookingsKit["bookings"]["busyOf"]>>,
   learnerId: string,
   at: Date,
   gridFor: BookingsKit["gridFor"],
-): DaySlots["slots"] {
+) {
   const own = busy.filter((taken) => taken.learnerId === learnerId);
-  const slots = new Map<number, { startsAt: string; endsAt: string; tutorId: string }>();
-  for (const { card, row } of chosen) {
+  return tutors.map(({ card, row }) => {
     const availability = availabilityOf(row);
     const taken = [...busy.filter((each) => each.tutorId === card.id), ...own];
-    for (const slot of openSlotsOf(gridFor(availability, at), availability, at, taken)) {
+    return { card, slots: openSlotsOf(gridFor(availability, at), availability, at, taken) };
+  });
+}
+
+/** Each open start among the tutors once, with the first of them (by name) free then, in order. */
+function firstFree(open: ReturnType<typeof openSlotsByTutor>): DaySlots["slots"] {
+  const slots = new Map<number, { startsAt: string; endsAt: string; tutorId: string }>();
+  for (const { card, slots: own } of open) {
+    for (const slot of own) {
       const key = slot.startsAt.getTime();
       if (slots.has(key)) continue;
-      slots.set(key, {
-        startsAt: slot.startsAt.toISOString(),
-        endsAt: slot.endsAt.toISOString(),
-        tutorId: card.id,
-      });
+      slots.set(key, { startsAt: slot.startsAt.toISOString(), endsAt: slot.endsAt.toISOString(), tutorId: card.id });
     }
   }
   return [...slots.entries()].sort(([a], [b]) => a - b).map(([, slot]) => slot);
@@ -115,23 +115,26 @@ export function createHours(kit: BookingsKit) {
       dayOf(target);
       const at = now();
       const published = (await publishedTutors()).filter(({ card }) => card.id !== user.id);
-      const chosen = tutorId === undefined ? published : published.filter(({ card }) => card.id === tutorId);
-      if (tutorId !== undefined && chosen.length === 0) throw refused(422, "NOT_A_TUTOR", BOOKING_ERRORS.NOT_A_TUTOR);
-      const horizon = Math.max(0, ...chosen.map(({ row }) => row.horizonDays)) + 1;
+      if (tutorId !== undefined && !published.some(({ card }) => card.id === tutorId)) {
+        throw refused(422, "NOT_A_TUTOR", BOOKING_ERRORS.NOT_A_TUTOR);
+      }
+      // Every tutor's slots are worked out, the chosen one's or not: each card says when its tutor is next free.
+      const horizon = Math.max(0, ...published.map(({ row }) => row.horizonDays)) + 1;
       const [zones, busy] = await Promise.all([
         readingZonesOf([user.id]),
         bookings.busyOf(
-          chosen.map(({ card }) => card.id),
+          published.map(({ card }) => card.id),
           user.id,
           at,
           new Date(at.getTime() + horizon * DAY),
         ),
       ]);
+      const open = openSlotsByTutor(published, busy, user.id, at, gridFor);
       return {
         timeZone: zones.get(user.id)!,
         tutorId: tutorId ?? null,
-        tutors: published.map(({ card }) => card),
-        slots: firstFree(chosen, busy, user.id, at, gridFor),
+        tutors: open.map(({ card, slots }) => ({ ...card, nextAvailable: slots[0]?.startsAt.toISOString() ?? null })),
+        slots: firstFree(tutorId === undefined ? open : open.filter(({ card }) => card.id === tutorId)),
       };
     },
   };

@@ -38,12 +38,18 @@ export interface Slot {
   tutorId: string;
 }
 
+/** A tutor a learner may book, with the first time they are free for this learner. */
+export interface BookableTutor extends TutorCard {
+  /** The start of their first open slot, or null when they have none within their horizon. */
+  nextAvailable: string | null;
+}
+
 export interface DaySlots {
   /** The zone the learner reads times in (their settings). */
   timeZone: string;
   /** The tutor asked for, or null for the first available of every tutor. */
   tutorId: string | null;
-  tutors: TutorCard[];
+  tutors: BookableTutor[];
   slots: Slot[];
 }
 

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { BookingView, TutorHoursInput } from "#server/modules/bookings/bookings.contract";
 import { apiClient, call, callForResponse, pathParams } from "#web/lib/api";
 import {
@@ -32,6 +32,8 @@ export function useDaySlots(chapterId: string, dayId: string, tutorId: string | 
         }),
       ),
     enabled,
+    // Another tutor chosen: the times shown stay until theirs come, and the form keeps its place.
+    placeholderData: keepPreviousData,
   });
 }
 

@@ -1,15 +1,13 @@
-import { useId, useMemo, useState } from "react";
+import { useId, useState } from "react";
 import { Link } from "react-router";
-import type { Slot, TutorCard } from "#server/modules/bookings/bookings.contract";
+import type { BookableTutor, Slot } from "#server/modules/bookings/bookings.contract";
 import { Avatar, AvatarFallback, AvatarImage } from "#web/components/ui/avatar";
 import { Button } from "#web/components/ui/button";
 import { paths } from "#web/config/paths";
 import { useBook, useDaySlots } from "#web/features/sessions/api/bookings";
 import { describeError } from "#web/lib/api";
-import { dateKey, dayHeading, momentIn, timeOfDay, zoneName } from "#web/lib/session-time";
-
-/** Days of slots shown at first; the rest come on asking. */
-const DAYS_SHOWN = 5;
+import { dateKey, momentIn, timeOfDay, zoneName } from "#web/lib/session-time";
+import { WeekSlots } from "./week-slots";
 
 /**
  * Booking a day's live session: the tutors' open slots in the learner's own time zone, for one
@@ -18,14 +16,16 @@ const DAYS_SHOWN = 5;
 export function BookSlot({ chapterId, dayId, timeZone }: { chapterId: string; dayId: string; timeZone: string }) {
   const [tutorId, setTutorId] = useState<string | null>(null);
   const [chosen, setChosen] = useState<Slot | null>(null);
-  const [allDays, setAllDays] = useState(false);
   const slots = useDaySlots(chapterId, dayId, tutorId);
   const book = useBook(chapterId, dayId);
   const tutorSelectId = useId();
   const tutors = slots.data?.tutors ?? [];
-  const days = useMemo(() => groupByDay(slots.data?.slots ?? [], timeZone), [slots.data, timeZone]);
-  const shown = allDays ? days : days.slice(0, DAYS_SHOWN);
   const tutorOf = (id: string) => tutors.find((tutor) => tutor.id === id);
+  const chosenTutor = tutorId ? tutorOf(tutorId) : undefined;
+  const theirZone =
+    chosenTutor && readsOtherwise(chosenTutor.timeZone, timeZone)
+      ? { name: chosenTutor.name, timeZone: chosenTutor.timeZone }
+      : null;
 
   if (slots.isPending) {
     return (
@@ -78,38 +78,29 @@ export function BookSlot({ chapterId, dayId, timeZone }: { chapterId: string; da
           ))}
         </select>
       </div>
-      {tutorId && tutorOf(tutorId) && <TutorProfile tutor={tutorOf(tutorId)!} />}
+      {tutorId && tutorOf(tutorId) ? (
+        <TutorProfile tutor={tutorOf(tutorId)!} timeZone={timeZone} />
+      ) : (
+        <NextAvailable tutors={tutors} timeZone={timeZone} />
+      )}
 
-      {days.length === 0 ? (
+      {slots.isPlaceholderData ? (
+        // The last tutor's times are not offered while the chosen one's load.
+        <p role="status" className="text-muted-foreground">
+          Loading open times…
+        </p>
+      ) : slots.data!.slots.length === 0 ? (
         <p>No open times in the coming weeks. Try another tutor, or come back later.</p>
       ) : (
-        <div className="space-y-4">
-          {shown.map((day) => (
-            <fieldset key={day.key} className="space-y-2">
-              <legend className="font-medium">{day.heading}</legend>
-              <div className="flex flex-wrap gap-2">
-                {day.slots.map((slot) => (
-                  <Button
-                    key={slot.startsAt}
-                    type="button"
-                    size="sm"
-                    variant={chosen?.startsAt === slot.startsAt ? "default" : "outline"}
-                    aria-pressed={chosen?.startsAt === slot.startsAt}
-                    aria-label={`${momentIn(slot.startsAt, timeZone)} with ${tutorOf(slot.tutorId)?.name ?? "a tutor"}`}
-                    onClick={() => setChosen(slot)}
-                  >
-                    {timeOfDay(slot.startsAt, timeZone)}
-                  </Button>
-                ))}
-              </div>
-            </fieldset>
-          ))}
-          {days.length > DAYS_SHOWN && !allDays && (
-            <Button type="button" variant="ghost" onClick={() => setAllDays(true)}>
-              Show more days
-            </Button>
-          )}
-        </div>
+        <WeekSlots
+          key={slots.data!.tutorId ?? "first"}
+          slots={slots.data!.slots}
+          timeZone={timeZone}
+          tutorName={(id) => tutorOf(id)?.name ?? "a tutor"}
+          theirZone={theirZone}
+          chosen={chosen}
+          onChoose={setChosen}
+        />
       )}
 
       {chosen && (
@@ -117,6 +108,7 @@ export function BookSlot({ chapterId, dayId, timeZone }: { chapterId: string; da
           <p>
             {momentIn(chosen.startsAt, timeZone)} ({zoneName(timeZone)}) with{" "}
             {tutorOf(chosen.tutorId)?.name ?? "a tutor"}, {tutorOf(chosen.tutorId)?.sessionMinutes ?? 30} minutes.
+            <TheirTime slot={chosen} tutor={tutorOf(chosen.tutorId)} timeZone={timeZone} />
           </p>
           <Button
             disabled={book.isPending}
@@ -142,7 +134,57 @@ export function BookSlot({ chapterId, dayId, timeZone }: { chapterId: string; da
   );
 }
 
-function TutorProfile({ tutor }: { tutor: TutorCard }) {
+/** Whether two zones' clocks differ now (Europe/London and Europe/Lisbon read alike). */
+const readsOtherwise = (one: string, other: string) => {
+  const now = new Date().toISOString();
+  return one !== other && timeOfDay(now, one) !== timeOfDay(now, other);
+};
+
+/** " That is 09:00 for Siti (Europe/London)." when the tutor's clock reads otherwise. */
+function TheirTime({ slot, tutor, timeZone }: { slot: Slot; tutor: BookableTutor | undefined; timeZone: string }) {
+  if (!tutor || !readsOtherwise(tutor.timeZone, timeZone)) return null;
+  const theirDay = dateKey(slot.startsAt, tutor.timeZone) === dateKey(slot.startsAt, timeZone);
+  const when = theirDay ? timeOfDay(slot.startsAt, tutor.timeZone) : momentIn(slot.startsAt, tutor.timeZone);
+  return (
+    <>
+      {" "}
+      That is {when} for {tutor.name.split(" ")[0]} ({zoneName(tutor.timeZone)}).
+    </>
+  );
+}
+
+/** "Tue, 8 Dec 2026, 14:00" in the learner's zone. */
+const nextTime = momentIn;
+
+/** Tutors shown by name under "First available", soonest free first. */
+const NEXT_SHOWN = 5;
+
+/** With "First available" chosen: when each tutor is next free, soonest first, as text (no Tab stops). */
+function NextAvailable({ tutors, timeZone }: { tutors: readonly BookableTutor[]; timeZone: string }) {
+  const free = tutors
+    .filter((tutor) => tutor.nextAvailable !== null)
+    .sort((a, b) => Date.parse(a.nextAvailable!) - Date.parse(b.nextAvailable!));
+  if (free.length === 0) return null;
+  return (
+    <div className="space-y-1 text-sm">
+      <p className="font-medium">Next available</p>
+      <ul className="space-y-0.5 text-muted-foreground">
+        {free.slice(0, NEXT_SHOWN).map((tutor) => (
+          <li key={tutor.id}>
+            {tutor.name}: {nextTime(tutor.nextAvailable!, timeZone)}
+          </li>
+        ))}
+      </ul>
+      {free.length > NEXT_SHOWN && (
+        <p className="text-muted-foreground">
+          And {free.length - NEXT_SHOWN} more {free.length - NEXT_SHOWN === 1 ? "tutor" : "tutors"}: choose one above.
+        </p>
+      )}
+    </div>
+  );
+}
+
+function TutorProfile({ tutor, timeZone }: { tutor: BookableTutor; timeZone: string }) {
   const [first, last] = tutor.name.split(" ");
   return (
     <div className="flex max-w-xl gap-3">
@@ -152,20 +194,14 @@ function TutorProfile({ tutor }: { tutor: TutorCard }) {
       </Avatar>
       <div className="min-w-0 space-y-1 text-sm">
         <p className="font-medium">{tutor.name}</p>
+        <p className="text-muted-foreground">
+          {tutor.nextAvailable ? `Next available: ${nextTime(tutor.nextAvailable, timeZone)}` : "No open times yet"}
+          {readsOtherwise(tutor.timeZone, timeZone) &&
+            ` · It is ${timeOfDay(new Date().toISOString(), tutor.timeZone)} for them now (${zoneName(tutor.timeZone)})`}
+        </p>
         {tutor.languages.length > 0 && <p className="text-muted-foreground">Speaks {tutor.languages.join(", ")}</p>}
         {tutor.bio && <p>{tutor.bio}</p>}
       </div>
     </div>
   );
-}
-
-function groupByDay(slots: readonly Slot[], timeZone: string) {
-  const days: { key: string; heading: string; slots: Slot[] }[] = [];
-  for (const slot of slots) {
-    const key = dateKey(slot.startsAt, timeZone);
-    const last = days.at(-1);
-    if (last?.key === key) last.slots.push(slot);
-    else days.push({ key, heading: dayHeading(slot.startsAt, timeZone), slots: [slot] });
-  }
-  return days;
 }

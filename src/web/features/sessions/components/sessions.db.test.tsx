@@ -44,12 +44,12 @@ describe("a day's session with a tutor", () => {
     expect(await within(region).findByText("Speaks Malay, English")).toBeInTheDocument();
     expect(within(region).getByText("Cikgu Siti, from Ipoh.")).toBeInTheDocument();
 
-    await within(region).findAllByRole("button", { name: /with Siti Aminah$/ });
+    await within(region).findAllByRole("radio", { name: /with Siti Aminah$/ });
     // A time two days on (the third day shown): outside the 12 hours in which a learner cannot cancel.
     const thirdDay = within(region).getAllByRole("group")[2]!;
-    const slot = within(thirdDay).getAllByRole("button")[0]!;
+    const slot = within(thirdDay).getAllByRole("radio")[0]!;
     fireEvent.click(slot);
-    expect(slot).toHaveAttribute("aria-pressed", "true");
+    expect(slot).toBeChecked();
     fireEvent.click(within(region).getByRole("button", { name: "Book this session" }));
     const card = await within(region).findByRole("article", { name: /^Day 1: .* with Siti Aminah$/ });
     expect(await screen.findByText("Session booked")).toBeInTheDocument();
@@ -101,7 +101,7 @@ describe("a day's session with a tutor", () => {
     await openDayPage(LIVE_SESSION);
     const region = await waitFor(() => sessionRegion());
     fireEvent.change(await within(region).findByLabelText("Tutor"), { target: { value: tutor.id } });
-    const slots = await within(region).findAllByRole("button", { name: /with Farid Aminah$/ });
+    const slots = await within(region).findAllByRole("radio", { name: /with Farid Aminah$/ });
     fireEvent.click(slots[0]!);
     // Someone else takes that time while the page is open.
     const taken = await app.t.request("/api/bookings/days/chapter-1/day-1", {
@@ -115,8 +115,74 @@ describe("a day's session with a tutor", () => {
       "Someone has just booked that time. Pick another.",
     );
     await waitFor(() =>
-      expect(within(region).getAllByRole("button", { name: /with Farid Aminah$/ })[0]).not.toBe(slots[0]),
+      expect(within(region).getAllByRole("radio", { name: /with Farid Aminah$/ })[0]).not.toBe(slots[0]),
     );
+  });
+});
+
+describe("the week of open times", () => {
+  it("shows a New York tutor's hours to a London learner a week at a time, with the tutor's time beside, narrowed by part of the day", async () => {
+    const tutor = await app.signInAs("Tutor", { firstName: "Zainab", lastName: "Aminah" });
+    const hours = {
+      ...ALWAYS_OPEN,
+      timeZone: "America/New_York",
+      horizonDays: 14,
+      weekly: ALWAYS_OPEN.weekly.map((day) => ({ ...day, ranges: [{ start: "09:00", end: "12:00" }] })),
+    };
+    expect((await app.send("PUT", "/api/bookings/hours", hours)).status).toBe(200);
+    await app.signInLearner();
+    expect((await app.send("PATCH", "/api/settings", { timeZone: "Europe/London" })).status).toBe(200);
+    const { slots } = await app.read<{ slots: { startsAt: string }[] }>(
+      `/api/bookings/days/chapter-1/day-1/slots?tutorId=${tutor.id}`,
+    );
+    const clock = (instant: string, timeZone: string) =>
+      new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(
+        new Date(instant),
+      );
+    await openDayPage(LIVE_SESSION);
+    const region = await waitFor(() => sessionRegion());
+    // First available: each tutor's next free time, as text.
+    expect(await within(region).findByText("Next available")).toBeInTheDocument();
+    fireEvent.change(within(region).getByLabelText("Tutor"), { target: { value: tutor.id } });
+    expect(
+      await within(region).findByText(/^Next available: .* · It is \d\d:\d\d for them now \(America\/New York\)$/),
+    ).toBeInTheDocument();
+    expect(
+      within(region).getByText("Under each time, in grey: the time for Zainab Aminah (America/New York)."),
+    ).toBeInTheDocument();
+
+    // Each time in London, with New York's under it.
+    const first = (await within(region).findAllByRole("radio", { name: /with Zainab Aminah$/ }))[0]!;
+    const label = first.closest("label")!;
+    expect(label).toHaveTextContent(
+      `${clock(slots[0]!.startsAt, "Europe/London")}${clock(slots[0]!.startsAt, "America/New_York")}`,
+    );
+
+    // Mornings in New York are afternoons in London: nothing in a London morning.
+    fireEvent.click(within(region).getByRole("radio", { name: "Morning, before 12:00" }));
+    expect(within(region).getByText("No open times this week in the morning.")).toBeInTheDocument();
+    expect(within(region).queryAllByRole("radio", { name: /with Zainab Aminah$/ })).toHaveLength(0);
+    fireEvent.click(within(region).getByRole("radio", { name: "Afternoon, 12:00 to 17:00" }));
+    const afternoon = within(region).getAllByRole("radio", { name: /with Zainab Aminah$/ });
+    expect(afternoon.length).toBeGreaterThan(0);
+
+    // Two weeks of hours: the next week has times too, and the first week comes back.
+    const shownWeek = () => within(region).getByText(/^\w{3} \d{1,2} \w{3} – \w{3} \d{1,2} \w{3}$/).textContent;
+    const thisWeek = shownWeek();
+    expect(within(region).getByRole("button", { name: "Previous week" })).toBeDisabled();
+    fireEvent.click(within(region).getByRole("button", { name: "Next week" }));
+    expect(shownWeek()).not.toBe(thisWeek);
+    expect(within(region).getAllByRole("radio", { name: /with Zainab Aminah$/ }).length).toBeGreaterThan(0);
+    fireEvent.click(within(region).getByRole("button", { name: "Previous week" }));
+    expect(shownWeek()).toBe(thisWeek);
+
+    // Chosen: the time in both zones, in words.
+    fireEvent.click(within(region).getAllByRole("radio", { name: /with Zainab Aminah$/ })[0]!);
+    expect(
+      within(region).getByText(
+        new RegExp(`That is ${clock(slots[0]!.startsAt, "America/New_York")} for Zainab \\(America/New York\\)\\.`),
+      ),
+    ).toBeInTheDocument();
   });
 });
 
@@ -149,7 +215,13 @@ describe("the tutor's pages", () => {
     const [, secondFrom] = within(tuesday).getAllByLabelText("Tuesday from");
     fireEvent.change(secondFrom!, { target: { value: "10:00" } });
     fireEvent.click(screen.getByRole("button", { name: "Save hours" }));
-    expect(await screen.findByRole("alert")).toHaveTextContent("A day's hours: ranges must not overlap.");
+    // The day's own warning, and the server's refusal beside the save button, in the same words.
+    await waitFor(() =>
+      expect(screen.getAllByRole("alert").map((alert) => alert.textContent)).toEqual([
+        "Tuesday: 09:00–12:00 overlaps 10:00–17:00. Hours on one day must not overlap.",
+        "Tuesday: 09:00–12:00 overlaps 10:00–17:00. Hours on one day must not overlap.",
+      ]),
+    );
   });
 
   it("open /tutor on the tutor's week: their sessions and the learners waiting, who open below", async () => {

@@ -5,7 +5,8 @@ import { Button } from "#web/components/ui/button";
 import { useSaveTutorHours, useTutorHours } from "#web/features/sessions/api/bookings";
 import { describeError } from "#web/lib/api";
 import { toast } from "#web/lib/toast";
-import { DatesOff, type Draft, keyed, SessionRules, TutorProfile, WeeklyHours } from "./tutor-hours-sections";
+import { type Draft, keyed } from "./tutor-hours-ranges";
+import { DatesOff, SessionRules, TutorProfile, WeeklyHours } from "./tutor-hours-sections";
 
 /** /tutor/hours: what learners book (weekly hours, dates off or extra, the session's rules) and the profile they see. */
 export function TutorHoursPage() {

@@ -2,13 +2,10 @@ import { Plus, X } from "lucide-react";
 import { useMemo } from "react";
 import { Link } from "react-router";
 import {
-  type Availability,
   HORIZON_DAYS_MAX,
   HORIZON_DAYS_MIN,
   NOTICE_HOURS_MAX,
-  RANGES_PER_DAY_MAX,
   SESSION_MINUTES_OPTIONS,
-  type TimeRange,
   TUTOR_BIO_MAX,
   WEEKDAY_NAMES,
   WEEKDAYS,
@@ -19,24 +16,11 @@ import { Button } from "#web/components/ui/button";
 import { Field, TextareaField } from "#web/components/ui/field";
 import { paths } from "#web/config/paths";
 import { dateKey, zoneName } from "#web/lib/session-time";
+import { type Draft, type EditException, type EditRange, keyed, NEW_RANGE, Ranges } from "./tutor-hours-ranges";
 
 /** The sections of the tutor's hours form (tutor-hours-form.tsx), each editing its part of the draft. */
 
 const SELECT = "h-10 rounded-md border border-input bg-background px-3 text-base sm:text-sm";
-const NEW_RANGE: TimeRange = { start: "09:00", end: "12:00" };
-
-/** A range or a date being edited, with a key of its own: editing its times must not remount its inputs. */
-export type Keyed<T> = T & { key: string };
-export type EditRange = Keyed<TimeRange>;
-export type EditException =
-  | Keyed<{ date: string; kind: "off" }>
-  | Keyed<{ date: string; kind: "extra"; ranges: EditRange[] }>;
-export interface Draft extends Omit<Availability, "weekly" | "exceptions"> {
-  weekly: { weekday: Weekday; ranges: EditRange[] }[];
-  exceptions: EditException[];
-}
-
-export const keyed = <T extends object>(value: T): Keyed<T> => ({ ...value, key: crypto.randomUUID() });
 
 /** What learners see of the tutor: their photo (their avatar), about them, the languages they speak. */
 export function TutorProfile({
@@ -284,74 +268,5 @@ export function DatesOff({
         Add a date
       </Button>
     </section>
-  );
-}
-
-/** A day's ranges, each a start and an end time, with adding and removing. */
-function Ranges({
-  day,
-  ranges,
-  onChange,
-  empty,
-}: {
-  day: string;
-  ranges: EditRange[];
-  onChange: (ranges: EditRange[]) => void;
-  empty: string;
-}) {
-  const replace = (key: string, range: EditRange | null) =>
-    onChange(ranges.flatMap((each) => (each.key !== key ? [each] : range ? [range] : [])));
-  return (
-    <div className="grid gap-2">
-      {ranges.length === 0 && empty && <p className="text-sm text-muted-foreground">{empty}</p>}
-      {ranges.map((range) => (
-        <div key={range.key} className="flex flex-wrap items-end gap-2">
-          <Field
-            label="From"
-            type="time"
-            step={300}
-            required
-            value={range.start}
-            onChange={(event) => replace(range.key, { ...range, start: event.target.value })}
-            className="w-32"
-            aria-label={`${day} from`}
-          />
-          <Field
-            label="To"
-            type="time"
-            step={300}
-            required
-            value={range.end === "24:00" ? "23:59" : range.end}
-            onChange={(event) =>
-              replace(range.key, { ...range, end: event.target.value === "23:59" ? "24:00" : event.target.value })
-            }
-            className="w-32"
-            aria-label={`${day} to`}
-          />
-          <Button
-            type="button"
-            variant="ghost"
-            aria-label={`Remove ${day} ${range.start} to ${range.end}`}
-            onClick={() => replace(range.key, null)}
-          >
-            <X aria-hidden />
-          </Button>
-        </div>
-      ))}
-      {ranges.length < RANGES_PER_DAY_MAX && (
-        <Button
-          type="button"
-          variant="ghost"
-          size="sm"
-          className="justify-self-start"
-          onClick={() =>
-            onChange([...ranges, keyed(ranges.length === 0 ? NEW_RANGE : { start: "14:00", end: "17:00" })])
-          }
-        >
-          <Plus aria-hidden />
-          Add hours
-        </Button>
-      )}
-    </div>
   );
 }
