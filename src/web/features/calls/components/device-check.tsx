@@ -24,6 +24,9 @@ async function openDevices(choice: { camera: string | null; microphone: string |
   const audio: MediaTrackConstraints | true = choice.microphone ? { deviceId: { exact: choice.microphone } } : true;
   const video: MediaTrackConstraints | boolean =
     choice.camera === NO_CAMERA ? false : choice.camera ? { deviceId: { exact: choice.camera } } : true;
+  // A page not served over https (or a browser without WebRTC) is given no devices at all.
+  if (!navigator.mediaDevices)
+    return { status: "failed", message: "this browser offers no camera or microphone here." };
   try {
     return {
       status: "ready",
@@ -106,7 +109,7 @@ export function DeviceCheck({ onJoin }: { onJoin: (stream: MediaStream, speaker:
       }
       setCheck(result);
       // Device names are given once the page may use them.
-      setDevices(await navigator.mediaDevices.enumerateDevices().catch(() => []));
+      setDevices((await navigator.mediaDevices?.enumerateDevices().catch(() => [])) ?? []);
     });
     return () => {
       gone = true;
