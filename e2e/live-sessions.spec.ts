@@ -1,6 +1,7 @@
 import { type Browser, expect } from "@playwright/test";
-import { setRole } from "./database";
-import { expectToast, region, uniqueEmail } from "./learner";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "#scripts/chromium";
+import { bookSessionSoon, setRole } from "./database";
+import { COURSE_DAYS, expectToast, region, signUpAndIn, uniqueEmail } from "./learner";
 import { newestLinkTo } from "./outbox";
 import { test } from "./test";
 
@@ -51,4 +52,64 @@ test("a tutor in New York and a learner in London each start in their own zone a
   // London, or 13:00 in the weeks one of them has moved its clocks and the other not yet.
   const firstSlot = booking.getByRole("group").nth(2).getByRole("button").first();
   expect(["13:00", "14:00"]).toContain(await firstSlot.textContent());
+});
+
+test("a learner whose tutor came into the room first is told so on the day's page; in the room the time left shows and their cue cards keep the Malay back until asked", async ({
+  playwright,
+}) => {
+  // Both sides join the call, so both need a camera and a microphone: Chromium's own, granted without asking
+  // (as the "call" project's browser has them; this file's project has none).
+  const withMedia = await playwright.chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_FLAGS, "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"],
+  });
+  try {
+    const side = async (firstName: string) => {
+      const page = await (await withMedia.newContext({ baseURL: test.info().project.use.baseURL })).newPage();
+      const email = uniqueEmail(firstName);
+      await page.goto("/");
+      await signUpAndIn(page, firstName, { email, firstName, lastName: "E2e" });
+      return { page, email };
+    };
+    const tutor = await side("Rosnah");
+    await setRole(tutor.email, "Tutor");
+    const learner = await side("Imran");
+    const origin = new URL(learner.page.url()).origin;
+    const zone = await learner.page.request.patch("/api/settings", {
+      data: { timeZone: "Asia/Kuala_Lumpur" },
+      headers: { origin },
+    });
+    expect(zone.status()).toBe(200);
+    // Started five minutes ago: 25 minutes of its 30 left.
+    const bookingId = await bookSessionSoon(learner.email, tutor.email, -5 * 60_000);
+
+    await tutor.page.goto(`/sessions/${bookingId}`);
+    await tutor.page.getByRole("button", { name: "Join the session" }).click();
+    await expect(tutor.page.getByText("Waiting for Imran E2e to join")).toBeVisible();
+
+    await learner.page.goto("/chapter-1/day-1/live-session");
+    const card = region(learner.page, "Your session with a tutor").getByRole("article");
+    await expect(card.getByText("Your tutor is here: Rosnah E2e is waiting in the session room.")).toBeVisible();
+    await card.getByRole("link", { name: "Join the session room" }).click();
+    await expect(learner.page.getByText(/^2[45] min left$/)).toBeVisible();
+    await expect(learner.page.getByText(/\d\d:\d\d–\d\d:\d\d \(Asia\/Kuala Lumpur\)$/)).toBeVisible();
+    await learner.page.getByRole("button", { name: "Join the session" }).click();
+    // The device check's advice goes once in the call.
+    await expect(learner.page.getByText(/check your camera, microphone and speakers/)).toHaveCount(0);
+
+    const greetings = COURSE_DAYS[0]!.day.liveSession!.blocks.find(
+      (block) => block.task.id === "live-session:greeting-practice",
+    )!;
+    const first = greetings.phrases[0]!;
+    await expect(learner.page.getByRole("heading", { name: "Your cue cards" })).toBeVisible();
+    await expect(learner.page.getByText(first.english, { exact: true }).first()).toBeVisible();
+    await expect(learner.page.getByText(first.malay, { exact: true })).toHaveCount(0);
+    await learner.page.getByRole("button", { name: "Show the Malay" }).first().click();
+    await expect(learner.page.getByText(first.malay, { exact: true })).toBeVisible();
+    // The tutor's cards show the Malay, to rate it.
+    await expect(tutor.page.getByRole("radiogroup", { name: `Rating of “${first.malay}”` })).toBeVisible();
+    await expect(tutor.page.getByText(/^2[45] min left$/)).toBeVisible();
+  } finally {
+    await withMedia.close();
+  }
 });
