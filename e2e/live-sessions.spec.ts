@@ -109,6 +109,12 @@ test("a learner whose tutor came into the room first is told so on the day's pag
     // The tutor's cards show the Malay, to rate it.
     await expect(tutor.page.getByRole("radiogroup", { name: `Rating of “${first.malay}”` })).toBeVisible();
     await expect(tutor.page.getByText(/^2[45] min left$/)).toBeVisible();
+    // Each side's network, from the call's own statistics: on one machine, good both ways.
+    await expect(learner.page.getByText("Connected with Rosnah E2e")).toBeVisible({ timeout: 30_000 });
+    await expect(learner.page.getByRole("img", { name: /^Your connection: good \(round trip \d+ ms/ })).toBeVisible();
+    await expect(learner.page.getByRole("img", { name: /^Rosnah E2e's connection: good \(/ })).toBeVisible({
+      timeout: 20_000,
+    });
   } finally {
     await withMedia.close();
   }
