@@ -93,6 +93,9 @@ test("a learner whose tutor came into the room first is told so on the day's pag
     await card.getByRole("link", { name: "Join the session room" }).click();
     await expect(learner.page.getByText(/^2[45] min left$/)).toBeVisible();
     await expect(learner.page.getByText(/\d\d:\d\d–\d\d:\d\d \(Asia\/Kuala Lumpur\)$/)).toBeVisible();
+    // The speakers play a chime to the end (the browser's default output, or the one chosen).
+    await learner.page.getByRole("button", { name: "Test your speakers" }).click();
+    await expect(learner.page.getByText(/^Heard the chime\?/)).toBeVisible();
     await learner.page.getByRole("button", { name: "Join the session" }).click();
     // The device check's advice goes once in the call.
     await expect(learner.page.getByText(/check your camera, microphone and speakers/)).toHaveCount(0);
