@@ -1,7 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect } from "@playwright/test";
-import { setRole } from "./database";
-import { expectToast, region, uniqueEmail } from "./learner";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "#scripts/chromium";
+import { bookSessionSoon, setRole } from "./database";
+import { COURSE_DAYS, expectToast, region, signUpAndIn, uniqueEmail } from "./learner";
 import { newestLinkTo } from "./outbox";
 import { test } from "./test";
 
@@ -66,4 +67,73 @@ test("a tutor in New York and a learner in London each start in their own zone a
   await expect(booking.getByRole("button", { name: "Book this session" })).toBeVisible();
   const axe = await new AxeBuilder({ page: learner.page }).include("main").analyze();
   expect(axe.violations.map((violation) => violation.id)).toEqual([]);
+});
+
+test("a learner whose tutor came into the room first is told so on the day's page; in the room the time left shows and their cue cards keep the Malay back until asked", async ({
+  playwright,
+}) => {
+  // Both sides join the call, so both need a camera and a microphone: Chromium's own, granted without asking
+  // (as the "call" project's browser has them; this file's project has none).
+  const withMedia = await playwright.chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_FLAGS, "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"],
+  });
+  try {
+    const side = async (firstName: string) => {
+      const page = await (await withMedia.newContext({ baseURL: test.info().project.use.baseURL })).newPage();
+      const email = uniqueEmail(firstName);
+      await page.goto("/");
+      await signUpAndIn(page, firstName, { email, firstName, lastName: "E2e" });
+      return { page, email };
+    };
+    const tutor = await side("Rosnah");
+    await setRole(tutor.email, "Tutor");
+    const learner = await side("Imran");
+    const origin = new URL(learner.page.url()).origin;
+    const zone = await learner.page.request.patch("/api/settings", {
+      data: { timeZone: "Asia/Kuala_Lumpur" },
+      headers: { origin },
+    });
+    expect(zone.status()).toBe(200);
+    // Started five minutes ago: 25 minutes of its 30 left.
+    const bookingId = await bookSessionSoon(learner.email, tutor.email, -5 * 60_000);
+
+    await tutor.page.goto(`/sessions/${bookingId}`);
+    await tutor.page.getByRole("button", { name: "Join the session" }).click();
+    await expect(tutor.page.getByText("Waiting for Imran E2e to join")).toBeVisible();
+
+    await learner.page.goto("/chapter-1/day-1/live-session");
+    const card = region(learner.page, "Your session with a tutor").getByRole("article");
+    await expect(card.getByText("Your tutor is here: Rosnah E2e is waiting in the session room.")).toBeVisible();
+    await card.getByRole("link", { name: "Join the session room" }).click();
+    await expect(learner.page.getByText(/^2[45] min left$/)).toBeVisible();
+    await expect(learner.page.getByText(/\d\d:\d\d–\d\d:\d\d \(Asia\/Kuala Lumpur\)$/)).toBeVisible();
+    // The speakers play a chime to the end (the browser's default output, or the one chosen).
+    await learner.page.getByRole("button", { name: "Test your speakers" }).click();
+    await expect(learner.page.getByText(/^Heard the chime\?/)).toBeVisible();
+    await learner.page.getByRole("button", { name: "Join the session" }).click();
+    // The device check's advice goes once in the call.
+    await expect(learner.page.getByText(/check your camera, microphone and speakers/)).toHaveCount(0);
+
+    const greetings = COURSE_DAYS[0]!.day.liveSession!.blocks.find(
+      (block) => block.task.id === "live-session:greeting-practice",
+    )!;
+    const first = greetings.phrases[0]!;
+    await expect(learner.page.getByRole("heading", { name: "Your cue cards" })).toBeVisible();
+    await expect(learner.page.getByText(first.english, { exact: true }).first()).toBeVisible();
+    await expect(learner.page.getByText(first.malay, { exact: true })).toHaveCount(0);
+    await learner.page.getByRole("button", { name: "Show the Malay" }).first().click();
+    await expect(learner.page.getByText(first.malay, { exact: true })).toBeVisible();
+    // The tutor's cards show the Malay, to rate it.
+    await expect(tutor.page.getByRole("radiogroup", { name: `Rating of “${first.malay}”` })).toBeVisible();
+    await expect(tutor.page.getByText(/^2[45] min left$/)).toBeVisible();
+    // Each side's network, from the call's own statistics: on one machine, good both ways.
+    await expect(learner.page.getByText("Connected with Rosnah E2e")).toBeVisible({ timeout: 30_000 });
+    await expect(learner.page.getByRole("img", { name: /^Your connection: good \(round trip \d+ ms/ })).toBeVisible();
+    await expect(learner.page.getByRole("img", { name: /^Rosnah E2e's connection: good \(/ })).toBeVisible({
+      timeout: 20_000,
+    });
+  } finally {
+    await withMedia.close();
+  }
 });

@@ -721,6 +721,13 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     request: ({ targetId, bookingOf }) => ({ path: `/api/calls/${bookingOf(targetId).upcoming}` }),
   },
   {
+    // Who of the two sides is in the room: read by their session cards while it is open.
+    method: "GET",
+    route: "/api/calls/:bookingId/presence",
+    expected: BOOKING_SIDES,
+    request: ({ targetId, bookingOf }) => ({ path: `/api/calls/${bookingOf(targetId).upcoming}/presence` }),
+  },
+  {
     // The room's WebSocket, asked without an upgrade: who may come in is told to connect with one.
     // tests/session-room.db.test.ts opens it as WebSockets.
     method: "GET",

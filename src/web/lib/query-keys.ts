@@ -94,6 +94,8 @@ export const tutorWeekQueryKey = [...bookingsQueryKey, "week"] as const;
 export const callRoomQueryKey = (bookingId: string) => ["calls", bookingId] as const;
 /** What a session's learner struggles with, for its tutor (GET /api/calls/:bookingId/brief). */
 export const sessionBriefQueryKey = (bookingId: string) => ["calls", bookingId, "brief"] as const;
+/** Who is in a session's room now (GET /api/calls/:bookingId/presence), for its session card. */
+export const roomPresenceQueryKey = (bookingId: string) => ["calls", bookingId, "presence"] as const;
 
 /** Everything of the voice studio: its days, lines, takes and review list (voices and Admins). */
 export const studioQueryKey = ["studio"] as const;

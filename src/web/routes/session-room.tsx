@@ -5,7 +5,7 @@ import { SessionRoomPage } from "#web/features/calls/components/room-page";
 export function Component() {
   const bookingId = useParams().bookingId ?? "";
   return (
-    <Page title="Session room" intro="Your live session: check your camera and microphone, then join.">
+    <Page title="Session room">
       <SessionRoomPage bookingId={bookingId} />
     </Page>
   );

@@ -39,6 +39,16 @@ export interface CallRoom {
   record: SessionRecord;
 }
 
+/**
+ * GET /api/calls/:bookingId/presence: who is in the session's room now (on any instance), for its
+ * two sides' session cards while the room is open; both false while it is closed.
+ */
+export interface RoomPresence {
+  open: boolean;
+  tutorHere: boolean;
+  learnerHere: boolean;
+}
+
 const description = z.object({
   type: z.enum(["offer", "answer", "rollback"]),
   sdp: z.string().max(60_000).optional(),

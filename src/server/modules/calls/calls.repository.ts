@@ -176,10 +176,38 @@ function relay(db: Database) {
       return rows;
     },
 
-    /** Forgets signals older than `before`: each is read within moments of being sent. */
-    async prune(before: Date): Promise<number> {
-      const result = await db.$client.query("delete from call_signal where created_at < $1", [before]);
+    /**
+     * Forgets signals older than `before` (each is read within moments of being sent), but a `hello`
+     * whose socket has not said `bye` only once older than `helloBefore`: it is how the room's
+     * presence is read (`present`), for as long as a room can stay open.
+     */
+    async prune(before: Date, helloBefore: Date): Promise<number> {
+      const result = await db.$client.query(
+        `delete from call_signal s where s.created_at < $1 and (s.kind <> 'hello' or s.created_at < $2
+          or exists (select 1 from call_signal bye where bye.connection_id = s.connection_id and bye.kind = 'bye'))`,
+        [before, helloBefore],
+      );
       return result.rowCount ?? 0;
+    },
+
+    /**
+     * Who is in a booking's room now, on any instance: each user whose newest socket there said
+     * `hello` and not yet `bye` (a newer socket of a user replaces the older, which may never say it).
+     */
+    async present(bookingId: string): Promise<string[]> {
+      const { rows } = await db.$client.query<{ userId: string }>({
+        name: "call_room_present",
+        text: `select newest.sender_id as "userId" from (
+            select distinct on (sender_id) sender_id, connection_id from call_signal
+            where booking_id = $1 and kind = 'hello' order by sender_id, id desc
+          ) newest
+          where not exists (
+            select 1 from call_signal bye
+            where bye.booking_id = $1 and bye.connection_id = newest.connection_id and bye.kind = 'bye'
+          )`,
+        values: [bookingId],
+      });
+      return rows.map((row) => row.userId);
     },
   };
 }

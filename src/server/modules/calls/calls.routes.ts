@@ -13,6 +13,7 @@ import {
   callClientMessageSchema,
   notesInputSchema,
   ROOM_CLOSE_CODES,
+  type RoomPresence,
   rateInputSchema,
   type SessionBrief,
   type SessionRecord,
@@ -49,6 +50,10 @@ export function callRoutes(calls: CallsService) {
   return new Hono<AppEnv>()
     .get("/:bookingId", signedIn, async (c) => {
       const body: CallRoom = await calls.room(requireUser(c), c.req.param("bookingId"));
+      return c.json(body);
+    })
+    .get("/:bookingId/presence", signedIn, async (c) => {
+      const body: RoomPresence = await calls.presence(requireUser(c), c.req.param("bookingId"));
       return c.json(body);
     })
     .get("/:bookingId/brief", signedIn, async (c) => {

@@ -12,6 +12,7 @@ import {
   type CallRoom,
   type RateInput,
   ROOM_CLOSE_CODES,
+  type RoomPresence,
   type SessionBrief,
   type SessionRecord,
 } from "./calls.contract";
@@ -22,6 +23,8 @@ import { turnCredentials } from "./turn";
 
 /** A room's signals are kept this long: each is read within moments of being sent. */
 const SIGNAL_KEPT_MS = 60 * 60_000;
+/** …but a socket's `hello` without its `bye` this long: longer than any room stays open (a 2-hour session's is 2 h 35). */
+const HELLO_KEPT_MS = 3 * 60 * 60_000;
 
 export interface CallsDeps extends RecordDeps {
   db: Database;
@@ -119,6 +122,17 @@ export function createCalls(deps: CallsDeps) {
       };
     },
 
+    /** Who of the booking's two sides is in its room now (docs/decisions/085): read while the room is open. */
+    async presence(user: SessionUser, bookingId: string): Promise<RoomPresence> {
+      const { booking, open } = await roomOf(user, bookingId);
+      const here = open ? await calls.present(booking.id) : [];
+      return {
+        open,
+        tutorHere: booking.tutor.id !== null && here.includes(booking.tutor.id),
+        learnerHere: booking.learner.id !== null && here.includes(booking.learner.id),
+      };
+    },
+
     /** What the learner struggles with on the session's day: for its tutor and Admins (403 to its learner). */
     async brief(user: SessionUser, bookingId: string): Promise<SessionBrief> {
       const { booking } = await roomOf(user, bookingId);
@@ -154,7 +168,7 @@ export function createCalls(deps: CallsDeps) {
     recordsExportFor: (userId: string) => calls.recordsExportFor(userId),
 
     /** Forgets signals over an hour old. */
-    prune: () => calls.prune(new Date(now().getTime() - SIGNAL_KEPT_MS)),
+    prune: () => calls.prune(new Date(now().getTime() - SIGNAL_KEPT_MS), new Date(now().getTime() - HELLO_KEPT_MS)),
   };
 }
 

@@ -30,6 +30,8 @@ interface CallContext {
   queryClient: QueryClient;
   setState: Dispatch<SetStateAction<CallState>>;
   setRemote: (remote: MediaStream | null) => void;
+  /** The peer connection of the call now, whose statistics the page reads (network quality). */
+  setConnection: (connection: RTCPeerConnection | null) => void;
   setChat: Dispatch<SetStateAction<ChatMessage[]>>;
   setProblem: (problem: string | null) => void;
 }
@@ -45,6 +47,7 @@ export function useCall(room: Room, stream: MediaStream | null) {
   const queryClient = useQueryClient();
   const [state, setState] = useState<CallState>("waiting");
   const [remote, setRemote] = useState<MediaStream | null>(null);
+  const [connection, setConnection] = useState<RTCPeerConnection | null>(null);
   const [chat, setChat] = useState<ChatMessage[]>(room.chat);
   const [problem, setProblem] = useState<string | null>(null);
   /** Why the server closed the room for this page (signed out, cancelled…), when it said. */
@@ -56,7 +59,18 @@ export function useCall(room: Room, stream: MediaStream | null) {
     const link: CallLink = { peer: null, peerSocket: null, freshSocket: true };
     let socketState: SocketState = "connecting";
     const offerer = booking.youAre === "tutor";
-    const context = { room, stream, otherId, offerer, queryClient, setState, setRemote, setChat, setProblem };
+    const context = {
+      room,
+      stream,
+      otherId,
+      offerer,
+      queryClient,
+      setState,
+      setRemote,
+      setConnection,
+      setChat,
+      setProblem,
+    };
     const socket = openRoomSocket(roomSocketUrl(booking.id), {
       message: (message) => {
         const open = socketRef.current;
@@ -83,11 +97,11 @@ export function useCall(room: Room, stream: MediaStream | null) {
     setProblem(null);
     socketRef.current?.send({ type: "chat", text });
   };
-  return { state, remote, chat, problem, closedBecause, sendChat };
+  return { state, remote, connection, chat, problem, closedBecause, sendChat };
 }
 
 /** A fresh peer connection with the other side, replacing any before it. */
-function newPeer(link: CallLink, { room, stream, offerer, send, setState, setRemote }: CallContext) {
+function newPeer(link: CallLink, { room, stream, offerer, send, setState, setRemote, setConnection }: CallContext) {
   if (!stream) return;
   link.peer?.close();
   setRemote(null);
@@ -102,6 +116,7 @@ function newPeer(link: CallLink, { room, stream, offerer, send, setState, setRem
       else if (connection === "disconnected" || connection === "failed") setState("reconnecting");
     },
   });
+  setConnection(link.peer.pc);
   setState("connecting");
 }
 
@@ -116,12 +131,14 @@ function onPeer(link: CallLink, message: Extract<CallServerMessage, { type: "pee
     else {
       link.peer?.close();
       link.peer = null;
+      context.setConnection(null);
       setRemote(null);
       setState("connecting");
     }
   } else if (!message.present && message.connectionId === link.peerSocket) {
     link.peer?.close();
     link.peer = null;
+    context.setConnection(null);
     link.peerSocket = null;
     setRemote(null);
     setState("waiting");

@@ -2,6 +2,7 @@ import { Mic, Video } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "#web/components/ui/button";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "#web/components/ui/select";
+import { SpeakerTest } from "./speaker-test";
 
 /** A device's id in the pickers; the camera's also takes this to mean "join with sound only". */
 const NO_CAMERA = "none";
@@ -23,6 +24,9 @@ async function openDevices(choice: { camera: string | null; microphone: string |
   const audio: MediaTrackConstraints | true = choice.microphone ? { deviceId: { exact: choice.microphone } } : true;
   const video: MediaTrackConstraints | boolean =
     choice.camera === NO_CAMERA ? false : choice.camera ? { deviceId: { exact: choice.camera } } : true;
+  // A page not served over https (or a browser without WebRTC) is given no devices at all.
+  if (!navigator.mediaDevices)
+    return { status: "failed", message: "this browser offers no camera or microphone here." };
   try {
     return {
       status: "ready",
@@ -73,9 +77,10 @@ function useMicrophoneLevel(stream: MediaStream | null) {
 
 /**
  * Before the call: the camera and microphone to use, seen and heard working (a preview and a live
- * level), or a plain account of what is wrong. Joining with sound only is always possible.
+ * level), the speakers heard playing a chime, or a plain account of what is wrong. Joining with
+ * sound only is always possible. `onJoin` takes the speakers chosen (null: the default).
  */
-export function DeviceCheck({ onJoin }: { onJoin: (stream: MediaStream) => void }) {
+export function DeviceCheck({ onJoin }: { onJoin: (stream: MediaStream, speaker: string | null) => void }) {
   const [choice, setChoice] = useState<{ camera: string | null; microphone: string | null }>({
     camera: null,
     microphone: null,
@@ -83,6 +88,7 @@ export function DeviceCheck({ onJoin }: { onJoin: (stream: MediaStream) => void 
   const [check, setCheck] = useState<Check>({ status: "asking" });
   const [devices, setDevices] = useState<MediaDeviceInfo[]>([]);
   const [attempt, setAttempt] = useState(0);
+  const [speaker, setSpeaker] = useState<string | null>(null);
   const preview = useRef<HTMLVideoElement>(null);
   const handedOver = useRef<MediaStream | null>(null);
   const cameraLabel = useId();
@@ -103,7 +109,7 @@ export function DeviceCheck({ onJoin }: { onJoin: (stream: MediaStream) => void 
       }
       setCheck(result);
       // Device names are given once the page may use them.
-      setDevices(await navigator.mediaDevices.enumerateDevices().catch(() => []));
+      setDevices((await navigator.mediaDevices?.enumerateDevices().catch(() => [])) ?? []);
     });
     return () => {
       gone = true;
@@ -117,6 +123,7 @@ export function DeviceCheck({ onJoin }: { onJoin: (stream: MediaStream) => void 
 
   const cameras = devices.filter((device) => device.kind === "videoinput" && device.deviceId);
   const microphones = devices.filter((device) => device.kind === "audioinput" && device.deviceId);
+  const speakers = devices.filter((device) => device.kind === "audiooutput" && device.deviceId);
   const videoTrack = stream?.getVideoTracks()[0];
   const audioTrack = stream?.getAudioTracks()[0];
 
@@ -125,6 +132,7 @@ export function DeviceCheck({ onJoin }: { onJoin: (stream: MediaStream) => void 
       <h2 id="device-check-heading" className="text-xl font-semibold">
         Check your camera and microphone
       </h2>
+      <p className="text-muted-foreground">Your live session: check your camera, microphone and speakers, then join.</p>
 
       {check.status === "asking" && <p role="status">Asking your browser for the camera and microphone…</p>}
       {check.status === "denied" && (
@@ -192,6 +200,7 @@ export function DeviceCheck({ onJoin }: { onJoin: (stream: MediaStream) => void 
               <meter aria-label="Microphone level" min={0} max={100} value={level} className="h-2 w-full" />
               <p className="text-sm text-muted-foreground">Say something: the bar moves when you are heard.</p>
             </div>
+            <SpeakerTest outputs={speakers} speaker={speaker} onSpeaker={setSpeaker} />
             <div className="grid gap-2">
               <span id={cameraLabel} className="flex items-center gap-2 text-sm font-medium">
                 <Video aria-hidden="true" className="size-4" /> Camera
@@ -217,7 +226,7 @@ export function DeviceCheck({ onJoin }: { onJoin: (stream: MediaStream) => void 
               size="lg"
               onClick={() => {
                 handedOver.current = check.stream;
-                onJoin(check.stream);
+                onJoin(check.stream, speaker);
               }}
             >
               Join the session

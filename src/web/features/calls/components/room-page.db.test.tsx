@@ -43,3 +43,56 @@ describe("a room not open yet", () => {
     ).toBeInTheDocument();
   });
 });
+
+/** When a session started `ms` ago (a negative `ms`: when it starts that much later). */
+const startedAgo = (ms: number) => new Date(Date.now() - ms);
+
+/** A 30-minute session's times as the page writes them in `timeZone`: "Mon, 30 Mar 2026, 16:00–16:30 (Asia/Kuala Lumpur)". */
+const sessionTimes = (startsAt: Date, timeZone: string) => {
+  const start = new Intl.DateTimeFormat("en-GB", { ...SESSION_TIME_FORMAT, timeZone }).format(startsAt);
+  const end = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  return `${start}–${end.format(startsAt.getTime() + 30 * 60_000)} (${timeZone.replaceAll("_", " ")})`;
+};
+
+describe("an open room", () => {
+  it("shows the session's times in the learner's zone, named, and the time left, ticking", async () => {
+    const tutor = await app.createUser("Tutor");
+    const learner = await app.signInLearner();
+    await app.send("PATCH", "/api/settings", { timeZone: "Asia/Kuala_Lumpur" });
+    // 12 minutes and 8 seconds left: the clock says 13 until the minute turns, then 12 within its tick.
+    const startsAt = startedAgo(18 * 60_000 - 8_000);
+    const bookingId = await insertBooking(app.t, { tutorId: tutor.id, learnerId: learner.id, startsAt });
+    renderApp(sessionRoomPath(bookingId));
+    expect(await screen.findByText(sessionTimes(startsAt, "Asia/Kuala_Lumpur"))).toBeInTheDocument();
+    expect(screen.getByText("13 min left")).toBeInTheDocument();
+    expect(await screen.findByText("12 min left", {}, { timeout: 16_000 })).toBeInTheDocument();
+    // Before joining, the device check says what to do (jsdom has no camera: it says so too).
+    expect(
+      screen.getByText("Your live session: check your camera, microphone and speakers, then join."),
+    ).toBeInTheDocument();
+  }, 30_000);
+
+  it("counts down to the start while the room is open before it", async () => {
+    const learner = await app.createUser("Student");
+    const tutor = await app.signInAs("Tutor");
+    const bookingId = await insertBooking(app.t, {
+      tutorId: tutor.id,
+      learnerId: learner.id,
+      startsAt: startedAgo(-(2 * 60_000 + 30_000)),
+    });
+    renderApp(sessionRoomPath(bookingId));
+    expect(await screen.findByText("Starts in 3 min")).toBeInTheDocument();
+  });
+
+  it("says the time is up once the session's end has passed, while the room stays open", async () => {
+    const tutor = await app.createUser("Tutor");
+    const learner = await app.signInLearner();
+    const bookingId = await insertBooking(app.t, {
+      tutorId: tutor.id,
+      learnerId: learner.id,
+      startsAt: startedAgo(35 * 60_000),
+    });
+    renderApp(sessionRoomPath(bookingId));
+    expect(await screen.findByText("Time is up")).toBeInTheDocument();
+  });
+});

@@ -6,6 +6,7 @@ import { paths } from "#web/config/paths";
 import { useCallRoom } from "#web/features/calls/api/room";
 import { CallRoom } from "#web/features/calls/components/call-room";
 import { DeviceCheck } from "#web/features/calls/components/device-check";
+import { SessionClock } from "#web/features/calls/components/session-clock";
 import { SessionRecordPanel } from "#web/features/calls/components/session-record";
 import { ApiError } from "#web/lib/api";
 import { callRoomQueryKey } from "#web/lib/query-keys";
@@ -19,6 +20,7 @@ export function SessionRoomPage({ bookingId }: { bookingId: string }) {
   const room = useCallRoom(bookingId);
   const queryClient = useQueryClient();
   const [stream, setStream] = useState<MediaStream | null>(null);
+  const [speaker, setSpeaker] = useState<string | null>(null);
   const [left, setLeft] = useState(false);
   const data = room.data;
 
@@ -75,17 +77,30 @@ export function SessionRoomPage({ bookingId }: { bookingId: string }) {
       </p>
     );
   }
-  if (booking.youAre === "admin") return <CallRoom room={room.data} stream={null} onLeave={() => setLeft(true)} />;
-  if (!stream) return <DeviceCheck onJoin={setStream} />;
   return (
-    <CallRoom
-      room={room.data}
-      stream={stream}
-      onLeave={() => {
-        for (const track of stream.getTracks()) track.stop();
-        setStream(null);
-        setLeft(true);
-      }}
-    />
+    <>
+      <SessionClock room={room.data} />
+      {booking.youAre === "admin" ? (
+        <CallRoom room={room.data} stream={null} speaker={null} onLeave={() => setLeft(true)} />
+      ) : !stream ? (
+        <DeviceCheck
+          onJoin={(joined, chosen) => {
+            setSpeaker(chosen);
+            setStream(joined);
+          }}
+        />
+      ) : (
+        <CallRoom
+          room={room.data}
+          stream={stream}
+          speaker={speaker}
+          onLeave={() => {
+            for (const track of stream.getTracks()) track.stop();
+            setStream(null);
+            setLeft(true);
+          }}
+        />
+      )}
+    </>
   );
 }

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import type { CallRoom } from "#server/modules/calls/calls.contract";
+import type { CallRoom, CueCard } from "#server/modules/calls/calls.contract";
 import { insertBooking } from "#tests/booked-session";
 import { connectApp } from "#tests/web/app-in-process";
 import { createQueryClient } from "#web/lib/query-client";
@@ -84,5 +84,54 @@ describe("the tutor's notes", () => {
     fireEvent.change(notes, { target: { value: "b".repeat(20) + "a".repeat(3980) } });
     expect(screen.getByText("4,000 / 4,000 characters")).toBeVisible();
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+  });
+});
+
+describe("the cue cards", () => {
+  it("show the learner each line's English and keep the Malay back until they ask, card by card", async () => {
+    const tutor = await app.createUser("Tutor");
+    const learner = await app.signInLearner();
+    const bookingId = await insertBooking(app.t, { tutorId: tutor.id, learnerId: learner.id, startsAt: new Date() });
+    const room = await app.read<CallRoom>(`/api/calls/${bookingId}`);
+    const [first, second] = room.record.rolePlays as [CueCard, CueCard];
+    expect(second).toBeDefined();
+    render(
+      <AppProviders queryClient={createQueryClient()}>
+        <SessionRecordPanel room={room} />
+      </AppProviders>,
+    );
+    const cards = screen.getAllByRole("button", { name: "Show the Malay" });
+    expect(cards).toHaveLength(room.record.rolePlays.length);
+    for (const card of room.record.rolePlays) {
+      for (const phrase of card.phrases) {
+        expect(screen.getAllByText(phrase.english).length).toBeGreaterThan(0);
+        expect(screen.queryByText(phrase.malay)).not.toBeInTheDocument();
+      }
+    }
+
+    fireEvent.click(cards[0]!);
+    expect(cards[0]).toHaveAttribute("aria-expanded", "true");
+    expect(cards[0]).toHaveAccessibleName("Hide the Malay");
+    for (const phrase of first.phrases) expect(screen.getByText(phrase.malay)).toHaveAttribute("lang", "ms");
+    // The other card still keeps its Malay back.
+    for (const phrase of second.phrases) expect(screen.queryByText(phrase.malay)).not.toBeInTheDocument();
+
+    fireEvent.click(cards[0]!);
+    for (const phrase of first.phrases) expect(screen.queryByText(phrase.malay)).not.toBeInTheDocument();
+  });
+
+  it("show the tutor the Malay of every line, to rate it, with the learner's brief above End session", async () => {
+    const { room } = await tutorInRoom();
+    renderRecord(room);
+    expect(screen.queryByRole("button", { name: "Show the Malay" })).not.toBeInTheDocument();
+    for (const card of room.record.rolePlays) {
+      for (const phrase of card.phrases) {
+        expect(screen.getByRole("radiogroup", { name: `Rating of “${phrase.malay}”` })).toBeInTheDocument();
+        expect(screen.getAllByText(phrase.malay)[0]).toHaveAttribute("lang", "ms");
+      }
+    }
+    const brief = screen.getByRole("heading", { name: /^What .* finds hard$/ });
+    const end = screen.getByRole("button", { name: "End session" });
+    expect(brief.compareDocumentPosition(end) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 });

@@ -45,11 +45,11 @@ function LearnerRecord({ room }: { room: CallRoom }) {
           Your cue cards
         </h2>
         <p className="text-sm text-muted-foreground">
-          Your tutor plays the other part. When a cue comes, say its line: your tutor rates each one, and the ratings
-          and their notes come here when they end the session.
+          Your tutor plays the other part. When a cue comes, say its line in Malay: your tutor rates each one, and the
+          ratings and their notes come here when they end the session. Stuck? Show the Malay.
         </p>
         {record.rolePlays.map((card) => (
-          <CueCardView key={card.taskId} card={card} />
+          <CueCardView key={card.taskId} card={card} hideMalay />
         ))}
       </section>
     );
@@ -88,25 +88,57 @@ export function SessionResult({
   );
 }
 
-function CueCardView({ card, completed }: { card: CueCard; completed?: boolean }) {
+/**
+ * A role-play's cue card. `hideMalay` (the learner's, during the session: it is their turn to say
+ * the lines) shows each line's cue and English and keeps the Malay back until they ask.
+ */
+function CueCardView({ card, completed, hideMalay }: { card: CueCard; completed?: boolean; hideMalay?: boolean }) {
+  const [shown, setShown] = useState(!hideMalay);
+  const listId = useId();
   return (
     <div className="rounded-lg border bg-card p-4">
-      <h3 className="flex items-center gap-2 font-medium">
-        {card.title}
-        {completed && (
-          <span className="inline-flex items-center gap-1 text-sm text-primary">
-            <CheckCircle2 aria-hidden className="size-4" /> Completed
-          </span>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 className="flex items-center gap-2 font-medium">
+          {card.title}
+          {completed && (
+            <span className="inline-flex items-center gap-1 text-sm text-primary">
+              <CheckCircle2 aria-hidden className="size-4" /> Completed
+            </span>
+          )}
+        </h3>
+        {hideMalay && (
+          <Button
+            variant="outline"
+            size="sm"
+            aria-expanded={shown}
+            aria-controls={listId}
+            onClick={() => setShown(!shown)}
+          >
+            {shown ? "Hide the Malay" : "Show the Malay"}
+          </Button>
         )}
-      </h3>
-      <ol className="mt-2 space-y-2">
+      </div>
+      <ol id={listId} className="mt-2 space-y-2">
         {card.phrases.map((phrase) => (
           <li key={phrase.id} className="text-sm">
             {phrase.cue && <span className="block text-muted-foreground">{phrase.cue}</span>}
-            <span lang="ms" className="font-medium">
-              {phrase.malay}
-            </span>{" "}
-            <span className="text-muted-foreground">({phrase.english})</span>
+            {hideMalay ? (
+              <>
+                <span className="block">{phrase.english}</span>
+                {shown && (
+                  <span lang="ms" className="block font-medium">
+                    {phrase.malay}
+                  </span>
+                )}
+              </>
+            ) : (
+              <>
+                <span lang="ms" className="font-medium">
+                  {phrase.malay}
+                </span>{" "}
+                <span className="text-muted-foreground">({phrase.english})</span>
+              </>
+            )}
             {phrase.rating !== null && (
               <span className="ml-2 font-medium">
                 Rated {phrase.rating} of {TUTOR_RATING_MAX}
@@ -152,8 +184,8 @@ function TutorRecord({ room }: { room: CallRoom }) {
         ))}
       </section>
       <Notes bookingId={booking.id} record={record} learner={learner} />
-      {!record.endedAt && <EndSession bookingId={booking.id} learner={learner} />}
       <Brief bookingId={booking.id} learner={learner} />
+      {!record.endedAt && <EndSession bookingId={booking.id} learner={learner} />}
     </div>
   );
 }

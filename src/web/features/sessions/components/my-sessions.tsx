@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { coursePaths } from "#web/config/paths";
 import { useMySessions } from "#web/features/sessions/api/bookings";
 import { sessionTime, zoneName } from "#web/lib/session-time";
+import { TutorHere } from "./tutor-here";
 
 /**
  * My Journey's upcoming live sessions, as learner: each with its tutor, its time in the learner's
@@ -39,6 +40,7 @@ export default function MySessions() {
             {session.proposal && (
               <p className="text-sm font-medium text-primary">A new time is waiting for your answer.</p>
             )}
+            <TutorHere booking={session} />
             <Link to={coursePaths.liveSession(session.chapterId, session.dayId)} className="text-sm underline">
               Open the day's live session
             </Link>

@@ -10,6 +10,7 @@ import { useBookingChange, useSaveInvite } from "#web/features/sessions/api/book
 import { describeError } from "#web/lib/api";
 import { momentIn, sessionTime, zoneName } from "#web/lib/session-time";
 import { CancelDialog, MessageForm, ProposeForm } from "./session-card-forms";
+import { TutorHere } from "./tutor-here";
 
 const CHANGE_LABELS: Record<BookingChange["kind"], string> = {
   booked: "Booked",
@@ -64,6 +65,7 @@ export function SessionCard({
           {when(booking.startsAt, booking.endsAt)}
         </p>
         <p className="text-sm text-muted-foreground">{statusLine(booking, started, timeZone)}</p>
+        {active && asLearner && <TutorHere booking={booking} />}
       </header>
 
       {booking.proposal && (
