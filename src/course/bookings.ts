@@ -60,6 +60,7 @@ export const BOOKING_CHANGE_KINDS = [
   "booked",
   "cancelled",
   "proposed",
+  "requested",
   "accepted",
   "declined",
   "no-show",

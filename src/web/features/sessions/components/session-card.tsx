@@ -15,6 +15,7 @@ const CHANGE_LABELS: Record<BookingChange["kind"], string> = {
   booked: "Booked",
   cancelled: "Cancelled",
   proposed: "New time proposed",
+  requested: "New time asked for",
   accepted: "New time accepted",
   declined: "New time declined",
   "no-show": "No-show marked",
