@@ -49,7 +49,7 @@ const TELLING: Record<
       subject: `Booked: ${day} live session, ${when(row.startsAt)}`,
       text: [
         `Your live session for ${day} with ${other.name} is booked for ${when(row.startsAt)}.`,
-        "The calendar invite is attached. Open the session's page a few minutes before it starts.",
+        "The calendar invite is attached. Join the session room a few minutes before it starts: the link is below.",
       ].join("\n"),
     }),
   }),
@@ -105,7 +105,7 @@ const TELLING: Record<
       only: actorId === row.learnerId ? "tutor" : "learner",
       write: (_reader, other, when) => ({
         subject: `New time declined: ${day} live session`,
-        text: `${byAdmin(told) ? "An administrator" : other.name} declined moving the session to ${when(proposal.startsAt)}. It stays at ${when(row.startsAt)}; cancel it on its card if that time does not suit you.`,
+        text: `${byAdmin(told) ? "An administrator" : other.name} declined moving the session to ${when(proposal.startsAt)}. It stays at ${when(row.startsAt)}; cancel it or ask for another time (the links are below) if that does not suit you.`,
       }),
     };
   },
