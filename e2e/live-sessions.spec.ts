@@ -137,3 +137,73 @@ test("a learner whose tutor came into the room first is told so on the day's pag
     await withMedia.close();
   }
 });
+
+test("a learner asks for another time from the tutor's open times, the tutor accepts, and both cards show the new time", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const tutor = await signUpIn(browser, "Asia/Kuala_Lumpur", "Rosnah");
+  await setRole(tutor.email, "Tutor");
+  const tutorOrigin = new URL(tutor.page.url()).origin;
+  // 09:00 to 17:00 every day in Kuala Lumpur, five days ahead: every time is in the tutor's week.
+  const hours = await tutor.page.request.put("/api/bookings/hours", {
+    headers: { origin: tutorOrigin },
+    data: {
+      timeZone: "Asia/Kuala_Lumpur",
+      bio: "",
+      languages: [],
+      sessionMinutes: 30,
+      noticeHours: 12,
+      horizonDays: 5,
+      weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, ranges: [{ start: "09:00", end: "17:00" }] })),
+      exceptions: [],
+    },
+  });
+  expect(hours.status()).toBe(200);
+
+  const learner = await signUpIn(browser, "Europe/London", "Farah");
+  const learnerOrigin = new URL(learner.page.url()).origin;
+  const { tutors } = await (await learner.page.request.get("/api/bookings/tutors")).json();
+  const { id } = tutors.find((card: { name: string }) => card.name === tutor.name);
+  const { slots } = await (
+    await learner.page.request.get(`/api/bookings/days/chapter-1/day-1/slots?tutorId=${id}`)
+  ).json();
+  const booked = await learner.page.request.post("/api/bookings/days/chapter-1/day-1", {
+    headers: { origin: learnerOrigin },
+    data: { tutorId: id, startsAt: slots[0].startsAt },
+  });
+  expect(booked.status()).toBe(201);
+
+  // The learner picks the last of the tutor's open times, in London time.
+  await learner.page.goto("/chapter-1/day-1/live-session");
+  const card = region(learner.page, "Your session with a tutor").getByRole("article");
+  await card.getByRole("button", { name: "Ask for another time" }).click();
+  const picker = card.getByRole("combobox", { name: "New time" });
+  await expect(picker).toBeVisible();
+  const last = picker.locator("option").last();
+  const startsAt = (await last.getAttribute("value"))!;
+  const londonTimes = (await last.textContent())!;
+  await picker.selectOption(startsAt);
+  await card.getByRole("button", { name: "Ask for this time" }).click();
+  await expectToast(learner.page, "New time asked for.");
+  await expect(card).toContainText("You asked for a new time:");
+  await expect(card).toContainText(`Waiting for ${tutor.name}'s answer.`);
+
+  // The tutor accepts it from their week, where it reads in Kuala Lumpur time.
+  await tutor.page.goto("/tutor");
+  const tutorCard = region(tutor.page, "Your week").getByRole("article", { name: new RegExp(`with ${learner.name}$`) });
+  await expect(tutorCard).toContainText(`${learner.name} asks for a new time:`);
+  await tutorCard.getByRole("button", { name: "Accept the new time" }).click();
+  await expectToast(tutor.page, "The session has moved.");
+  const clock = (timeZone: string) =>
+    new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(
+      new Date(startsAt),
+    );
+  await expect(tutorCard).toContainText(`${clock("Asia/Kuala_Lumpur")}–`);
+  await expect(tutorCard).toContainText("(Asia/Kuala Lumpur)");
+  await expect(tutorCard).not.toContainText("asks for a new time");
+
+  await learner.page.reload();
+  await expect(card).toContainText(`${londonTimes} (Europe/London)`);
+  await expect(card).not.toContainText("You asked for a new time");
+});

@@ -775,6 +775,13 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     request: ({ targetId, bookingOf }) => ({ path: `/api/bookings/${bookingOf(targetId).upcoming}/invite.ics` }),
   },
   {
+    // The open times the session may move to, for its two sides: an Admin is neither (403).
+    method: "GET",
+    route: "/api/bookings/:bookingId/times",
+    expected: BOOKING_LEARNER,
+    request: ({ targetId, bookingOf }) => ({ path: `/api/bookings/${bookingOf(targetId).upcoming}/times` }),
+  },
+  {
     method: "POST",
     route: "/api/bookings/:bookingId/cancel",
     expected: BOOKING_SIDES,
@@ -784,9 +791,10 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     }),
   },
   {
+    // Either side asks for another time (the learner one of the tutor's open times), an Admin as the tutor.
     method: "POST",
     route: "/api/bookings/:bookingId/propose",
-    expected: BOOKING_TUTOR,
+    expected: BOOKING_SIDES,
     request: ({ targetId, bookingOf, bookingTutor }) => ({
       path: `/api/bookings/${bookingOf(targetId).upcoming}/propose`,
       json: { startsAt: bookingTutor.freeSlot },

@@ -37,9 +37,10 @@ export const BOOKING_REMINDERS: readonly { kind: BookingReminderKind; beforeMs: 
 ];
 
 /**
- * A booking's life: confirmed when booked; a tutor's proposal of another time is a booking of its
- * own, "proposed", holding that time until the learner accepts it (the old one becomes "moved") or
- * declines it ("declined", the old one stands); "cancelled" by either side.
+ * A booking's life: confirmed when booked; another time asked for by either side (the tutor's
+ * proposal, the learner's request) is a booking of its own, "proposed", holding that time until the
+ * other side accepts it (the old one becomes "moved") or declines it ("declined", the old one
+ * stands); "cancelled" by either side, or when a later ask replaces it.
  */
 export const BOOKING_STATUSES = ["confirmed", "proposed", "cancelled", "declined", "moved"] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
@@ -55,11 +56,15 @@ export type NoShowParty = (typeof NO_SHOW_PARTIES)[number];
 /** How long after the start a no-show may be marked: a side running late has this long to come. */
 export const NO_SHOW_GRACE_MINUTES = 10;
 
-/** What happened to a booking, kept with who did it, when and why. */
+/**
+ * What happened to a booking, kept with who did it, when and why. Another time is "proposed" by the
+ * tutor (or an Admin) or "requested" by the learner: the kind says who asked (decision 084).
+ */
 export const BOOKING_CHANGE_KINDS = [
   "booked",
   "cancelled",
   "proposed",
+  "requested",
   "accepted",
   "declined",
   "no-show",

@@ -29,8 +29,8 @@ export const paths = {
   sessionRoom: "/sessions/:bookingId",
 } as const;
 
-/** The room of a booked session. */
-export const sessionRoomPath = (bookingId: string) => `/sessions/${encodeURIComponent(bookingId)}`;
+/** The room of a booked session, and the link to a session's card (src/course/session-links.ts). */
+export { sessionCardPath, sessionRoomPath } from "#course/session-links";
 
 /** Course pages are addressed by the ids in the course content: /chapter-1/day-1/codebook. */
 export const coursePaths = {

@@ -87,6 +87,12 @@ export const tutorHoursQueryKey = [...bookingsQueryKey, "hours"] as const;
 /** Whether a tutor will listen to what a learner sends, and when (a role-play's end). */
 export const tutorListeningQueryKey = [...bookingsQueryKey, "listening"] as const;
 
+/** The open times a session may move to, for the signed-in side (GET /api/bookings/:bookingId/times). */
+export const moveTimesQueryKey = (bookingId: string) => [...bookingsQueryKey, "times", bookingId] as const;
+
+/** One session as the signed-in side sees it (a tutor's link to a session outside their week). */
+export const bookingQueryKey = (bookingId: string) => [...bookingsQueryKey, "one", bookingId] as const;
+
 /** The signed-in tutor's sessions this week and who waits for one. */
 export const tutorWeekQueryKey = [...bookingsQueryKey, "week"] as const;
 

@@ -14,7 +14,9 @@ export function accountRows(db: Database) {
       await tx
         .update(bookingChange)
         .set({ reason: null })
-        .where(and(eq(bookingChange.actorId, userId), inArray(bookingChange.kind, ["cancelled", "proposed"])));
+        .where(
+          and(eq(bookingChange.actorId, userId), inArray(bookingChange.kind, ["cancelled", "proposed", "requested"])),
+        );
     },
 
     /** Deletes the user's bookings whose other side is already gone: nobody would be left to see them. */
@@ -51,7 +53,7 @@ export function accountRows(db: Database) {
         .where(
           and(
             eq(bookingChange.actorId, userId),
-            inArray(bookingChange.kind, ["message", "cancelled", "proposed"]),
+            inArray(bookingChange.kind, ["message", "cancelled", "proposed", "requested"]),
             sql`${bookingChange.reason} is not null`,
           ),
         )

@@ -36,9 +36,10 @@ import { multiLineText, singleLineText } from "#course/text-fields";
  * GET  /mine                           { timeZone, bookings }: the caller's sessions, as learner or tutor
  * GET  /:bookingId                     { booking } with its changes
  * GET  /:bookingId/invite.ics          the booking's calendar event
+ * GET  /:bookingId/times               MoveTimes: the open times the session may move to, for its learner or tutor
  * POST /:bookingId/cancel              ReasonInput → { booking }
- * POST /:bookingId/propose             ProposeInput → { booking }: the tutor proposes another time
- * POST /:bookingId/proposal            AnswerInput → { booking }: the learner accepts or declines it
+ * POST /:bookingId/propose             ProposeInput → { booking }: either side asks for another time
+ * POST /:bookingId/proposal            AnswerInput → { booking }: the other side accepts or declines it
  * POST /:bookingId/no-show             NoShowInput → { booking }: the other side did not come (10 min after the start, not held)
  * POST /:bookingId/messages            MessageInput → 201 { booking }: a message to the other side
  */
@@ -69,7 +70,9 @@ export const BOOKING_ERRORS = {
   SESSION_MET:
     "The learner and the tutor were in the session room together, so the session took place: it cannot be marked as a no-show.",
   NO_PROPOSAL: "There is no new time waiting for your answer.",
-  PROPOSAL_PASSED: "The proposed time has already passed. Ask your tutor for another.",
+  ANSWERED_BY_OTHER: (other: string) => `You asked for this time: ${other} accepts or declines it.`,
+  REQUEST_NOT_OPEN: "That time is not one of your tutor's open times for this session. Pick one of the times shown.",
+  PROPOSAL_PASSED: "The proposed time has already passed. Ask for another.",
   PROPOSAL_SAME_TIME: "That is the session's time already. Propose a different one.",
   PROPOSAL_TOO_FAR: (days: number) =>
     `A new time can be at most ${days} ${days === 1 ? "day" : "days"} ahead, as far as learners may book this tutor. Pick an earlier time.`,
@@ -280,7 +283,7 @@ export type * from "./bookings.views.types";
 /** What the account wrote about a live session: a message, or the reason it gave for a cancel or a proposal. */
 export interface ExportedBookingMessage {
   bookingId: string;
-  kind: "message" | "cancelled" | "proposed";
+  kind: "message" | "cancelled" | "proposed" | "requested";
   text: string;
   at: Date;
 }

@@ -1,7 +1,15 @@
 import { z } from "zod";
 
 /** The changes to a booking its sides are told of by email (a no-show is not mailed). */
-export const TOLD_CHANGES = ["booked", "cancelled", "proposed", "declined", "accepted", "message"] as const;
+export const TOLD_CHANGES = [
+  "booked",
+  "cancelled",
+  "proposed",
+  "requested",
+  "declined",
+  "accepted",
+  "message",
+] as const;
 export type ToldChange = (typeof TOLD_CHANGES)[number];
 
 const changed = z
@@ -15,7 +23,7 @@ const changed = z
     actorId: z.string().min(1),
     /** The change kept with what its maker wrote (a reason, a message), read by the handler. */
     changeId: z.number().int().positive().optional(),
-    /** The proposal ("proposed", "declined"), or the booking it moved from ("accepted"). */
+    /** The time asked for ("proposed", "requested", "declined"), or the booking it moved from ("accepted"). */
     otherBookingId: z.uuid().optional(),
     /** Readers whose session mail is held back today, or who get the one notice that it is (bookings.limits.ts). */
     hold: z.record(z.string(), z.enum(["held", "notice"])),

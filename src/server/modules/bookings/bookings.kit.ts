@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import { type Availability, FREE_CANCEL_HOURS } from "#course/bookings";
 import { type Chapter, lookUpDay } from "#course/course";
 import type { DayRef } from "#course/progress-rules";
+import { sessionCardPath, sessionRoomPath } from "#course/session-links";
 import type { Database, Transaction } from "#server/db/client";
 import type { Emitter } from "#server/events/events";
 import type { SessionUser } from "#server/http/context";
@@ -78,6 +79,14 @@ export const requireConfirmed = (row: BookingRow) => {
   if (row.status !== "confirmed") throw refused(409, "NOT_ACTIVE", BOOKING_ERRORS.NOT_ACTIVE);
 };
 
+/** Where a session is reached from an email or an invite, for one of its sides. */
+export interface SessionLinks {
+  room: string;
+  card: string;
+  change: string;
+  cancel: string;
+}
+
 /** A booking's day in the course: its title as mail and views show it, and its session's page. */
 function courseDays(course: readonly Chapter[], publicUrl: string) {
   return {
@@ -91,6 +100,19 @@ function courseDays(course: readonly Chapter[], publicUrl: string) {
       return "unknown" in found ? target.dayId : `Day ${found.day.number}: ${found.day.subtopic}`;
     },
     sessionUrl: (target: DayRef) => new URL(`/${target.chapterId}/${target.dayId}/live-session`, publicUrl).toString(),
+    /**
+     * A session's links for one side (src/course/session-links.ts): its room, its card, and the
+     * card with the picker of another time or the cancel dialog open.
+     */
+    sessionLinks(row: Pick<BookingRow, "id" | "chapterId" | "dayId">, side: "learner" | "tutor"): SessionLinks {
+      const at = (path: string) => new URL(path, publicUrl).toString();
+      return {
+        room: at(sessionRoomPath(row.id)),
+        card: at(sessionCardPath(row, side)),
+        change: at(sessionCardPath(row, side, "change")),
+        cancel: at(sessionCardPath(row, side, "cancel")),
+      };
+    },
   };
 }
 
@@ -149,7 +171,7 @@ function viewOfRow(
       ? {
           startsAt: proposal.startsAt.toISOString(),
           endsAt: proposal.endsAt.toISOString(),
-          reason: changes.findLast((c) => c.inviteUid === row.inviteUid && c.kind === "proposed")?.reason ?? null,
+          ...askedBy(changes.findLast((c) => c.inviteUid === row.inviteUid && ASKING.has(c.kind))),
         }
       : null,
     freeCancelUntil: new Date(row.startsAt.getTime() - FREE_CANCEL_HOURS * HOUR).toISOString(),
@@ -167,6 +189,14 @@ function viewOfRow(
 }
 
 type Changes = Awaited<ReturnType<BookingsRepository["changesOf"]>>;
+
+/** The changes that ask for another time: the tutor's (or an Admin's) proposal, the learner's request. */
+const ASKING = new Set<BookingChange["kind"]>(["proposed", "requested"]);
+
+/** Who asked for the time waiting, and why, from the change that asked (a proposal kept from before: the tutor's). */
+function askedBy(change: Changes[number] | undefined): { by: "learner" | "tutor"; reason: string | null } {
+  return { by: change?.kind === "requested" ? "learner" : "tutor", reason: change?.reason ?? null };
+}
 
 /** Bookings as the viewer sees them, and a booking read or locked for its viewer. */
 function createBookingReads({

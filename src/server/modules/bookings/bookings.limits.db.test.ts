@@ -55,7 +55,9 @@ const bookingOf = async (response: Response) => ((await response.json()) as { bo
 const errorOf = async (response: Response) => ((await response.json()) as ErrorBody).error;
 /** The emails to this address about sessions (its sign-up's left out). */
 const mailTo = async (address: string) =>
-  (await t.outbox()).filter((mail) => mail.to === address && mail.text.includes("The session's page:"));
+  (await t.outbox()).filter(
+    (mail) => mail.to === address && /^(The session's page|Join the session room): /m.test(mail.text),
+  );
 const rowsOf = async (learnerId: string) =>
   (await t.db.select({ count: sql<number>`count(*)::int` }).from(booking).where(eq(booking.learnerId, learnerId)))[0]!
     .count;

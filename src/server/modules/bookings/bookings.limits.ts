@@ -17,8 +17,8 @@ export const BOOKING_LIMITS = {
   cancelsPerUser: { windowSeconds: HOUR, max: 20 },
   /** A tutor moving a full day of sessions. */
   proposalsPerUser: { windowSeconds: HOUR, max: 20 },
-  /** A learner answers a new time once per session, and holds three sessions. */
-  answersPerUser: { windowSeconds: HOUR, max: 10 },
+  /** A learner answers a new time once per session and holds three; a tutor answers a day's learners' requests. */
+  answersPerUser: { windowSeconds: HOUR, max: 20 },
   /** A tutor writing to every learner of a full day; a learner writes their tutor a few lines. */
   messagesPerUser: { windowSeconds: HOUR, max: 20 },
   /**

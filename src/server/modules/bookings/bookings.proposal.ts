@@ -1,7 +1,7 @@
 import type { Availability } from "#course/bookings";
 import { HttpError } from "#server/http/errors";
 import { BOOKING_ERRORS } from "./bookings.contract";
-import { bookableWindow, type Span } from "./slots";
+import { bookableWindow, openSlotsOf, type Span } from "./slots";
 
 const refused = (code: keyof typeof BOOKING_ERRORS, message: string) => new HttpError(422, code, message);
 
@@ -26,5 +26,24 @@ export function assertProposable(
   }
   if (!grid(hours, at).some((slot) => slot.startsAt.getTime() === start)) {
     throw refused("PROPOSAL_OUTSIDE_HOURS", BOOKING_ERRORS.PROPOSAL_OUTSIDE_HOURS);
+  }
+}
+
+/**
+ * Refuses a new time the learner asks for that is not one of the tutor's open times (`hours` cut to
+ * the session's length): past, inside the notice, beyond the horizon or off their hours. Whether
+ * it is free is PostgreSQL's to say, as for a booking.
+ */
+export function assertRequestable(
+  startsAt: Date,
+  hours: Availability | undefined,
+  at: Date,
+  grid: (availability: Availability, at: Date) => readonly Span[],
+): void {
+  const start = startsAt.getTime();
+  if (start <= at.getTime()) throw refused("SLOT_PAST", BOOKING_ERRORS.SLOT_PAST);
+  const open = hours ? openSlotsOf(grid(hours, at), hours, at, []) : [];
+  if (!open.some((slot) => slot.startsAt.getTime() === start)) {
+    throw refused("REQUEST_NOT_OPEN", BOOKING_ERRORS.REQUEST_NOT_OPEN);
   }
 }

@@ -7,7 +7,7 @@ function reminderText(kind: BookingReminderKind, day: string, other: string, whe
   return soon
     ? {
         subject: `Starting in 10 minutes: ${day} live session`,
-        text: `Your live session for ${day} with ${other} starts at ${when}. Open the session's page now.`,
+        text: `Your live session for ${day} with ${other} starts at ${when}. Join the session room now: the link is below.`,
       }
     : {
         subject: `Tomorrow: ${day} live session, ${when}`,

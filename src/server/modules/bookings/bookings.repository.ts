@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
 import { BOOKING_REMINDERS, type BookingReminderKind, HOLDING_STATUSES } from "#course/bookings";
 import type { Database, Queryable, Transaction } from "#server/db/client";
 import { LOCK_CLASSES } from "#server/db/locks";
@@ -142,7 +142,6 @@ function bookingWrites(db: Database, now: () => Date) {
 /** The times taken: new times proposed and waiting, busy times, the sessions learners have yet to have. */
 function timesTaken(db: Database) {
   return {
-    /** The tutor's proposal of a new time for a booking, waiting for the learner. */
     /** The new times proposed for these bookings and waiting, by the booking they would replace. */
     async proposalsFor(bookingIds: readonly string[]): Promise<Map<string, BookingRow>> {
       if (bookingIds.length === 0) return new Map();
@@ -153,6 +152,7 @@ function timesTaken(db: Database) {
       return new Map(rows.map((row) => [row.replacesId!, row]));
     },
 
+    /** The new time asked for a booking and waiting for the other side's answer. */
     async proposalFor(bookingId: string, q: Queryable = db): Promise<BookingRow | undefined> {
       const [row] = await q
         .select()
@@ -174,6 +174,7 @@ function timesTaken(db: Database) {
         .select({
           tutorId: booking.tutorId,
           learnerId: booking.learnerId,
+          inviteUid: booking.inviteUid,
           startsAt: booking.startsAt,
           endsAt: booking.endsAt,
         })
@@ -290,6 +291,20 @@ function changes(db: Database, now: () => Date) {
         .orderBy(asc(bookingChange.at), asc(bookingChange.id));
     },
 
+    /**
+     * Who asked for the time waiting on a booking, by the change that asked: the learner when it was
+     * "requested"; the tutor's side when "proposed", or when no change says (a proposal kept from before).
+     */
+    async askerOf(bookingId: string, q: Queryable = db): Promise<"learner" | "tutor"> {
+      const [row] = await q
+        .select({ kind: bookingChange.kind })
+        .from(bookingChange)
+        .where(and(eq(bookingChange.bookingId, bookingId), inArray(bookingChange.kind, ["proposed", "requested"])))
+        .orderBy(desc(bookingChange.id))
+        .limit(1);
+      return row?.kind === "requested" ? "learner" : "tutor";
+    },
+
     /** How many messages a booking's event carries. */
     async messageCount(tx: Transaction, inviteUid: string): Promise<number> {
       const [row] = await tx
@@ -308,7 +323,9 @@ function reminders(db: Database, now: () => Date) {
     /**
      * The reminders due at `now` and not yet claimed: each kind from its moment before the start
      * until the next kind's, for sessions confirmed at their time before that moment (a session
-     * booked or moved inside a day gets only the 10-minute one).
+     * booked or moved inside a day gets only the 10-minute one). The last kind, "starting soon",
+     * goes to every session still to start, however late it was booked or moved there: a session
+     * moved to start in 8 minutes is no less about to start.
      */
     async dueReminders(now: Date): Promise<{ booking: BookingRow; kind: BookingReminderKind }[]> {
       const due: { booking: BookingRow; kind: BookingReminderKind }[] = [];
@@ -324,7 +341,9 @@ function reminders(db: Database, now: () => Date) {
               eq(booking.status, "confirmed"),
               lt(booking.startsAt, opens),
               gt(booking.startsAt, closes),
-              lt(booking.confirmedAt, sql`${booking.startsAt} - make_interval(secs => ${reminder.beforeMs / 1000})`),
+              next
+                ? lt(booking.confirmedAt, sql`${booking.startsAt} - make_interval(secs => ${reminder.beforeMs / 1000})`)
+                : undefined,
               sql`not exists (select 1 from ${bookingReminder} where ${bookingReminder.bookingId} = ${booking.id} and ${bookingReminder.kind} = ${reminder.kind})`,
             ),
           );

@@ -9,6 +9,7 @@ import {
   bookSchema,
   cancelSchema,
   type DaySlots,
+  type MoveTimes,
   messageSchema,
   noShowSchema,
   proposeSchema,
@@ -73,6 +74,10 @@ export function bookingRoutes(bookings: BookingsService, limiter: RequestLimiter
         "Content-Disposition": 'attachment; filename="jalan-session.ics"',
         "Cache-Control": "private, no-store",
       });
+    })
+    .get("/:bookingId/times", signedIn, async (c) => {
+      const body: MoveTimes = await bookings.moveTimes(requireUser(c), c.req.param("bookingId"));
+      return c.json(body);
     })
     .post(
       "/:bookingId/cancel",

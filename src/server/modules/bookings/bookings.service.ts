@@ -4,6 +4,7 @@ import { createChanges } from "./bookings.changes";
 import type { TutorHoursInput } from "./bookings.contract";
 import { createHours } from "./bookings.hours";
 import { type BookingsDeps, createKit } from "./bookings.kit";
+import { createMoves } from "./bookings.move";
 import { createNotices } from "./bookings.notices";
 import { createReminders } from "./bookings.reminders";
 import { changeTeller, createTelling } from "./bookings.told";
@@ -16,7 +17,7 @@ import { createViews } from "./bookings.views";
  * the reminders 24 h and 10 min before, each sent once however many instances run.
  *
  * Each use case has its file: hours and slots (bookings.hours.ts), booking (bookings.book.ts), the
- * changes after (bookings.changes.ts), what the sides see (bookings.views.ts) and the reminders
+ * changes after (bookings.changes.ts), moving it to another time (bookings.move.ts), what the sides see (bookings.views.ts) and the reminders
  * (bookings.reminders.ts), over what they share (bookings.kit.ts) and the mail they send
  * (bookings.notices.ts): a change's mail is written by the handler of the event it records
  * (bookings.told.ts); the reminders and an account's closing write theirs themselves.
@@ -30,6 +31,7 @@ export function createBookings(deps: BookingsDeps) {
     ...createBook(kit, tell),
     ...createViews(kit, notices),
     ...createChanges(kit, tell),
+    ...createMoves(kit, tell),
     ...createReminders(kit, notices),
     ...createTelling(kit, notices),
 

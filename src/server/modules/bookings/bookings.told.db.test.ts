@@ -59,13 +59,13 @@ describe("a booking's change", () => {
   it("records nothing when it is refused", async () => {
     const { alex, session } = await booked();
     const before = (await changedEvents()).length;
-    // A learner does not propose a time: 403, and no event.
+    // A learner asks for a time that is not one of the tutor's open times: 422, and no event.
     const refused = await request(`/api/bookings/${session.id}/propose`, {
       method: "POST",
       cookie: alex.cookie,
-      json: { startsAt: "2026-03-30T09:00:00.000Z" },
+      json: { startsAt: "2026-03-30T09:10:00.000Z" },
     });
-    expect(refused.status).toBe(403);
+    expect(refused.status).toBe(422);
     expect((await changedEvents()).length).toBe(before);
   });
 

@@ -1,14 +1,19 @@
 import type { Transaction } from "#server/db/client";
 import type { Emitter } from "#server/events/events";
 import { type BookingChanged, bookingsEvents, type ToldChange } from "./bookings.events";
-import type { BookingsKit } from "./bookings.kit";
+import type { BookingsKit, SessionLinks } from "./bookings.kit";
 import type { MailHold } from "./bookings.limits";
 import type { Notices } from "./bookings.notices";
 import type { Party } from "./bookings.parties";
 import type { BookingRow } from "./bookings.repository";
 
-/** What a change's email says to one reader: `when` writes an instant in the reader's zone. */
-type Write = (reader: Party, other: Party, when: (instant: Date) => string) => { subject: string; text: string };
+/** What a change's email says to one reader: `when` writes an instant in the reader's zone; `links` are the reader's. */
+type Write = (
+  reader: Party,
+  other: Party,
+  when: (instant: Date) => string,
+  links: SessionLinks,
+) => { subject: string; text: string };
 
 /** The facts a change's email is made of, as its handler reads them. */
 interface Told {
@@ -23,6 +28,16 @@ interface Told {
 const byAdmin = ({ row, actorId }: Told) => actorId !== row.learnerId && actorId !== row.tutorId;
 const sideName = (reader: Party, row: BookingRow) => (reader.id === row.learnerId ? "your tutor" : "your learner");
 
+/** Who asked for the new time and who accepted it, as the reader of an "accepted" email reads it. */
+function whoMoved(told: Told, reader: Party, other: Party): string {
+  const { row, actorId } = told;
+  // The side that accepted is the one that did not ask.
+  const askedBy = actorId === row.learnerId ? row.tutorId : row.learnerId;
+  const accepter = byAdmin(told) ? "an administrator" : reader.id === actorId ? "you" : other.name;
+  const asker = reader.id === askedBy ? "You" : other.name;
+  return `${asker} asked for it, and ${accepter} accepted.`;
+}
+
 /** Each change's email, and to whom: both sides unless `only`, with the invite's REQUEST or CANCEL when `method`. */
 const TELLING: Record<
   ToldChange,
@@ -34,7 +49,7 @@ const TELLING: Record<
       subject: `Booked: ${day} live session, ${when(row.startsAt)}`,
       text: [
         `Your live session for ${day} with ${other.name} is booked for ${when(row.startsAt)}.`,
-        "The calendar invite is attached. Open the session's page a few minutes before it starts.",
+        "The calendar invite is attached. Join the session room a few minutes before it starts: the link is below.",
       ].join("\n"),
     }),
   }),
@@ -58,32 +73,57 @@ const TELLING: Record<
     if (!proposal) return undefined;
     return {
       only: "learner",
-      write: (_reader, other, when) => ({
+      write: (_reader, other, when, links) => ({
         subject: `New time proposed: ${day} live session`,
         text: [
           `${byAdmin(told) ? "An administrator" : other.name} proposes to move your live session for ${day} from ${when(row.startsAt)} to ${when(proposal.startsAt)}.`,
           ...(words ? [`Why: ${words}`] : []),
-          "Accept or decline it on the session's page. Until you answer, the session stays at its time.",
+          `Accept or decline it on the session's card: ${links.card}`,
+          "Until you answer, the session stays at its time.",
         ].join("\n"),
       }),
     };
   },
-  declined: ({ row, other: proposal, day }) =>
-    proposal && {
+  requested: ({ row, other: request, day, words }) =>
+    request && {
       only: "tutor",
+      write: (_reader, other, when, links) => ({
+        subject: `New time asked for: ${day} live session`,
+        text: [
+          `${other.name} asks to move your live session for ${day} from ${when(row.startsAt)} to ${when(request.startsAt)}.`,
+          ...(words ? [`Why: ${words}`] : []),
+          `Accept or decline it on the session's card: ${links.card}`,
+          "Until you answer, the session stays at its time.",
+        ].join("\n"),
+      }),
+    },
+  // Told to the side that asked: the other side declined.
+  declined: (told) => {
+    const { row, other: proposal, day, actorId } = told;
+    if (!proposal) return undefined;
+    return {
+      only: actorId === row.learnerId ? "tutor" : "learner",
       write: (_reader, other, when) => ({
         subject: `New time declined: ${day} live session`,
-        text: `${other.name} declined moving the session to ${when(proposal.startsAt)}. It stays at ${when(row.startsAt)}; cancel it on its page if that time does not suit you.`,
+        text: `${byAdmin(told) ? "An administrator" : other.name} declined moving the session to ${when(proposal.startsAt)}. It stays at ${when(row.startsAt)}; cancel it or ask for another time (the links are below) if that does not suit you.`,
       }),
-    },
-  accepted: ({ row: moved, other: from, day }) =>
-    from && {
+    };
+  },
+  accepted: (told) => {
+    const { row: moved, other: from, day } = told;
+    if (!from) return undefined;
+    return {
       method: "REQUEST",
-      write: (_reader, _other, when) => ({
+      write: (reader, other, when) => ({
         subject: `Moved: ${day} live session, now ${when(moved.startsAt)}`,
-        text: `Your live session for ${day} has moved from ${when(from.startsAt)} to ${when(moved.startsAt)}. The attached update changes it in your calendar.`,
+        text: [
+          `Your live session for ${day} has moved from ${when(from.startsAt)} to ${when(moved.startsAt)}.`,
+          whoMoved(told, reader, other),
+          "The attached update changes it in your calendar.",
+        ].join(" "),
       }),
-    },
+    };
+  },
   // A message that went with its writer's account is not sent.
   message: ({ row, actorId, words, day }) =>
     words === null

@@ -1,6 +1,6 @@
 import type { SessionUser } from "#server/http/context";
 import type { BookingView, TutorWeek } from "./bookings.contract";
-import { type BookingsKit, DAY } from "./bookings.kit";
+import { type BookingsKit, DAY, partOf } from "./bookings.kit";
 import { inviteUidOf, type Notices } from "./bookings.notices";
 import { gonePerson, person } from "./bookings.parties";
 import { startOfDayIn } from "./slots";
@@ -22,6 +22,9 @@ export interface CalendarSession {
   startsAt: Date;
   endsAt: Date;
   cancelled: boolean;
+  /** Its day in the course, whose live-session page holds the learner's card. */
+  chapterId: string;
+  dayId: string;
   dayTitle: string;
   youAre: "learner" | "tutor";
   /** The other side's name ("A former tutor" once their account is gone). */
@@ -100,6 +103,8 @@ export function createViews(kit: BookingsKit, { inviteOf }: Notices) {
           startsAt: row.startsAt,
           endsAt: row.endsAt,
           cancelled: row.status !== "confirmed",
+          chapterId: row.chapterId,
+          dayId: row.dayId,
           dayTitle: dayTitle(row),
           youAre,
           otherName: other.name,
@@ -107,13 +112,14 @@ export function createViews(kit: BookingsKit, { inviteOf }: Notices) {
       });
     },
 
-    /** The booking's calendar event as it stands: a REQUEST, or a CANCEL once cancelled. */
+    /** The booking's calendar event as it stands, with the caller's links: a REQUEST, or a CANCEL once cancelled. */
     async invite(user: SessionUser, bookingId: string): Promise<string> {
       const row = await readBooking(user, bookingId);
       const parties = await partiesOf([row.learnerId, row.tutorId]);
       const learner = (row.learnerId && parties.get(row.learnerId)) || gonePerson(row.learnerId, "learner");
       const tutor = (row.tutorId && parties.get(row.tutorId)) || gonePerson(row.tutorId, "tutor");
-      return inviteOf(row, learner, tutor, row.status !== "confirmed" ? "CANCEL" : "REQUEST");
+      const side = partOf(row, user) === "learner" ? "learner" : "tutor";
+      return inviteOf(row, learner, tutor, row.status !== "confirmed" ? "CANCEL" : "REQUEST", side);
     },
 
     /**

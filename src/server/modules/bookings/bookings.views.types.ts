@@ -78,11 +78,27 @@ export interface BookingView {
   learner: BookingSide;
   /** The viewer's part in it. */
   youAre: "learner" | "tutor" | "admin";
-  /** A new time the tutor proposed, waiting for the learner's answer. */
-  proposal: { startsAt: string; endsAt: string; reason: string | null } | null;
+  /**
+   * Another time one side asked for, waiting for the other's answer: `by` "tutor" when the tutor (or
+   * an Admin) proposed it, "learner" when the learner requested it.
+   */
+  proposal: { startsAt: string; endsAt: string; reason: string | null; by: "learner" | "tutor" } | null;
   /** Until when the learner may cancel it (12 h before the start). */
   freeCancelUntil: string;
   changes: BookingChange[];
+}
+
+/** The open times a session may move to, for one of its sides (GET /:bookingId/times). */
+export interface MoveTimes {
+  /**
+   * The zone the times are read in: the tutor's hours' zone for the tutor, the learner's own
+   * (their settings) for the learner.
+   */
+  timeZone: string;
+  /** The session's length, which every time has. */
+  sessionMinutes: number;
+  /** In order, never the session's own time: free for both sides, from the tutor's hours. */
+  times: { startsAt: string; endsAt: string }[];
 }
 
 export interface TutorWeek {

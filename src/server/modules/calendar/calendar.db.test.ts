@@ -152,6 +152,42 @@ describe("a user's calendar feed", () => {
     ]);
   });
 
+  it("changes with a learner's request the tutor accepts: the same UID, a higher SEQUENCE, the new times", async () => {
+    const { siti, alex, session } = await bookedMonday(t, request);
+    const feeds = [(await makeFeed(alex.cookie)).url, (await makeFeed(siti.cookie)).url];
+    const [uid] = await inviteUidsTo(alex.email);
+    for (const url of feeds) {
+      expect(await eventsOf(url)).toEqual([
+        expect.objectContaining({ uid, sequence: 0, start: "2026-03-23T09:00:00.000Z", url: roomOf(session.id) }),
+      ]);
+    }
+    const asked = await request(`/api/bookings/${session.id}/propose`, {
+      method: "POST",
+      cookie: alex.cookie,
+      json: { startsAt: "2026-04-06T08:30:00.000Z" },
+    });
+    expect(asked.status).toBe(200);
+    const accepted = await request(`/api/bookings/${session.id}/proposal`, {
+      method: "POST",
+      cookie: siti.cookie,
+      json: { accept: true },
+    });
+    expect(accepted.status).toBe(200);
+    const moved = ((await accepted.json()) as { booking: { id: string } }).booking;
+    for (const url of feeds) {
+      expect(await eventsOf(url)).toEqual([
+        expect.objectContaining({
+          uid,
+          sequence: 1,
+          start: "2026-04-06T08:30:00.000Z",
+          end: "2026-04-06T09:00:00.000Z",
+          url: roomOf(moved.id),
+          status: "CONFIRMED",
+        }),
+      ]);
+    }
+  });
+
   it("holds the last 30 days and what is to come, nothing older", async () => {
     const [learner, tutor] = [await personAs(t), await personAs(t, "Tutor")];
     const at = (iso: string) => insertBooking(t, { tutorId: tutor.id, learnerId: learner.id, startsAt: new Date(iso) });

@@ -1,4 +1,5 @@
 import { createEvents, type EventAttributes } from "ics";
+import type { SessionCardAction } from "#course/session-links";
 import { plainLines } from "#course/user-text";
 import type { CalendarSession } from "#server/modules/bookings/bookings.module";
 
@@ -9,7 +10,16 @@ import type { CalendarSession } from "#server/modules/bookings/bookings.module";
  */
 export function calendarFeedText(
   sessions: readonly CalendarSession[],
-  { roomUrl, now }: { roomUrl: (bookingId: string) => string; now: Date },
+  {
+    roomUrl,
+    cardUrl,
+    now,
+  }: {
+    roomUrl: (bookingId: string) => string;
+    /** The reader's card of the session with its picker of another time or its cancel dialog open. */
+    cardUrl: (session: CalendarSession, action: SessionCardAction) => string;
+    now: Date;
+  },
 ): string {
   const events = sessions.map((session) => {
     const other = session.youAre === "learner" ? "tutor" : "learner";
@@ -26,7 +36,16 @@ export function calendarFeedText(
       // TEXT values: the other side's name is theirs to write, so control characters go (invite.ts).
       title: plainLines(`Jalan: ${session.dayTitle} live session with ${session.otherName}`),
       description: plainLines(
-        `Your ${session.dayTitle} live session, with ${session.otherName} (${other}). Open the session: ${roomUrl(session.id)}`,
+        [
+          `Your ${session.dayTitle} live session, with ${session.otherName} (${other}).`,
+          ...(session.cancelled
+            ? []
+            : [
+                `Join the session room: ${roomUrl(session.id)}`,
+                `Change the time: ${cardUrl(session, "change")}`,
+                `Cancel the session: ${cardUrl(session, "cancel")}`,
+              ]),
+        ].join("\n"),
       ),
       url: roomUrl(session.id),
       status: session.cancelled ? "CANCELLED" : "CONFIRMED",

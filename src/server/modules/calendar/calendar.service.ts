@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
+import { type SessionCardAction, sessionCardPath, sessionRoomPath } from "#course/session-links";
 import type { Database } from "#server/db/client";
 import { notFound } from "#server/http/errors";
-import type { BookingsModule } from "#server/modules/bookings/bookings.module";
+import type { BookingsModule, CalendarSession } from "#server/modules/bookings/bookings.module";
 import type { CalendarFeedMade, CalendarFeedState, ExportedCalendarFeed } from "./calendar.contract";
 import { calendarFeedText } from "./calendar.feed";
 import { createCalendarRepository } from "./calendar.repository";
@@ -37,7 +38,10 @@ export const tokenHashOf = (token: string) => createHash("sha256").update(token)
 export function createCalendarService({ db, bookings, publicUrl, now = () => new Date() }: CalendarDeps) {
   const feeds = createCalendarRepository(db);
   const feedUrl = (token: string) => new URL(`/api/calendar/feed/${token}.ics`, publicUrl).toString();
-  const roomUrl = (bookingId: string) => new URL(`/sessions/${encodeURIComponent(bookingId)}`, publicUrl).toString();
+  const roomUrl = (bookingId: string) => new URL(sessionRoomPath(bookingId), publicUrl).toString();
+  /** The reader's card of a session with an action open (src/course/session-links.ts). */
+  const cardUrl = (session: CalendarSession, action: SessionCardAction) =>
+    new URL(sessionCardPath(session, session.youAre, action), publicUrl).toString();
 
   return {
     async state(userId: string): Promise<CalendarFeedState> {
@@ -63,7 +67,7 @@ export function createCalendarService({ db, bookings, publicUrl, now = () => new
       if (!userId) throw notFound(NO_SUCH_FEED);
       const at = now();
       const sessions = await bookings.calendarOf(userId, new Date(at.getTime() - FEED_PAST_DAYS * DAY));
-      return calendarFeedText(sessions, { roomUrl, now: at });
+      return calendarFeedText(sessions, { roomUrl, cardUrl, now: at });
     },
 
     /** The user's part of Export My Data: when their feed was made, never its hash. */

@@ -2,8 +2,10 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import type { BookingView, TutorHoursInput } from "#server/modules/bookings/bookings.contract";
 import { apiClient, call, callForResponse, pathParams } from "#web/lib/api";
 import {
+  bookingQueryKey,
   bookingsQueryKey,
   daySlotsQueryKey,
+  moveTimesQueryKey,
   mySessionsQueryKey,
   tutorHoursQueryKey,
   tutorWeekQueryKey,
@@ -34,6 +36,24 @@ export function useDaySlots(chapterId: string, dayId: string, tutorId: string | 
     enabled,
     // Another tutor chosen: the times shown stay until theirs come, and the form keeps its place.
     placeholderData: keepPreviousData,
+  });
+}
+
+/** The open times a session may move to, for the signed-in side, in the zone they read them in. */
+export function useMoveTimes(bookingId: string, enabled = true) {
+  return useQuery({
+    queryKey: moveTimesQueryKey(bookingId),
+    queryFn: () => call(apiClient.bookings[":bookingId"].times.$get({ param: pathParams({ bookingId }) })),
+    enabled,
+  });
+}
+
+/** One session, as the signed-in side sees it. */
+export function useBooking(bookingId: string, enabled = true) {
+  return useQuery({
+    queryKey: bookingQueryKey(bookingId),
+    queryFn: () => call(apiClient.bookings[":bookingId"].$get({ param: pathParams({ bookingId }) })),
+    enabled,
   });
 }
 
@@ -72,9 +92,9 @@ function changeDone(change: BookingChangeInput): string {
     case "cancel":
       return "Session cancelled.";
     case "propose":
-      return "New time proposed.";
+      return "New time asked for.";
     case "answer":
-      return change.accept ? "Your session has moved." : "Your session stays at its time.";
+      return change.accept ? "The session has moved." : "The session stays at its time.";
     case "no-show":
       return "No-show marked.";
     case "message":

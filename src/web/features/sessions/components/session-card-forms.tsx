@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { BOOKING_MESSAGE_MAX, BOOKING_REASON_MAX } from "#course/bookings";
 import type { BookingView } from "#server/modules/bookings/bookings.contract";
 import {
@@ -13,20 +13,23 @@ import {
   AlertDialogTrigger,
 } from "#web/components/ui/alert-dialog";
 import { Button } from "#web/components/ui/button";
-import { Field, TextareaField } from "#web/components/ui/field";
+import { TextareaField } from "#web/components/ui/field";
 
-/** The forms a session card opens: cancelling, proposing a new time, a message to the other side. */
+/** The forms a session card opens: cancelling, a message to the other side (another time: session-move.tsx). */
 
+/** Cancelling a session, with an optional reason; `defaultOpen` when a link asked for it. */
 export function CancelDialog({
   booking,
   onCancel,
   pending,
+  defaultOpen = false,
 }: {
   booking: BookingView;
   onCancel: (reason: string | undefined) => void;
   pending: boolean;
+  defaultOpen?: boolean;
 }) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(defaultOpen);
   const [reason, setReason] = useState("");
   return (
     <AlertDialog open={open} onOpenChange={(next) => !pending && setOpen(next)}>
@@ -62,57 +65,6 @@ export function CancelDialog({
         </AlertDialogFooter>
       </AlertDialogContent>
     </AlertDialog>
-  );
-}
-
-/** A new time, in this device's own time (the input's), with an optional reason. */
-export function ProposeForm({
-  pending,
-  onPropose,
-}: {
-  pending: boolean;
-  onPropose: (startsAt: string, reason: string | undefined, done: () => void) => void;
-}) {
-  const [open, setOpen] = useState(false);
-  const [when, setWhen] = useState("");
-  const [reason, setReason] = useState("");
-  if (!open) {
-    return (
-      <Button variant="outline" onClick={() => setOpen(true)}>
-        Propose a new time
-      </Button>
-    );
-  }
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!when) return;
-    onPropose(new Date(when).toISOString(), reason.trim() || undefined, () => setOpen(false));
-  };
-  return (
-    <form onSubmit={submit} className="grid max-w-md gap-3 rounded-lg border p-3">
-      <Field
-        label="New start"
-        hint="In this device's time. The learner accepts or declines it; until then the session stays where it is."
-        type="datetime-local"
-        required
-        value={when}
-        onChange={(event) => setWhen(event.target.value)}
-      />
-      <Field
-        label="Why (optional)"
-        value={reason}
-        maxLength={BOOKING_REASON_MAX}
-        onChange={(event) => setReason(event.target.value)}
-      />
-      <div className="flex gap-2">
-        <Button type="submit" disabled={pending}>
-          Propose
-        </Button>
-        <Button type="button" variant="ghost" onClick={() => setOpen(false)}>
-          Close
-        </Button>
-      </div>
-    </form>
   );
 }
 

@@ -1,21 +1,25 @@
 import { CalendarPlus, Video } from "lucide-react";
-import { useId } from "react";
-import { Link } from "react-router";
+import { useEffect, useId, useRef } from "react";
+import { Link, useSearchParams } from "react-router";
 import { FREE_CANCEL_HOURS, NO_SHOW_GRACE_MINUTES } from "#course/bookings";
 import { roomWindow } from "#course/calls";
+import { linkedAction } from "#course/session-links";
 import type { BookingChange, BookingView } from "#server/modules/bookings/bookings.contract";
 import { Button } from "#web/components/ui/button";
 import { sessionRoomPath } from "#web/config/paths";
 import { useBookingChange, useSaveInvite } from "#web/features/sessions/api/bookings";
 import { describeError } from "#web/lib/api";
 import { momentIn, sessionTime, zoneName } from "#web/lib/session-time";
-import { CancelDialog, MessageForm, ProposeForm } from "./session-card-forms";
+import { CancelDialog, MessageForm } from "./session-card-forms";
+import { MoveTimePicker } from "./session-move";
+import { SessionProposal } from "./session-proposal";
 import { TutorHere } from "./tutor-here";
 
 const CHANGE_LABELS: Record<BookingChange["kind"], string> = {
   booked: "Booked",
   cancelled: "Cancelled",
   proposed: "New time proposed",
+  requested: "New time asked for",
   accepted: "New time accepted",
   declined: "New time declined",
   "no-show": "No-show marked",
@@ -25,7 +29,8 @@ const CHANGE_LABELS: Record<BookingChange["kind"], string> = {
 /**
  * One live session as its learner, its tutor or an Admin sees it (`booking.youAre`), with what
  * they may do: add it to a calendar, cancel it (a learner until 12 hours before), message the other
- * side, answer or propose a new time, and after the start mark that the other did not come.
+ * side, ask for another time or answer one asked for, and after the start mark that the other did
+ * not come. A link naming the card (`?session=<id>&do=change|cancel`) brings it into view with that open.
  */
 export function SessionCard({
   booking,
@@ -38,6 +43,9 @@ export function SessionCard({
 }) {
   const Heading = (["h2", "h3", "h4"] as const)[headingLevel - 2]!;
   const headingId = useId();
+  // A link from an email or an invite (src/course/session-links.ts): this card, maybe an action open.
+  const linked = linkedAction(useSearchParams()[0], booking.id);
+  const cardRef = useLinkedScroll(linked !== null);
   const change = useBookingChange();
   const invite = useSaveInvite();
   const now = Date.now();
@@ -55,7 +63,7 @@ export function SessionCard({
     change.mutate(input, { onSuccess: () => after?.() });
 
   return (
-    <article aria-labelledby={headingId} className="space-y-3 rounded-xl border bg-card p-4 shadow-sm">
+    <article ref={cardRef} aria-labelledby={headingId} className="space-y-3 rounded-xl border bg-card p-4 shadow-sm">
       <header className="space-y-1">
         <Heading id={headingId} className="text-lg font-semibold">
           {booking.dayTitle} with{" "}
@@ -69,34 +77,13 @@ export function SessionCard({
       </header>
 
       {booking.proposal && (
-        <div className="space-y-2 rounded-lg bg-muted p-3">
-          <p>
-            {asLearner
-              ? `${booking.tutor.name} proposes a new time: `
-              : `New time proposed to ${booking.learner.name}: `}
-            <strong>{when(booking.proposal.startsAt, booking.proposal.endsAt)}</strong>
-          </p>
-          {booking.proposal.reason && <p className="text-sm">Why: {booking.proposal.reason}</p>}
-          {asLearner ? (
-            <div className="flex flex-wrap gap-2">
-              <Button
-                disabled={change.isPending}
-                onClick={() => send({ kind: "answer", id: booking.id, accept: true })}
-              >
-                Accept the new time
-              </Button>
-              <Button
-                variant="outline"
-                disabled={change.isPending}
-                onClick={() => send({ kind: "answer", id: booking.id, accept: false })}
-              >
-                Keep the old time
-              </Button>
-            </div>
-          ) : (
-            <p className="text-sm text-muted-foreground">Waiting for {booking.learner.name}'s answer.</p>
-          )}
-        </div>
+        <SessionProposal
+          booking={booking}
+          timeZone={timeZone}
+          when={when}
+          pending={change.isPending}
+          onAnswer={(accept) => send({ kind: "answer", id: booking.id, accept })}
+        />
       )}
 
       {active && (
@@ -122,6 +109,7 @@ export function SessionCard({
           {mayCancel && (
             <CancelDialog
               booking={booking}
+              defaultOpen={linked === "cancel"}
               onCancel={(reason) => send({ kind: "cancel", id: booking.id, reason })}
               pending={change.isPending}
             />
@@ -156,10 +144,12 @@ export function SessionCard({
         </p>
       )}
 
-      {active && !started && booking.youAre !== "learner" && (
-        <ProposeForm
+      {active && !started && booking.youAre !== "admin" && (
+        <MoveTimePicker
+          booking={booking}
           pending={change.isPending}
-          onPropose={(startsAt, reason, done) => send({ kind: "propose", id: booking.id, startsAt, reason }, done)}
+          defaultOpen={linked === "change"}
+          onAsk={(startsAt, reason, done) => send({ kind: "propose", id: booking.id, startsAt, reason }, done)}
         />
       )}
       {active && booking.youAre !== "admin" && (
@@ -196,4 +186,13 @@ function statusLine(booking: BookingView, started: boolean, timeZone: string): s
     return `Marked${who}: the ${booking.noShow} did not come`;
   }
   return started ? "Started" : "Booked";
+}
+
+/** Brings the card a link names into view once, when it first shows. */
+function useLinkedScroll(linked: boolean) {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (linked) ref.current?.scrollIntoView?.({ block: "start" });
+  }, [linked]);
+  return ref;
 }

@@ -1,24 +1,27 @@
 import { CalendarDays, Clock } from "lucide-react";
 import { useId } from "react";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
+import { SESSION_LINK_PARAMS } from "#course/session-links";
 import type { UserSummary } from "#course/users";
 import type { BookingView } from "#server/modules/bookings/bookings.contract";
 import { Button } from "#web/components/ui/button";
 import { paths } from "#web/config/paths";
-import { useTutorWeek } from "#web/features/sessions/api/bookings";
+import { useBooking, useTutorWeek } from "#web/features/sessions/api/bookings";
 import { describeError } from "#web/lib/api";
 import { dateKey, momentIn, zoneName } from "#web/lib/session-time";
 import { SessionCard } from "./session-card";
 
 /**
  * The top of /tutor: the tutor's own sessions today and in the coming week (each with its actions),
- * and the learners who finished a day's self-study and have not booked its session, each opening
+ * a session a link names (`?session=<id>`) when it is not among them, and the learners who finished a day's self-study and have not booked its session, each opening
  * their progress below (`onOpenLearner`).
  */
 export function TutorWeek({ onOpenLearner }: { onOpenLearner: (learner: UserSummary) => void }) {
   const weekId = useId();
   const waitingId = useId();
   const week = useTutorWeek();
+  // A link from an email or an invite names a session (src/course/session-links.ts).
+  const linkedId = useSearchParams()[0].get(SESSION_LINK_PARAMS.session);
   if (week.isPending) {
     return (
       <p role="status" className="text-muted-foreground">
@@ -48,6 +51,9 @@ export function TutorWeek({ onOpenLearner }: { onOpenLearner: (learner: UserSumm
           </Button>
         </div>
         <p className="text-sm text-muted-foreground">Times in {zoneName(timeZone)}, the zone of your hours.</p>
+        {linkedId && !sessions.some((session) => session.id === linkedId) && (
+          <LinkedSession bookingId={linkedId} timeZone={timeZone} />
+        )}
         <SessionGroup title="Today" sessions={todays} timeZone={timeZone} empty="No sessions today." />
         <SessionGroup title="This week" sessions={later} timeZone={timeZone} empty="No other sessions this week." />
       </section>
@@ -107,5 +113,27 @@ function SessionGroup({
         </div>
       )}
     </div>
+  );
+}
+
+/** A session a link names that is not in this week (further ahead, or moved since): its card on its own. */
+function LinkedSession({ bookingId, timeZone }: { bookingId: string; timeZone: string }) {
+  const linked = useBooking(bookingId);
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="space-y-2">
+      <h3 id={headingId} className="text-lg font-semibold">
+        The session from your link
+      </h3>
+      {linked.isPending ? (
+        <p role="status" className="text-muted-foreground">
+          Loading the session…
+        </p>
+      ) : linked.isError ? (
+        <p role="alert">{describeError(linked.error, "That session could not be loaded.")}</p>
+      ) : (
+        <SessionCard booking={linked.data.booking} timeZone={timeZone} headingLevel={4} />
+      )}
+    </section>
   );
 }
