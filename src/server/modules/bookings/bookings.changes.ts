@@ -4,6 +4,7 @@ import type { SessionUser } from "#server/http/context";
 import { forbidden } from "#server/http/errors";
 import { cancelSession } from "./bookings.account";
 import { BOOKING_ERRORS, type BookingView, MESSAGES_PER_BOOKING_MAX } from "./bookings.contract";
+import { refuseHeld } from "./bookings.held";
 import { availabilityOf, type BookingsKit, HOUR, refused, requireConfirmed } from "./bookings.kit";
 import { markNoShow } from "./bookings.no-show";
 import { assertProposable } from "./bookings.proposal";
@@ -25,6 +26,7 @@ function cancelling(kit: BookingsKit, tell: Tell) {
       const row = await db.transaction(async (tx) => {
         const { row, part } = await lockedFor(tx, user, bookingId);
         requireConfirmed(row);
+        await refuseHeld(kit.sessionEnded, row, tx);
         const at = now().getTime();
         if (row.startsAt.getTime() <= at) throw refused(409, "NOT_UPCOMING", BOOKING_ERRORS.NOT_UPCOMING);
         if (part === "learner" && row.startsAt.getTime() - at < FREE_CANCEL_HOURS * HOUR) {
@@ -61,6 +63,7 @@ function proposing(kit: BookingsKit, tell: Tell) {
           if (part === "learner")
             throw forbidden("Only the tutor can propose a new time. Send them a message instead.");
           requireConfirmed(row);
+          await refuseHeld(kit.sessionEnded, row, tx);
           const at = now().getTime();
           if (row.startsAt.getTime() <= at) throw refused(409, "NOT_UPCOMING", BOOKING_ERRORS.NOT_UPCOMING);
           // A confirmed booking's tutor is there: deleting an account cancels its bookings first.
@@ -119,6 +122,7 @@ function answering(kit: BookingsKit, tell: Tell) {
         const { row, part } = await lockedFor(tx, user, bookingId);
         if (part !== "learner") throw forbidden("Only the learner answers a proposed time.");
         requireConfirmed(row);
+        await refuseHeld(kit.sessionEnded, row, tx);
         const proposal = await bookings.proposalFor(row.id, tx);
         if (!proposal) throw refused(409, "NO_PROPOSAL", BOOKING_ERRORS.NO_PROPOSAL);
         if (!accept) {

@@ -1,3 +1,6 @@
+import { lookUpDay } from "#course/course";
+import { dayBlocks } from "#course/day-blocks";
+import type { DayRef } from "#course/progress-rules";
 import type { SessionUser } from "#server/http/context";
 import type { BookingView, TutorWeek } from "./bookings.contract";
 import { type BookingsKit, DAY } from "./bookings.kit";
@@ -32,18 +35,25 @@ export interface CalendarSession {
 export function createViews(kit: BookingsKit, { inviteOf }: Notices) {
   const { bookings, progress, now, dayTitle, readingZonesOf, partiesOf, viewsOf, viewOf, readBooking } = kit;
 
-  /** The learners who finished a day's self-study and have no session booked for it, at most WAITING_MAX. */
+  /**
+   * The learners who finished a day's self-study and have no session booked for it nor held one, at
+   * most WAITING_MAX, each with the day's live-session tasks they have not completed.
+   */
   async function waitingLearners(at: Date): Promise<TutorWeek["waiting"]> {
     const finished = await progress.selfStudyFinished(WAITING_MAX * 3);
-    const booked = await bookings.upcomingOfLearners(
-      finished.map((row) => row.userId),
-      at,
-    );
-    const unbooked = finished.filter(
-      (row) =>
-        !booked.some((b) => b.learnerId === row.userId && b.chapterId === row.chapterId && b.dayId === row.dayId),
-    );
-    const parties = await partiesOf(unbooked.map((row) => row.userId));
+    const learnerIds = [...new Set(finished.map((row) => row.userId))];
+    const [booked, heldDays] = await Promise.all([
+      bookings.upcomingOfLearners(learnerIds, at),
+      kit.held.daysHeldBy(learnerIds),
+    ]);
+    const key = (learnerId: string | null, day: DayRef) => `${learnerId}/${day.chapterId}/${day.dayId}`;
+    const taken = new Set([...booked.map((b) => key(b.learnerId, b)), ...heldDays.map((h) => key(h.learnerId, h))]);
+    const unbooked = finished.filter((row) => !taken.has(key(row.userId, row)));
+    const [parties, completed] = await Promise.all([
+      partiesOf(unbooked.map((row) => row.userId)),
+      progress.completedTasksOf([...new Set(unbooked.map((row) => row.userId))]),
+    ]);
+    const done = new Set(completed.map((task) => `${key(task.userId, task)}/${task.taskId}`));
     return unbooked
       .flatMap((row) => {
         const learner = parties.get(row.userId);
@@ -56,10 +66,22 @@ export function createViews(kit: BookingsKit, { inviteOf }: Notices) {
             dayId: row.dayId,
             dayTitle: dayTitle(row),
             since: new Date(row.since).toISOString(),
+            left: liveTasksOf(row).filter((task) => !done.has(`${key(row.userId, row)}/${task.taskId}`)),
           },
         ];
       })
       .slice(0, WAITING_MAX);
+  }
+
+  /** A day's live-session tasks (its role-plays), with their titles, in the day's order. */
+  function liveTasksOf(target: DayRef): { taskId: string; title: string }[] {
+    const found = lookUpDay(kit.course, target.chapterId, target.dayId);
+    if ("unknown" in found) return [];
+    return dayBlocks(found.day).flatMap(({ page, block }) =>
+      page === "liveSession" && "task" in block && block.task
+        ? [{ taskId: block.task.id, title: block.title ?? block.task.id }]
+        : [],
+    );
   }
 
   return {
