@@ -63,13 +63,19 @@ function heldRecords(deps: HeldDeps) {
     /** The sessions held among these, each as its viewer's side reads it (bookings' views). */
     async heldOf(sessions: readonly { id: string; youAre: BookingView["youAre"] }[]) {
       const rows = await ratings.heldOf(sessions.map((session) => session.id));
+      const learnerSide = (bookingId: string) =>
+        sessions.find((session) => session.id === bookingId)?.youAre === "learner";
+      // The learner reads the feedback the notes became, as its tutor last corrected it: read together.
+      const feedback = await Promise.all(
+        rows.map((row) =>
+          learnerSide(row.bookingId) && row.feedbackId ? deps.feedback.sessionNote(row.feedbackId) : undefined,
+        ),
+      );
       const held = new Map<string, HeldSession>();
-      for (const row of rows) {
-        const learnerSide = sessions.find((session) => session.id === row.bookingId)?.youAre === "learner";
+      for (const [index, row] of rows.entries()) {
         const found = findDay(course, row.chapterId, row.dayId);
         const phrases = found ? cueCardsOf(found.day).reduce((sum, card) => sum + card.phrases.length, 0) : 0;
-        let notes: string | null = row.notes.trim() || null;
-        if (learnerSide) notes = row.feedbackId ? ((await deps.feedback.sessionNote(row.feedbackId)) ?? null) : null;
+        const notes = learnerSide(row.bookingId) ? (feedback[index] ?? null) : row.notes.trim() || null;
         held.set(row.bookingId, {
           endedAt: row.endedAt.toISOString(),
           lines: {
