@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect } from "@playwright/test";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "#scripts/chromium";
 import { bookSessionSoon, setRole } from "./database";
-import { COURSE_DAYS, expectToast, region, signUpAndIn, uniqueEmail } from "./learner";
+import { COURSE_DAYS, expectToast, person, region, signUpAndIn, uniqueEmail } from "./learner";
 import { newestLinkTo } from "./outbox";
 import { test } from "./test";
 
@@ -206,4 +206,46 @@ test("a learner asks for another time from the tutor's open times, the tutor acc
   await learner.page.reload();
   await expect(card).toContainText(`${londonTimes} (Europe/London)`);
   await expect(card).not.toContainText("You asked for a new time");
+});
+
+test("a session its tutor ended reads Held on both sides' cards, and its learner rates it", async ({ browser }) => {
+  const tutor = await person(browser, "Hamidah");
+  await setRole(tutor.email, "Tutor");
+  const learner = await person(browser, "Ilyas");
+  // A session of day 1 that started 15 minutes ago; its tutor ends it through the calls API, as the room does.
+  const bookingId = await bookSessionSoon(learner.email, tutor.email, -15 * 60_000);
+  const ended = await tutor.page.request.post(`/api/calls/${bookingId}/end`, { headers: { origin: tutor.origin } });
+  expect(ended.status()).toBe(200);
+
+  await learner.page.goto("/chapter-1/day-1/live-session");
+  const learnersCard = region(learner.page, "Your session with a tutor").getByRole("article", {
+    name: new RegExp(`^Day 1: .* with ${tutor.name}$`),
+  });
+  await expect(learnersCard.getByText("Held", { exact: true })).toBeVisible();
+  await expect(learnersCard.getByText(`Held: ${tutor.name} ended the session`, { exact: false })).toBeVisible();
+  await expect(learnersCard.getByRole("link", { name: "Ratings and notes" })).toBeVisible();
+  await expect(learnersCard.getByRole("button", { name: "Cancel session" })).toHaveCount(0);
+  await expect(learnersCard.getByRole("button", { name: "My tutor did not come" })).toHaveCount(0);
+
+  const form = learnersCard.getByRole("form", { name: "How was the session?" });
+  await form
+    .getByText("4 stars")
+    .or(form.getByRole("radio", { name: "4 stars" }))
+    .first()
+    .click({ force: true });
+  await form.getByLabel("Comment (optional)").fill("Sabar dan jelas. Terima kasih!");
+  await form.getByRole("button", { name: "Send your rating" }).click();
+  await expectToast(learner.page, "Thank you: your rating is saved.");
+  await expect(learnersCard.getByRole("form", { name: "Your rating of the session" })).toBeVisible();
+
+  await tutor.page.goto("/tutor");
+  const tutorsCard = region(tutor.page, "Your week").getByRole("article", {
+    name: new RegExp(`^Day 1: .* with ${learner.name}$`),
+  });
+  await expect(tutorsCard.getByText("Held", { exact: true })).toBeVisible();
+  await expect(tutorsCard.getByText(`${learner.name} rated the session 4 of 5`)).toBeVisible();
+  await expect(tutorsCard.getByRole("button", { name: "My learner did not come" })).toHaveCount(0);
+  const ratings = region(tutor.page, "How learners rated your sessions");
+  await expect(ratings.getByText("4 of 5", { exact: true })).toBeVisible();
+  await expect(ratings.getByText("“Sabar dan jelas. Terima kasih!”")).toBeVisible();
 });

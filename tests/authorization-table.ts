@@ -64,9 +64,10 @@ export interface RequestContext {
   sentOf: (userId: string) => { submissionId: string; takeId: string };
   /**
    * The sessions each account booked before every cell, as learner, with a tutor who is none of the
-   * actors: one days ahead with a new time proposed and waiting, and one that started a day ago.
+   * actors: one days ahead with a new time proposed and waiting, one that started a day ago, and one
+   * two days ago that its tutor ended (held).
    */
-  bookingOf: (userId: string) => { upcoming: string; past: string };
+  bookingOf: (userId: string) => { upcoming: string; past: string; held: string };
   /** The note the tutor actor sent the first learner, held before every cell. */
   feedbackId: string;
   /** That tutor, who takes bookings at any :00 and :30 (UTC) with no notice, and a free one of them. */
@@ -767,6 +768,29 @@ export const AUTHORIZATION_TABLE: readonly RouteRule[] = [
     route: "/api/calls/:bookingId/end",
     expected: BOOKING_TUTOR,
     request: ({ targetId, bookingOf }) => ({ path: `/api/calls/${bookingOf(targetId).past}/end` }),
+  },
+  {
+    // The learner rates the session held two days ago (decision 083).
+    method: "PUT",
+    route: "/api/calls/:bookingId/session-rating",
+    expected: BOOKING_LEARNER,
+    request: ({ targetId, bookingOf }) => ({
+      path: `/api/calls/${bookingOf(targetId).held}/session-rating`,
+      json: { stars: 4, comment: "Clear and patient." },
+    }),
+  },
+  {
+    // A tutor's own ratings by learners.
+    method: "GET",
+    route: "/api/calls/session-ratings/mine",
+    expected: STAFF,
+    request: () => ({ path: "/api/calls/session-ratings/mine" }),
+  },
+  {
+    method: "GET",
+    route: "/api/calls/session-ratings/tutors",
+    expected: ADMIN,
+    request: () => ({ path: "/api/calls/session-ratings/tutors" }),
   },
   {
     method: "GET",

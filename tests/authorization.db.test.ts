@@ -9,6 +9,7 @@ import {
   bookingChange,
   bookingReminder,
   calendarFeed,
+  callRecord,
   contactMessage,
   dailyGoalChange,
   linePractice,
@@ -19,6 +20,7 @@ import {
   reviewLog,
   reviewReminder,
   session,
+  sessionRating,
   speakingSubmission,
   storedFile,
   studioClip,
@@ -166,9 +168,9 @@ const feedTokenOf = (userId: string) => {
 const FEEDBACK_ID = randomUUID();
 
 /** The sessions each account booked before every cell (resetWorld), by account id. */
-const bookings = new Map<string, { upcoming: string; past: string }>();
+const bookings = new Map<string, { upcoming: string; past: string; held: string }>();
 const bookingOf = (userId: string) => {
-  if (!bookings.has(userId)) bookings.set(userId, { upcoming: randomUUID(), past: randomUUID() });
+  if (!bookings.has(userId)) bookings.set(userId, { upcoming: randomUUID(), past: randomUUID(), held: randomUUID() });
   return bookings.get(userId)!;
 };
 const HOUR = 60 * 60_000;
@@ -293,6 +295,9 @@ async function resetWorld() {
       })),
     });
     await tx.insert(booking).values(Object.values(accounts).flatMap(({ id }, index) => bookingRows(id, index)));
+    await tx
+      .insert(callRecord)
+      .values(Object.values(accounts).map(({ id }) => ({ bookingId: bookingOf(id).held, endedAt: new Date(BASE) })));
     const submissions = Object.values(accounts).map(({ id }) => ({ id, ...sentOf(id) }));
     await tx.insert(speakingSubmission).values(
       submissions.map(({ id, submissionId }) => ({
@@ -362,9 +367,9 @@ async function seedStudio(tx: Parameters<Parameters<typeof t.db.transaction>[0]>
   });
 }
 
-/** The sessions an account booked before every cell: one upcoming with a move proposed, one past. */
+/** The sessions an account booked before every cell: one upcoming with a move proposed, one past, one held. */
 function bookingRows(learnerId: string, index: number) {
-  const { upcoming, past } = bookingOf(learnerId);
+  const { upcoming, past, held } = bookingOf(learnerId);
   const at = (hours: number) => new Date(BASE + hours * HOUR);
   const seeded = { tutorId: bookingTutor.id, learnerId, chapterId: "chapter-1", status: "confirmed" as const };
   const inviteUid = randomUUID();
@@ -386,6 +391,14 @@ function bookingRows(learnerId: string, index: number) {
       dayId: "day-3",
       startsAt: at(-24 - index),
       endsAt: at(-23.5 - index),
+    },
+    {
+      ...seeded,
+      id: held,
+      inviteUid: randomUUID(),
+      dayId: "day-4",
+      startsAt: at(-48 - index),
+      endsAt: at(-47.5 - index),
     },
   ];
 }
@@ -422,6 +435,7 @@ async function snapshot() {
     studioClips,
     studioDialogues,
     calendarFeeds,
+    sessionRatings,
   ] = await Promise.all([
     t.db
       .select({
@@ -487,6 +501,7 @@ async function snapshot() {
     t.db.select().from(studioClip).orderBy(asc(studioClip.takeId)),
     t.db.select().from(studioDialogue).orderBy(asc(studioDialogue.id)),
     t.db.select().from(calendarFeed).orderBy(asc(calendarFeed.userId)),
+    t.db.select().from(sessionRating).orderBy(asc(sessionRating.bookingId)),
   ]);
   return {
     users,
@@ -513,6 +528,7 @@ async function snapshot() {
     studioClips,
     studioDialogues,
     calendarFeeds,
+    sessionRatings,
   };
 }
 

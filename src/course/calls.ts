@@ -31,3 +31,11 @@ export function isRoomOpen(session: { startsAt: Date; endsAt: Date }, at: Date):
   const { opensAt, closesAt } = roomWindow(session);
   return at.getTime() >= opensAt.getTime() && at.getTime() < closesAt.getTime();
 }
+
+/** The learner's rating of a session held (decision 083): whole stars from SESSION_RATING_MIN to SESSION_RATING_MAX. */
+export const SESSION_RATING_MIN = 1;
+export const SESSION_RATING_MAX = 5;
+/** The longest comment with it, in characters. */
+export const SESSION_RATING_COMMENT_MAX = 1_000;
+/** A rating may be changed this long after it was first given. */
+export const SESSION_RATING_EDIT_HOURS = 24;

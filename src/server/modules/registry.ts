@@ -251,6 +251,11 @@ function sessionModules(
     events,
     // The calls module is made next, with this one's service: it answers only once requests come.
     sessionEnded: (bookingId, q) => calls.service.sessionEnded(bookingId, q),
+    held: {
+      of: (sessions) => calls.service.held.heldOf(sessions),
+      daysHeldBy: (learnerIds) => calls.service.held.daysHeldBy(learnerIds),
+      countsOf: (tutorIds) => calls.service.held.heldCounts(tutorIds),
+    },
   });
   const calls = callsModule({
     db,
@@ -258,6 +263,7 @@ function sessionModules(
     notifications: deps.notifications,
     logger,
     bookings: bookings.service,
+    users: users.service,
     turn: deps.turn,
     now: deps.now,
     roomAccessCheckMs: deps.roomAccessCheckMs,

@@ -96,6 +96,12 @@ export const bookingQueryKey = (bookingId: string) => [...bookingsQueryKey, "one
 /** The signed-in tutor's sessions this week and who waits for one. */
 export const tutorWeekQueryKey = [...bookingsQueryKey, "week"] as const;
 
+/** How learners rated the signed-in tutor's sessions (decision 083). */
+export const myTutorRatingsQueryKey = [...bookingsQueryKey, "ratings", "mine"] as const;
+
+/** Every tutor's ratings by learners (Admin). */
+export const tutorsRatingsQueryKey = ["admin", "session-ratings"] as const;
+
 /** A booked session's room (src/web/features/calls). */
 export const callRoomQueryKey = (bookingId: string) => ["calls", bookingId] as const;
 /** What a session's learner struggles with, for its tutor (GET /api/calls/:bookingId/brief). */

@@ -27,6 +27,10 @@ export const momentIn = (instant: string, timeZone: string) => dateTime(timeZone
 /** "16:00" in the zone. */
 export const timeOfDay = (instant: string, timeZone: string) => clock(timeZone).format(new Date(instant));
 
+/** "Tue 09:00" in the zone: a moment within the coming days. */
+export const weekdayTime = (instant: string, timeZone: string) =>
+  `${new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "short" }).format(new Date(instant))} ${timeOfDay(instant, timeZone)}`;
+
 /** "Monday 30 March" in the zone. */
 export const dayHeading = (instant: string, timeZone: string) => longDate(timeZone).format(new Date(instant));
 

@@ -1,12 +1,14 @@
 import { useRef, useState } from "react";
 import type { UserSummary } from "#course/users";
 import { Page } from "#web/components/page";
+import { TutorRatings } from "#web/features/sessions/components/tutor-ratings";
 import { TutorWeek } from "#web/features/sessions/components/tutor-week";
 import { TutorDashboard } from "#web/features/staff/components/tutor-dashboard";
 
 /**
- * The Tutor Dashboard opens on the tutor's own work (their week, who waits for a session); the
- * recordings waiting and the search over every learner follow. A waiting learner opens below.
+ * The Tutor Dashboard opens on the tutor's own work (their week, who waits for a session, how learners
+ * rated their sessions); the recordings waiting and the search over every learner follow. A waiting
+ * learner opens below.
  */
 export function Component() {
   const [student, setStudent] = useState<UserSummary | null>(null);
@@ -23,6 +25,7 @@ export function Component() {
             learners.current?.scrollIntoView({ behavior: "smooth", block: "start" });
           }}
         />
+        <TutorRatings />
         <div ref={learners} className="border-t-2 pt-8">
           <TutorDashboard student={student} onStudentChange={setStudent} />
         </div>

@@ -202,6 +202,18 @@ export interface ExportedSessionRecord {
   ratings: { taskId: string; lineId: string; rating: number; ratedAt: string }[];
 }
 
+/** A learner's rating of a session held (decision 083). */
+export interface ExportedSessionRating {
+  bookingId: string;
+  chapterId: string;
+  dayId: string;
+  sessionStartsAt: Date;
+  stars: number;
+  comment: string | null;
+  givenAt: Date;
+  updatedAt: Date;
+}
+
 /** A notice of the header: a tutor reviewed the account's takes, or rated its live session. */
 export interface ExportedNotice {
   kind: "takes-reviewed" | "session-rated";
@@ -249,6 +261,8 @@ export interface AccountExport {
   /** What the account wrote in the chat of a session's room, oldest first. */
   callMessages: ExportedCallMessage[];
   sessionRecords: ExportedSessionRecord[];
+  /** The account's ratings of the sessions it had as learner, oldest first. */
+  sessionRatings: ExportedSessionRating[];
   /** Every notice the account was given, read or not, oldest first. */
   notices: ExportedNotice[];
   quietDays: ExportedQuietDay[];

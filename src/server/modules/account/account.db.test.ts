@@ -306,6 +306,8 @@ describe("GET /api/account/export", () => {
       // No session room's chat (tests/session-room.db.test.ts exports it).
       callMessages: [],
       sessionRecords: [],
+      // No session rated (tests/session-rating.db.test.ts exports one).
+      sessionRatings: [],
       notices: [],
       quietDays: [],
       // Not a voice of the course (src/server/modules/voices/voices.db.test.ts exports a voice's grant).

@@ -37,6 +37,7 @@ const SECTION_ORDER = {
   calendarFeed: true,
   callMessages: true,
   sessionRecords: true,
+  sessionRatings: true,
   notices: true,
   quietDays: true,
   voice: true,

@@ -27,6 +27,7 @@ const EVERY_SECTION: ExportSectionName[] = [
   "calendarFeed",
   "callMessages",
   "sessionRecords",
+  "sessionRatings",
   "notices",
   "quietDays",
   "voice",

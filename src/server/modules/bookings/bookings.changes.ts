@@ -3,6 +3,7 @@ import type { SessionUser } from "#server/http/context";
 import { forbidden } from "#server/http/errors";
 import { cancelSession } from "./bookings.account";
 import { BOOKING_ERRORS, type BookingView, MESSAGES_PER_BOOKING_MAX } from "./bookings.contract";
+import { refuseHeld } from "./bookings.held";
 import { type BookingsKit, HOUR, refused, requireConfirmed } from "./bookings.kit";
 import { markNoShow } from "./bookings.no-show";
 import type { Tell } from "./bookings.told";
@@ -22,6 +23,7 @@ function cancelling(kit: BookingsKit, tell: Tell) {
       const row = await db.transaction(async (tx) => {
         const { row, part } = await lockedFor(tx, user, bookingId);
         requireConfirmed(row);
+        await refuseHeld(kit.sessionEnded, row, tx);
         const at = now().getTime();
         if (row.startsAt.getTime() <= at) throw refused(409, "NOT_UPCOMING", BOOKING_ERRORS.NOT_UPCOMING);
         if (part === "learner" && row.startsAt.getTime() - at < FREE_CANCEL_HOURS * HOUR) {

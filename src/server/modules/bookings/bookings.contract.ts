@@ -79,6 +79,8 @@ export const BOOKING_ERRORS = {
   PROPOSAL_OUTSIDE_HOURS:
     "That time is not a session of the tutor's hours. Pick a start in their weekly or extra hours (add extra hours for that date first if needed).",
   TOO_MANY_MESSAGES: (max: number) => `At most ${max} messages can be sent about one session.`,
+  SESSION_HELD:
+    "This session was held: its tutor ended it in the session room. It stays as the day's record and can no longer be cancelled, moved or marked as a no-show.",
 } as const;
 
 /** Messages a booking may carry, from both sides together. */

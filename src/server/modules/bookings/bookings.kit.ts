@@ -11,7 +11,14 @@ import type { RequestLimiter } from "#server/http/request-limit";
 import type { Mailer } from "#server/mail/mailer";
 import type { ProgressModule } from "#server/modules/progress/progress.module";
 import type { UsersModule } from "#server/modules/users/users.module";
-import { BOOKING_ERRORS, type BookingChange, type BookingSide, type BookingView } from "./bookings.contract";
+import {
+  BOOKING_ERRORS,
+  type BookingChange,
+  type BookingSide,
+  type BookingView,
+  type HeldSession,
+} from "./bookings.contract";
+import type { HeldSessions } from "./bookings.held";
 import { createSessionMailCaps } from "./bookings.limits";
 import type { SessionEnded } from "./bookings.no-show";
 import { createParties, gonePerson, type Party, person } from "./bookings.parties";
@@ -37,13 +44,15 @@ export interface BookingsDeps {
   /** MAIL_FROM: the organizer of every calendar invite. */
   mailFrom: string;
   logger: Logger;
-  progress: Pick<ProgressModule["service"], "assertDayOpen" | "selfStudyFinished">;
+  progress: Pick<ProgressModule["service"], "assertDayOpen" | "selfStudyFinished" | "completedTasksOf">;
   /** The one owner of people: names, avatars, roles, zones and addresses, read in one statement. */
   users: Pick<UsersModule["service"], "people">;
   /** RATE_LIMIT's counts: the mail one person's changes send another (bookings.limits.ts). */
   limiter: RequestLimiter;
   /** The calls module's word on whether a session's tutor ended it: then nobody was a no-show. */
   sessionEnded: SessionEnded;
+  /** The calls module's word on the sessions held: their record as each side reads it, and each tutor's count. */
+  held: HeldSessions;
   /** Records what happened in the change's transaction: its email is bookings.changed's handler's (bookings.told.ts). */
   events: Emitter;
   /** The clock slots, notice and reminders go by: tests move it. */
@@ -142,6 +151,7 @@ function viewOfRow(
   user: SessionUser,
   facts: {
     proposal: BookingRow | undefined;
+    held: HeldSession | undefined;
     changes: Changes;
     sideOf: (id: string | null, side: "learner" | "tutor") => BookingSide;
     dayTitle: (target: DayRef) => string;
@@ -185,6 +195,7 @@ function viewOfRow(
           reason: change.reason,
         }),
       ),
+    held: facts.held ?? null,
   };
 }
 
@@ -203,10 +214,12 @@ function createBookingReads({
   bookings,
   partiesOf,
   dayTitle,
+  held,
 }: {
   bookings: BookingsRepository;
   partiesOf: (ids: (string | null)[]) => Promise<Map<string, Party>>;
   dayTitle: (target: DayRef) => string;
+  held: HeldSessions;
 }) {
   /** The views of bookings from what is known of them: their proposals waiting, changes and people. */
   function viewsFrom(
@@ -216,25 +229,41 @@ function createBookingReads({
       proposals,
       changes,
       parties,
-    }: { proposals: Map<string, BookingRow>; changes: Changes; parties: Map<string, Party> },
+      heldOnes = new Map(),
+    }: {
+      proposals: Map<string, BookingRow>;
+      changes: Changes;
+      parties: Map<string, Party>;
+      heldOnes?: Map<string, HeldSession>;
+    },
   ): BookingView[] {
     const sideOf = (id: string | null, side: "learner" | "tutor") =>
       id && parties.has(id) ? person(parties.get(id)!) : { ...person(gonePerson(id, side)), id: null };
-    return rows.map((row) => viewOfRow(row, user, { proposal: proposals.get(row.id), changes, sideOf, dayTitle }));
+    return rows.map((row) =>
+      viewOfRow(row, user, {
+        proposal: proposals.get(row.id),
+        held: heldOnes.get(row.id),
+        changes,
+        sideOf,
+        dayTitle,
+      }),
+    );
   }
 
   /**
-   * Bookings as the viewer sees them, with each one's pending proposal and changes: three reads
-   * and one of people, whatever the number of bookings.
+   * Bookings as the viewer sees them, with each one's pending proposal, changes and record once held:
+   * four reads and one of people, whatever the number of bookings.
    */
   async function viewsOf(rows: BookingRow[], user: SessionUser): Promise<BookingView[]> {
     if (rows.length === 0) return [];
-    const [proposals, changes] = await Promise.all([
-      bookings.proposalsFor(rows.filter((row) => row.status === "confirmed").map((row) => row.id)),
+    const confirmed = rows.filter((row) => row.status === "confirmed");
+    const [proposals, changes, heldOnes] = await Promise.all([
+      bookings.proposalsFor(confirmed.map((row) => row.id)),
       bookings.changesOf([...new Set(rows.map((row) => row.inviteUid))]),
+      held.of(confirmed.map((row) => ({ id: row.id, youAre: partOf(row, user) }))),
     ]);
     const ids = [...rows.flatMap((row) => [row.tutorId, row.learnerId]), ...changes.flatMap((c) => c.actorId ?? [])];
-    return viewsFrom(rows, user, { proposals, changes, parties: await partiesOf(ids) });
+    return viewsFrom(rows, user, { proposals, changes, parties: await partiesOf(ids), heldOnes });
   }
 
   return {
@@ -286,7 +315,7 @@ export function createKit(deps: BookingsDeps) {
   const now = deps.now ?? (() => new Date());
   const bookings = createBookingsRepository(deps.db, now);
   const days = courseDays(deps.course, deps.publicUrl);
-  const parties = createParties({ bookings, users: deps.users });
+  const parties = createParties({ bookings, users: deps.users, heldCounts: deps.held.countsOf });
   return {
     ...deps,
     now,
@@ -296,7 +325,7 @@ export function createKit(deps: BookingsDeps) {
     gridFor: createGrids(),
     ...days,
     ...parties,
-    ...createBookingReads({ bookings, partiesOf: parties.partiesOf, dayTitle: days.dayTitle }),
+    ...createBookingReads({ bookings, partiesOf: parties.partiesOf, dayTitle: days.dayTitle, held: deps.held }),
   };
 }
 

@@ -34,6 +34,11 @@ const bookings = createBookings({
   users: t.modules.users.service,
   limiter: createRequestLimiter(t.db, { secret: t.env.AUTH_SECRET, enabled: false }),
   sessionEnded: t.modules.calls.service.sessionEnded,
+  held: {
+    of: t.modules.calls.service.held.heldOf,
+    daysHeldBy: t.modules.calls.service.held.daysHeldBy,
+    countsOf: t.modules.calls.service.held.heldCounts,
+  },
   events: t.modules.events,
 });
 

@@ -4,6 +4,7 @@ import { roomAccessChanged } from "#server/db/room-access";
 import type { SessionUser } from "#server/http/context";
 import { forbidden } from "#server/http/errors";
 import { BOOKING_ERRORS, type BookingView, type MoveTimes } from "./bookings.contract";
+import { refuseHeld } from "./bookings.held";
 import { availabilityOf, type BookingsKit, DAY, partOf, refused, requireConfirmed } from "./bookings.kit";
 import { assertProposable, assertRequestable } from "./bookings.proposal";
 import { timeTaken } from "./bookings.races";
@@ -144,6 +145,7 @@ function asking(kit: BookingsKit, tell: Tell) {
           side = sideOf(part);
           const at = now();
           upcoming(row, at);
+          await refuseHeld(kit.sessionEnded, row, tx);
           // A confirmed booking's tutor is there: deleting an account cancels its bookings first.
           const hours = row.tutorId ? await bookings.hoursOf(row.tutorId, tx) : undefined;
           const availability = hours && hoursForMove(hours, row, side);
@@ -179,6 +181,7 @@ function answering(kit: BookingsKit, tell: Tell) {
       const row = await db.transaction(async (tx) => {
         const { row, part } = await lockedFor(tx, user, bookingId);
         requireConfirmed(row);
+        await refuseHeld(kit.sessionEnded, row, tx);
         const proposal = await bookings.proposalFor(row.id, tx);
         if (!proposal) throw refused(409, "NO_PROPOSAL", BOOKING_ERRORS.NO_PROPOSAL);
         if ((await bookings.askerOf(row.id, tx)) === sideOf(part)) {

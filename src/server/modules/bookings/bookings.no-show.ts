@@ -22,12 +22,13 @@ export async function markNoShow(
   row: BookingRow,
   marker: { id: string; part: "learner" | "tutor" | "admin"; party?: NoShowParty },
 ): Promise<BookingRow> {
+  // A session held says so first, whenever it is asked: nothing about it is a no-show (decision 083).
+  if (await deps.sessionEnded(row.id, tx)) throw refused("SESSION_ENDED", BOOKING_ERRORS.SESSION_ENDED);
   if (row.startsAt.getTime() + NO_SHOW_GRACE_MINUTES * 60_000 > deps.at.getTime()) {
     throw refused("NOT_STARTED", BOOKING_ERRORS.NOT_STARTED(NO_SHOW_GRACE_MINUTES));
   }
   if (row.noShow) throw refused("NO_SHOW_MARKED", BOOKING_ERRORS.NO_SHOW_MARKED);
   if (row.metAt) throw refused("SESSION_MET", BOOKING_ERRORS.SESSION_MET);
-  if (await deps.sessionEnded(row.id, tx)) throw refused("SESSION_ENDED", BOOKING_ERRORS.SESSION_ENDED);
   const { part, party } = marker;
   const absent: NoShowParty | undefined = part === "learner" ? "tutor" : part === "tutor" ? "learner" : party;
   if (!absent) throw badRequest("Say which side did not come: party learner or tutor.");

@@ -49,7 +49,7 @@ function partyOf({ id, firstName, lastName, nickname, email, role, name, avatar 
 }
 
 /** A published tutor's card as learners see them, from their hours and the facts of them users keep. */
-function cardOf(row: TutorHoursRow, shown: Person): TutorCard {
+function cardOf(row: TutorHoursRow, shown: Person, sessionsHeld: number): TutorCard {
   return {
     id: row.userId,
     name: shown.name || NAMELESS,
@@ -59,6 +59,7 @@ function cardOf(row: TutorHoursRow, shown: Person): TutorCard {
     languages: row.languages,
     timeZone: row.timeZone,
     sessionMinutes: row.sessionMinutes,
+    sessionsHeld,
   };
 }
 
@@ -72,9 +73,12 @@ const notATutor = () => new HttpError(422, "NOT_A_TUTOR", BOOKING_ERRORS.NOT_A_T
 export function createParties({
   bookings,
   users,
+  heldCounts,
 }: {
   bookings: BookingsRepository;
   users: Pick<UsersModule["service"], "people">;
+  /** How many sessions each tutor has held (the calls module's records). */
+  heldCounts: (tutorIds: readonly string[]) => Promise<Map<string, number>>;
 }) {
   /**
    * The people of these ids as a booking shows them, with their address, role and zone, and the
@@ -109,12 +113,13 @@ export function createParties({
     /** The tutors who take bookings, by name: their cards as learners see them, and their hours. */
     async publishedTutors(): Promise<{ card: TutorCard; row: TutorHoursRow }[]> {
       const rows = await bookings.publishedHours();
-      const people = await users.people(rows.map((row) => row.userId));
+      const ids = rows.map((row) => row.userId);
+      const [people, held] = await Promise.all([users.people(ids), heldCounts(ids)]);
       return rows
         .flatMap((row) => {
           const shown = people.get(row.userId);
           if (!shown || !can(shown.role, "tutor:view")) return [];
-          return [{ card: cardOf(row, shown), row }];
+          return [{ card: cardOf(row, shown, held.get(row.userId) ?? 0), row }];
         })
         .sort((a, b) => a.card.name.localeCompare(b.card.name));
     },

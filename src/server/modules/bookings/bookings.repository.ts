@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, lte, or, sql } from "drizzle-orm";
 import { BOOKING_REMINDERS, type BookingReminderKind, HOLDING_STATUSES } from "#course/bookings";
 import type { Database, Queryable, Transaction } from "#server/db/client";
 import { LOCK_CLASSES } from "#server/db/locks";
@@ -216,6 +216,15 @@ function calendars(db: Database) {
             gt(booking.endsAt, from),
           ),
         )
+        .orderBy(asc(booking.startsAt));
+    },
+
+    /** The learner's confirmed sessions that ended by `before`, in order: those held stay their day's record. */
+    pastSessionsOfLearner(learnerId: string, before: Date) {
+      return db
+        .select()
+        .from(booking)
+        .where(and(eq(booking.learnerId, learnerId), eq(booking.status, "confirmed"), lte(booking.endsAt, before)))
         .orderBy(asc(booking.startsAt));
     },
 

@@ -2,13 +2,12 @@ import type { SessionUser } from "#server/http/context";
 import type { BookingView, TutorWeek } from "./bookings.contract";
 import { type BookingsKit, DAY, partOf } from "./bookings.kit";
 import { inviteUidOf, type Notices } from "./bookings.notices";
-import { gonePerson, person } from "./bookings.parties";
+import { gonePerson } from "./bookings.parties";
+import { waitingLearners } from "./bookings.waiting";
 import { startOfDayIn } from "./slots";
 
 /** How long past bookings stay in "my sessions". */
 const RECENT_DAYS = 14;
-/** Learners the tutor's week lists as waiting for a session, at most. */
-const WAITING_MAX = 20;
 
 /**
  * One session as the user's calendar feed shows it (the calendar module): the event's UID and
@@ -33,46 +32,23 @@ export interface CalendarSession {
 
 /** What the sides of sessions see of them: their sessions, one booking, its invite, a tutor's week, their calendar. */
 export function createViews(kit: BookingsKit, { inviteOf }: Notices) {
-  const { bookings, progress, now, dayTitle, readingZonesOf, partiesOf, viewsOf, viewOf, readBooking } = kit;
-
-  /** The learners who finished a day's self-study and have no session booked for it, at most WAITING_MAX. */
-  async function waitingLearners(at: Date): Promise<TutorWeek["waiting"]> {
-    const finished = await progress.selfStudyFinished(WAITING_MAX * 3);
-    const booked = await bookings.upcomingOfLearners(
-      finished.map((row) => row.userId),
-      at,
-    );
-    const unbooked = finished.filter(
-      (row) =>
-        !booked.some((b) => b.learnerId === row.userId && b.chapterId === row.chapterId && b.dayId === row.dayId),
-    );
-    const parties = await partiesOf(unbooked.map((row) => row.userId));
-    return unbooked
-      .flatMap((row) => {
-        const learner = parties.get(row.userId);
-        if (learner?.role !== "Student") return [];
-        return [
-          {
-            learner: person(learner),
-            account: learner.summary,
-            chapterId: row.chapterId,
-            dayId: row.dayId,
-            dayTitle: dayTitle(row),
-            since: new Date(row.since).toISOString(),
-          },
-        ];
-      })
-      .slice(0, WAITING_MAX);
-  }
+  const { bookings, now, dayTitle, readingZonesOf, partiesOf, viewsOf, viewOf, readBooking } = kit;
 
   return {
-    /** The caller's sessions, as learner or as tutor: upcoming and of the last two weeks, in order. */
+    /**
+     * The caller's sessions, as learner or as tutor: upcoming and of the last two weeks, in order;
+     * and, as learner, every session held before that: the record of its day (decision 083).
+     */
     async mine(user: SessionUser): Promise<{ timeZone: string; bookings: BookingView[] }> {
-      const [rows, zones] = await Promise.all([
-        bookings.bookingsOf(user.id, new Date(now().getTime() - RECENT_DAYS * DAY)),
+      const from = new Date(now().getTime() - RECENT_DAYS * DAY);
+      const [rows, older, zones] = await Promise.all([
+        bookings.bookingsOf(user.id, from),
+        bookings.pastSessionsOfLearner(user.id, from),
         readingZonesOf([user.id]),
       ]);
-      return { timeZone: zones.get(user.id)!, bookings: await viewsOf(rows, user) };
+      const views = await viewsOf([...older, ...rows], user);
+      const recent = new Set(rows.map((row) => row.id));
+      return { timeZone: zones.get(user.id)!, bookings: views.filter((view) => recent.has(view.id) || view.held) };
     },
 
     /** The zone `user` reads session times in: their hours' zone for a tutor who saved some, else their settings'. */
@@ -131,7 +107,7 @@ export function createViews(kit: BookingsKit, { inviteOf }: Notices) {
       const at = now();
       const midnight = startOfDayIn(at, timeZone);
       const sessions = await bookings.sessionsOf(tutor.id, midnight, new Date(midnight.getTime() + 8 * DAY));
-      const waiting = await waitingLearners(at);
+      const waiting = await waitingLearners(kit, at);
       return { timeZone, sessions: await viewsOf(sessions, tutor), waiting };
     },
   };

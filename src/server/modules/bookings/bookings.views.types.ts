@@ -23,6 +23,8 @@ export interface TutorCard extends BookingPerson {
   timeZone: string;
   sessionMinutes: number;
   photoLarge: string | null;
+  /** The sessions they have held: ended in the room with its record (decision 083). */
+  sessionsHeld: number;
 }
 
 export interface TutorHours {
@@ -86,6 +88,30 @@ export interface BookingView {
   /** Until when the learner may cancel it (12 h before the start). */
   freeCancelUntil: string;
   changes: BookingChange[];
+  /** Set once its tutor ended it in the room (the calls module's record): the session was held (decision 083). */
+  held: HeldSession | null;
+}
+
+/** A session held, as its side reads it: when it ended, the tutor's ratings of its lines and notes, the learner's rating. */
+export interface HeldSession {
+  endedAt: string;
+  /** The tutor's ratings of the day's role-play phrases: how many of them were rated, and their average. */
+  lines: { rated: number; of: number; average: number | null };
+  /**
+   * The tutor's notes: as written, for the tutor's side; for the learner, the feedback they became
+   * (as its tutor last corrected it; null when there were none or it was withdrawn).
+   */
+  notes: string | null;
+  /** The learner's rating of the session, once given. */
+  rating: SessionRatingGiven | null;
+}
+
+/** The learner's rating of a session held: 1-5 stars and an optional comment, changed until `editableUntil`. */
+export interface SessionRatingGiven {
+  stars: number;
+  comment: string | null;
+  givenAt: string;
+  editableUntil: string;
 }
 
 /** The open times a session may move to, for one of its sides (GET /:bookingId/times). */
@@ -105,7 +131,10 @@ export interface TutorWeek {
   timeZone: string;
   /** Sessions from the start of the tutor's today to 7 days on, in order. */
   sessions: BookingView[];
-  /** Learners who finished a day's self-study and have not booked its live session, longest waiting first. */
+  /**
+   * Learners who finished a day's self-study and have neither booked its live session nor held one,
+   * longest waiting first.
+   */
   waiting: {
     learner: BookingPerson;
     /** The learner's account as staff's user list shows it, to open their progress. */
@@ -114,5 +143,7 @@ export interface TutorWeek {
     dayId: string;
     dayTitle: string;
     since: string;
+    /** The day's live-session tasks (its role-plays) the learner has not completed, in the day's order. */
+    left: { taskId: string; title: string }[];
   }[];
 }

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { CHAT_MAX_LENGTH } from "#course/calls";
+import { CHAT_MAX_LENGTH, SESSION_RATING_COMMENT_MAX, SESSION_RATING_MAX, SESSION_RATING_MIN } from "#course/calls";
 import { FEEDBACK_MAX_LENGTH } from "#course/feedback";
 import { TUTOR_RATING_MAX, TUTOR_RATING_MIN } from "#course/speaking";
 import { multiLineText } from "#course/text-fields";
 import type { PracticeMistake } from "#server/modules/answers/answers.contract";
-import type { BookingView } from "#server/modules/bookings/bookings.contract";
+import type { BookingPerson, BookingView, SessionRatingGiven } from "#server/modules/bookings/bookings.contract";
 import type { WeakPhrase } from "#server/modules/review/review.contract";
 import { type LineForTutor, type SessionEnded, sessionEndedEvent } from "#server/modules/speaking/speaking.contract";
 
@@ -195,6 +195,50 @@ export const notesInputSchema = z.strictObject({
     "Your notes",
   ),
 });
+
+const STARS = `A rating is a whole number of stars from ${SESSION_RATING_MIN} to ${SESSION_RATING_MAX}.`;
+
+/** PUT /api/calls/:bookingId/session-rating: the learner rates a session held (decision 083). */
+export const sessionRatingInputSchema = z.strictObject({
+  stars: z.number({ error: STARS }).int(STARS).min(SESSION_RATING_MIN, STARS).max(SESSION_RATING_MAX, STARS),
+  comment: multiLineText(
+    z
+      .string({ error: "A comment must be text." })
+      .trim()
+      .max(SESSION_RATING_COMMENT_MAX, `A comment can be at most ${SESSION_RATING_COMMENT_MAX} characters.`),
+    "Your comment",
+  )
+    .nullish()
+    .transform((comment) => comment || null),
+});
+export type SessionRatingInput = z.infer<typeof sessionRatingInputSchema>;
+
+/** A learner's comment on a session, as its tutor and Admins read it: its day and date, never who wrote it. */
+export interface RatingComment {
+  stars: number;
+  comment: string;
+  /** "Day 1: Kopitiam" */
+  dayTitle: string;
+  sessionStartsAt: string;
+  givenAt: string;
+}
+
+/** GET /api/calls/session-ratings/mine (a tutor): how learners rated their sessions. */
+export interface TutorRatings {
+  /** The average of the stars, or null before the first rating. */
+  average: number | null;
+  count: number;
+  sessionsHeld: number;
+  /** The newest comments, newest first. */
+  recent: RatingComment[];
+}
+
+/** GET /api/calls/session-ratings/tutors (Admins): every tutor's ratings, by name. */
+export interface TutorsRatings {
+  tutors: (TutorRatings & { tutor: BookingPerson })[];
+}
+
+export type { SessionRatingGiven };
 
 /**
  * What the calls module records as it happens (src/server/events; docs/decisions/075-events.md).

@@ -24,7 +24,10 @@ export function callsModule(deps: CallsDeps) {
         export: {
           callMessages: ({ userId }) => service.exportFor(userId),
           sessionRecords: ({ userId }) => service.recordsExportFor(userId),
+          sessionRatings: ({ userId }) => service.held.exportFor(userId),
         },
+        // What a leaving learner wrote of their sessions goes with them (decision 064).
+        close: async (userId) => ({ inTransaction: (tx) => service.forgetRatingsOf(tx, userId) }),
       },
       jobs: [{ name: "call signals pruned", everyMs: PRUNE_EVERY_MS, run: service.prune }],
     }),

@@ -32,7 +32,7 @@ const ONLY_THE_TUTOR = "Only the session's tutor rates its role-plays and writes
 const ENDED = "This session has ended: its ratings and notes have gone to the learner.";
 
 /** The role-plays of a booking's day, as cue cards without ratings. */
-function cueCardsOf(day: Day): CueCard[] {
+export function cueCardsOf(day: Day): CueCard[] {
   return dayBlocks(day).flatMap(({ block }) => {
     if (block.type !== "role-play") return [];
     const cues = new Map<string, string>();

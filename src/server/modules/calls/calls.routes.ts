@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { upgradeWebSocket } from "@hono/node-server";
 import { Hono } from "hono";
-import { requireUser, signedIn } from "#server/auth/session";
+import { requireUser, signedIn, withRole } from "#server/auth/session";
 import type { AppEnv } from "#server/http/context";
 import { HttpError } from "#server/http/errors";
 import { jsonBody } from "#server/http/validation";
@@ -16,7 +16,11 @@ import {
   type RoomPresence,
   rateInputSchema,
   type SessionBrief,
+  type SessionRatingGiven,
   type SessionRecord,
+  sessionRatingInputSchema,
+  type TutorRatings,
+  type TutorsRatings,
 } from "./calls.contract";
 import type { Refusal } from "./calls.repository";
 import type { Side } from "./calls.rooms";
@@ -48,6 +52,14 @@ function refuse(side: Side, refusal: Refusal, message: CallClientMessage) {
  */
 export function callRoutes(calls: CallsService) {
   return new Hono<AppEnv>()
+    .get("/session-ratings/mine", withRole("tutor:view"), async (c) => {
+      const body: TutorRatings = await calls.held.myRatings(requireUser(c));
+      return c.json(body);
+    })
+    .get("/session-ratings/tutors", withRole("admin:view"), async (c) => {
+      const body: TutorsRatings = await calls.held.everyTutorsRatings();
+      return c.json(body);
+    })
     .get("/:bookingId", signedIn, async (c) => {
       const body: CallRoom = await calls.room(requireUser(c), c.req.param("bookingId"));
       return c.json(body);
@@ -69,6 +81,16 @@ export function callRoutes(calls: CallsService) {
       const body: SessionRecord = await calls.saveNotes(requireUser(c), c.req.param("bookingId"), notes);
       return c.json(body);
     })
+    .put(
+      "/:bookingId/session-rating",
+      signedIn,
+      jsonBody(sessionRatingInputSchema, { messageFromIssues: true }),
+      async (c) => {
+        const input = c.req.valid("json");
+        const body: SessionRatingGiven = await calls.held.rateSession(requireUser(c), c.req.param("bookingId"), input);
+        return c.json(body);
+      },
+    )
     .post("/:bookingId/end", signedIn, async (c) => {
       const body: SessionRecord = await calls.end(requireUser(c), c.req.param("bookingId"));
       return c.json(body);

@@ -2,11 +2,12 @@ import type { Logger } from "pino";
 import { isRoomOpen, ROOM_OPENS_BEFORE_MS, roomWindow } from "#course/calls";
 import { can } from "#course/roles";
 import { standingSessionUser } from "#server/auth/session";
-import type { Database, Queryable } from "#server/db/client";
+import type { Database, Queryable, Transaction } from "#server/db/client";
 import type { Notifications } from "#server/db/notifications";
 import type { SessionUser } from "#server/http/context";
 import { forbidden, HttpError } from "#server/http/errors";
 import type { BookingsModule } from "#server/modules/bookings/bookings.module";
+import type { UsersModule } from "#server/modules/users/users.module";
 import { createRoomAccess, SIGNED_OUT_REASON, type Verdict } from "./calls.access";
 import {
   type CallRoom,
@@ -16,9 +17,11 @@ import {
   type SessionBrief,
   type SessionRecord,
 } from "./calls.contract";
+import { createHeldSessions } from "./calls.held";
 import { createSessionRecords, type RecordDeps } from "./calls.record";
 import { createCallsRepository, type RoomLimits } from "./calls.repository";
 import { createRooms, type Side } from "./calls.rooms";
+import { createSessionRatingsRepository } from "./session-ratings.repository";
 import { turnCredentials } from "./turn";
 
 /** A room's signals are kept this long: each is read within moments of being sent. */
@@ -30,7 +33,9 @@ export interface CallsDeps extends RecordDeps {
   db: Database;
   notifications: Notifications;
   logger: Logger;
-  bookings: Pick<BookingsModule["service"], "get" | "readingZone" | "sessionMet">;
+  bookings: Pick<BookingsModule["service"], "get" | "readingZone" | "sessionMet" | "tutors">;
+  /** The one owner of people: the tutors' names on the Admins' list of ratings. */
+  users: Pick<UsersModule["service"], "people">;
   /** TURN_URL and TURN_SECRET: the operator's coturn (`use-auth-secret`), when there is one. */
   turn?: { urls: readonly string[]; secret: string };
   now?: () => Date;
@@ -51,6 +56,8 @@ export function createCalls(deps: CallsDeps) {
   const rooms = createRooms({ calls, notifications, logger, met: bookings.sessionMet });
   const access = createRoomAccess({ notifications, logger, check: stillAdmitted, everyMs: deps.roomAccessCheckMs });
   const records = createSessionRecords({ ...deps, calls, rooms, now });
+  const ratings = createSessionRatingsRepository(db);
+  const held = createHeldSessions({ ...deps, ratings, now });
 
   /**
    * The booking as its side sees it (404 to anyone but its learner, its tutor and Admins; 403 to its
@@ -106,6 +113,10 @@ export function createCalls(deps: CallsDeps) {
   return {
     rooms,
     access,
+    /** Sessions held: their record on the cards, the learner's rating of them, each tutor's ratings (decision 083). */
+    held,
+    /** The ratings the learner gave go with their account (decision 083). */
+    forgetRatingsOf: (tx: Transaction, userId: string) => ratings.forgetGivenBy(tx, userId),
 
     async room(user: SessionUser, bookingId: string): Promise<CallRoom> {
       const { booking, opensAt, closesAt, open } = await roomOf(user, bookingId);

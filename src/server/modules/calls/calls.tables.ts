@@ -1,6 +1,12 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { CALL_SIGNAL_KINDS, CHAT_MAX_LENGTH } from "#course/calls";
+import {
+  CALL_SIGNAL_KINDS,
+  CHAT_MAX_LENGTH,
+  SESSION_RATING_COMMENT_MAX,
+  SESSION_RATING_MAX,
+  SESSION_RATING_MIN,
+} from "#course/calls";
 import { FEEDBACK_MAX_LENGTH } from "#course/feedback";
 import { TUTOR_RATING_MAX, TUTOR_RATING_MIN } from "#course/speaking";
 import { user } from "#server/db/auth.tables";
@@ -99,5 +105,37 @@ export const callRecord = pgTable(
   },
   (table) => [
     check("call_record_notes_check", sql`char_length(${table.notes}) <= ${sql.raw(String(FEEDBACK_MAX_LENGTH))}`),
+  ],
+);
+
+/**
+ * The learner's rating of a session held (decision 083): 1 to 5 stars and an optional comment, once
+ * per session, changed for SESSION_RATING_EDIT_HOURS after first given. It goes with the learner's
+ * account (what the leaving user wrote goes) and with the booking.
+ */
+export const sessionRating = pgTable(
+  "session_rating",
+  {
+    bookingId: uuid("booking_id")
+      .primaryKey()
+      .references(() => booking.id, { onDelete: "cascade" }),
+    learnerId: text("learner_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    stars: integer("stars").notNull(),
+    comment: text("comment"),
+    givenAt: timestamp("given_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    index("session_rating_learner_idx").on(table.learnerId),
+    check(
+      "session_rating_stars_check",
+      sql`${table.stars} between ${sql.raw(String(SESSION_RATING_MIN))} and ${sql.raw(String(SESSION_RATING_MAX))}`,
+    ),
+    check(
+      "session_rating_comment_check",
+      sql`char_length(${table.comment}) <= ${sql.raw(String(SESSION_RATING_COMMENT_MAX))}`,
+    ),
   ],
 );

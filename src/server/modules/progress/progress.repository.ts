@@ -1,4 +1,4 @@
-import { and, asc, eq, max, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, max, ne, sql } from "drizzle-orm";
 import type { DayRef, TaskRef } from "#course/progress-rules";
 import type { TaskStatus } from "#course/progress-status";
 import type { Database, Queryable } from "#server/db/client";
@@ -128,6 +128,20 @@ function courseWideReads(db: Database) {
     ): Promise<{ userId: string; chapterId: string; dayId: string; since: Date }[]> {
       const result = await db.$client.query(SELF_STUDY_FINISHED, [...tasks, limit]);
       return result.rows;
+    },
+
+    /** The tasks these users have completed, each with whose it is. */
+    async completedTasksOf(userIds: readonly string[]): Promise<(TaskRef & { userId: string })[]> {
+      if (userIds.length === 0) return [];
+      return db
+        .select({
+          userId: taskProgress.userId,
+          chapterId: taskProgress.chapterId,
+          dayId: taskProgress.sectionId,
+          taskId: taskProgress.taskId,
+        })
+        .from(taskProgress)
+        .where(and(inArray(taskProgress.userId, [...userIds]), eq(taskProgress.status, "completed")));
     },
 
     /** The tasks a user has started (STARTED_TASKS), to run inside another module's statement. */

@@ -297,6 +297,9 @@ function progressReads(ctx: ProgressContext) {
      */
     selfStudyFinished: (limit: number) => rows.selfStudyFinished(selfStudyTasks, limit),
 
+    /** The tasks these users have completed (the tutor's week: what is left of a day's live session). */
+    completedTasksOf: (userIds: readonly string[]) => rows.completedTasksOf(userIds),
+
     /** The tasks the user has a status for other than not-started: the days they have met. */
     startedTasks: (userId: string): Promise<TaskRef[]> => rows.startedTasks(userId),
 

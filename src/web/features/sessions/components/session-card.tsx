@@ -9,8 +9,9 @@ import { Button } from "#web/components/ui/button";
 import { sessionRoomPath } from "#web/config/paths";
 import { useBookingChange, useSaveInvite } from "#web/features/sessions/api/bookings";
 import { describeError } from "#web/lib/api";
-import { momentIn, sessionTime, zoneName } from "#web/lib/session-time";
+import { momentIn, sessionTime, weekdayTime, zoneName } from "#web/lib/session-time";
 import { CancelDialog, MessageForm } from "./session-card-forms";
+import { SessionHeld } from "./session-held";
 import { MoveTimePicker } from "./session-move";
 import { SessionProposal } from "./session-proposal";
 import { TutorHere } from "./tutor-here";
@@ -31,6 +32,7 @@ const CHANGE_LABELS: Record<BookingChange["kind"], string> = {
  * they may do: add it to a calendar, cancel it (a learner until 12 hours before), message the other
  * side, ask for another time or answer one asked for, and after the start mark that the other did
  * not come. A link naming the card (`?session=<id>&do=change|cancel`) brings it into view with that open.
+ * Once its tutor ended it in the room it is held (decision 083): its record stays, and none of those changes.
  */
 export function SessionCard({
   booking,
@@ -52,10 +54,11 @@ export function SessionCard({
   const started = new Date(booking.startsAt).getTime() <= now;
   const pastGrace = new Date(booking.startsAt).getTime() + NO_SHOW_GRACE_MINUTES * 60_000 <= now;
   const active = booking.status === "confirmed";
+  const held = booking.held;
   const asLearner = booking.youAre === "learner";
   const other = asLearner ? booking.tutor : booking.learner;
   const inFreeCancel = now < new Date(booking.freeCancelUntil).getTime();
-  const mayCancel = active && !started && (!asLearner || inFreeCancel);
+  const mayCancel = active && !held && !started && (!asLearner || inFreeCancel);
   const session = { startsAt: new Date(booking.startsAt), endsAt: new Date(booking.endsAt) };
   const when = (start: string, end: string) => `${sessionTime(start, end, timeZone)} (${zoneName(timeZone)})`;
 
@@ -76,7 +79,7 @@ export function SessionCard({
         {active && asLearner && <TutorHere booking={booking} />}
       </header>
 
-      {booking.proposal && (
+      {booking.proposal && !held && (
         <SessionProposal
           booking={booking}
           timeZone={timeZone}
@@ -88,7 +91,7 @@ export function SessionCard({
 
       {active && (
         <div className="flex flex-wrap items-center gap-2">
-          {now < roomWindow(session).closesAt.getTime() ? (
+          {!held && now < roomWindow(session).closesAt.getTime() ? (
             <Button asChild>
               <Link to={sessionRoomPath(booking.id)}>
                 <Video aria-hidden />
@@ -114,7 +117,7 @@ export function SessionCard({
               pending={change.isPending}
             />
           )}
-          {pastGrace && !booking.noShow && booking.youAre !== "admin" && (
+          {pastGrace && !held && !booking.noShow && booking.youAre !== "admin" && (
             <Button
               variant="outline"
               disabled={change.isPending}
@@ -126,7 +129,12 @@ export function SessionCard({
         </div>
       )}
 
-      {active && asLearner && !started && !inFreeCancel && (
+      {held && <SessionHeld booking={booking} held={held} timeZone={timeZone} />}
+
+      {active && asLearner && !held && !started && inFreeCancel && (
+        <p className="text-sm">Free to cancel until {weekdayTime(booking.freeCancelUntil, timeZone)}.</p>
+      )}
+      {active && asLearner && !held && !started && !inFreeCancel && (
         <p className="text-sm">
           Sessions can be cancelled up to {FREE_CANCEL_HOURS} hours before they start. Send your tutor a message
           instead.
@@ -144,7 +152,7 @@ export function SessionCard({
         </p>
       )}
 
-      {active && !started && booking.youAre !== "admin" && (
+      {active && !held && !started && booking.youAre !== "admin" && (
         <MoveTimePicker
           booking={booking}
           pending={change.isPending}
@@ -180,6 +188,7 @@ export function SessionCard({
 
 function statusLine(booking: BookingView, started: boolean, timeZone: string): string {
   if (booking.status === "cancelled") return "Cancelled";
+  if (booking.held) return "Held";
   if (booking.noShow) {
     const marked = booking.noShowMarked;
     const who = marked ? ` by ${marked.by}, ${momentIn(marked.at, timeZone)}` : "";

@@ -76,6 +76,7 @@ export function TutorWeek({ onOpenLearner }: { onOpenLearner: (learner: UserSumm
                 <span>
                   <span className="font-medium">{entry.learner.name}</span> finished the self-study of {entry.dayTitle}{" "}
                   <span className="text-muted-foreground">({momentIn(entry.since, timeZone)})</span>
+                  {entry.left.length > 0 && <span className="block text-sm">{leftToPractise(entry.left)}</span>}
                 </span>
                 <Button size="sm" variant="outline" onClick={() => onOpenLearner(entry.account)}>
                   Open their progress
@@ -87,6 +88,16 @@ export function TutorWeek({ onOpenLearner }: { onOpenLearner: (learner: UserSumm
       </section>
     </div>
   );
+}
+
+const COUNTS = ["No", "One", "Two", "Three", "Four", "Five"];
+
+/** "One role-play left to practise: Ordering a drink." */
+function leftToPractise(left: { title: string }[]): string {
+  const count = COUNTS[left.length] ?? String(left.length);
+  const titles = left.map((task) => task.title);
+  const named = titles.length > 1 ? `${titles.slice(0, -1).join(", ")} and ${titles.at(-1)}` : titles[0];
+  return `${count} ${left.length === 1 ? "role-play" : "role-plays"} left to practise: ${named}.`;
 }
 
 function SessionGroup({
