@@ -172,6 +172,7 @@ function NextAvailable({ tutors, timeZone }: { tutors: readonly BookableTutor[];
         {free.slice(0, NEXT_SHOWN).map((tutor) => (
           <li key={tutor.id}>
             {tutor.name}: {nextTime(tutor.nextAvailable!, timeZone)}
+            {tutor.sessionsHeld > 0 && ` (${tutor.sessionsHeld} held)`}
           </li>
         ))}
       </ul>
@@ -193,7 +194,16 @@ function TutorProfile({ tutor, timeZone }: { tutor: BookableTutor; timeZone: str
         <AvatarFallback aria-hidden>{`${first?.[0] ?? ""}${last?.[0] ?? ""}`}</AvatarFallback>
       </Avatar>
       <div className="min-w-0 space-y-1 text-sm">
-        <p className="font-medium">{tutor.name}</p>
+        <p className="font-medium">
+          {tutor.name}
+          <span className="font-normal text-muted-foreground">
+            {" "}
+            ·{" "}
+            {tutor.sessionsHeld === 0
+              ? "New to Jalan"
+              : `${tutor.sessionsHeld} ${tutor.sessionsHeld === 1 ? "session" : "sessions"} held`}
+          </span>
+        </p>
         <p className="text-muted-foreground">
           {tutor.nextAvailable ? `Next available: ${nextTime(tutor.nextAvailable, timeZone)}` : "No open times yet"}
           {readsOtherwise(tutor.timeZone, timeZone) &&

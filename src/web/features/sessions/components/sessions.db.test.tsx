@@ -147,8 +147,11 @@ describe("the week of open times", () => {
     expect(
       await within(region).findByText(/^Next available: .* · It is \d\d:\d\d for them now \(America\/New York\)$/),
     ).toBeInTheDocument();
+    // A tutor no session has been held with yet says so.
+    expect(within(region).getByText("· New to Jalan")).toBeInTheDocument();
+    // Once this tutor's times have come (the last answer's are not offered meanwhile).
     expect(
-      within(region).getByText("Under each time, in grey: the time for Zainab Aminah (America/New York)."),
+      await within(region).findByText("Under each time, in grey: the time for Zainab Aminah (America/New York)."),
     ).toBeInTheDocument();
 
     // Each time in London, with New York's under it.
