@@ -13,10 +13,10 @@ export const CLASS_GROUPS = `
   size w min-w max-w h min-h max-h font-size font-weight font-family tracking leading list-style-type
   text-alignment text-color text-decoration text-decoration-thickness text-decoration-color
   underline-offset text-overflow line-clamp vertical-align whitespace break bg-color gradient-from gradient-to
-  rounded border-w border-w-t border-w-b divide-y border-style border-color border-color-t
-  border-color-b divide-color outline-style outline-w outline-color shadow shadow-color opacity
+  rounded border-w border-w-t border-w-b border-w-l divide-y border-style border-color border-color-t
+  border-color-b border-color-l divide-color outline-style outline-w outline-offset outline-color shadow shadow-color opacity
   backdrop-blur border-collapse transition duration animate backface perspective rotate-y
-  transform-style translate-x translate-y cursor pointer-events select fill ring-w ring-color accent
+  transform-style translate-x translate-y cursor pointer-events select appearance fill ring-w ring-color accent
   scroll-mt fvn-spacing
 `
   .trim()
