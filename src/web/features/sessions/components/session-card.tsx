@@ -76,7 +76,7 @@ export function SessionCard({
           {when(booking.startsAt, booking.endsAt)}
         </p>
         <p className="text-sm text-muted-foreground">{statusLine(booking, started, timeZone)}</p>
-        {active && asLearner && <TutorHere booking={booking} />}
+        {active && asLearner && !held && <TutorHere booking={booking} />}
       </header>
 
       {booking.proposal && !held && (
