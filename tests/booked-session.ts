@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { booking, user as userTable } from "#server/db/schema";
+import { createRequestLimiter } from "#server/http/request-limit";
 import type { BookingView, TutorHoursInput } from "#server/modules/bookings/bookings.contract";
-import type { createTestApp } from "./test-app";
+import { createBookings } from "#server/modules/bookings/bookings.service";
+import { type createTestApp, ORIGIN } from "./test-app";
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
@@ -80,4 +82,30 @@ export async function bookedMonday(t: TestApp, request: TestApp["request"]) {
   if (made.status !== 201) throw new Error(`The session was not booked: ${made.status}`);
   const { booking: session } = (await made.json()) as { booking: BookingView };
   return { siti, alex, session };
+}
+
+/**
+ * The bookings service of the test's app on a clock of the test's own (and another instance's
+ * database, when given), as the registry wires it: for tests that send reminders or race two instances.
+ */
+export function bookingsOnClock(t: TestApp, now: () => Date, db: TestApp["db"] = t.db) {
+  return createBookings({
+    db,
+    course: t.course,
+    mailer: t.mailer,
+    publicUrl: ORIGIN,
+    mailFrom: "Jalan <no-reply@jalan.test>",
+    logger: t.logger,
+    now,
+    progress: t.modules.progress.service,
+    users: t.modules.users.service,
+    limiter: createRequestLimiter(db, { secret: t.env.AUTH_SECRET, enabled: false }),
+    sessionEnded: t.modules.calls.service.sessionEnded,
+    held: {
+      of: t.modules.calls.service.held.heldOf,
+      daysHeldBy: t.modules.calls.service.held.daysHeldBy,
+      countsOf: t.modules.calls.service.held.heldCounts,
+    },
+    events: t.modules.events,
+  });
 }

@@ -54,6 +54,7 @@ describe("migrateDatabase", () => {
       "review_pin_note",
       "review_reminder",
       "session",
+      "session_rating",
       "speaking_submission",
       "stored_file",
       "studio_clip",

@@ -4,12 +4,11 @@ import type { Role } from "#course/roles";
 import { connectDatabase } from "#server/db/client";
 import { booking, bookingChange, user } from "#server/db/schema";
 import type { ErrorBody } from "#server/http/errors";
-import { createRequestLimiter } from "#server/http/request-limit";
 import type { AccountExport } from "#server/modules/account/account.contract";
+import { bookingsOnClock } from "#tests/booked-session";
 import { completeDayTasks, sendAs } from "#tests/complete-day";
 import { createTestApp, ORIGIN } from "#tests/test-app";
 import type { BookingView, DaySlots, TutorHours, TutorHoursInput, TutorWeek } from "./bookings.contract";
-import { createBookings } from "./bookings.service";
 
 /**
  * Tutors' hours, bookings, their changes, invites and reminders, through HTTP on the course, with a
@@ -28,26 +27,7 @@ const second = connectDatabase(t.env.DATABASE_URL!, t.logger, { max: 5 });
 afterAll(() => second.close());
 const requestSecond = t.requestTo(t.appWith({ now, db: second.db, pool: second.pool }));
 
-const bookingsOn = (db = t.db) =>
-  createBookings({
-    db,
-    course: t.course,
-    mailer: t.mailer,
-    publicUrl: ORIGIN,
-    mailFrom: "Jalan <no-reply@jalan.test>",
-    logger: t.logger,
-    now,
-    progress: t.modules.progress.service,
-    users: t.modules.users.service,
-    limiter: createRequestLimiter(db, { secret: t.env.AUTH_SECRET, enabled: false }),
-    sessionEnded: t.modules.calls.service.sessionEnded,
-    held: {
-      of: t.modules.calls.service.held.heldOf,
-      daysHeldBy: t.modules.calls.service.held.daysHeldBy,
-      countsOf: t.modules.calls.service.held.heldCounts,
-    },
-    events: t.modules.events,
-  });
+const bookingsOn = (db = t.db) => bookingsOnClock(t, now, db);
 
 beforeEach(() => {
   clock = START;

@@ -1,10 +1,8 @@
 import ICAL from "ical.js";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createRequestLimiter } from "#server/http/request-limit";
-import { bookedMonday } from "#tests/booked-session";
+import { bookedMonday, bookingsOnClock } from "#tests/booked-session";
 import { createTestApp, ORIGIN } from "#tests/test-app";
 import type { BookingView } from "./bookings.contract";
-import { createBookings } from "./bookings.service";
 
 /**
  * Where a session's emails and invites lead (docs/decisions/084-changing-a-time.md): the room, and
@@ -22,25 +20,7 @@ beforeEach(() => {
 });
 
 /** The bookings service on the test's clock, whose reminders the tests send. */
-const bookings = createBookings({
-  db: t.db,
-  course: t.course,
-  mailer: t.mailer,
-  publicUrl: ORIGIN,
-  mailFrom: "Jalan <no-reply@jalan.test>",
-  logger: t.logger,
-  now,
-  progress: t.modules.progress.service,
-  users: t.modules.users.service,
-  limiter: createRequestLimiter(t.db, { secret: t.env.AUTH_SECRET, enabled: false }),
-  sessionEnded: t.modules.calls.service.sessionEnded,
-  held: {
-    of: t.modules.calls.service.held.heldOf,
-    daysHeldBy: t.modules.calls.service.held.daysHeldBy,
-    countsOf: t.modules.calls.service.held.heldCounts,
-  },
-  events: t.modules.events,
-});
+const bookings = bookingsOnClock(t, now);
 
 const mailTo = async (address: string) => (await t.outbox()).filter((mail) => mail.to === address);
 const viewOf = async (response: Response) => ((await response.json()) as { booking: BookingView }).booking;
