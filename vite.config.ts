@@ -1,13 +1,47 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 import { courseContent } from "./scripts/vite-course-content.ts";
 import { tailwindMergeConfig } from "./scripts/vite-tailwind-merge.ts";
 
 const apiUrl = process.env.API_URL ?? "http://localhost:3001";
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), courseContent(), tailwindMergeConfig()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    courseContent(),
+    tailwindMergeConfig(),
+    // The web app manifest and the service worker (src/web/sw.ts, decision 087). The worker's list
+    // of files to precache is written by scripts/build-web.ts once the prerendered pages exist, not
+    // here (injectionPoint: undefined). The app registers the worker itself, late
+    // (src/web/offline/register.ts); never in `npm run dev`.
+    VitePWA({
+      strategies: "injectManifest",
+      srcDir: "src/web",
+      filename: "sw.ts",
+      injectRegister: false,
+      injectManifest: { injectionPoint: undefined },
+      manifest: {
+        name: "Jalan",
+        short_name: "Jalan",
+        description: "Learn Malaysian Malay by following Alex's story, day by day.",
+        lang: "en",
+        start_url: "/",
+        scope: "/",
+        display: "standalone",
+        theme_color: "#0f766e",
+        background_color: "#ffffff",
+        icons: [
+          { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png" },
+          { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png" },
+          { src: "/icons/maskable-192.png", sizes: "192x192", type: "image/png", purpose: "maskable" },
+          { src: "/icons/maskable-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+        ],
+      },
+    }),
+  ],
   define: {
     // The year prerendered pages were built in (the footer's copyright), the same in both builds.
     "import.meta.env.VITE_BUILD_YEAR": JSON.stringify(String(new Date().getFullYear())),

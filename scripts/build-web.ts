@@ -4,12 +4,14 @@
 //   2. a Node build of src/web/entry-server.tsx → dist/ssr (deleted at the end);
 //   3. each prerendered path rendered as it looks before the session is read (a signed-out
 //      visitor's view, or My Journey's loading frame) → dist/web/<path>/index.html, and the
-//      template without content → dist/web/app.html for every other route.
+//      template without content → dist/web/app.html for every other route;
+//   4. the service worker's precache list, written into dist/web/sw.js (scripts/precache-web.ts).
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { HydrationState } from "react-router";
 import type { LogLevel } from "vite";
+import { writePrecacheList } from "./precache-web";
 
 type PrerenderedPage = { path: string; appStart: "first-interaction" | "after-paint" };
 
@@ -56,6 +58,14 @@ export async function buildWeb({ logLevel = "info" }: { logLevel?: LogLevel } = 
     await prerender(logLevel);
   } finally {
     await rm(ssrDir, { recursive: true, force: true });
+  }
+  try {
+    const { count, size } = await writePrecacheList(webDir);
+    if (logLevel === "info") console.log(`precached ${count} files, ${Math.round(size / 1024)} KiB → dist/web/sw.js`);
+  } catch (error) {
+    // No marker: the build counts as stale and is made again.
+    await rm(BUILT_MARKER, { force: true });
+    throw error;
   }
 }
 

@@ -204,7 +204,8 @@ function notFound(indexHtml: string | null): NotFoundHandler<AppEnv> {
 /**
  * Files of the built web app. Vite puts content-hashed names under /assets, and the app asks for
  * media with their content hash (`/media/…?v=`, src/web/lib/media.ts), so those never change and are
- * cached for a year; HTML is revalidated on every visit; anything else for an hour.
+ * cached for a year; HTML and the service worker (decision 087) are revalidated on every visit;
+ * anything else for an hour.
  */
 function staticFiles(root: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -222,7 +223,7 @@ function staticFiles(root: string): MiddlewareHandler<AppEnv> {
       const cacheControl =
         c.req.path.startsWith("/assets/") || versionedMedia
           ? IMMUTABLE
-          : file.endsWith(".html")
+          : file.endsWith(".html") || c.req.path === "/sw.js"
             ? "no-cache"
             : "public, max-age=3600";
       response.headers.set("cache-control", cacheControl);

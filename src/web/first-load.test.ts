@@ -22,6 +22,8 @@ const FORBIDDEN: { what: string; test: (specifier: string) => boolean }[] = [
   { what: "the vocabulary of every day", test: (specifier) => specifier === "virtual:jalan-course-vocabulary" },
   // A menu (Radix with its positioning code, about 25 KB gzip) loads when the user reaches for it.
   { what: "a menu's code", test: (specifier) => /(^|\/)dropdown-menu$/.test(specifier) },
+  // The service worker's registration loads once the page is idle (decision 087).
+  { what: "workbox-window", test: (specifier) => specifier.startsWith("workbox-") },
 ];
 
 /** The modules a file imports as values: `import type`, `export type` and `import()` do not load anything. */

@@ -3,6 +3,8 @@ import { RootLayout } from "./components/layout/root-layout";
 import { RouteError } from "./components/layout/route-error";
 import { RouteGuard } from "./components/route-guard";
 import { paths } from "./config/paths";
+import { OfflineBanner } from "./features/offline/components/offline-banner";
+import { UpdatePrompt } from "./features/offline/components/update-prompt";
 import { AccountTheme } from "./features/settings/components/account-theme";
 import { DeviceZonePrompt } from "./features/settings/components/device-zone-prompt";
 import type { RouteHandle } from "./lib/route-handle";
@@ -10,14 +12,23 @@ import type { RouteHandle } from "./lib/route-handle";
 const signedInOnly: RouteHandle = { signedInOnly: true };
 
 /**
- * The layout of every page, with the account's theme applied once the settings are read, and the
- * offer of this device's time zone when the account's differs.
+ * The layout of every page, with the account's theme applied once the settings are read, the offer
+ * of this device's time zone when the account's differs, and the offline line and the new version's
+ * prompt when they apply (decision 087).
  */
 function Root() {
   return (
     <>
       <AccountTheme />
-      <RootLayout notice={<DeviceZonePrompt />} />
+      <RootLayout
+        notice={
+          <>
+            <DeviceZonePrompt />
+            <OfflineBanner />
+            <UpdatePrompt />
+          </>
+        }
+      />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { StrictMode, startTransition } from "react";
 import { createBrowserRouter, type DataRouter, matchRoutes, RouterProvider } from "react-router";
+import { registerServiceWorkerLate } from "./features/offline/register-late";
 import { readHydrationData } from "./lib/prerender";
 import { createQueryClient } from "./lib/query-client";
 import { sessionQuery } from "./lib/session";
@@ -61,3 +62,5 @@ async function start() {
 }
 
 void start();
+// The offline app (decision 087): registered once the page is loaded and idle, never before.
+registerServiceWorkerLate();
