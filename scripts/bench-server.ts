@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
+import path from "node:path";
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -23,6 +24,11 @@ export interface StartOptions {
   timeoutMs?: number;
   /** In its own process group, which a test can kill whole, as a supervisor stops a service. */
   detached?: boolean;
+  /**
+   * The server's working directory, whose dist/web is the web app it serves (src/server/services.ts);
+   * the repository by default. Another needs a node_modules beside it for `--import tsx`.
+   */
+  cwd?: string;
 }
 
 /**
@@ -38,10 +44,16 @@ export async function startServer(
   dataDir: string,
   port: number,
   nodeEnv: "test" | "production",
-  { entry = "src/server/main.ts", env = {}, timeoutMs = Number.POSITIVE_INFINITY, detached = false }: StartOptions = {},
+  {
+    entry = "src/server/main.ts",
+    env = {},
+    timeoutMs = Number.POSITIVE_INFINITY,
+    detached = false,
+    cwd = undefined,
+  }: StartOptions = {},
 ): Promise<{ child: ChildProcess; readyMs: number }> {
   const started = performance.now();
-  const args = entry === "scripts/start.mjs" ? [entry] : ["--import", "tsx", entry];
+  const args = entry === "scripts/start.mjs" ? [entry] : ["--import", "tsx", cwd ? path.resolve(entry) : entry];
   const child = spawn(process.execPath, args, {
     env: withSecret({
       ...process.env,
@@ -55,6 +67,7 @@ export async function startServer(
     }),
     stdio: ["ignore", "ignore", "inherit"],
     detached,
+    cwd,
   });
   for (;;) {
     const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(

@@ -6,7 +6,14 @@
 import { Workbox } from "workbox-window";
 import { updateReady } from "./update-ready";
 
-export async function registerServiceWorker(scriptUrl = "/sw.js") {
+/** `reload` loads the page again once the new version controls it; a test gives its own. */
+export async function registerServiceWorker({
+  scriptUrl = "/sw.js",
+  reload = () => window.location.reload(),
+}: {
+  scriptUrl?: string;
+  reload?: () => void;
+} = {}) {
   const workbox = new Workbox(scriptUrl);
   let asked = false;
   // A new version installed and waiting (now, or found waiting at registration): offer it. It takes
@@ -22,7 +29,12 @@ export async function registerServiceWorker(scriptUrl = "/sw.js") {
   workbox.addEventListener("controlling", () => {
     if (!asked) return;
     updateReady.withdraw();
-    window.location.reload();
+    reload();
   });
   await workbox.register();
+  // Back online after a while offline: a deploy may have happened meanwhile, so look for it now
+  // rather than at the next page load.
+  window.addEventListener("online", () => {
+    void workbox.update();
+  });
 }
