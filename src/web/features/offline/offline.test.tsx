@@ -7,22 +7,25 @@ import { registerServiceWorker } from "./service-worker";
 import { updateReady } from "./update-ready";
 
 /** workbox-window's Workbox, a third party's: its events are fired by the test. */
-class FakeWorkbox {
-  static last: FakeWorkbox | null = null;
-  readonly listeners = new Map<string, () => void>();
-  readonly register = vi.fn(async () => undefined);
-  readonly messageSkipWaiting = vi.fn();
-  readonly update = vi.fn(async () => undefined);
-  constructor(readonly scriptUrl: string) {
-    FakeWorkbox.last = this;
+const { FakeWorkbox } = vi.hoisted(() => {
+  class FakeWorkbox {
+    static last: FakeWorkbox | null = null;
+    readonly listeners = new Map<string, () => void>();
+    readonly register = vi.fn(async () => undefined);
+    readonly messageSkipWaiting = vi.fn();
+    readonly update = vi.fn(async () => undefined);
+    constructor(readonly scriptUrl: string) {
+      FakeWorkbox.last = this;
+    }
+    addEventListener(type: string, listener: () => void) {
+      this.listeners.set(type, listener);
+    }
   }
-  addEventListener(type: string, listener: () => void) {
-    this.listeners.set(type, listener);
-  }
-  fire(type: string) {
-    act(() => this.listeners.get(type)?.());
-  }
-}
+  return { FakeWorkbox };
+});
+
+/** The worker's event `type`, as workbox-window dispatches it. */
+const fire = (workbox: InstanceType<typeof FakeWorkbox>, type: string) => act(() => workbox.listeners.get(type)?.());
 
 vi.mock("workbox-window", () => ({ Workbox: FakeWorkbox }));
 
@@ -92,7 +95,7 @@ describe("a new version of Jalan", () => {
     expect(workbox.register).toHaveBeenCalledTimes(1);
     expect(screen.queryByText("A new version of Jalan is ready.")).not.toBeInTheDocument();
 
-    workbox.fire("waiting");
+    fire(workbox, "waiting");
     expect(await screen.findByText("A new version of Jalan is ready.")).toBeInTheDocument();
     // It waits: nothing asks the new worker to take over until the learner does.
     expect(workbox.messageSkipWaiting).not.toHaveBeenCalled();
@@ -102,7 +105,7 @@ describe("a new version of Jalan", () => {
     expect(screen.getByRole("button", { name: "Reloading…" })).toBeDisabled();
     expect(reload).not.toHaveBeenCalled();
 
-    workbox.fire("controlling");
+    fire(workbox, "controlling");
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
@@ -119,8 +122,8 @@ describe("a new version of Jalan", () => {
     render(<UpdatePrompt />);
     await registerServiceWorker({ reload });
     const workbox = FakeWorkbox.last!;
-    workbox.fire("waiting");
-    workbox.fire("controlling");
+    fire(workbox, "waiting");
+    fire(workbox, "controlling");
     expect(reload).not.toHaveBeenCalled();
     expect(screen.getByText("A new version of Jalan is ready.")).toBeInTheDocument();
   });
