@@ -20,6 +20,8 @@ await writeFile(path.join(webRoot, "assets", "main-Ab12Cd34.js"), "console.log('
 await mkdir(path.join(webRoot, "media", "course"), { recursive: true });
 await writeFile(path.join(webRoot, "media", "course", "kopi.mp3"), Buffer.from([0xff, 0xfb, 0x90, 0x44, 0, 0, 0, 0]));
 await writeFile(path.join(webRoot, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+await writeFile(path.join(webRoot, "sw.js"), "self.addEventListener('fetch', () => {});");
+await writeFile(path.join(webRoot, "manifest.webmanifest"), '{"name":"Jalan"}');
 const t = await createTestApp({}, { webRoot });
 
 describe("serving the built web app", () => {
@@ -48,6 +50,17 @@ describe("serving the built web app", () => {
       expect(response.headers.get("cache-control")).toBe("no-cache");
       expect(await response.text()).toContain("<div id=root></div>");
     }
+  });
+
+  it("revalidates the service worker on every visit, so a deploy is found at once, and serves the manifest", async () => {
+    const worker = await t.request("/sw.js");
+    expect(worker.status).toBe(200);
+    expect(worker.headers.get("content-type")).toContain("javascript");
+    expect(worker.headers.get("cache-control")).toBe("no-cache");
+    const manifest = await t.request("/manifest.webmanifest");
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers.get("content-type")).toContain("manifest+json");
+    expect(await manifest.json()).toEqual({ name: "Jalan" });
   });
 
   it("serves prerendered pages with their content", async () => {
