@@ -1,5 +1,6 @@
 import { liveQuery } from "dexie";
 import { useEffect, useState } from "react";
+import { setKeepingOutbox } from "./keeping";
 import { createOutbox, type Outbox, refusedOf } from "./outbox";
 import { OutboxDatabase, type QueuedWrite } from "./outbox-store";
 import { onSendTrigger, triggerSend, watchOnline } from "./send-triggers";
@@ -23,11 +24,14 @@ export function deviceOutbox(): Outbox {
  */
 export function startDeviceOutbox(userId: string | null): () => void {
   account = userId;
+  if (typeof indexedDB === "undefined") return () => {};
   const box = deviceOutbox();
+  setKeepingOutbox(userId ? box : null);
   const stopListening = onSendTrigger(() => void box.flush({ now: true }));
   const stopWatching = watchOnline();
   triggerSend();
   return () => {
+    setKeepingOutbox(null);
     stopListening();
     stopWatching();
   };

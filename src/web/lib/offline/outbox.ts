@@ -1,3 +1,4 @@
+import { ApiError } from "#web/lib/api";
 import type { NewWrite, OutboxDatabase, QueuedWrite, Refusal, WriteKind, WriteRequest } from "./outbox-store";
 
 /** What the server answered a write: its status, its JSON body, and how long it asked to wait (429, 503). */
@@ -33,10 +34,13 @@ export class WriteRefused extends Error {
   }
 }
 
-/** The write is kept on the device and goes when the server can be reached: not an error for the learner. */
-export class WriteWaiting extends Error {
+/**
+ * The write is kept on the device and goes when the server can be reached: not lost. An ApiError of
+ * status 0 (not reached), so pages tell it as they tell a failed connection, in its own words.
+ */
+export class WriteWaiting extends ApiError {
   constructor() {
-    super("Saved on this device. It will be sent when Jalan can reach the server.");
+    super(0, "KEPT", "Saved on this device: it will be sent when Jalan can reach the server.");
     this.name = "WriteWaiting";
   }
 }
