@@ -8,6 +8,8 @@ import type { Submission } from "./outbox";
 export interface KeepingOutbox {
   submit(submission: Submission): Promise<unknown>;
   waiting(): Promise<number>;
+  /** Keeps a refused take in the list of refused writes. */
+  reportRefused(take: { label: string; status: number; code: string; message: string }): Promise<void>;
 }
 
 let current: KeepingOutbox | null = null;
