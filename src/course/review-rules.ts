@@ -40,11 +40,11 @@ export const WEAKEST_LIMIT = 5;
 export const MAX_REVIEW_MS = 10 * 60_000;
 
 /**
- * The server's clock decides which day a review counts towards: no earlier than this before the
- * server received it, however early the client says it was answered (a review sent later from a
- * train still counts; one backdated to yesterday counts today).
+ * The server's clock bounds the day a review counts towards (decision 088, amending 045): a review
+ * answered offline and sent later counts when it was answered, but never more than this before
+ * the server received it (a day without signal, synced the next morning, still counts on its day).
  */
-export const REVIEW_COUNT_LAG_MS = 10 * 60_000;
+export const REVIEW_COUNT_WINDOW_MS = 24 * 3_600_000;
 /** The most one review adds towards a minutes goal, and never more than the server saw pass since the one before. */
 export const MAX_COUNTED_REVIEW_MS = 2 * 60_000;
 /** How far back a summary reads the learner's days of reviews: a longer streak shows as this many days. */
@@ -62,9 +62,15 @@ export function goalMetBy(
   return goal.unit === "reviews" ? day.reviews >= goal.amount : day.countedMs >= goal.amount * 60_000;
 }
 
-/** The instant a review counts at (REVIEW_COUNT_LAG_MS): when answered, but no earlier than shortly before it arrived. */
-export function countedAt(reviewedAt: Date, receivedAt: Date): Date {
-  return new Date(Math.max(reviewedAt.getTime(), receivedAt.getTime() - REVIEW_COUNT_LAG_MS));
+/**
+ * The instant a review counts at: when the learner answered, but no earlier than a day before the
+ * server received it (REVIEW_COUNT_WINDOW_MS), nor before its card was due (`dueAt`, its met time
+ * for a card never reviewed: a card met or due today cannot fill yesterday), and never after it was
+ * received (a card answered before it was due, a tutor's pin, counts when it arrived).
+ */
+export function countedAt(reviewedAt: Date, receivedAt: Date, dueAt: Date | null = null): Date {
+  const floor = Math.max(receivedAt.getTime() - REVIEW_COUNT_WINDOW_MS, dueAt?.getTime() ?? -Infinity);
+  return new Date(Math.min(receivedAt.getTime(), Math.max(reviewedAt.getTime(), floor)));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { lazy, type ReactNode, Suspense, useState } from "react";
+import { useDeviceOutbox } from "./lib/offline/use-device-outbox";
 import { useCurrentToast } from "./lib/toast";
 
 // Radix Toast (about 8 KB gzip) loads with the first toast, not with the first page.
@@ -18,10 +19,17 @@ function DeferredToaster() {
   );
 }
 
+/** Sends the learner's writes kept on this device (decision 088). */
+function DeviceOutbox() {
+  useDeviceOutbox();
+  return null;
+}
+
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       {children}
+      <DeviceOutbox />
       <DeferredToaster />
     </QueryClientProvider>
   );

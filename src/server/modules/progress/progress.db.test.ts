@@ -128,6 +128,19 @@ describe("PUT /api/progress/:chapterId/:dayId/:taskId", () => {
     ]);
   });
 
+  it("stores a write the device's outbox sends again once, and answers the same map (decision 088)", async () => {
+    const me = await signedInAs();
+    const task = ["chapter-1", "day-1", taskIdsOf("chapter-1", "day-1")[0]!] as [string, string, string];
+    const first = await put(me.cookie, task, { status: "in-progress" });
+    expect(first.status).toBe(200);
+    const stored = await rowsOf(me.id);
+    const resent = await put(me.cookie, task, { status: "in-progress" });
+    expect(resent.status).toBe(200);
+    expect(await resent.json()).toEqual(await first.json());
+    expect(await rowsOf(me.id)).toEqual(stored);
+    expect(stored).toHaveLength(1);
+  });
+
   it("writes nothing when the status is unchanged, so updated_at keeps the time of the last change", async () => {
     const { cookie, id } = await signedInAs();
     await put(cookie, readSetting, { status: "in-progress" });

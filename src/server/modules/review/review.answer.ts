@@ -137,8 +137,13 @@ export function createAnswers(deps: AnswerDeps) {
         const response = await resent(deps, userId, item, key, context, at);
         return answerResponse(phrase, response, await standingRead(userId, at, context.sent_time_zone!));
       }
-      const timing = { at, reviewedAt, previousReceivedAt: context.previous_received_at };
       const metAt = context.met_at;
+      const timing = {
+        at,
+        reviewedAt,
+        previousReceivedAt: context.previous_received_at,
+        dueAt: context.state ? cardFromJson(context.state).due : metAt,
+      };
       const inOrder =
         metAt !== null &&
         reviewedAt.getTime() >= metAt.getTime() &&
@@ -233,7 +238,7 @@ async function logWithRebuild(
   key: CardKey,
   item: ReviewItem,
   input: AnswerInput,
-  timing: { at: Date; reviewedAt: Date; previousReceivedAt: Date | null },
+  timing: Timing,
   accountZone: string,
 ): Promise<(Graded & { timeZone: string }) | "sent"> {
   const { at, reviewedAt } = timing;
@@ -250,7 +255,8 @@ async function logWithRebuild(
     }
     if (!card) throw new HttpError(409, "NOT_MET", "This phrase is not in your review yet: meet it in its day first.");
     if (reviewedAt.getTime() < card.metAt.getTime()) throw badRequest("reviewedAt is before the phrase was met.");
-    const { row, graded } = logRow(userId, key, item, input, timing, accountZone, words);
+    // Sent late behind a later review of its card: it counts no earlier than the card was met.
+    const { row, graded } = logRow(userId, key, item, input, { ...timing, dueAt: card.metAt }, accountZone, words);
     await cards.addLog(tx, row);
     // The log's ratings were made by ratingFor, so each is one of FSRS's grades.
     const rebuilt: ReviewCard = rebuildCard(card.metAt, await cards.cardEvents(tx, userId, key));
@@ -308,13 +314,21 @@ async function resent(
  */
 const reviewGrading = (words: ReadonlySet<string>) => ({ forgiveSlips: true, taughtWords: words }) as const;
 
+/** When a review was answered and received, its learner's previous review received, and when its card was due (countedAt). */
+interface Timing {
+  at: Date;
+  reviewedAt: Date;
+  previousReceivedAt: Date | null;
+  dueAt: Date | null;
+}
+
 /** The log row of a review (graded, rated, and dated by the server's clock for its day: countedAt), and its grade with the right answer. */
 function logRow(
   userId: string,
   key: CardKey,
   item: ReviewItem,
   input: AnswerInput,
-  { at, reviewedAt, previousReceivedAt }: { at: Date; reviewedAt: Date; previousReceivedAt: Date | null },
+  { at, reviewedAt, previousReceivedAt, dueAt }: Timing,
   accountZone: string,
   words: ReadonlySet<string>,
 ): { row: LoggedReview; graded: Graded["graded"] } {
@@ -326,7 +340,7 @@ function logRow(
   );
   const rating = result.rating;
   const timeZone = input.timeZone ?? accountZone;
-  const counted = countedAt(reviewedAt, at);
+  const counted = countedAt(reviewedAt, at, dueAt);
   const row: LoggedReview = {
     userId,
     clientId: input.clientId,

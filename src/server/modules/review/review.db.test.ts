@@ -14,6 +14,7 @@ import {
 import {
   coursePhrases,
   DEFAULT_DAILY_GOAL,
+  localDate,
   MAX_COUNTED_REVIEW_MS,
   MAX_DAILY_GOAL,
   MAX_REVIEW_MS,
@@ -71,6 +72,7 @@ const t = await createTestApp({}, { course: FIXTURE_COURSE });
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
+const KL = "Asia/Kuala_Lumpur";
 /**
  * 10:00 in Kuala Lumpur (the accounts' default zone) on a Monday. Review runs on this clock; progress,
  * answers and sessions keep the real one.
@@ -846,7 +848,7 @@ describe("an answer", () => {
     expect(await reviewState(me.id)).toEqual(before);
   });
 
-  it("schedules a review sent days late by its own time but counts it on the day the server received it, and one a few seconds ahead as sent", async () => {
+  it("schedules a review sent days late by its own time but counts it a day before the server received it (088), and one a few seconds ahead as sent", async () => {
     const me = await learner();
     await startPhraseCards(me.cookie, "day-1");
     await summary(me.cookie);
@@ -854,12 +856,12 @@ describe("an answer", () => {
     const late = await answerRight(me.cookie, pagiRecognise, { reviewedAt: later(HOUR).toISOString() });
     expect(late.day.reviews).toBe(1);
     const ahead = await answerRight(me.cookie, pagiRecall, { reviewedAt: later(6 * DAY + 30_000).toISOString() });
-    expect(ahead.day.reviews).toBe(2);
+    expect(ahead.day.reviews).toBe(1);
     expect((await logRows(me.id)).map((row) => [row.reviewedAt, row.localDate])).toEqual([
-      [later(HOUR), "2027-03-07"],
+      [later(HOUR), "2027-03-06"],
       [later(6 * DAY + 30_000), "2027-03-07"],
     ]);
-    expect(await summary(me.cookie)).toMatchObject({ today: { reviews: 2 }, streak: 0 });
+    expect(await summary(me.cookie)).toMatchObject({ today: { reviews: 1 }, streak: 0 });
   });
 
   it("stores a resend once and answers it as the first, whatever the resend says", async () => {
@@ -1259,17 +1261,52 @@ describe("the summary", () => {
     });
   });
 
-  it("counts every review on the day the server received it (give or take ten minutes): no streak from backdating", async () => {
+  it("counts a review sent late on the day it was answered, but never more than a day before it arrived (decision 088)", async () => {
     const me = await learner();
+    // A goal of one review set two days ago (a past day is judged by the goal in force then).
+    clock = new Date(START.getTime() - 2 * DAY - HOUR);
     await setGoalOnClock(me.cookie, { dailyGoal: 1 });
-    // Met day 1 a moment ago, then sent reviews stamped two days and one day back, and one now.
+    clock = START;
+    // Answered offline yesterday afternoon, and one stamped two days back: sent now, with one of today.
     await startPhraseCards(me.cookie, "day-1");
     const [first, second, third] = cardsOf("card-pagi", "vocab-price");
     await answerRight(me.cookie, first!, { reviewedAt: new Date(clock.getTime() - 2 * DAY).toISOString() });
-    await answerRight(me.cookie, second!, { reviewedAt: new Date(clock.getTime() - DAY).toISOString() });
+    await answerRight(me.cookie, second!, { reviewedAt: new Date(clock.getTime() - 20 * HOUR).toISOString() });
     await answerRight(me.cookie, third!);
-    expect(await summary(me.cookie)).toMatchObject({ today: { reviews: 3 }, goalMet: true, streak: 1 });
-    expect(new Set((await logRows(me.id)).map((row) => row.localDate))).toEqual(new Set(["2027-03-01"]));
+    expect(await summary(me.cookie)).toMatchObject({ today: { reviews: 1 }, goalMet: true, streak: 2 });
+    // The one stamped two days back counts a day before it arrived: yesterday, never the day before.
+    expect((await logRows(me.id)).map((row) => row.localDate)).toEqual(["2027-02-28", "2027-02-28", "2027-03-01"]);
+  });
+
+  it("never counts a review before its card was due: a card due today cannot fill yesterday (decision 088)", async () => {
+    const me = await learner();
+    await setGoalOnClock(me.cookie, { dailyGoal: 1 });
+    await startPhraseCards(me.cookie, "day-1");
+    const [id] = cardsOf("card-pagi", "vocab-price");
+    // 23:55 in Kuala Lumpur: reviewed once, it comes back after midnight.
+    clock = later(13 * HOUR + 55 * MINUTE);
+    const first = await answerRight(me.cookie, id!);
+    const due = new Date(first.nextDueAt);
+    // The next morning, a second review stamped a second after the first, before the card was due.
+    const stamped = new Date(clock.getTime() + 1_000);
+    expect(localDate(stamped, KL)).not.toBe(localDate(due, KL));
+    clock = new Date(due.getTime() + 8 * HOUR);
+    await answerRight(me.cookie, id!, { reviewedAt: stamped.toISOString() });
+    const rows = await logRows(me.id);
+    expect(rows.map((row) => row.localDate)).toEqual([localDate(stamped, KL), localDate(due, KL)]);
+    // Its card is still scheduled by when the learner answered.
+    expect(rows[1]!.reviewedAt.toISOString()).toBe(stamped.toISOString());
+  });
+
+  it("counts a review answered before its card was due, and sent at once, when it arrived", async () => {
+    const me = await learner();
+    await startPhraseCards(me.cookie, "day-1");
+    const [id] = cardsOf("card-pagi", "vocab-price");
+    await answerRight(me.cookie, id!);
+    clock = later(MINUTE);
+    const again = await answerRight(me.cookie, id!);
+    expect(again.day.reviews).toBe(2);
+    expect((await logRows(me.id)).map((row) => row.localDate)).toEqual(["2027-03-01", "2027-03-01"]);
   });
 
   it("dates a goal change by the instant it was made: a change sent from another zone cannot rewrite yesterday", async () => {

@@ -2,7 +2,15 @@ import { readFileSync } from "node:fs";
 import { and, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Role } from "#course/roles";
-import { recording, reviewCard, speakingSubmission, storedFile, taskProgress, user } from "#server/db/schema";
+import {
+  linePractice,
+  recording,
+  reviewCard,
+  speakingSubmission,
+  storedFile,
+  taskProgress,
+  user,
+} from "#server/db/schema";
 import type { ErrorBody } from "#server/http/errors";
 import type { AccountExport } from "#server/modules/account/account.contract";
 import { createDatabaseStorage } from "#server/storage/storage";
@@ -181,6 +189,19 @@ describe("POST /api/speaking/takes", () => {
 });
 
 describe("a day's shadowing and role-plays", () => {
+  it("stores a line's mark once when the device's outbox sends it again, and answers the same line (decision 088)", async () => {
+    const me = await learner();
+    const first = await markLine(me.cookie, "line-kopi-o", { listened: true, saidAloud: true });
+    expect(first.status).toBe(200);
+    const rowsAfterFirst = await t.db.select().from(linePractice).where(eq(linePractice.userId, me.id));
+    const resent = await markLine(me.cookie, "line-kopi-o", { listened: true, saidAloud: true });
+    expect(resent.status).toBe(200);
+    expect((await json(resent)).line).toEqual((await json(first)).line);
+    // One row, its marks dated by the first send.
+    expect(await t.db.select().from(linePractice).where(eq(linePractice.userId, me.id))).toEqual(rowsAfterFirst);
+    expect(rowsAfterFirst).toHaveLength(1);
+  });
+
   it("completes the day's shadowing once every line was listened to and recorded or said aloud", async () => {
     const me = await learner();
     for (const lineId of SHADOWED) expect((await markLine(me.cookie, lineId, { listened: true })).status).toBe(200);

@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query
 import type { Given } from "#course/exercise-schema";
 import type { AnswerResponse } from "#server/modules/answers/answers.contract";
 import { apiClient, call, pathParams } from "#web/lib/api";
+import { sendNowOrKeep } from "#web/lib/offline/send-now-or-keep";
 import { practiceProgressQueryKey, progressQueryKey } from "#web/lib/query-keys";
 import type { TaskRef } from "./progress";
 
@@ -38,8 +39,17 @@ const sameAnswer = (sent: SentAnswer | undefined, itemId: string, given: Given) 
 export function useAnswer(task: TaskRef) {
   const queryClient = useQueryClient();
   const mutation = useMutation({
-    mutationFn: (sent: SentAnswer): Promise<AnswerResponse> =>
-      call(apiClient.answers.$post({ json: { ...task, ...sent } })),
+    mutationFn: (sent: SentAnswer): Promise<AnswerResponse> => {
+      const json = { ...task, ...sent };
+      const request = { method: "POST" as const, path: "/answers", body: json };
+      const submission = {
+        kind: "answer" as const,
+        label: `Your answer in ${task.dayId}`,
+        request,
+        clientId: sent.clientId,
+      };
+      return sendNowOrKeep(submission, () => call(apiClient.answers.$post({ json })));
+    },
     onSuccess: (response) => {
       const { chapterId, dayId, taskId } = task;
       // Read again when the set is next opened, not now: this run already knows what it answered.

@@ -5,6 +5,8 @@ import type { TaskStatus } from "#course/progress-status";
 import type { Role } from "#course/roles";
 import type { ProgressView } from "#server/modules/progress/progress.contract";
 import { apiClient, call, pathParams } from "#web/lib/api";
+import { WriteWaiting } from "#web/lib/offline/outbox";
+import { sendNowOrKeep } from "#web/lib/offline/send-now-or-keep";
 import { useProfile } from "#web/lib/profile";
 import { progressQueryKey, reviewSummaryQueryKey } from "#web/lib/query-keys";
 import { sessionQuery } from "#web/lib/session";
@@ -97,9 +99,16 @@ export interface TaskRef {
   taskId: string;
 }
 
+/** Records a task's status: at once, or kept on the device and sent when back online (decision 088). */
 export function saveTaskStatus(task: TaskRef, status: Exclude<TaskStatus, "not-started">) {
-  return call(
-    apiClient.progress[":chapterId"][":dayId"][":taskId"].$put({ param: pathParams(task), json: { status } }),
+  const { chapterId, dayId, taskId } = pathParams(task);
+  const submission = {
+    kind: "progress" as const,
+    label: `Your progress on ${task.dayId}`,
+    request: { method: "PUT" as const, path: `/progress/${chapterId}/${dayId}/${taskId}`, body: { status } },
+  };
+  return sendNowOrKeep(submission, () =>
+    call(apiClient.progress[":chapterId"][":dayId"][":taskId"].$put({ param: pathParams(task), json: { status } })),
   );
 }
 
@@ -119,6 +128,10 @@ export function useSaveTask() {
       void queryClient.invalidateQueries({ queryKey: reviewSummaryQueryKey });
     },
     onError: (error) => {
+      if (error instanceof WriteWaiting) {
+        toast({ title: "Saved on this device", description: "Your progress will be sent when you are back online." });
+        return;
+      }
       console.error("Could not save progress", error);
       toast({ title: "Progress Update Failed", description: "Could not save your progress.", variant: "destructive" });
     },

@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query
 import type { SelfRating } from "#course/speaking";
 import type { Completed } from "#server/modules/speaking/speaking.contract";
 import { apiClient, call, pathParams } from "#web/lib/api";
+import { sendNowOrKeep } from "#web/lib/offline/send-now-or-keep";
 import { progressQueryKey, speakingDayQueryKey, tutorListeningQueryKey } from "#web/lib/query-keys";
 
 export interface DayRef {
@@ -36,13 +37,18 @@ function useLineAnswer(day: DayRef) {
 export function useMarkLine(day: DayRef) {
   const answered = useLineAnswer(day);
   return useMutation({
-    mutationFn: ({ lineId, ...marks }: { lineId: string; listened?: true; saidAloud?: true }) =>
-      call(
-        apiClient.speaking.days[":chapterId"][":dayId"].lines[":lineId"].$put({
-          param: pathParams({ ...day, lineId }),
-          json: marks,
-        }),
-      ),
+    mutationFn: ({ lineId, ...marks }: { lineId: string; listened?: true; saidAloud?: true }) => {
+      const param = pathParams({ ...day, lineId });
+      const path = `/speaking/days/${param.chapterId}/${param.dayId}/lines/${param.lineId}`;
+      const submission = {
+        kind: "mark" as const,
+        label: `Your practice of a line in ${day.dayId}`,
+        request: { method: "PUT" as const, path, body: marks },
+      };
+      return sendNowOrKeep(submission, () =>
+        call(apiClient.speaking.days[":chapterId"][":dayId"].lines[":lineId"].$put({ param, json: marks })),
+      );
+    },
     onSuccess: (answer) => answered(answer.line, answer),
   });
 }

@@ -3,6 +3,7 @@ import type { ReviewGiven } from "#course/review-items";
 import type { ReviewAnswerResponse, ReviewSummary } from "#server/modules/review/review.contract";
 import { summaryAfterAnswer } from "#web/features/review/summary-after-answer";
 import { apiClient, call, pathParams } from "#web/lib/api";
+import { sendNowOrKeep } from "#web/lib/offline/send-now-or-keep";
 import {
   hardestCardsQueryKey,
   reviewRoundQueryKey,
@@ -58,8 +59,13 @@ const sameReview = (sent: SentReview | undefined, answer: ReviewAnswer) =>
 export function useReviewAnswer() {
   const queryClient = useQueryClient();
   const mutation = useMutation({
-    mutationFn: (sent: SentReview & { reviewedAt: string }): Promise<ReviewAnswerResponse> =>
-      call(apiClient.review.answers.$post({ json: { ...sent, ...whereTheDeviceIs() } })),
+    mutationFn: (sent: SentReview & { reviewedAt: string }): Promise<ReviewAnswerResponse> => {
+      // Its reviewedAt goes with it: kept and sent later, it counts on the day it was answered.
+      const json = { ...sent, ...whereTheDeviceIs() };
+      const request = { method: "POST" as const, path: "/review/answers", body: json };
+      const submission = { kind: "review" as const, label: "Your review of a card", request, clientId: sent.clientId };
+      return sendNowOrKeep(submission, () => call(apiClient.review.answers.$post({ json })));
+    },
     onSuccess: (response) =>
       queryClient.setQueryData<ReviewSummary>(
         reviewSummaryQueryKey,

@@ -1,6 +1,8 @@
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { type DayRef, useSaveTake } from "#web/features/course/api/speaking";
 import { ApiError, describeError } from "#web/lib/api";
+import { keepingOutbox } from "#web/lib/offline/keeping";
+import { onSendTrigger } from "#web/lib/offline/send-triggers";
 import { toast } from "#web/lib/toast";
 
 /**
@@ -23,6 +25,8 @@ const unreached = (error: unknown) => !(error instanceof ApiError) || error.stat
 export function useTakeUploads(day: DayRef) {
   const saveTake = useSaveTake(day);
   const [waiting, setWaiting] = useState<ReadonlyMap<string, File>>(() => new Map());
+  /** Takes whose send failed (not those TanStack Query holds while offline): sent again on the outbox's triggers. */
+  const failed = useRef(new Map<string, File>());
   const settled = useCallback(
     (lineId: string, take: File) =>
       setWaiting((current) => {
@@ -37,13 +41,17 @@ export function useTakeUploads(day: DayRef) {
   const upload = useCallback(
     (lineId: string, take: File) => {
       setWaiting((current) => new Map(current).set(lineId, take));
+      failed.current.delete(lineId);
       saveTake.mutate(
         { lineId, take },
         {
           onSuccess: () => settled(lineId, take),
           onError: (error) => {
             const refused = refusedForGood(error);
-            if (refused) settled(lineId, take);
+            if (refused) {
+              settled(lineId, take);
+              reportRefused(error as ApiError);
+            } else failed.current.set(lineId, take);
             toast({
               title: "Your take was not saved",
               description: refused
@@ -57,6 +65,14 @@ export function useTakeUploads(day: DayRef) {
     },
     [saveTake, settled],
   );
+  // Back online, or the app opened again: the takes that failed go again, as the outbox's writes do.
+  useEffect(
+    () =>
+      onSendTrigger(() => {
+        for (const [lineId, take] of failed.current) upload(lineId, take);
+      }),
+    [upload],
+  );
 
   return {
     upload,
@@ -65,6 +81,13 @@ export function useTakeUploads(day: DayRef) {
     paused: saveTake.isPaused,
     sending: saveTake.isPending && !saveTake.isPaused,
   };
+}
+
+/** A take the server refused joins the learner's list of refused writes (decision 088). */
+function reportRefused(error: ApiError) {
+  const { status, code } = error;
+  const message = describeError(error, "The server refused it.");
+  void keepingOutbox()?.reportRefused({ label: "Your take of a line", status, code, message });
 }
 
 /** What a line whose take waits says while the browser is offline. */
