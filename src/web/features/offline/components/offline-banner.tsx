@@ -26,7 +26,8 @@ export function OfflineBanner() {
       role="status"
       className="fixed inset-x-0 bottom-0 z-40 border-t bg-muted px-4 py-2 text-center text-sm shadow-lg"
     >
-      You're offline. Pages you've opened still work; saving needs a connection, so try again once you're back online.
+      You're offline. Pages you've opened still work, and your progress and answers wait on this device until you're
+      back online.
     </p>
   );
 }
