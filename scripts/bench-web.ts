@@ -73,6 +73,8 @@ const EXERCISE_CHUNK = /\/practice-item-[\w-]+\.js$/;
 const BEFORE_PRACTICE = ["codebook:listen-shadow", "codebook:review-notes", "codebook:review-vocab"];
 /** Runs per page: the median of five is steady against one slow or fast run (decision 089). */
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
+/** Only the pages whose path is in this comma-separated list, if set (e.g. to measure one page again). */
+const ONLY_PAGES = process.env.BENCH_WEB_PAGES?.split(",");
 /** Lighthouse runs on the landing page that measure the machine before the first page's. */
 const CALIBRATION_RUNS = 3;
 /** Where to keep each run's whole Lighthouse report and trace (its long tasks, what blocked the main thread), if anywhere. */
@@ -248,7 +250,7 @@ try {
     `Calibrated: benchmarkIndex ${calibration.benchmarkIndex} (median of ${CALIBRATION_RUNS} runs), ` +
       `CPU slowdown ${calibration.multiplier}x`,
   );
-  for (const page of PAGES) {
+  for (const page of PAGES.filter(({ path }) => !ONLY_PAGES || ONLY_PAGES.includes(path))) {
     const microphone = "microphone" in page && page.microphone;
     const runs: PageFigures[] = [];
     for (let run = 0; run < RUNS; run += 1) {
