@@ -1,11 +1,13 @@
 // npm run bench (last part) — prints figures, asserts nothing. Builds the web app if it is stale,
 // starts the real server (production mode, a fresh embedded PostgreSQL) and runs Lighthouse as a
-// first-time visitor on a phone (mobile form factor, Lighthouse's default simulated throttling: slow
-// 4G, 4x CPU slowdown) on the landing page, a day of the course, and My Journey signed in (a new
-// learner's session cookie is sent with every request), day 1's Codebook and /review. Each page runs
-// BENCH_LIGHTHOUSE_RUNS times (default 3); the run with the median performance score is reported,
-// with the JavaScript and CSS that page loads, and each page against its goals: the JavaScript it
-// loads at first (gzip), LCP and the performance score.
+// first-time visitor on a phone (mobile form factor, Lighthouse's simulated throttling: slow 4G, and
+// a CPU slowdown calibrated from the machine's benchmarkIndex, decision 089) on the landing page and
+// every learner's page, signed in as a learner (a new learner's session cookie is sent with every
+// request): My Journey, chapter 1, day 1's story, its Codebook (twice, the second with a
+// microphone), its live session and /review. Each page runs BENCH_LIGHTHOUSE_RUNS times (default 5);
+// each goal's figure is the median of its runs, printed with the benchmarkIndex and the multiplier
+// of the run, with the JavaScript and CSS that page loads, and each page against its goals:
+// performance, LCP, TBT and the JavaScript it loads at first (gzip).
 import type { ChildProcess } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -16,25 +18,29 @@ import lighthouse from "lighthouse";
 import { loadCourse } from "#server/course/content";
 import { completeTask, type SendRequest } from "#tests/complete-day";
 import { freePort, httpClient, signUpAndIn, startServer, stopServer } from "./bench-server";
-import { CATEGORIES, goals, median, type PageFigures, TARGETS, verdicts } from "./bench-web-goals";
+import { Calibration } from "./bench-web-calibration";
+import { CATEGORIES, median, type PageFigures } from "./bench-web-goals";
+import { printResults } from "./bench-web-report";
 import { buildWeb, webBuildIsStale } from "./build-web";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./chromium";
-import { printTable } from "./print-table";
 
 /** The JavaScript (gzip) a learner's page may load at first: what it needs later loads when asked. */
 const LEARNER_PAGE_JS_GZIP_KB = 150;
 
-// The landing page, My Journey (signed in) and day 1 of the course, all three prerendered (decisions
-// 010, 021), day 1's Codebook, and the review page.
+// The landing page (a visitor's), then every learner's page, signed in: My Journey, chapter 1 and
+// day 1's story, prerendered (decisions 010, 021), day 1's Codebook, its live session and the review.
 // A page with `signedInBy` is measured signed in, and only if that API read answered 200.
 // `jsGzipKb` is the page's budget of JavaScript, gzip, loaded at first.
 const PAGES = [
   // A first visit loads the page entry only; the app starts at the first interaction (decision 010).
   { path: "/", jsGzipKb: 90 },
   { path: "/progress", signedInBy: "/api/progress", jsGzipKb: LEARNER_PAGE_JS_GZIP_KB },
-  { path: "/chapter-1/day-1", jsGzipKb: LEARNER_PAGE_JS_GZIP_KB },
+  { path: "/chapter-1", signedInBy: "/api/progress", jsGzipKb: LEARNER_PAGE_JS_GZIP_KB },
+  { path: "/chapter-1/day-1", signedInBy: "/api/progress", jsGzipKb: LEARNER_PAGE_JS_GZIP_KB },
   // The Codebook with its Practice mission open: the learner has done the missions before it.
   { path: "/chapter-1/day-1/codebook", signedInBy: "/api/progress", jsGzipKb: LEARNER_PAGE_JS_GZIP_KB },
+  // The day's live session: its role-plays, and booking a tutor (which loads once the page is up).
+  { path: "/chapter-1/day-1/live-session", signedInBy: "/api/progress", jsGzipKb: LEARNER_PAGE_JS_GZIP_KB },
   // Review with day 1's cards due: the learner started its phrase cards (BEFORE_PRACTICE).
   { path: "/review", signedInBy: "/api/review", jsGzipKb: LEARNER_PAGE_JS_GZIP_KB },
   // The Codebook again, in a browser with a microphone (Chromium's fake one) and the day's
@@ -65,7 +71,12 @@ const EXERCISE_CHUNK = /\/practice-item-[\w-]+\.js$/;
 
 /** Day 1's Codebook missions before Practice, completed so the page opens with Practice unlocked. */
 const BEFORE_PRACTICE = ["codebook:listen-shadow", "codebook:review-notes", "codebook:review-vocab"];
-const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+/** Runs per page: the median of five is steady against one slow or fast run (decision 089). */
+const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
+/** Only the pages whose path is in this comma-separated list, if set (e.g. to measure one page again). */
+const ONLY_PAGES = process.env.BENCH_WEB_PAGES?.split(",");
+/** Lighthouse runs on the landing page that measure the machine before the first page's. */
+const CALIBRATION_RUNS = 3;
 /** Where to keep each run's whole Lighthouse report and trace (its long tasks, what blocked the main thread), if anywhere. */
 const REPORTS_DIR = process.env.BENCH_LIGHTHOUSE_REPORTS;
 
@@ -92,24 +103,30 @@ async function gzipBytes(requests: NetworkRequest[]): Promise<number> {
   return total;
 }
 
-async function measure(
-  url: string,
-  port: number,
-  signedIn: { cookie: string; by: string } | null,
-  jsBudgetKb: number,
-  microphone: boolean,
-): Promise<PageFigures> {
+interface Run {
+  url: string;
+  port: number;
+  signedIn: { cookie: string; by: string } | null;
+  jsBudgetKb: number;
+  microphone: boolean;
+}
+
+async function measure({ url, port, signedIn, jsBudgetKb, microphone }: Run): Promise<PageFigures> {
   const cookie = signedIn?.cookie ?? null;
+  const cpuMultiplier = calibration.multiplier;
   const result = await lighthouse(url, {
     port,
     output: "json",
     logLevel: "error",
     onlyCategories: [...CATEGORIES],
+    // Lighthouse's simulated throttling, its CPU slowdown calibrated to this machine.
+    throttling: { cpuSlowdownMultiplier: cpuMultiplier },
     // Sent with every request of the page; Lighthouse's storage reset does not clear it.
     extraHeaders: cookie ? { cookie } : null,
   });
   if (!result) throw new Error(`Lighthouse returned no result for ${url}`);
   const { lhr } = result;
+  calibration.saw(lhr.environment.benchmarkIndex);
   if (lhr.runtimeError) throw new LighthouseRunError(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
   if (REPORTS_DIR) {
     const name = `${new URL(url).pathname.replace(/\W+/g, "_")}${microphone ? "-microphone" : ""}-${Date.now()}.json`;
@@ -162,6 +179,8 @@ async function measure(
     cssFiles: styles.length,
     exerciseCode: scripts.some((request) => EXERCISE_CHUNK.test(new URL(request.url).pathname)),
     voiceCode: scripts.some((request) => VOICE_CHUNK.test(new URL(request.url).pathname)),
+    benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
+    cpuMultiplier: lhr.configSettings.throttling.cpuSlowdownMultiplier ?? cpuMultiplier,
     browser: /(?:Headless)?Chrome\/[\d.]+/.exec(lhr.environment.hostUserAgent)?.[0] ?? lhr.environment.hostUserAgent,
     lighthouse: lhr.lighthouseVersion,
     failedAudits,
@@ -171,16 +190,10 @@ async function measure(
 /** A failed trace (NO_NAVSTART and the like, seen on a busy machine): Lighthouse asks to run again. */
 class LighthouseRunError extends Error {}
 
-async function measureWithRetry(
-  url: string,
-  port: number,
-  signedIn: { cookie: string; by: string } | null,
-  jsBudgetKb: number,
-  microphone: boolean,
-): Promise<PageFigures> {
+async function measureWithRetry(run: Run): Promise<PageFigures> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await measure(url, port, signedIn, jsBudgetKb, microphone);
+      return await measure(run);
     } catch (error) {
       if (!(error instanceof LighthouseRunError) || attempt === 3) throw error;
       console.log(`${error.message} — running it again`);
@@ -199,6 +212,8 @@ let server: ChildProcess | undefined;
 let chrome: chromeLauncher.LaunchedChrome | undefined;
 let chromeWithMicrophone: chromeLauncher.LaunchedChrome | undefined;
 const results: PageFigures[] = [];
+const calibration = new Calibration();
+const started = performance.now();
 try {
   server = (await startServer(dataDir, port, "production")).child;
   const client = httpClient(port);
@@ -221,21 +236,39 @@ try {
     chromePath: CHROMIUM_PATH,
     chromeFlags: [...CHROMIUM_FLAGS, ...MICROPHONE_FLAGS],
   });
-  for (const page of PAGES) {
+  // The machine measured before the first page: its multiplier then follows each run's measure.
+  for (let run = 0; run < CALIBRATION_RUNS; run += 1) {
+    const result = await lighthouse(`http://localhost:${port}/`, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyAudits: ["viewport"],
+    });
+    calibration.saw(result?.lhr.environment.benchmarkIndex ?? Number.NaN);
+  }
+  console.log(
+    `Calibrated: benchmarkIndex ${calibration.benchmarkIndex} (median of ${CALIBRATION_RUNS} runs), ` +
+      `CPU slowdown ${calibration.multiplier}x`,
+  );
+  for (const page of PAGES.filter(({ path }) => !ONLY_PAGES || ONLY_PAGES.includes(path))) {
     const microphone = "microphone" in page && page.microphone;
     const runs: PageFigures[] = [];
     for (let run = 0; run < RUNS; run += 1) {
       runs.push(
-        await measureWithRetry(
-          `http://localhost:${port}${page.path}`,
-          (microphone ? chromeWithMicrophone : chrome).port,
-          "signedInBy" in page ? { cookie, by: page.signedInBy } : null,
-          page.jsGzipKb,
+        await measureWithRetry({
+          url: `http://localhost:${port}${page.path}`,
+          port: (microphone ? chromeWithMicrophone : chrome).port,
+          signedIn: "signedInBy" in page ? { cookie, by: page.signedInBy } : null,
+          jsBudgetKb: page.jsGzipKb,
           microphone,
-        ),
+        }),
       );
     }
-    results.push(median(runs));
+    const figures = median(runs);
+    results.push(figures);
+    console.log(
+      `${figures.page}: performance ${runs.map((run) => `${run.scores.performance} (index ${run.benchmarkIndex}, ${run.cpuMultiplier}x)`).join(", ")}`,
+    );
   }
 } finally {
   await chrome?.kill();
@@ -244,73 +277,7 @@ try {
   await rm(dataDir, { recursive: true, force: true });
 }
 
-console.log(
-  `\nJalan web benchmark — Lighthouse ${results[0]?.lighthouse} mobile (simulated slow 4G, 4x CPU), ` +
-    `median of ${RUNS} run(s), ${results[0]?.browser}, ${os.cpus().length} cores, Node ${process.version}\n`,
-);
-printTable(
-  [
-    "page",
-    "perf",
-    "a11y",
-    "best",
-    "seo",
-    "LCP s",
-    "CLS",
-    "TBT ms",
-    "JS gzip KB",
-    "JS sent KB",
-    "CSS gzip KB",
-    "CSS sent KB",
-    "total KB",
-    "exercises",
-    "recorder",
-  ],
-  results.map((figures) => [
-    figures.page,
-    figures.scores.performance,
-    figures.scores.accessibility,
-    figures.scores["best-practices"],
-    figures.scores.seo,
-    figures.lcpSeconds.toFixed(2),
-    figures.cls.toFixed(3),
-    Math.round(figures.tbtMs),
-    `${figures.jsGzipKb} (${figures.jsFiles})`,
-    figures.jsTransferKb,
-    `${figures.cssGzipKb} (${figures.cssFiles})`,
-    figures.cssTransferKb,
-    figures.totalTransferKb,
-    figures.exerciseCode ? "loaded" : "-",
-    figures.voiceCode ? "loaded" : "-",
-  ]),
-);
-console.log(
-  "\n(JS and CSS gzip: the scripts and stylesheets the page loaded, gzip-compressed, file count in brackets; " +
-    "sent: bytes on the wire. /progress, the Codebook and /review are measured signed in; exercises: the exercise items' code; " +
-    "recorder: the learner's voice's code, which loads only when asked.)",
-);
-for (const figures of results) {
-  console.log(`\n${figures.page}`);
-  for (const line of verdicts(figures)) console.log(`  ${line}`);
-  for (const audit of figures.failedAudits) console.log(`  audit below 100: ${audit}`);
-}
-
-console.log("\nAgainst the goals (JavaScript loaded at first, gzip; LCP; performance):");
-printTable(
-  ["page", "JS gzip KB", "LCP s", "perf", ""],
-  results.map((figures) => {
-    const met = goals(figures);
-    const mark = (ok: boolean) => (ok ? "" : " ✗");
-    return [
-      figures.page,
-      `${figures.jsGzipKb} / ${figures.jsBudgetKb}${mark(met.js)}`,
-      `${figures.lcpSeconds.toFixed(2)} / ${TARGETS.lcpSeconds}${mark(met.lcp)}`,
-      `${figures.scores.performance} / ${TARGETS.performance}${mark(met.performance)}`,
-      Object.values(met).every(Boolean) ? "PASS" : "FAIL",
-    ];
-  }),
-  "  ",
-);
+printResults(results, { runs: RUNS, minutes: (performance.now() - started) / 60_000 });
 
 // What the learner's voice costs once asked for: each of its chunks, gzip, as the build made them.
 const assets = path.resolve(import.meta.dirname, "../dist/web/assets");

@@ -9,7 +9,9 @@ import { describe, expect, it } from "vitest";
  * the toaster, the tutor controls). These tests walk that graph in the source and fail, naming the
  * chain of imports, when it reaches code that must stay out of a first load: zod (a contract's schema
  * imported as a value instead of with `import type`), Better Auth's client, the course's days (each
- * loads with its own pages), or a menu's Radix code (the header's menus load when reached for).
+ * loads with its own pages), a menu's Radix code (the header's menus load when reached for), the
+ * service worker's registration (workbox, once the page is idle) or the grading of answers (a
+ * visitor's answers load it; the server grades a learner's).
  */
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -24,6 +26,9 @@ const FORBIDDEN: { what: string; test: (specifier: string) => boolean }[] = [
   { what: "a menu's code", test: (specifier) => /(^|\/)dropdown-menu$/.test(specifier) },
   // The service worker's registration loads once the page is idle (decision 087).
   { what: "workbox-window", test: (specifier) => specifier.startsWith("workbox-") },
+  // The grading of answers (with its typed answers' rules) loads only for a visitor's answers: the
+  // server grades a signed-in learner's (decision 089).
+  { what: "the grading of answers", test: (specifier) => specifier === "#course/grading" || specifier === "./grading" },
 ];
 
 /** The modules a file imports as values: `import type`, `export type` and `import()` do not load anything. */
@@ -115,6 +120,12 @@ describe("what a learner's page loads at first", () => {
       "src/web/components/layout/notices.tsx",
       "#web/components/ui/dropdown-menu (a menu's code)",
     ]);
+    // The grading of answers loads when a visitor answers; what checks an answer's form does not.
+    expect(chainToForbidden("src/course/same-phrase.ts")).toEqual([
+      "src/course/same-phrase.ts",
+      "./grading (the grading of answers)",
+    ]);
+    expect(chainToForbidden("src/course/given-check.ts")).toBeNull();
     expect(chainToForbidden("src/web/lib/zod-without-eval.ts")).toEqual([
       "src/web/lib/zod-without-eval.ts",
       "zod (zod)",

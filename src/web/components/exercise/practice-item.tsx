@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { typedAnswerProblem } from "#course/answer-text";
 import type { ExerciseKind, Given } from "#course/exercise-schema";
-import { checkGiven, wrongPairs } from "#course/grading";
+import { checkGiven, wrongPairs } from "#course/given-check";
 import { AudioToggle } from "#web/components/audio-toggle";
 import { Button } from "#web/components/ui/button";
 import { describeError } from "#web/lib/api";

@@ -3,7 +3,6 @@ import { CircleCheck } from "lucide-react";
 import { type RefObject, useEffect, useRef, useState } from "react";
 import { courseAudioPath } from "#course/course";
 import type { ExerciseItem, Given } from "#course/exercise-schema";
-import { grade } from "#course/grading";
 import type { PracticeProgress } from "#server/modules/answers/answers.contract";
 import { announceFeedback, type Feedback, feedbackFromServer } from "#web/components/exercise/feedback-panel";
 import { answersInMalay, FIRST_CONTROL, isListening, PracticeItem } from "#web/components/exercise/practice-item";
@@ -195,9 +194,10 @@ function useChecking(
   const completionTold = useRef(false);
 
   useEffect(() => {
-    // A visitor's answers are graded here, against every word the course teaches: fetched now, so
-    // the first answer does not wait for it.
-    if (!signedIn) void loadTaughtWords();
+    // A visitor's answers are graded here, against every word the course teaches: the grading and
+    // the words are fetched once the set is shown, so the first answer does not wait for them; a
+    // signed-in learner's page never loads them (the server grades).
+    if (!signedIn) void Promise.all([loadGrading(), loadTaughtWords()]);
   }, [signedIn]);
 
   const check = async (item: ExerciseItem, given: Given): Promise<Feedback> => {
@@ -222,13 +222,17 @@ function useChecking(
   return { check, checking: sender.isPending };
 }
 
+/** The grading of answers (with its typed answers' rules), loaded only for a visitor's answers. */
+const loadGrading = () => import("#course/grading");
+
 /** A visitor's answer, graded in the browser as the server would (grading.ts), with its right answer. */
 async function gradedHere(
   item: ExerciseItem,
   given: Given,
   { chapterId, dayId, malay }: { chapterId: string; dayId: string; malay: Feedback["malay"] },
 ): Promise<Feedback> {
-  const graded = grade(item, given, { forgiveSlips: true, taughtWords: await loadTaughtWords() });
+  const [{ grade }, taughtWords] = await Promise.all([loadGrading(), loadTaughtWords()]);
+  const graded = grade(item, given, { forgiveSlips: true, taughtWords });
   const { text, answer, audioId, explain, accepted } = graded.correct;
   return {
     result: graded.grade,
