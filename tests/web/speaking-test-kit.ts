@@ -61,3 +61,14 @@ export function microphoneRefused() {
     },
   };
 }
+
+/**
+ * A microphone that `getUserMedia` answers for, set on the page's own `navigator` for this test
+ * (not a stand-in object, whose getters such as `onLine` would throw).
+ */
+export function microphoneAnswering(getUserMedia: () => Promise<unknown>) {
+  Object.defineProperty(navigator, "mediaDevices", { configurable: true, value: { getUserMedia } });
+  onTestFinished(() => {
+    Reflect.deleteProperty(navigator, "mediaDevices");
+  });
+}

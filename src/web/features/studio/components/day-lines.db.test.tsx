@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { studioClip } from "#server/db/schema";
 import { connectApp } from "#tests/web/app-in-process";
 import { renderApp } from "#tests/web/render-app";
+import { microphoneAnswering } from "#tests/web/speaking-test-kit";
 import { makeVoice, otherVoice, startEachTestWithNoTakes, storeTake } from "#tests/web/studio-db-test-kit";
 
 const app = await connectApp();
@@ -143,7 +144,7 @@ describe("the studio's lines of a day", () => {
 
   it("records the selected line on R, but not while typing in a field, and says when the microphone is refused", async () => {
     const getUserMedia = vi.fn(() => Promise.reject(new DOMException("refused", "NotAllowedError")));
-    vi.stubGlobal("navigator", Object.assign(Object.create(navigator), { mediaDevices: { getUserMedia } }));
+    microphoneAnswering(getUserMedia);
     await openDayOne();
     fireEvent.keyDown(screen.getByRole("combobox", { name: "Speaker" }), { key: "r" });
     expect(getUserMedia).not.toHaveBeenCalled();

@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import { studioTake } from "#server/db/schema";
 import { connectApp } from "#tests/web/app-in-process";
 import { renderApp } from "#tests/web/render-app";
+import { microphoneAnswering } from "#tests/web/speaking-test-kit";
 import { makeVoice, startEachTestWithNoTakes } from "#tests/web/studio-db-test-kit";
 
 /**
@@ -88,7 +89,7 @@ const WAV_MS = 2418;
 function allowMicrophone() {
   const stop = vi.fn();
   const getUserMedia = vi.fn(async () => ({ getTracks: () => [{ stop }] }));
-  vi.stubGlobal("navigator", Object.assign(Object.create(navigator), { mediaDevices: { getUserMedia } }));
+  microphoneAnswering(getUserMedia);
   vi.stubGlobal(
     "AudioContext",
     class {
