@@ -153,9 +153,6 @@ function TheirTime({ slot, tutor, timeZone }: { slot: Slot; tutor: BookableTutor
   );
 }
 
-/** "Tue, 8 Dec 2026, 14:00" in the learner's zone. */
-const nextTime = momentIn;
-
 /** Tutors shown by name under "First available", soonest free first. */
 const NEXT_SHOWN = 5;
 
@@ -171,7 +168,7 @@ function NextAvailable({ tutors, timeZone }: { tutors: readonly BookableTutor[];
       <ul className="space-y-0.5 text-muted-foreground">
         {free.slice(0, NEXT_SHOWN).map((tutor) => (
           <li key={tutor.id}>
-            {tutor.name}: {nextTime(tutor.nextAvailable!, timeZone)}
+            {tutor.name}: {momentIn(tutor.nextAvailable!, timeZone)}
             {tutor.sessionsHeld > 0 && ` (${tutor.sessionsHeld} held)`}
           </li>
         ))}
@@ -205,7 +202,7 @@ function TutorProfile({ tutor, timeZone }: { tutor: BookableTutor; timeZone: str
           </span>
         </p>
         <p className="text-muted-foreground">
-          {tutor.nextAvailable ? `Next available: ${nextTime(tutor.nextAvailable, timeZone)}` : "No open times yet"}
+          {tutor.nextAvailable ? `Next available: ${momentIn(tutor.nextAvailable, timeZone)}` : "No open times yet"}
           {readsOtherwise(tutor.timeZone, timeZone) &&
             ` · It is ${timeOfDay(new Date().toISOString(), tutor.timeZone)} for them now (${zoneName(tutor.timeZone)})`}
         </p>
